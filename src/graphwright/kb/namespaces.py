@@ -1,0 +1,42 @@
+"""Wikidata IRIs: entities and properties live in ``wd:``, direct claims use ``wdt:``."""
+
+from __future__ import annotations
+
+import re
+
+WD = "http://www.wikidata.org/entity/"
+WDT = "http://www.wikidata.org/prop/direct/"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+
+TURTLE_PREFIXES = (
+    f"@prefix wd: <{WD}> .\n"
+    f"@prefix wdt: <{WDT}> .\n"
+    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+    "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
+)
+
+_ID = re.compile(r"^[PQ][1-9][0-9]*$")
+
+
+def is_wikidata_id(value: str) -> bool:
+    return bool(_ID.match(value))
+
+
+def local_id(iri: str) -> str:
+    """``http://www.wikidata.org/entity/Q42`` -> ``Q42``; other IRIs unchanged."""
+    for ns in (WD, WDT):
+        if iri.startswith(ns):
+            return iri[len(ns):]
+    if iri.startswith("wd:") or iri.startswith("wdt:"):
+        return iri.split(":", 1)[1]
+    return iri
+
+
+def entity_iri(qid_or_pid: str) -> str:
+    """The ``wd:`` IRI of an item or property id."""
+    return qid_or_pid if qid_or_pid.startswith("http") else WD + local_id(qid_or_pid)
+
+
+def direct_property_iri(pid: str) -> str:
+    """The ``wdt:`` IRI used as a predicate in a direct claim."""
+    return WDT + local_id(pid)

@@ -1,0 +1,18 @@
+"""The pydantic data model shared by every layer."""
+
+from graphwright.model.document import Document, Span
+from graphwright.model.graph import Entity, Mention, Provenance, Term, Triple
+from graphwright.model.result import ExtractionResult, TraceStep, Usage
+
+__all__ = [
+    "Document",
+    "Entity",
+    "ExtractionResult",
+    "Mention",
+    "Provenance",
+    "Span",
+    "Term",
+    "TraceStep",
+    "Triple",
+    "Usage",
+]

@@ -1,0 +1,59 @@
+"""Input documents and character spans."""
+
+from __future__ import annotations
+
+import hashlib
+
+from pydantic import BaseModel, Field, model_validator
+
+
+class Span(BaseModel):
+    """A half-open character range ``[start, end)`` into a document's text."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    text: str | None = Field(default=None, description="The covered text, for readability.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Span":
+        if self.end < self.start:
+            raise ValueError(f"span end {self.end} is before its start {self.start}")
+        return self
+
+
+class Document(BaseModel):
+    """One text to extract from. ``id`` defaults to a hash of the text."""
+
+    id: str = ""
+    text: str
+    source: str | None = Field(default=None, description="Where the text came from (a path, 'stdin').")
+    metadata: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _default_id(self) -> "Document":
+        if not self.id:
+            self.id = "doc-" + hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:16]
+        return self
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(start=start, end=end, text=self.text[start:end])
+
+    def find(self, surface: str) -> Span | None:
+        """The first span of ``surface`` in the text (case-insensitive fallback), or None."""
+        if not surface:
+            return None
+        at = self.text.find(surface)
+        if at < 0:
+            at = self.text.lower().find(surface.lower())
+        return None if at < 0 else self.span(at, at + len(surface))
+
+    def sentence_around(self, span: Span) -> Span:
+        """The sentence that contains ``span``: the evidence shown for a triple."""
+        text = self.text
+        start = max(text.rfind(". ", 0, span.start), text.rfind("\n", 0, span.start))
+        start = 0 if start < 0 else start + 1
+        while start < len(text) and text[start].isspace():
+            start += 1
+        ends = [i for i in (text.find(". ", span.end), text.find("\n", span.end)) if i >= 0]
+        end = min(ends) + 1 if ends else len(text)
+        return self.span(start, min(end, len(text)))

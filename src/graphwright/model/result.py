@@ -1,0 +1,64 @@
+"""What one system run on one document produces."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from graphwright.model.graph import Entity, Triple
+
+
+class Usage(BaseModel):
+    """LLM cost of a run. Adding two usages sums every field."""
+
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_calls: int = 0
+    seconds: float = 0.0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            llm_calls=self.llm_calls + other.llm_calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cached_calls=self.cached_calls + other.cached_calls,
+            seconds=self.seconds + other.seconds,
+        )
+
+
+class TraceStep(BaseModel):
+    """One agent or tool step of a run, in order."""
+
+    step: int
+    node: str
+    kind: Literal["agent", "tool", "system"] = "agent"
+    input: str | None = None
+    output: str | None = None
+    error: str | None = None
+    goto: str | None = None
+
+
+class ExtractionResult(BaseModel):
+    """Triples and entities from one document, or a failure with its reason."""
+
+    document_id: str
+    system: str
+    status: Literal["ok", "failed"] = "ok"
+    reason: str | None = Field(default=None, description="Why the document failed.")
+    triples: list[Triple] = Field(default_factory=list)
+    entities: list[Entity] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    trace: list[TraceStep] = Field(default_factory=list)
+    output: str | None = Field(default=None, description="The system's final raw output (e.g. Turtle).")
+    warnings: list[str] = Field(default_factory=list)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def failed(cls, document_id: str, system: str, reason: str, **kw: Any) -> "ExtractionResult":
+        return cls(document_id=document_id, system=system, status="failed", reason=reason, **kw)
