@@ -1,0 +1,39 @@
+"""Split long texts at sentence or paragraph ends so each piece fits a prompt."""
+
+from __future__ import annotations
+
+import re
+
+from graphwright.model import Document
+
+_BREAK = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+
+
+def chunk_spans(text: str, max_chars: int) -> list[tuple[int, int]]:
+    """``[start, end)`` pieces of at most ``max_chars`` (a sentence longer than that is cut hard)."""
+    if len(text) <= max_chars:
+        return [(0, len(text))]
+    cuts = [m.end() for m in _BREAK.finditer(text)] + [len(text)]
+    spans, start, last = [], 0, 0
+    for cut in cuts:
+        if cut - start > max_chars and last > start:
+            spans.append((start, last))
+            start = last
+        while cut - start > max_chars:  # one overlong sentence
+            spans.append((start, start + max_chars))
+            start += max_chars
+        last = cut
+    if start < len(text):
+        spans.append((start, len(text)))
+    return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
+def chunk_document(document: Document, max_chars: int) -> list[tuple[int, Document]]:
+    """(offset, piece) pairs; a short document is its own single piece."""
+    spans = chunk_spans(document.text, max_chars)
+    if len(spans) == 1:
+        return [(0, document)]
+    return [
+        (s, Document(id=f"{document.id}#{i}", text=document.text[s:e], source=document.source))
+        for i, (s, e) in enumerate(spans)
+    ]

@@ -1,0 +1,192 @@
+"""Command line: thin wrappers over the library. The library raises; the CLI
+prints one line and exits non-zero (``--debug`` shows the traceback)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from graphwright.errors import GraphwrightError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Knowledge graphs from text with LLM agents.")
+kb_app = typer.Typer(no_args_is_help=True, help="Build and search knowledge bases.")
+graph_app = typer.Typer(no_args_is_help=True, help="Export and view stored graphs.")
+app.add_typer(kb_app, name="kb")
+app.add_typer(graph_app, name="graph")
+
+console = Console(stderr=True)
+_state = {"debug": False}
+
+
+@app.callback()
+def _options(debug: bool = typer.Option(False, "--debug", help="Show tracebacks.")) -> None:
+    _state["debug"] = debug
+
+
+def _fail(exc: BaseException) -> None:
+    if _state["debug"]:
+        console.print_exception()
+    console.print(f"error: {exc}", style="red", highlight=False, markup=False)
+    raise typer.Exit(code=1)
+
+
+@app.command()
+def extract(
+    paths: list[str] = typer.Argument(..., help="Text files, folders of .txt/.md files, or - for stdin."),
+    system: str = typer.Option("cie.network", "--system", "-s", help="Extraction system."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
+    api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
+    kb: str = typer.Option("default", "--kb", help="'default' (shipped Wikidata slice) or a KB directory from 'kb build'."),
+    store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory."),
+    out: Path = typer.Option(Path("out"), "--out", help="Folder for results.jsonl and the LLM trace."),
+    concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, help="Documents processed at once."),
+    max_chars: int = typer.Option(200_000, "--max-chars", help="Longest document accepted, in characters."),
+    encoding: str = typer.Option("utf-8", "--encoding", help="Text encoding of the input files."),
+) -> None:
+    """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
+    from graphwright.inputs import iter_inputs
+    from graphwright.kb import open_kb
+    from graphwright.llm import make_llm
+    from graphwright.pipeline import extract_batch
+    from graphwright.store import GraphStore
+    from graphwright.systems.base import make_system
+
+    try:
+        items = list(iter_inputs(paths, encoding))
+        out.mkdir(parents=True, exist_ok=True)
+        llm = make_llm(model, base_url=base_url, api_key=api_key, trace_path=out / "llm-trace.jsonl")
+        knowledge = open_kb(kb)
+        runner = make_system(system, llm, knowledge)
+        started = time.perf_counter()
+        with GraphStore.open(store) as graph_store, _progress() as progress:
+            task = progress.add_task("extracting", total=len(items))
+            summary = asyncio.run(extract_batch(
+                items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
+                max_chars=max_chars, on_progress=lambda _: progress.advance(task)))
+        asyncio.run(llm.aclose())
+    except GraphwrightError as exc:
+        _fail(exc)
+    _print_summary(summary, time.perf_counter() - started, llm.name)
+    if summary.failed and not summary.done and not summary.skipped:
+        raise typer.Exit(code=2)
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=False)
+
+
+def _print_summary(summary, seconds: float, model: str) -> None:
+    table = Table(title="graphwright extract", show_header=False)
+    table.add_row("model", model)
+    table.add_row("documents done / skipped / failed", f"{summary.done} / {summary.skipped} / {len(summary.failed)}")
+    table.add_row("triples", str(summary.triples))
+    usage = summary.usage
+    table.add_row("LLM calls (cached)", f"{usage.llm_calls} ({usage.cached_calls})")
+    table.add_row("tokens (prompt + completion)", f"{usage.total_tokens} ({usage.prompt_tokens} + {usage.completion_tokens})")
+    table.add_row("wall time", f"{seconds:.1f} s")
+    console.print(table)
+    for source, reason in summary.failed:
+        console.print(f"failed {source}: {reason}", style="yellow", highlight=False, markup=False)
+
+
+@app.command()
+def systems() -> None:
+    """List the available extraction systems."""
+    from graphwright.systems.base import system_names
+
+    for name in system_names():
+        typer.echo(name)
+
+
+@kb_app.command("build")
+def kb_build(
+    out_dir: Path = typer.Argument(..., help="Directory to write the KB to."),
+    properties: Optional[Path] = typer.Option(None, help="Wikidata property catalogue folder (default: data dir's wikidata-properties)."),
+    arnold: Optional[Path] = typer.Option(None, help="KGTK entity subgraph folder (default: data dir's wikidata-subgraph-arnold)."),
+    rebel: Optional[Path] = typer.Option(None, help="rebel-sample JSONL(.gz) whose entities to add."),
+    entities: list[Path] = typer.Option([], "--entities", help="Extra entity JSONL files (id, label, aliases, description, types)."),
+) -> None:
+    """Build a local KB from files."""
+    from graphwright.kb import build_kb
+
+    try:
+        path = build_kb(out_dir, properties_dir=properties, arnold_dir=arnold, rebel_path=rebel, entity_files=tuple(entities))
+    except GraphwrightError as exc:
+        _fail(exc)
+    typer.echo(f"KB written to {path}")
+
+
+@kb_app.command("search")
+def kb_search(
+    query: str = typer.Argument(...),
+    kb: str = typer.Option("default", "--kb"),
+    kind: Optional[str] = typer.Option(None, "--kind", help="entity or property"),
+    mode: str = typer.Option("fused", "--mode", help="label, description, example or fused"),
+    k: int = typer.Option(5, "-k"),
+) -> None:
+    """Search a KB."""
+    from graphwright.kb import open_kb
+
+    try:
+        hits = open_kb(kb).search(query, kind=kind, mode=mode, k=k)
+    except GraphwrightError as exc:
+        _fail(exc)
+    table = Table("id", "label", "description", "score", "matched")
+    for h in hits:
+        table.add_row(h.record.id, h.record.label or "", (h.record.description or "")[:70], f"{h.score:.3f}", str(h.matched))
+    Console().print(table)
+
+
+@graph_app.command("export")
+def graph_export(
+    out_file: Path = typer.Argument(..., help="Output file; the format follows the extension (.ttl, .nt, .jsonld, .nq, .trig)."),
+    store: Path = typer.Option(Path("out/store"), "--store"),
+    fmt: Optional[str] = typer.Option(None, "--format", help="turtle, ntriples, jsonld, nquads or trig"),
+    document: Optional[str] = typer.Option(None, "--doc", help="Only this document's graph."),
+    provenance: bool = typer.Option(False, "--provenance", help="Include the evidence and provenance statements."),
+) -> None:
+    """Export the stored graph."""
+    from graphwright.store import GraphStore, export_graph
+
+    try:
+        with GraphStore.open(store) as graph_store:
+            export_graph(graph_store, out_file, fmt, document_id=document, include_provenance=provenance)
+    except GraphwrightError as exc:
+        _fail(exc)
+    typer.echo(f"wrote {out_file}")
+
+
+@graph_app.command("view")
+def graph_view(
+    out_file: Path = typer.Argument(..., help="HTML file to write."),
+    store: Path = typer.Option(Path("out/store"), "--store"),
+    document: Optional[str] = typer.Option(None, "--doc"),
+    title: str = typer.Option("graphwright", "--title"),
+) -> None:
+    """Write a self-contained HTML view of the stored graph."""
+    from graphwright.store import GraphStore, write_html
+
+    try:
+        with GraphStore.open(store) as graph_store:
+            write_html(graph_store, out_file, document_id=document, title=title)
+    except GraphwrightError as exc:
+        _fail(exc)
+    typer.echo(f"wrote {out_file}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

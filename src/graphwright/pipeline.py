@@ -1,0 +1,119 @@
+"""Run a system over many documents: chunking, concurrency, resume, no silent loss.
+
+Every document ends as an ``ok`` result in the store or a recorded failure
+with its reason; a rerun skips documents whose results are already stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from graphwright.chunking import chunk_document
+from graphwright.errors import GraphwrightError
+from graphwright.inputs import InputFailure
+from graphwright.model import Document, ExtractionResult, Span, Usage
+from graphwright.systems.base import System
+
+
+@dataclass
+class BatchSummary:
+    done: int = 0
+    skipped: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (document or source, reason)
+    triples: int = 0
+    usage: Usage = field(default_factory=Usage)
+
+
+def _shift(span: Span | None, offset: int, document: Document) -> Span | None:
+    return None if span is None else document.span(span.start + offset, span.end + offset)
+
+
+async def run_document(system: System, document: Document, *, chunk_chars: int, max_chars: int) -> ExtractionResult:
+    """One document, split into pieces when long; pieces' results are merged."""
+    if len(document.text) > max_chars:
+        return ExtractionResult.failed(
+            document.id, system.name,
+            f"document has {len(document.text):,} characters, above the limit of {max_chars:,}; "
+            "split it into smaller files or raise --max-chars")
+    pieces = chunk_document(document, chunk_chars)
+    merged = ExtractionResult(document_id=document.id, system=system.name)
+    seen: set[tuple[str, str, str]] = set()
+    for offset, piece in pieces:
+        try:
+            result = await system.run(piece)
+        except GraphwrightError as exc:  # a system should record failures itself; this is the safety net
+            result = ExtractionResult.failed(piece.id, system.name, f"{type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a bug must not lose the rest of the batch
+            result = ExtractionResult.failed(piece.id, system.name, f"internal error (please report): {type(exc).__name__}: {exc}")
+        merged.usage = merged.usage + result.usage
+        merged.trace += result.trace
+        merged.warnings += result.warnings
+        if result.status == "failed":
+            merged.status, merged.reason = "failed", (result.reason if len(pieces) == 1 else f"piece at offset {offset}: {result.reason}")
+            merged.triples = []
+            return merged
+        for triple in result.triples:
+            if triple.key() not in seen:
+                seen.add(triple.key())
+                triple.provenance.evidence = _shift(triple.provenance.evidence, offset, document)
+                merged.triples.append(triple)
+        merged.output = result.output if len(pieces) == 1 else None
+        merged.extra = result.extra if len(pieces) == 1 else {"pieces": len(pieces)}
+    return merged
+
+
+async def extract_batch(
+    items: Iterable[Document | InputFailure],
+    system: System,
+    store,
+    *,
+    results_path: Path | None = None,
+    concurrency: int = 1,
+    chunk_chars: int = 2000,
+    max_chars: int = 200_000,
+    on_progress: Callable[[str], None] | None = None,
+) -> BatchSummary:
+    summary = BatchSummary()
+    gate = asyncio.Semaphore(max(1, concurrency))
+    lock = asyncio.Lock()
+
+    async def record(document: Document, result: ExtractionResult) -> None:
+        async with lock:
+            if result.status == "ok":
+                store.add_result(document, result)
+                summary.done += 1
+                summary.triples += len(result.triples)
+            else:
+                store.record_failure(document.id, system.name, result.reason or "unknown", source=document.source)
+                summary.failed.append((document.source or document.id, result.reason or "unknown"))
+            summary.usage = summary.usage + result.usage
+            if results_path:
+                with results_path.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"source": document.source, **result.model_dump(mode="json")}, ensure_ascii=False) + "\n")
+
+    async def one(document: Document) -> None:
+        async with gate:
+            result = await run_document(system, document, chunk_chars=chunk_chars, max_chars=max_chars)
+            await record(document, result)
+            if on_progress:
+                on_progress(document.source or document.id)
+
+    tasks = []
+    for item in items:
+        if isinstance(item, InputFailure):
+            summary.failed.append((item.source, item.reason))
+            store.record_failure(item.source, system.name, item.reason, source=item.source)
+            if on_progress:
+                on_progress(item.source)
+        elif store.document_status(item.id, system.name) == "ok":
+            summary.skipped += 1
+            if on_progress:
+                on_progress(item.source or item.id)
+        else:
+            tasks.append(asyncio.create_task(one(item)))
+    await asyncio.gather(*tasks)
+    return summary

@@ -1,0 +1,281 @@
+"""Model objects <-> RDF quads. Pure functions: no store, no I/O.
+
+Encoding validates everything before anything is written, so a bad term rejects the whole
+document instead of leaving half of it in the store.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+import pyoxigraph as ox
+
+from graphwright.errors import StoreError
+from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple
+from graphwright.store import vocab as v
+
+_TYPE = ox.NamedNode(v.RDF_TYPE)
+_LABEL = ox.NamedNode(v.LABEL)
+
+
+def iri_node(value: str, what: str = "IRI") -> ox.NamedNode:
+    try:
+        return ox.NamedNode(v.expand(value))
+    except ValueError as exc:
+        raise StoreError(f"{what} {value!r} is not an absolute IRI ({exc})") from exc
+
+
+def term_node(term: Term, what: str) -> ox.NamedNode | ox.Literal:
+    if term.kind == "literal":
+        datatype = None if term.datatype is None else iri_node(term.datatype, f"{what} datatype")
+        try:
+            return ox.Literal(term.value, datatype=datatype)
+        except ValueError as exc:
+            raise StoreError(f"{what} literal {term.value!r} cannot be stored ({exc})") from exc
+    return iri_node(term.value, what)
+
+
+def _lit(value: str | int | float | datetime) -> ox.Literal:
+    # repr(float) round-trips exactly; bool is not used (it is an int subclass).
+    if isinstance(value, int):
+        return ox.Literal(str(value), datatype=ox.NamedNode(v.XSD_INTEGER))
+    if isinstance(value, float):
+        return ox.Literal(repr(value), datatype=ox.NamedNode(v.XSD_DOUBLE))
+    if isinstance(value, datetime):
+        return ox.Literal(value.isoformat(), datatype=ox.NamedNode(v.XSD_DATETIME))
+    return ox.Literal(value)
+
+
+class _Writer:
+    """Collects quads for one graph, skipping absent (None) values."""
+
+    def __init__(self, graph: str) -> None:
+        self.graph = ox.NamedNode(graph)
+        self.quads: list[ox.Quad] = []
+
+    def add(self, s: ox.NamedNode, p: str, o: Any) -> None:
+        if o is None:
+            return
+        obj = o if isinstance(o, (ox.NamedNode, ox.Literal)) else _lit(o)
+        self.quads.append(ox.Quad(s, ox.NamedNode(p), obj, self.graph))
+
+
+def encode_result(
+    document: Document | None, result: ExtractionResult, recorded_at: datetime | None = None
+) -> list[ox.Quad]:
+    """All quads for one result: KG graph, provenance graph and run record."""
+    doc_id, system = result.document_id, result.system
+    kg = _Writer(v.doc_graph(doc_id, system))
+    prov = _Writer(v.prov_graph(doc_id, system))
+    run = ox.NamedNode(v.run_iri(doc_id, system))
+
+    prov.add(run, v.RDF_TYPE, ox.NamedNode(v.DOCUMENT_RUN))
+    prov.add(run, v.DOCUMENT_ID, doc_id)
+    prov.add(run, v.SYSTEM, system)
+    prov.add(run, v.STATUS, result.status)
+    prov.add(run, v.REASON, result.reason)
+    prov.add(run, v.SOURCE, document.source if document is not None else None)
+    usage = result.usage
+    prov.add(run, v.LLM_CALLS, usage.llm_calls)
+    prov.add(run, v.PROMPT_TOKENS, usage.prompt_tokens)
+    prov.add(run, v.COMPLETION_TOKENS, usage.completion_tokens)
+    prov.add(run, v.CACHED_CALLS, usage.cached_calls)
+    prov.add(run, v.SECONDS, float(usage.seconds))
+    prov.add(run, v.RECORDED_AT, recorded_at or datetime.now(timezone.utc))
+    prov.add(run, v.TRIPLE_COUNT, len(result.triples))
+    prov.add(run, v.ENTITY_COUNT, len(result.entities))
+    for warning in result.warnings:
+        prov.add(run, v.WARNING, warning)
+
+    for i, triple in enumerate(result.triples):
+        _encode_triple(kg, prov, run, v.statement_iri(doc_id, system, i), i, triple)
+    for i, entity in enumerate(result.entities):
+        _encode_entity(kg, prov, run, doc_id, system, i, entity)
+    return kg.quads + prov.quads
+
+
+def _encode_triple(kg: _Writer, prov: _Writer, run: ox.NamedNode, iri: str, index: int, t: Triple) -> None:
+    where = f"triple {index} {t.key()}"
+    if t.subject.kind != "iri" or t.predicate.kind != "iri":
+        raise StoreError(f"{where}: subject and predicate must be IRIs, not literals")
+    s = term_node(t.subject, f"{where} subject")
+    p = term_node(t.predicate, f"{where} predicate")
+    o = term_node(t.object, f"{where} object")
+    kg.add(s, p.value, o)
+    for term, node in ((t.subject, s), (t.predicate, p), (t.object, o)):
+        if term.label is not None and isinstance(node, ox.NamedNode):
+            kg.add(node, v.LABEL, term.label)
+
+    stmt = ox.NamedNode(iri)
+    prov.add(stmt, v.RDF_TYPE, ox.NamedNode(v.RDF_STATEMENT))
+    prov.add(stmt, v.RUN, run)
+    prov.add(stmt, v.INDEX, index)
+    prov.add(stmt, v.RDF_SUBJECT, s)
+    prov.add(stmt, v.RDF_PREDICATE, p)
+    prov.add(stmt, v.RDF_OBJECT, o)
+    prov.add(stmt, v.SUBJECT_SURFACE, t.subject.surface)
+    prov.add(stmt, v.PREDICATE_SURFACE, t.predicate.surface)
+    prov.add(stmt, v.OBJECT_SURFACE, t.object.surface)
+    prov.add(stmt, v.SUBJECT_LABEL, t.subject.label)
+    prov.add(stmt, v.PREDICATE_LABEL, t.predicate.label)
+    prov.add(stmt, v.OBJECT_LABEL, t.object.label)
+    pv = t.provenance
+    prov.add(stmt, v.SYSTEM, pv.system)
+    prov.add(stmt, v.AGENT, pv.agent)
+    prov.add(stmt, v.MODEL, pv.model)
+    prov.add(stmt, v.PROMPT_VERSION, pv.prompt_version)
+    prov.add(stmt, v.CONFIDENCE, None if pv.confidence is None else float(pv.confidence))
+    if pv.evidence is not None:
+        prov.add(stmt, v.EVIDENCE_START, pv.evidence.start)
+        prov.add(stmt, v.EVIDENCE_END, pv.evidence.end)
+        prov.add(stmt, v.EVIDENCE_TEXT, pv.evidence.text)
+
+
+def _encode_entity(
+    kg: _Writer, prov: _Writer, run: ox.NamedNode, doc_id: str, system: str, index: int, e: Entity
+) -> None:
+    node = iri_node(e.iri, f"entity {index}")
+    if e.label is not None:
+        kg.add(node, v.LABEL, e.label)
+    rec = ox.NamedNode(v.entity_record_iri(doc_id, system, index))
+    prov.add(rec, v.RDF_TYPE, ox.NamedNode(v.ENTITY_RECORD))
+    prov.add(rec, v.RUN, run)
+    prov.add(rec, v.INDEX, index)
+    prov.add(rec, v.ENTITY, node)
+    prov.add(rec, v.ENTITY_LABEL, e.label)
+    for type_iri in e.types:
+        prov.add(rec, v.ENTITY_TYPE, iri_node(type_iri, f"entity {index} type"))
+    for j, mention in enumerate(e.mentions):
+        m = ox.NamedNode(v.mention_iri(doc_id, system, index, j))
+        prov.add(rec, v.HAS_MENTION, m)
+        prov.add(m, v.RDF_TYPE, ox.NamedNode(v.MENTION))
+        prov.add(m, v.INDEX, j)
+        prov.add(m, v.SURFACE, mention.surface)
+        if mention.span is not None:
+            prov.add(m, v.SPAN_START, mention.span.start)
+            prov.add(m, v.SPAN_END, mention.span.end)
+            prov.add(m, v.SPAN_TEXT, mention.span.text)
+
+
+# ---------------------------------------------------------------- decoding
+
+
+Node = ox.NamedNode | ox.Literal | ox.BlankNode
+
+
+def group_by_subject(quads: Iterable[ox.Quad]) -> dict[str, dict[str, list[Node]]]:
+    """``{subject IRI: {predicate IRI: [objects]}}`` for one graph's quads."""
+    out: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
+    for q in quads:
+        out[q.subject.value][q.predicate.value].append(q.object)
+    return out
+
+
+def _one(props: dict[str, list[Node]], key: str) -> Node | None:
+    values = props.get(key)
+    return values[0] if values else None
+
+
+def _str(props: dict[str, list[Node]], key: str) -> str | None:
+    node = _one(props, key)
+    return None if node is None else node.value
+
+
+def _int(props: dict[str, list[Node]], key: str) -> int | None:
+    node = _one(props, key)
+    return None if node is None else int(node.value)
+
+
+def _float(props: dict[str, list[Node]], key: str) -> float | None:
+    node = _one(props, key)
+    return None if node is None else float(node.value)
+
+
+def _types(props: dict[str, list[Node]]) -> set[str]:
+    return {n.value for n in props.get(v.RDF_TYPE, [])}
+
+
+def _term(node: Node, surface: str | None, label: str | None) -> Term:
+    if isinstance(node, ox.Literal):
+        # RDF 1.1 gives every plain literal xsd:string; the model spells that as "no datatype".
+        dt = node.datatype.value
+        return Term.literal(node.value, datatype=None if dt == v.XSD_STRING else dt, surface=surface)
+    return Term.iri(node.value, surface=surface, label=label)
+
+
+def decode_triples(subjects: dict[str, dict[str, list[Node]]]) -> list[Triple]:
+    """The Triples of one provenance graph, in their original order."""
+    rows: list[tuple[int, Triple]] = []
+    for props in subjects.values():
+        if v.RDF_STATEMENT not in _types(props):
+            continue
+        start, end = _int(props, v.EVIDENCE_START), _int(props, v.EVIDENCE_END)
+        evidence = None
+        if start is not None and end is not None:
+            evidence = Span(start=start, end=end, text=_str(props, v.EVIDENCE_TEXT))
+        provenance = Provenance(
+            evidence=evidence,
+            system=_str(props, v.SYSTEM) or "",
+            agent=_str(props, v.AGENT),
+            model=_str(props, v.MODEL),
+            prompt_version=_str(props, v.PROMPT_VERSION),
+            confidence=_float(props, v.CONFIDENCE),
+        )
+        triple = Triple(
+            subject=_term(props[v.RDF_SUBJECT][0], _str(props, v.SUBJECT_SURFACE), _str(props, v.SUBJECT_LABEL)),
+            predicate=_term(
+                props[v.RDF_PREDICATE][0], _str(props, v.PREDICATE_SURFACE), _str(props, v.PREDICATE_LABEL)
+            ),
+            object=_term(props[v.RDF_OBJECT][0], _str(props, v.OBJECT_SURFACE), _str(props, v.OBJECT_LABEL)),
+            provenance=provenance,
+        )
+        rows.append((_int(props, v.INDEX) or 0, triple))
+    return [t for _, t in sorted(rows, key=lambda r: r[0])]
+
+
+def decode_entities(subjects: dict[str, dict[str, list[Node]]]) -> list[Entity]:
+    """The Entities of one provenance graph, in their original order (types sorted: RDF has no order)."""
+    rows: list[tuple[int, Entity]] = []
+    for props in subjects.values():
+        if v.ENTITY_RECORD not in _types(props):
+            continue
+        mentions: list[tuple[int, Mention]] = []
+        for m_node in props.get(v.HAS_MENTION, []):
+            m = subjects.get(m_node.value, {})
+            start, end = _int(m, v.SPAN_START), _int(m, v.SPAN_END)
+            span = None if start is None or end is None else Span(start=start, end=end, text=_str(m, v.SPAN_TEXT))
+            mentions.append((_int(m, v.INDEX) or 0, Mention(surface=_str(m, v.SURFACE) or "", span=span)))
+        entity = Entity(
+            iri=_str(props, v.ENTITY) or "",
+            label=_str(props, v.ENTITY_LABEL),
+            types=sorted(n.value for n in props.get(v.ENTITY_TYPE, [])),
+            mentions=[m for _, m in sorted(mentions, key=lambda r: r[0])],
+        )
+        rows.append((_int(props, v.INDEX) or 0, entity))
+    return [e for _, e in sorted(rows, key=lambda r: r[0])]
+
+
+def decode_run(props: dict[str, list[Node]]) -> dict[str, Any]:
+    """One run record as a plain dict (the row ``GraphStore.documents()`` returns)."""
+    return {
+        "document_id": _str(props, v.DOCUMENT_ID),
+        "system": _str(props, v.SYSTEM),
+        "status": _str(props, v.STATUS),
+        "reason": _str(props, v.REASON),
+        "source": _str(props, v.SOURCE),
+        "triples": _int(props, v.TRIPLE_COUNT) or 0,
+        "entities": _int(props, v.ENTITY_COUNT) or 0,
+        "llm_calls": _int(props, v.LLM_CALLS) or 0,
+        "prompt_tokens": _int(props, v.PROMPT_TOKENS) or 0,
+        "completion_tokens": _int(props, v.COMPLETION_TOKENS) or 0,
+        "cached_calls": _int(props, v.CACHED_CALLS) or 0,
+        "seconds": _float(props, v.SECONDS) or 0.0,
+        "recorded_at": _str(props, v.RECORDED_AT),
+        "warnings": sorted(n.value for n in props.get(v.WARNING, [])),
+    }
+
+
+def is_run(props: dict[str, list[Node]]) -> bool:
+    return v.DOCUMENT_RUN in _types(props)

@@ -1,0 +1,39 @@
+"""The system contract: a factory takes an LLM, a KB and a config and returns
+something with an async ``run(document) -> ExtractionResult``.
+
+Systems never import a concrete LLM backend or KB; they get them here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from graphwright.llm.base import LLM
+from graphwright.model import Document, ExtractionResult
+from graphwright.registry import Registry
+
+
+class System(Protocol):
+    name: str
+
+    async def run(self, document: Document) -> ExtractionResult: ...
+
+
+SystemFactory = Callable[[LLM, Any, dict[str, Any] | None], System]
+
+SYSTEMS: Registry[SystemFactory] = Registry("system")
+
+
+def load_builtin_systems() -> None:
+    """Import the built-in system packages so their factories register."""
+    import graphwright.systems.cie.network  # noqa: F401
+
+
+def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = None) -> System:
+    load_builtin_systems()
+    return SYSTEMS.get(name)(llm, kb, config)
+
+
+def system_names() -> list[str]:
+    load_builtin_systems()
+    return SYSTEMS.names()

@@ -1,0 +1,17 @@
+"""CIExMAS network architecture (paper 000, sections 4.1.5 and 5.4.8), system ``cie.network``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwright.systems.base import SYSTEMS
+from graphwright.systems.cie.network.config import NetworkConfig
+from graphwright.systems.cie.network.system import NetworkSystem
+
+
+@SYSTEMS.register("cie.network")
+def make_network_system(llm, kb, config: dict[str, Any] | None = None) -> NetworkSystem:
+    return NetworkSystem(llm, kb, NetworkConfig.model_validate(config or {}))
+
+
+__all__ = ["NetworkConfig", "NetworkSystem", "make_network_system"]

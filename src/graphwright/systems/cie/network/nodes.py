@@ -1,0 +1,168 @@
+"""Agents and tools of the network architecture (CIExMAS 4.1.5).
+
+Each agent reads the whole state and routes with ``Command(goto=...)`` on a
+validated field. Tools read only ``tool_call`` and answer to the calling
+agent. Malformed output, bad tool input and unknown IRIs come back to the
+agent as an ERROR message (error incorporation); the step limit sends the run
+to ``finish``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from graphwright.agents.call import call_agent, dump_output, format_instructions
+from graphwright.errors import BudgetExceededError, ModelOutputError
+from graphwright.systems.cie.network.context import NetworkContext
+from graphwright.systems.cie.network.finish import finish_run
+from graphwright.systems.cie.network.mapping import merge_mapping
+from graphwright.systems.cie.network.outputs import (
+    EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
+    ExtractorOutput, UriMappingOutput, ValidationOutput,
+)
+from graphwright.systems.cie.network.render import render_state
+from graphwright.systems.cie.network.state import NetworkState
+from graphwright.tools.semantic_validation import render_checks, semantic_validation
+from graphwright.tools.turtle_to_label import render_report, turtle_to_label
+from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_retrieval
+
+Ctx = Runtime[NetworkContext]
+PROMPT_OF = {EXTRACTOR: "extractor", URI_MAPPING: "uri_mapping", VALIDATION: "validation_output"}
+
+
+def _trace(state: NetworkState, node: str, kind: str, *, goto: str | None = None,
+           input: str | None = None, output: str | None = None, error: str | None = None) -> list[dict[str, Any]]:
+    step = len(state.get("call_trace") or []) + 1
+    return [{"step": step, "node": node, "kind": kind, "goto": goto, "input": input, "output": output, "error": error}]
+
+
+async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type):
+    """Run one agent turn; returns (reply, None), or (None, Command) when the turn cannot happen."""
+    steps = state.get("steps", 0)
+    if steps >= ctx.config.max_steps:
+        note = f"step limit of {ctx.config.max_steps} agent calls reached at {agent}"
+        return None, Command(goto=FINISH, update={"forced": True, "warnings": [note],
+                                                  "call_trace": _trace(state, agent, "system", goto=FINISH, error=note)})
+    prompt = ctx.prompts[PROMPT_OF[agent]]
+    system, user = prompt.render(text=state["text"], state=render_state(state, ctx.config.trace_chars),
+                                 format=format_instructions(output_type, ctx.config.output_format))
+    try:
+        reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
+                                 max_retries=ctx.config.parse_retries, max_tokens=ctx.config.max_tokens)
+    except ModelOutputError as exc:
+        return None, _back_to(state, agent, f"ERROR: your last answer could not be used: {exc}", steps + 1)
+    except BudgetExceededError as exc:
+        return None, Command(goto=FINISH, update={"forced": True, "warnings": [str(exc)],
+                                                  "call_trace": _trace(state, agent, "system", goto=FINISH, error=str(exc))})
+    return reply, None
+
+
+def _back_to(state: NetworkState, agent: str, error: str, steps: int) -> Command:
+    """Error incorporation: the agent sees the error as the last response and tries again."""
+    return Command(goto=agent, update={"last_call": agent, "last_response": error, "steps": steps,
+                                       "call_trace": _trace(state, agent, "agent", goto=agent, error=error)})
+
+
+async def extractor(state: NetworkState, runtime: Ctx) -> Command:
+    reply, detour = await _ask(state, runtime.context, EXTRACTOR, ExtractorOutput)
+    if detour:
+        return detour
+    out: ExtractorOutput = reply.output
+    triples = [t.model_dump() for t in out.triples if t.subject.strip() and t.predicate.strip() and t.object.strip()]
+    goto = out.goto if triples else FINISH
+    return Command(goto=goto, update={
+        "triples": triples, "agent_instruction": out.instruction, "last_call": EXTRACTOR,
+        "last_response": f"{EXTRACTOR}: {out.thought} {out.instruction}".strip(), "steps": state.get("steps", 0) + 1,
+        "call_trace": _trace(state, EXTRACTOR, "agent", goto=goto, output=dump_output(out))})
+
+
+async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Command:
+    ctx = runtime.context
+    reply, detour = await _ask(state, ctx, URI_MAPPING, UriMappingOutput)
+    if detour:
+        return detour
+    out: UriMappingOutput = reply.output
+    steps = state.get("steps", 0) + 1
+    common = {"last_call": URI_MAPPING, "agent_instruction": out.instruction, "steps": steps}
+    if out.goto == URI_TOOL:
+        if not out.tool_input:
+            return _back_to(state, URI_MAPPING, "ERROR: goto uri_retrieval_tool needs at least one request in tool_input.", steps)
+        requests = [r.model_dump() for r in out.tool_input]
+        return Command(goto=URI_TOOL, update={**common, "tool_call": requests, "caller": URI_MAPPING,
+                                              "call_trace": _trace(state, URI_MAPPING, "agent", goto=URI_TOOL, output=dump_output(out))})
+    mapping, problems = merge_mapping(ctx.kb, state.get("uri_mapping") or [], out.uri_mapping)
+    if out.goto == VALIDATION and (problems or not mapping):
+        error = "ERROR: " + ("; ".join(problems) if problems else "uri_mapping is empty: map every surface form first.")
+        return _back_to(state, URI_MAPPING, error + " Use only IRIs shown by uri_retrieval_tool.", steps)
+    return Command(goto=out.goto, update={**common, "uri_mapping": mapping,
+                                          "last_response": f"{URI_MAPPING}: {out.thought} {out.instruction}".strip(),
+                                          "call_trace": _trace(state, URI_MAPPING, "agent", goto=out.goto, output=dump_output(out))})
+
+
+async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
+    reply, detour = await _ask(state, runtime.context, VALIDATION, ValidationOutput)
+    if detour:
+        return detour
+    out: ValidationOutput = reply.output
+    steps = state.get("steps", 0) + 1
+    turtle = out.turtle.strip() or state.get("turtle", "")
+    if out.goto in (LABEL_TOOL, SEMANTIC_TOOL) and not turtle:
+        return _back_to(state, VALIDATION, f"ERROR: {out.goto} reads the turtle field, which is empty. Write the Turtle first.", steps)
+    update = {"turtle": turtle, "last_call": VALIDATION, "agent_instruction": out.instruction, "steps": steps,
+              "last_response": f"{VALIDATION}: {out.thought} {out.instruction}".strip(),
+              "call_trace": _trace(state, VALIDATION, "agent", goto=out.goto, output=dump_output(out))}
+    if out.goto in (LABEL_TOOL, SEMANTIC_TOOL):
+        update.update(tool_call=turtle, caller=VALIDATION)
+    return Command(goto=out.goto, update=update)
+
+
+def _tool_result(state: NetworkState, tool: str, text: str, error: str | None = None) -> Command:
+    caller = state.get("caller") or VALIDATION
+    return Command(goto=caller, update={"last_call": tool, "last_response": text,
+                                        "call_trace": _trace(state, tool, "tool", goto=caller, input=str(state.get("tool_call"))[:2000],
+                                                             output=text[:2000], error=error)})
+
+
+async def uri_retrieval_tool(state: NetworkState, runtime: Ctx) -> Command:
+    ctx = runtime.context
+    try:
+        requests = [SearchRequest.model_validate(r) for r in state.get("tool_call") or []]
+        results = uri_retrieval(ctx.kb, requests, k=ctx.config.candidates_per_term)
+    except ModelOutputError as exc:
+        return _tool_result(state, URI_TOOL, f"ERROR: {exc}", str(exc))
+    return _tool_result(state, URI_TOOL, render_results(results))
+
+
+async def turtle_to_label_tool(state: NetworkState, runtime: Ctx) -> Command:
+    try:
+        report = turtle_to_label(runtime.context.kb, state.get("tool_call") or "")
+    except ModelOutputError as exc:
+        return _tool_result(state, LABEL_TOOL, f"ERROR: {exc}", str(exc))
+    free = [(t["subject"], t["predicate"], t["object"]) for t in state.get("triples") or []]
+    return _tool_result(state, LABEL_TOOL, render_report(report, free))
+
+
+async def semantic_validation_tool(state: NetworkState, runtime: Ctx) -> Command:
+    try:
+        checks = semantic_validation(runtime.context.kb, state.get("tool_call") or "")
+    except ModelOutputError as exc:
+        return _tool_result(state, SEMANTIC_TOOL, f"ERROR: {exc}", str(exc))
+    return _tool_result(state, SEMANTIC_TOOL, render_checks(checks))
+
+
+async def finish(state: NetworkState, runtime: Ctx) -> Command:
+    ctx = runtime.context
+    outcome = finish_run(ctx.kb, state)
+    retries_left = state.get("finish_attempts", 0) < ctx.config.finish_retries
+    if outcome.problems and not state.get("forced") and retries_left:
+        error = "ERROR: the final Turtle was rejected:\n- " + "\n- ".join(outcome.problems) + "\nFix these triples or leave them out, then finish again."
+        return Command(goto=VALIDATION, update={"finish_attempts": state.get("finish_attempts", 0) + 1,
+                                                "last_call": FINISH, "last_response": error,
+                                                "call_trace": _trace(state, FINISH, "system", goto=VALIDATION, error=error)})
+    return Command(goto=END, update={"final_triples": outcome.triples, "messages": [outcome.turtle],
+                                     "warnings": outcome.problems,
+                                     "call_trace": _trace(state, FINISH, "system", output=outcome.turtle[:2000])})

@@ -1,0 +1,31 @@
+"""The state as the agents read it: every field, compact."""
+
+from __future__ import annotations
+
+from graphwright.systems.cie.network.state import NetworkState
+
+
+def render_state(state: NetworkState, trace_chars: int) -> str:
+    parts = []
+    triples = state.get("triples") or []
+    parts.append("Triples:\n" + ("\n".join(f"({t['subject']}; {t['predicate']}; {t['object']})" for t in triples) or "(none yet)"))
+    mapping = state.get("uri_mapping") or []
+    if mapping:
+        lines = [f"{m['surface']} -> {m['iri']}" + (f" ({m['label']})" if m.get("label") else "") for m in mapping]
+        parts.append("uri_mapping:\n" + "\n".join(lines))
+    else:
+        parts.append("uri_mapping: (none yet)")
+    if state.get("turtle"):
+        parts.append("Current Turtle:\n" + state["turtle"])
+    trace = state.get("call_trace") or []
+    if trace:
+        parts.append("call_trace (oldest first):\n" + "\n".join(f"- {c['node']} -> {c.get('goto') or ''}" for c in trace[-12:]))
+    if state.get("last_call"):
+        response = (state.get("last_response") or "")
+        if len(response) > 6000:
+            response = response[:6000] + "\n[... cut]"
+        parts.append(f"last_call: {state['last_call']}\nlast_response:\n{response}")
+    if state.get("agent_instruction"):
+        parts.append("agent_instruction: " + state["agent_instruction"][:trace_chars])
+    parts.append(f"Step {state.get('steps', 0) + 1}.")
+    return "\n\n".join(parts)

@@ -1,0 +1,27 @@
+"""State of the network architecture (CIExMAS Table 4.4) plus run bookkeeping."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+
+class NetworkState(TypedDict, total=False):
+    text: str
+    # Table 4.4
+    triples: list[dict[str, str]]  # free-form (subject, predicate, object) from the extractor
+    uri_mapping: list[dict[str, Any]]  # surface -> iri with KB label and description
+    call_trace: Annotated[list[dict[str, Any]], operator.add]
+    last_call: str
+    last_response: str
+    agent_instruction: str
+    tool_call: Any
+    messages: list[str]  # the final Turtle
+    # bookkeeping
+    caller: str  # agent that invoked the current tool
+    turtle: str  # latest candidate Turtle of the validation agent
+    steps: int
+    finish_attempts: int
+    forced: bool
+    final_triples: list[dict[str, Any]]
+    warnings: Annotated[list[str], operator.add]

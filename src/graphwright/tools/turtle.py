@@ -1,0 +1,67 @@
+"""Parse an agent's Turtle into (subject, predicate, object) terms."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pyoxigraph as ox
+
+from graphwright.errors import ModelOutputError
+from graphwright.kb.namespaces import TURTLE_PREFIXES
+
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*|```\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class RdfTerm:
+    value: str
+    is_iri: bool
+    datatype: str | None = None
+
+
+@dataclass(frozen=True)
+class ParsedTriple:
+    subject: RdfTerm
+    predicate: RdfTerm
+    object: RdfTerm
+
+
+def _term(node: object) -> RdfTerm:
+    if isinstance(node, ox.NamedNode):
+        return RdfTerm(node.value, True)
+    if isinstance(node, ox.Literal):
+        datatype = node.datatype.value if node.datatype else None
+        return RdfTerm(node.value, False, datatype)
+    return RdfTerm(str(node), False)  # blank node: kept, and flagged as unknown later
+
+
+def parse_turtle(text: str) -> list[ParsedTriple]:
+    """Parse Turtle; the standard wd:/wdt:/rdfs:/xsd: prefixes are predeclared.
+
+    Raises ModelOutputError with the parser's message, for the model to fix.
+    """
+    body = _FENCE.sub("", text).strip()
+    if not body:
+        raise ModelOutputError("The Turtle is empty: write at least one triple such as `wd:Q1 wdt:P31 wd:Q2 .`")
+    try:
+        quads = ox.parse(TURTLE_PREFIXES + body, format=ox.RdfFormat.TURTLE)
+        return [ParsedTriple(_term(q.subject), _term(q.predicate), _term(q.object)) for q in quads]
+    except SyntaxError as exc:
+        raise ModelOutputError(f"Invalid Turtle: {exc}. Fix the syntax and send the whole Turtle again.") from exc
+
+
+def _node(term: RdfTerm) -> ox.NamedNode | ox.Literal:
+    if term.is_iri:
+        return ox.NamedNode(term.value)
+    return ox.Literal(term.value, datatype=ox.NamedNode(term.datatype)) if term.datatype else ox.Literal(term.value)
+
+
+def serialize_turtle(triples: list[ParsedTriple]) -> str:
+    """Turtle with the wd:/wdt:/xsd: prefixes; values are escaped by the serializer."""
+    from graphwright.kb.namespaces import WD, WDT
+
+    quads = [ox.Triple(_node(t.subject), _node(t.predicate), _node(t.object)) for t in triples]
+    prefixes = {"wd": WD, "wdt": WDT, "xsd": "http://www.w3.org/2001/XMLSchema#"}
+    data = ox.serialize(quads, format=ox.RdfFormat.TURTLE, prefixes=prefixes)
+    return data.decode("utf-8") if data else ""
