@@ -51,6 +51,7 @@ def extract(
     concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, help="Documents processed at once."),
     max_chars: int = typer.Option(200_000, "--max-chars", help="Longest document accepted, in characters."),
     encoding: str = typer.Option("utf-8", "--encoding", help="Text encoding of the input files."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
     from graphwright.inputs import iter_inputs
@@ -58,12 +59,14 @@ def extract(
     from graphwright.llm import make_llm
     from graphwright.pipeline import extract_batch
     from graphwright.store import GraphStore
-    from graphwright.systems.base import make_system
+    from graphwright.systems.base import SYSTEMS, load_builtin_systems, make_system
 
     try:
+        load_builtin_systems()
+        SYSTEMS.get(system)  # fail fast on a typo, before loading models
         items = list(iter_inputs(paths, encoding))
         out.mkdir(parents=True, exist_ok=True)
-        llm = make_llm(model, base_url=base_url, api_key=api_key, trace_path=out / "llm-trace.jsonl")
+        llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache, trace_path=out / "llm-trace.jsonl")
         knowledge = open_kb(kb)
         runner = make_system(system, llm, knowledge)
         started = time.perf_counter()
@@ -159,7 +162,7 @@ def graph_export(
     from graphwright.store import GraphStore, export_graph
 
     try:
-        with GraphStore.open(store) as graph_store:
+        with GraphStore.open(store, create=False) as graph_store:
             export_graph(graph_store, out_file, fmt, document_id=document, include_provenance=provenance)
     except GraphwrightError as exc:
         _fail(exc)
@@ -177,7 +180,7 @@ def graph_view(
     from graphwright.store import GraphStore, write_html
 
     try:
-        with GraphStore.open(store) as graph_store:
+        with GraphStore.open(store, create=False) as graph_store:
             write_html(graph_store, out_file, document_id=document, title=title)
     except GraphwrightError as exc:
         _fail(exc)

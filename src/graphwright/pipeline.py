@@ -83,12 +83,11 @@ async def extract_batch(
 
     async def record(document: Document, result: ExtractionResult) -> None:
         async with lock:
+            store.add_result(document, result)  # a failed result keeps its reason and usage
             if result.status == "ok":
-                store.add_result(document, result)
                 summary.done += 1
                 summary.triples += len(result.triples)
             else:
-                store.record_failure(document.id, system.name, result.reason or "unknown", source=document.source)
                 summary.failed.append((document.source or document.id, result.reason or "unknown"))
             summary.usage = summary.usage + result.usage
             if results_path:

@@ -40,3 +40,24 @@ def entity_iri(qid_or_pid: str) -> str:
 def direct_property_iri(pid: str) -> str:
     """The ``wdt:`` IRI used as a predicate in a direct claim."""
     return WDT + local_id(pid)
+
+
+_WIKI_PAGE = ("https://www.wikidata.org/wiki/", "http://www.wikidata.org/wiki/")
+
+
+def parse_wikidata_id(value: str) -> str | None:
+    """The Q/P id in any of the usual spellings, or None.
+
+    Accepts ``Q42``, ``wd:Q42``, ``wdt:P31``, ``<http://www.wikidata.org/entity/Q42>``, the ``wdt:`` IRI,
+    the wiki page URL and ``Property:P31``; anything else (including lower-case ids) gives None.
+    """
+    text = value.strip()
+    if text.startswith("<") and text.endswith(">"):
+        text = text[1:-1]
+    for page in _WIKI_PAGE:
+        if text.startswith(page):
+            text = text[len(page):]
+    if text.startswith("Property:"):
+        text = text[len("Property:"):]
+    text = local_id(text)
+    return text if is_wikidata_id(text) else None

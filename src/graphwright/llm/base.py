@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from graphwright.errors import LLMUnavailableError
 from graphwright.model.result import Usage
 
 Message = dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
@@ -49,3 +50,19 @@ class LLM(ABC):
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release resources (servers, clients). Idempotent."""
+
+    def describe(self) -> str:
+        """Where this model lives, for error messages (e.g. "openai:gpt-4o at http://...")."""
+        return self.name
+
+
+class TransientLLMError(LLMUnavailableError):
+    """A failure that may pass on its own: no connection, timeout, HTTP 408/409/429/5xx.
+
+    Backends raise it; ``RetryingLLM`` is the one layer that retries it.
+    """
+
+    def __init__(self, message: str, *, status_code: int | None = None, retry_after: float | None = None):
+        super().__init__(message)
+        self.status_code = status_code
+        self.retry_after = retry_after  # seconds the server asked us to wait, if it said

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 import pyoxigraph as ox
 
 from graphwright.errors import StoreError
-from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple
+from graphwright.model import Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple
 from graphwright.store import vocab as v
 
 _TYPE = ox.NamedNode(v.RDF_TYPE)
@@ -63,7 +63,7 @@ class _Writer:
 
 
 def encode_result(
-    document: Document | None, result: ExtractionResult, recorded_at: datetime | None = None
+    result: ExtractionResult, source: str | None = None, recorded_at: datetime | None = None
 ) -> list[ox.Quad]:
     """All quads for one result: KG graph, provenance graph and run record."""
     doc_id, system = result.document_id, result.system
@@ -76,7 +76,7 @@ def encode_result(
     prov.add(run, v.SYSTEM, system)
     prov.add(run, v.STATUS, result.status)
     prov.add(run, v.REASON, result.reason)
-    prov.add(run, v.SOURCE, document.source if document is not None else None)
+    prov.add(run, v.SOURCE, source)
     usage = result.usage
     prov.add(run, v.LLM_CALLS, usage.llm_calls)
     prov.add(run, v.PROMPT_TOKENS, usage.prompt_tokens)

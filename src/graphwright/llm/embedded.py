@@ -1,0 +1,251 @@
+"""An in-process llama.cpp model through xllamacpp; no server process, no network.
+
+``xlc.Server`` loads the model and runs llama.cpp's server loop on its own
+threads; ``handle_chat_completions`` takes and returns OpenAI-shaped dicts and
+releases the GIL while it waits. Concurrent calls are safe (they queue inside
+the server), so the only limit here is a private thread pool with one worker
+per slot: waiting calls queue in Python instead of holding threads of the
+event loop's default executor, and the LLM works from any event loop.
+
+The server also listens on 127.0.0.1 (it always does); the in-process model
+gets a random API key so that listener serves nobody else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, UserError
+from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model, get_model_spec
+from graphwright.llm.base import LLM, ChatResponse, Message
+from graphwright.model.result import Usage
+
+
+def _import_xllamacpp() -> Any:
+    try:
+        import xllamacpp
+    except ImportError as e:
+        raise UserError(
+            "the embedded LLM needs xllamacpp: pip install 'graphwright[embedded]' "
+            "(or use an OpenAI-compatible server with --llm openai:<model> --base-url ...)"
+        ) from e
+    return xllamacpp
+
+
+def _resolve(model: str, model_path: Path | None, progress: bool) -> tuple[str, Path]:
+    """(short model name, GGUF path); a given path wins over the registry."""
+    if model_path is not None:
+        path = Path(model_path)
+        if not path.is_file():
+            raise UserError(f"model file not found: {path}")
+        return path.stem, path
+    return model, ensure_model(get_model_spec(model), progress=progress)
+
+
+def _server_params(
+    path: Path,
+    *,
+    threads: int,
+    n_ctx: int,
+    parallel: int,
+    quiet: bool,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    api_key: str | None = None,
+    alias: str | None = None,
+) -> Any:
+    xlc = _import_xllamacpp()
+    params = xlc.CommonParams()
+    params.model.path = str(path)
+    params.n_ctx = n_ctx * parallel  # llama.cpp splits n_ctx over the slots
+    params.n_parallel = parallel
+    params.cpuparams.n_threads = threads
+    params.cpuparams_batch.n_threads = threads
+    params.cache_prompt = True  # reuse the KV cache of a shared prompt prefix
+    params.verbosity = 0 if quiet else 3  # 0 still reports errors; 3 logs every token batch
+    params.hostnames = [host]
+    params.port = port
+    if api_key:
+        params.api_keys = [api_key]
+    if alias:
+        params.model_alias = alias
+    return params
+
+
+def _start(params: Any, path: Path) -> Any:
+    xlc = _import_xllamacpp()
+    try:
+        return xlc.Server(params)
+    except RuntimeError as e:  # xllamacpp says only "Failed to init server"
+        raise LLMUnavailableError(
+            f"llama.cpp could not load {path}: {e}. Check that the file is a GGUF model, "
+            "that there is enough memory, and rerun with quiet=False for llama.cpp's log."
+        ) from e
+
+
+class EmbeddedLLM(LLM):
+    """A GGUF model run in this process; started on the first call."""
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        model_path: Path | str | None = None,
+        threads: int = 2,
+        n_ctx: int = 4096,
+        parallel: int = 1,
+        quiet: bool = True,
+        progress: bool = True,
+    ):
+        if model_path is None:
+            get_model_spec(model)  # fail on a bad name now, not on the first call
+        self.model = Path(model_path).stem if model_path else model
+        self.name = f"embedded:{self.model}"
+        self._model_path = Path(model_path) if model_path else None
+        self._threads, self._n_ctx, self._parallel = threads, n_ctx, parallel
+        self._quiet, self._progress = quiet, progress
+        self._server: Any = None
+        self._start_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="graphwright-llm")
+        self.load_seconds: float | None = None  # model load time, once started
+
+    def describe(self) -> str:
+        return f"{self.name} (in-process llama.cpp)"
+
+    async def start(self) -> None:
+        """Load the model now instead of on the first call."""
+        await self._run(self._ensure_started)
+
+    async def chat(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> ChatResponse:
+        request: dict[str, Any] = {"messages": messages, "temperature": temperature, "cache_prompt": True}
+        if max_tokens is not None:
+            request["max_tokens"] = max_tokens
+        if json_schema is not None:
+            request["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": str(json_schema.get("title", "output")), "schema": json_schema, "strict": False},
+            }
+        started = time.perf_counter()
+        reply = await self._run(self._complete, request)
+        return _to_response(reply, self.name, time.perf_counter() - started)
+
+    async def aclose(self) -> None:
+        # dropping the last reference runs the C++ destructor, which stops the loop and the listener
+        with self._start_lock:
+            self._server = None
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        except RuntimeError as e:
+            if "shutdown" in str(e):  # pool closed: aclose() was called
+                raise LLMUnavailableError(f"{self.name} is closed") from e
+            raise
+
+    def _ensure_started(self) -> Any:
+        with self._start_lock:
+            if self._server is None:
+                name, path = _resolve(self.model, self._model_path, self._progress)
+                params = _server_params(
+                    path,
+                    threads=self._threads,
+                    n_ctx=self._n_ctx,
+                    parallel=self._parallel,
+                    quiet=self._quiet,
+                    api_key=secrets.token_urlsafe(24),
+                    alias=name,
+                )
+                started = time.perf_counter()
+                self._server = _start(params, path)
+                self.load_seconds = time.perf_counter() - started
+            return self._server
+
+    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
+        server = self._ensure_started()
+        try:
+            return server.handle_chat_completions(request)
+        except ValueError as e:  # xllamacpp's way of rejecting a request (bad schema, bad messages)
+            raise LLMResponseError(f"{self.name} rejected the request: {e}") from e
+        except RuntimeError as e:
+            raise LLMError(f"{self.name} failed: {e}") from e
+
+
+def _to_response(reply: dict[str, Any], name: str, seconds: float) -> ChatResponse:
+    if "error" in reply:  # e.g. the prompt does not fit in n_ctx
+        error = reply["error"]
+        message = error.get("message", error) if isinstance(error, dict) else error
+        raise LLMResponseError(f"{name}: {message}")
+    try:
+        choice = reply["choices"][0]
+        usage = reply.get("usage") or {}
+        return ChatResponse(
+            text=choice["message"].get("content") or "",
+            model=name,
+            finish_reason=choice.get("finish_reason"),
+            usage=Usage(
+                llm_calls=1,
+                prompt_tokens=usage.get("prompt_tokens", 0),
+                completion_tokens=usage.get("completion_tokens", 0),
+                seconds=seconds,
+            ),
+        )
+    except (KeyError, IndexError, TypeError) as e:
+        raise LLMResponseError(f"{name} returned an unexpected reply: {str(reply)[:300]}") from e
+
+
+class LocalServer:
+    """xllamacpp's OpenAI-compatible HTTP server, in this process, until closed."""
+
+    def __init__(self, server: Any, model: str):
+        self._server = server
+        self.model = model
+        self.url: str = server.listening_address  # e.g. http://127.0.0.1:41234
+        self.base_url = self.url + "/v1"  # what OpenAI clients want
+
+    def close(self) -> None:
+        self._server = None  # the destructor closes the listener
+
+    def __enter__(self) -> LocalServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def start_http_server(
+    model: str = DEFAULT_MODEL,
+    *,
+    model_path: Path | str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    threads: int = 2,
+    n_ctx: int = 4096,
+    parallel: int = 1,
+    api_key: str | None = None,
+    quiet: bool = True,
+    progress: bool = True,
+) -> LocalServer:
+    """Serve an embedded model over HTTP (port 0 picks a free port); blocks while it loads.
+
+    Requests may name any model; the server answers with the one it has.
+    """
+    name, path = _resolve(model, Path(model_path) if model_path else None, progress)
+    params = _server_params(
+        path, threads=threads, n_ctx=n_ctx, parallel=parallel, quiet=quiet,
+        host=host, port=port, api_key=api_key, alias=name,
+    )  # fmt: skip
+    return LocalServer(_start(params, path), name)

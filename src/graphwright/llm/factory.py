@@ -1,0 +1,85 @@
+"""Build a ready-to-use LLM from a short spec string, options and the environment.
+
+Spec forms:
+
+- ``None`` or ``"embedded"``: the default embedded model (qwen2.5-coder-1.5b)
+- ``"embedded:<model>"`` or a bare embedded model name: that embedded model
+- ``"openai:<model>"``: an OpenAI-compatible server (``base_url``, else OpenAI itself)
+- ``"<model>"`` with a base URL: the same as ``"openai:<model>"``
+
+Environment: GRAPHWRIGHT_LLM (spec), GRAPHWRIGHT_BASE_URL or OPENAI_BASE_URL,
+GRAPHWRIGHT_API_KEY or OPENAI_API_KEY ("not-needed" when unset: local servers
+ignore it). Explicit arguments win over the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from graphwright.errors import UserError
+from graphwright.llm.assemble import DEFAULT_MODEL, MODELS, get_model_spec
+from graphwright.llm.base import LLM
+from graphwright.llm.embedded import EmbeddedLLM
+from graphwright.llm.openai_compat import OpenAICompatLLM
+from graphwright.llm.wrappers import CachedLLM, RetryingLLM, TracingLLM
+
+
+def _env(*names: str) -> str | None:
+    return next((os.environ[n] for n in names if os.environ.get(n)), None)
+
+
+def make_llm(
+    spec: str | None = None,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    cache: bool = True,
+    cache_path: Path | str | None = None,
+    trace_path: Path | str | None = None,
+    retries: int = 3,
+    retry_delay: float = 1.0,
+    **backend_opts: Any,
+) -> LLM:
+    """The backend named by ``spec``, wrapped as ``Tracing(Cached(Retrying(backend)))``.
+
+    ``retries`` is the number of retries after the first attempt (HTTP backends
+    only: the embedded model has no transient failures). ``backend_opts`` go to
+    the backend: e.g. ``threads``, ``n_ctx``, ``parallel`` for the embedded one,
+    ``timeout``, ``http_client``, ``extra_body`` for the HTTP one. Per-document
+    metering (``MeteredLLM``) is the caller's job.
+    """
+    spec = spec or _env("GRAPHWRIGHT_LLM") or "embedded"
+    base_url = base_url or _env("GRAPHWRIGHT_BASE_URL", "OPENAI_BASE_URL")
+    backend = _backend(spec, base_url, api_key, backend_opts)
+    llm: LLM = backend
+    if isinstance(backend, OpenAICompatLLM) and retries > 0:
+        llm = RetryingLLM(llm, max_attempts=retries + 1, base_delay=retry_delay)
+    if cache:
+        llm = CachedLLM(llm, cache_path)
+    if trace_path is not None:
+        llm = TracingLLM(llm, trace_path)
+    return llm
+
+
+def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[str, Any]) -> LLM:
+    kind, _, model = spec.partition(":")
+    if spec == "embedded" or kind == "embedded" or (not model and spec in MODELS):
+        name = model or (spec if spec in MODELS else DEFAULT_MODEL)
+        get_model_spec(name)  # UnknownNameError with the valid names
+        return EmbeddedLLM(name, **opts)
+    if kind == "openai" and model:
+        return _openai(model, base_url, api_key, opts)
+    if base_url:  # any other name is a model on the given server ("org/model:tag" included)
+        return _openai(spec, base_url, api_key, opts)
+    raise UserError(
+        f"cannot tell which LLM {spec!r} means: use 'embedded', 'embedded:<model>' "
+        f"(models: {', '.join(sorted(MODELS))}), 'openai:<model>', or give a base URL "
+        "(--base-url or GRAPHWRIGHT_BASE_URL) for a model on an OpenAI-compatible server"
+    )
+
+
+def _openai(model: str, base_url: str | None, api_key: str | None, opts: dict[str, Any]) -> LLM:
+    key = api_key or _env("GRAPHWRIGHT_API_KEY", "OPENAI_API_KEY") or "not-needed"
+    return OpenAICompatLLM(model, base_url=base_url, api_key=key, **opts)

@@ -1,0 +1,115 @@
+"""Ask for a pydantic model, parse it, and on failure feed the exact error back to the model.
+
+Constrained decoding makes the syntax right on most backends, but not always
+(servers that ignore ``response_format``, truncated answers, validators the
+schema cannot express), so every answer is validated here and a bad one gets a
+bounded number of corrections.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from graphwright.errors import ModelOutputError
+from graphwright.llm.base import LLM, Message
+from graphwright.model.result import Usage
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```", re.DOTALL)
+
+
+@dataclass
+class StructuredReply(Generic[T]):
+    """The parsed answer and how it was obtained."""
+
+    parsed: T
+    text: str  # the raw text of the accepted answer
+    attempts: int  # model calls made, 1 when the first answer was valid
+    errors: list[str] = field(default_factory=list)  # the error of each rejected answer, in order
+    usage: Usage = field(default_factory=Usage)  # summed over all attempts
+
+
+def extract_json(text: str) -> str:
+    """The JSON part of an answer: the body of a code fence if there is one, else the text stripped."""
+    match = _FENCE.search(text)
+    return (match.group(1) if match else text).strip()
+
+
+def parse_output(text: str, output_type: type[T]) -> T:
+    """Validate an answer against ``output_type``; raises ``ModelOutputError`` written for the model."""
+    candidate = extract_json(text)
+    try:
+        return output_type.model_validate_json(candidate)
+    except ValidationError as e:
+        first_error = e
+    # models sometimes wrap the JSON in prose: retry on the outermost {...} or [...]
+    starts = [i for i in (candidate.find("{"), candidate.find("[")) if i >= 0]
+    end = max(candidate.rfind("}"), candidate.rfind("]"))
+    if starts and end > min(starts) and (min(starts), end) != (0, len(candidate) - 1):
+        try:
+            return output_type.model_validate_json(candidate[min(starts) : end + 1])
+        except ValidationError:
+            pass
+    raise ModelOutputError(_describe(first_error)) from first_error
+
+
+def _describe(error: ValidationError) -> str:
+    lines = []
+    for item in error.errors(include_url=False):
+        if item["type"] == "json_invalid":
+            lines.append(f"the answer is not valid JSON: {item['msg']}")
+            continue
+        where = ".".join(str(part) for part in item["loc"]) or "the top level"
+        got = repr(item.get("input"))
+        lines.append(f"at {where}: {item['msg']} (got {got[:80]}{'...' if len(got) > 80 else ''})")
+    return "; ".join(lines)
+
+
+def _feedback(error: str) -> str:
+    return (
+        f"Your answer could not be used: {error}\n"
+        "Answer again with the corrected JSON only, matching the schema, with no other text."
+    )
+
+
+async def chat_structured(
+    llm: LLM,
+    messages: list[Message],
+    output_type: type[T],
+    *,
+    max_retries: int = 2,
+    use_schema: bool = True,
+    temperature: float = 0.0,
+    max_tokens: int | None = None,
+) -> StructuredReply[T]:
+    """Get a valid ``output_type`` from ``llm``, with up to ``max_retries`` corrections.
+
+    ``use_schema=False`` sends no schema (for backends without constrained
+    decoding); the prompt must then describe the format. ``LLMError`` from the
+    backend propagates unchanged; only unusable answers are retried here.
+    """
+    schema: dict[str, Any] | None = output_type.model_json_schema() if use_schema else None
+    history = list(messages)
+    errors: list[str] = []
+    usage = Usage()
+    for attempt in range(1, max_retries + 2):
+        response = await llm.chat(history, json_schema=schema, temperature=temperature, max_tokens=max_tokens)
+        usage = usage + response.usage
+        try:
+            output = parse_output(response.text, output_type)
+        except ModelOutputError as e:
+            errors.append(str(e))
+            if response.finish_reason == "length":
+                errors[-1] += " (the answer was cut off at the token limit)"
+            history += [{"role": "assistant", "content": response.text}, {"role": "user", "content": _feedback(errors[-1])}]
+            continue
+        return StructuredReply(parsed=output, text=response.text, attempts=attempt, errors=errors, usage=usage)
+    error = ModelOutputError(f"no valid {output_type.__name__} after {max_retries + 1} attempts: {errors[-1]}")
+    error.errors = errors  # type: ignore[attr-defined]  # every attempt's error, for the failure record
+    error.usage = usage  # type: ignore[attr-defined]  # tokens spent on the failed answers still count
+    raise error

@@ -1,0 +1,221 @@
+"""Behaviour around any backend: retry, cache, metering, tracing.
+
+Each wrapper is an ``LLM`` holding another one, so they stack. The usual order
+(see ``factory.make_llm``) is ``Tracing(Cached(Retrying(backend)))``: a cache
+hit skips the retry loop, and the trace shows hits too. ``MeteredLLM`` goes on
+top per document. Only ``RetryingLLM`` retries; backends and SDKs do not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import sqlite3
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from graphwright.errors import BudgetExceededError, LLMUnavailableError
+from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError
+from graphwright.model.result import Usage
+from graphwright.paths import cache_dir
+
+
+class WrapperLLM(LLM):
+    """Passes everything to ``inner``; subclasses override ``chat``."""
+
+    def __init__(self, inner: LLM):
+        self.inner = inner
+        self.name = inner.name  # wrappers are invisible in provenance and cache keys
+
+    async def chat(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> ChatResponse:
+        return await self.inner.chat(messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+
+class RetryingLLM(WrapperLLM):
+    """Retries ``TransientLLMError`` (no connection, timeout, 408/409/429/5xx) with jittered backoff.
+
+    Delay before retry n (1-based) is ``base_delay * 2**(n-1)``, capped at
+    ``max_delay``, times a random factor in [0.5, 1]; a server's Retry-After wins
+    when it asks for longer. Other errors pass through at once.
+    """
+
+    def __init__(self, inner: LLM, *, max_attempts: int = 4, base_delay: float = 1.0, max_delay: float = 30.0):
+        super().__init__(inner)
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.max_attempts, self.base_delay, self.max_delay = max_attempts, base_delay, max_delay
+        self.retries = 0  # retries done so far, for reports
+
+    async def chat(self, messages: list[Message], **kwargs: Any) -> ChatResponse:
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                return await self.inner.chat(messages, **kwargs)
+            except TransientLLMError as e:
+                if attempt == self.max_attempts:
+                    raise LLMUnavailableError(
+                        f"{self.describe()} failed {attempt} time(s); last error: {e}. "
+                        "Check that the server is running and reachable at that URL, that the model name "
+                        "is right, and that the API key and rate limits allow the request."
+                    ) from e
+                self.retries += 1
+                await asyncio.sleep(self._delay(attempt, e.retry_after))
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _delay(self, attempt: int, retry_after: float | None) -> float:
+        backoff = min(self.max_delay, self.base_delay * 2 ** (attempt - 1)) * random.uniform(0.5, 1.0)
+        return max(backoff, min(retry_after, self.max_delay)) if retry_after is not None else backoff
+
+
+def cache_key(name: str, messages: list[Message], json_schema: dict[str, Any] | None, **params: Any) -> str:
+    """sha256 over everything that shapes the answer; the "v" bumps when the format changes."""
+    payload = {"v": 1, "model": name, "messages": messages, "schema": json_schema, "params": params}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+class CachedLLM(WrapperLLM):
+    """Answers repeated requests from an SQLite file; only successful answers are stored.
+
+    A hit costs no model time: ``cached=True``, ``usage.cached_calls == 1``, and
+    the token counts of the original answer, so budgets and reports come out the
+    same with or without the cache. Safe for concurrent use in one process (one
+    connection behind a lock) and across processes (SQLite WAL).
+    """
+
+    def __init__(self, inner: LLM, path: Path | str | None = None):
+        super().__init__(inner)
+        self.path = Path(path) if path else cache_dir() / "llm-cache.sqlite"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.hits = 0
+        self.misses = 0
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS responses "
+            "(key TEXT PRIMARY KEY, model TEXT NOT NULL, response TEXT NOT NULL, created TEXT NOT NULL)"
+        )
+
+    async def chat(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> ChatResponse:
+        key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens)
+        hit = self._get(key)
+        if hit is not None:
+            self.hits += 1
+            usage = hit.usage.model_copy(update={"llm_calls": 1, "cached_calls": 1, "seconds": 0.0})
+            return hit.model_copy(update={"cached": True, "usage": usage})
+        self.misses += 1
+        response = await self.inner.chat(messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens)
+        self._put(key, response)
+        return response
+
+    def _get(self, key: str) -> ChatResponse | None:
+        with self._lock:
+            row = self._db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
+        return ChatResponse.model_validate_json(row[0]) if row else None
+
+    def _put(self, key: str, response: ChatResponse) -> None:
+        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                (key, self.name, response.model_dump_json(), created),
+            )
+
+    async def aclose(self) -> None:
+        with self._lock:
+            self._db.close()
+        await self.inner.aclose()
+
+
+class MeteredLLM(WrapperLLM):
+    """Sums the usage of every answer (one instance per document) and enforces a token budget.
+
+    The budget is checked before each request: the call that crosses it still
+    returns, the next one raises ``BudgetExceededError``. ``aclose`` is a no-op
+    because the metered model is shared with other documents.
+    """
+
+    def __init__(self, inner: LLM, *, budget: int | None = None):  # budget: total tokens
+        super().__init__(inner)
+        self.budget = budget
+        self.usage = Usage()
+
+    async def chat(self, messages: list[Message], **kwargs: Any) -> ChatResponse:
+        if self.budget is not None and self.usage.total_tokens >= self.budget:
+            raise BudgetExceededError(
+                f"token budget of {self.budget} is spent ({self.usage.total_tokens} tokens in "
+                f"{self.usage.llm_calls} calls); raise the budget or shorten the document"
+            )
+        started = time.perf_counter()
+        try:
+            response = await self.inner.chat(messages, **kwargs)
+        except BaseException:
+            self.usage = self.usage + Usage(seconds=time.perf_counter() - started)  # failed time still counts
+            raise
+        self.usage = self.usage + response.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        return response
+
+    async def aclose(self) -> None:
+        pass
+
+
+class TracingLLM(WrapperLLM):
+    """Appends one JSON line per call (request, answer or error, usage) to ``path``."""
+
+    def __init__(self, inner: LLM, path: Path | str):
+        super().__init__(inner)
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+
+    async def chat(self, messages: list[Message], **kwargs: Any) -> ChatResponse:
+        record: dict[str, Any] = {
+            "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            "model": self.name,
+            "messages": messages,
+            "json_schema": kwargs.get("json_schema"),
+            "temperature": kwargs.get("temperature", 0.0),
+            "max_tokens": kwargs.get("max_tokens"),
+        }
+        started = time.perf_counter()
+        try:
+            response = await self.inner.chat(messages, **kwargs)
+        except BaseException as e:  # cancellations are worth a line too
+            record |= {"response": None, "usage": None, "cached": False, "error": f"{type(e).__name__}: {e}"}
+            raise
+        else:
+            record |= {"response": response.text, "usage": response.usage.model_dump(), "cached": response.cached}
+            record["error"] = None
+            return response
+        finally:
+            record["seconds"] = round(time.perf_counter() - started, 4)
+            self._write(record)
+
+    def _write(self, record: dict[str, Any]) -> None:
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        with self._lock, self.path.open("a", encoding="utf-8") as f:
+            f.write(line)

@@ -1,0 +1,127 @@
+"""Write the stored graph as Turtle, N-Triples, JSON-LD, N-Quads or TriG.
+
+Triple formats (turtle, ntriples, jsonld) get one plain KG: the union of the KG graphs,
+deduplicated, with labels; ``include_provenance`` adds the reified statements and run records.
+Quad formats (nquads, trig) keep the named graphs, so the dataset can be loaded back as is.
+pyoxigraph's serializers do all escaping: labels from text are written as data, never code.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import IO
+
+import pyoxigraph as ox
+
+from graphwright.errors import StoreError, UnknownNameError, UserError
+from graphwright.store import vocab as v
+from graphwright.store.rdf_store import GraphStore
+
+FORMATS: dict[str, ox.RdfFormat] = {
+    "turtle": ox.RdfFormat.TURTLE,
+    "ntriples": ox.RdfFormat.N_TRIPLES,
+    "jsonld": ox.RdfFormat.JSON_LD,
+    "nquads": ox.RdfFormat.N_QUADS,
+    "trig": ox.RdfFormat.TRIG,
+}
+QUAD_FORMATS = frozenset({"nquads", "trig"})
+EXTENSIONS = {
+    ".ttl": "turtle",
+    ".turtle": "turtle",
+    ".nt": "ntriples",
+    ".jsonld": "jsonld",
+    ".json": "jsonld",
+    ".nq": "nquads",
+    ".trig": "trig",
+}
+_ALIASES = {"ttl": "turtle", "nt": "ntriples", "n-triples": "ntriples", "json-ld": "jsonld", "nq": "nquads",
+            "n-quads": "nquads"}
+EXPORT_PREFIXES = {k: v.PREFIXES[k] for k in ("wd", "wdt", "rdf", "rdfs", "xsd", "gw")}
+
+
+def resolve_format(fmt: str | None, target: object = None) -> str:
+    """The canonical format name from ``fmt``, else from the file extension of ``target``."""
+    if fmt is not None:
+        name = _ALIASES.get(fmt.lower(), fmt.lower())
+        if name not in FORMATS:
+            raise UnknownNameError("export format", fmt, list(FORMATS))
+        return name
+    path = target if isinstance(target, (str, os.PathLike)) else getattr(target, "name", None)
+    suffix = Path(path).suffix.lower() if isinstance(path, (str, os.PathLike)) else ""
+    if suffix not in EXTENSIONS:
+        raise UserError(
+            f"cannot tell the export format from {str(path or 'the stream')!r}; pass fmt= one of "
+            f"{', '.join(FORMATS)} or use an extension {', '.join(EXTENSIONS)}"
+        )
+    return EXTENSIONS[suffix]
+
+
+def serialize_graph(
+    store: GraphStore,
+    fmt: str,
+    *,
+    document_id: str | None = None,
+    system: str | None = None,
+    include_provenance: bool = False,
+) -> bytes:
+    """The export as bytes (see ``export_graph``)."""
+    name = resolve_format(fmt)
+    graphs = [g for g, _, _ in store.graphs("doc", document_id=document_id, system=system)]
+    if include_provenance:
+        graphs += [g for g, _, _ in store.graphs("prov", document_id=document_id, system=system)]
+    try:
+        if name in QUAD_FORMATS:
+            data = sorted(store.quads(graphs), key=_quad_key)
+        else:
+            # Same triple from several documents or systems: written once.
+            data = sorted({q.triple for q in store.quads(graphs)}, key=_triple_key)
+        return ox.serialize(data, format=FORMATS[name], prefixes=EXPORT_PREFIXES)
+    except (OSError, ValueError, TypeError) as exc:
+        raise StoreError(f"cannot export as {name}: {exc}") from exc
+
+
+def export_graph(
+    store: GraphStore,
+    path_or_stream: str | os.PathLike[str] | IO[bytes] | IO[str],
+    fmt: str | None = None,
+    *,
+    document_id: str | None = None,
+    system: str | None = None,
+    include_provenance: bool = False,
+) -> int:
+    """Write the graph to a file path or an open (binary or text) stream; returns bytes written.
+
+    ``fmt`` is one of turtle, ntriples, jsonld, nquads, trig; when None it comes from the file
+    extension. ``document_id``/``system`` restrict the export to those runs.
+    """
+    name = resolve_format(fmt, path_or_stream)
+    data = serialize_graph(
+        store, name, document_id=document_id, system=system, include_provenance=include_provenance
+    )
+    if isinstance(path_or_stream, (str, os.PathLike)):
+        path = Path(path_or_stream)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as exc:
+            raise UserError(f"cannot write the export to {path}: {exc}") from exc
+    elif isinstance(path_or_stream, io.TextIOBase):
+        path_or_stream.write(data.decode("utf-8"))
+    else:
+        path_or_stream.write(data)  # type: ignore[arg-type]
+    return len(data)
+
+
+def _term_key(term: object) -> tuple[str, str]:
+    return (type(term).__name__, str(term))
+
+
+def _triple_key(t: ox.Triple) -> tuple:
+    # Sorted by subject so the Turtle writer groups each subject's triples in one block.
+    return (_term_key(t.subject), _term_key(t.predicate), _term_key(t.object))
+
+
+def _quad_key(q: ox.Quad) -> tuple:
+    return (str(q.graph_name), *_triple_key(q.triple))

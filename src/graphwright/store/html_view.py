@@ -1,0 +1,150 @@
+"""A self-contained HTML page that draws the stored graph and shows each triple's evidence.
+
+The page makes no network requests (inline CSS and JS, and a CSP that forbids any fetch).
+Graph data travels as JSON in ``<script type="application/json">``; ``<``, ``>`` and ``&`` are
+written as ``\\u003c``-style escapes and all non-ASCII as ``\\uXXXX``, so no label can close the
+script element, open a comment, or end a line (U+2028/2029). The page's JS writes data with
+``textContent`` only.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from graphwright.errors import UserError
+from graphwright.kb.namespaces import local_id
+from graphwright.model import Term, Triple
+from graphwright.store.rdf_store import GraphStore
+
+EMPTY_MESSAGE = "No triples stored yet: run an extraction first, then render the view again."
+_PLACEHOLDER = re.compile(r"__GW_(TITLE|DATA|EMPTY|EMPTY_HIDDEN)__")
+
+
+def json_for_script(data: Any) -> str:
+    """JSON that is inert inside an HTML ``<script>`` element and still parses back to ``data``."""
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    # ensure_ascii already escapes U+2028/2029; these three are the HTML-significant ones.
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def graph_data(
+    store: GraphStore, *, document_id: str | None = None, system: str | None = None, max_edges: int = 1500
+) -> dict[str, Any]:
+    """Nodes and edges for the view; an edge merges the same triple from several runs."""
+    labels = store.labels()
+    nodes: dict[tuple, dict[str, Any]] = {}
+    edges: dict[tuple, dict[str, Any]] = {}
+    total = 0
+
+    def node_id(term: Term, owner: tuple) -> int:
+        # One node per IRI; a literal gets its own node per (subject, predicate) so that common
+        # values such as years do not become false hubs.
+        key = ("iri", term.value) if term.kind == "iri" else ("literal", term.value, term.datatype, owner)
+        if key not in nodes:
+            nodes[key] = {
+                "id": len(nodes),
+                "kind": term.kind,
+                "iri": term.value if term.kind == "iri" else None,
+                "label": _label(term, labels),
+                "datatype": term.datatype,
+            }
+        return nodes[key]["id"]
+
+    runs = store.triples_by_run(document_id=document_id, system=system)
+    documents = sorted({doc_id for doc_id, _, triples in runs if triples})
+    for doc_id, sys_id, triples in runs:
+        for t in triples:
+            total += 1
+            key = t.key() + (t.object.kind, t.object.datatype)
+            if key not in edges:
+                if len(edges) >= max_edges:
+                    continue
+                owner = (t.subject.value, t.predicate.value)
+                edges[key] = {
+                    "source": node_id(t.subject, owner),
+                    "target": node_id(t.object, owner),
+                    "iri": t.predicate.value,
+                    "label": _label(t.predicate, labels),
+                    "support": [],
+                }
+            edges[key]["support"].append(_support(doc_id, sys_id, t))
+    return {
+        "nodes": list(nodes.values()),
+        "edges": list(edges.values()),
+        "total_triples": total,
+        "documents": documents,
+    }
+
+
+def _label(term: Term, labels: dict[str, str]) -> str:
+    if term.kind == "literal":
+        return term.value
+    return term.label or labels.get(term.value) or local_id(term.value)
+
+
+def _support(doc_id: str, sys_id: str, t: Triple) -> dict[str, Any]:
+    p = t.provenance
+    return {
+        "document_id": doc_id,
+        "system": p.system or sys_id,
+        "agent": p.agent,
+        "model": p.model,
+        "prompt_version": p.prompt_version,
+        "confidence": p.confidence,
+        "evidence": p.evidence.text if p.evidence else None,
+        "evidence_start": p.evidence.start if p.evidence else None,
+        "evidence_end": p.evidence.end if p.evidence else None,
+        "surfaces": [s for s in (t.subject.surface, t.predicate.surface, t.object.surface) if s],
+    }
+
+
+def _template() -> str:
+    return resources.files("graphwright.store").joinpath("view.html").read_text(encoding="utf-8")
+
+
+def render_html(
+    store: GraphStore,
+    *,
+    document_id: str | None = None,
+    system: str | None = None,
+    title: str = "graphwright",
+    max_edges: int = 1500,
+) -> str:
+    """The whole page as a string. ``max_edges`` bounds the drawing (the page says when it is cut)."""
+    data = graph_data(store, document_id=document_id, system=system, max_edges=max_edges)
+    data["title"] = title
+    empty = not data["edges"]
+    values = {
+        "TITLE": html.escape(title),
+        "DATA": json_for_script(data),
+        "EMPTY": html.escape(EMPTY_MESSAGE),
+        "EMPTY_HIDDEN": "" if empty else "hidden",
+    }
+    # One pass, so a substituted value can never be re-read as a placeholder.
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _template())
+
+
+def write_html(
+    store: GraphStore,
+    path: str | os.PathLike[str],
+    *,
+    document_id: str | None = None,
+    system: str | None = None,
+    title: str = "graphwright",
+    max_edges: int = 1500,
+) -> Path:
+    """Render the page and write it to ``path`` (UTF-8); returns the path."""
+    page = render_html(store, document_id=document_id, system=system, title=title, max_edges=max_edges)
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write the HTML view to {target}: {exc}") from exc
+    return target

@@ -1,0 +1,274 @@
+"""The embedded RDF store: extraction results in, triples, records and SPARQL out.
+
+Layout (see ``store/vocab.py``): each (document, system) pair owns a KG graph and a provenance
+graph; re-adding a result drops both first, so a re-run replaces exactly its own output.
+Every pyoxigraph error is translated to ``StoreError`` here and chained to the original.
+
+The store is synchronous: writes are short, and async callers may wrap them in
+``asyncio.to_thread``. One on-disk store can be open in one place at a time (RocksDB lock).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import pyoxigraph as ox
+
+from graphwright.errors import DataNotFoundError, StoreError
+from graphwright.model import Document, Entity, ExtractionResult, Triple
+from graphwright.store import codec
+from graphwright.store import vocab as v
+
+Status = Literal["ok", "failed"]
+GraphKind = Literal["doc", "prov"]
+
+
+@contextmanager
+def _translated(action: str) -> Iterator[None]:
+    """Re-raise pyoxigraph's errors as StoreError, saying what we were doing."""
+    try:
+        yield
+    except SyntaxError as exc:
+        raise StoreError(f"{action}: invalid SPARQL: {exc}") from exc
+    except (OSError, ValueError, RuntimeError, TypeError) as exc:
+        raise StoreError(f"{action}: {exc}") from exc
+
+
+class GraphStore:
+    """A pyoxigraph store on disk (``path``) or in memory (``path=None``).
+
+    >>> with GraphStore.in_memory() as store:
+    ...     store.count()
+    0
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = None if path is None else Path(path)
+        with _translated(f"cannot open the graph store at {self.path}"):
+            try:
+                self._store: ox.Store | None = ox.Store(None if self.path is None else str(self.path))
+            except OSError as exc:
+                if "lock" in str(exc).lower():
+                    raise StoreError(
+                        f"the graph store at {self.path} is already open (in this or another process); "
+                        "close it there first"
+                    ) from exc
+                raise
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, create: bool = True) -> "GraphStore":
+        """Open the store at ``path``, creating it (and its parent folders) if needed.
+
+        With ``create=False`` a missing store is an error, so a mistyped path for an export or a
+        view is reported instead of silently giving an empty graph.
+        """
+        target = Path(path)
+        if target.exists() and not target.is_dir():
+            raise StoreError(f"cannot open the graph store at {target}: it is a file, not a folder")
+        if not create and not target.exists():
+            raise DataNotFoundError(f"no graph store at {target}; run an extraction first or pass the right --store")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return cls(target)
+
+    @classmethod
+    def in_memory(cls) -> "GraphStore":
+        return cls(None)
+
+    # ------------------------------------------------------------ lifecycle
+
+    @property
+    def oxigraph(self) -> ox.Store:
+        """The underlying pyoxigraph store (for exports); raises once closed."""
+        if self._store is None:
+            raise StoreError("the graph store is closed")
+        return self._store
+
+    def flush(self) -> None:
+        if self._store is not None and self.path is not None:
+            with _translated("cannot flush the graph store"):
+                self._store.flush()
+
+    def close(self) -> None:
+        """Flush and release the store (and its lock). Closing twice is harmless."""
+        if self._store is None:
+            return
+        try:
+            self.flush()
+        finally:
+            # Dropping the last reference closes RocksDB and frees the lock.
+            self._store = None
+
+    @property
+    def closed(self) -> bool:
+        return self._store is None
+
+    def __enter__(self) -> "GraphStore":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        where = "memory" if self.path is None else str(self.path)
+        return f"GraphStore({where}{', closed' if self.closed else ''})"
+
+    # ------------------------------------------------------------ writing
+
+    def add_result(self, document: Document | None, result: ExtractionResult) -> None:
+        """Store one result, replacing any earlier one for the same document and system.
+
+        A failed result is stored too (with whatever partial triples it carries) so that
+        ``document_status`` reports it and nothing is lost silently.
+        """
+        if document is not None and document.id != result.document_id:
+            raise StoreError(
+                f"result is for document {result.document_id!r} but was added with document {document.id!r}"
+            )
+        source = document.source if document is not None else None
+        self._replace(result, source)
+
+    def record_failure(self, document_id: str, system: str, reason: str, source: str | None = None) -> None:
+        """Record that ``system`` failed on a document, replacing earlier output for the pair."""
+        self._replace(ExtractionResult.failed(document_id, system, reason), source)
+
+    def _replace(self, result: ExtractionResult, source: str | None) -> None:
+        # Encode (and so validate) everything before touching the store.
+        quads = codec.encode_result(result, source)
+        with _translated(f"cannot store document {result.document_id!r}"):
+            self._drop(result.document_id, result.system)
+            # One atomic insert holding the run record: a crash before it leaves no status, so a
+            # resumed batch redoes the document instead of trusting half of it.
+            self.oxigraph.extend(quads)
+
+    def _drop(self, document_id: str, system: str) -> None:
+        # Provenance (with the run record) goes first, so a stale "ok" never outlives its triples.
+        self.oxigraph.remove_graph(ox.NamedNode(v.prov_graph(document_id, system)))
+        self.oxigraph.remove_graph(ox.NamedNode(v.doc_graph(document_id, system)))
+
+    def remove_document(self, document_id: str, system: str | None = None) -> int:
+        """Delete a document's output (for one system, or all); returns how many runs were removed."""
+        runs = self.graphs("prov", document_id=document_id, system=system)
+        with _translated(f"cannot remove document {document_id!r}"):
+            for _, doc_id, sys_id in runs:
+                self._drop(doc_id, sys_id)
+        return len(runs)
+
+    # ------------------------------------------------------------ reading
+
+    def graphs(
+        self, kind: GraphKind = "doc", *, document_id: str | None = None, system: str | None = None
+    ) -> list[tuple[ox.NamedNode, str, str]]:
+        """``(graph, document_id, system)`` for this store's graphs of one kind, sorted."""
+        out = []
+        with _translated("cannot list graphs"):
+            names = list(self.oxigraph.named_graphs())
+        for graph in names:
+            if not isinstance(graph, ox.NamedNode):
+                continue
+            parsed = v.parse_graph(graph.value)
+            if parsed is None or parsed[0] != kind:
+                continue
+            _, doc_id, sys_id = parsed
+            if (document_id is None or doc_id == document_id) and (system is None or sys_id == system):
+                out.append((graph, doc_id, sys_id))
+        return sorted(out, key=lambda row: (row[1], row[2]))
+
+    def quads(self, graphs: list[ox.NamedNode]) -> Iterator[ox.Quad]:
+        for graph in graphs:
+            with _translated("cannot read the graph store"):
+                yield from self.oxigraph.quads_for_pattern(None, None, None, graph)
+
+    def _prov_subjects(self, document_id: str | None, system: str | None) -> Iterator[dict]:
+        for graph, _, _ in self.graphs("prov", document_id=document_id, system=system):
+            yield codec.group_by_subject(self.quads([graph]))
+
+    def document_status(self, document_id: str, system: str) -> Status | None:
+        """``"ok"`` or ``"failed"`` for the last stored run of ``system`` on the document, else None."""
+        run = ox.NamedNode(v.run_iri(document_id, system))
+        graph = ox.NamedNode(v.prov_graph(document_id, system))
+        with _translated("cannot read a document status"):
+            for quad in self.oxigraph.quads_for_pattern(run, ox.NamedNode(v.STATUS), None, graph):
+                return quad.object.value  # type: ignore[return-value]
+        return None
+
+    def triples(self, document_id: str | None = None, system: str | None = None) -> list[Triple]:
+        """The stored triples with their provenance, by document, system, then original order."""
+        return [t for _, _, triples in self.triples_by_run(document_id, system) for t in triples]
+
+    def triples_by_run(
+        self, document_id: str | None = None, system: str | None = None
+    ) -> list[tuple[str, str, list[Triple]]]:
+        """``(document_id, system, triples)`` per stored run: triples with the run they came from."""
+        out = []
+        for graph, doc_id, sys_id in self.graphs("prov", document_id=document_id, system=system):
+            subjects = codec.group_by_subject(self.quads([graph]))
+            out.append((doc_id, sys_id, codec.decode_triples(subjects)))
+        return out
+
+    def entities(self, document_id: str | None = None, system: str | None = None) -> list[Entity]:
+        """The stored entities (with mentions), by document, system, then original order."""
+        return [e for subjects in self._prov_subjects(document_id, system) for e in codec.decode_entities(subjects)]
+
+    def documents(self) -> list[dict[str, Any]]:
+        """One record per stored run: id, system, status, reason, source, counts, usage, time."""
+        rows = []
+        for subjects in self._prov_subjects(None, None):
+            rows.extend(codec.decode_run(props) for props in subjects.values() if codec.is_run(props))
+        return sorted(rows, key=lambda r: (r["document_id"] or "", r["system"] or ""))
+
+    def labels(self, document_id: str | None = None) -> dict[str, str]:
+        """``{IRI: label}`` from the KG graphs; where sources disagree, the smallest label wins (stable)."""
+        out: dict[str, str] = {}
+        label = ox.NamedNode(v.LABEL)
+        for graph, _, _ in self.graphs("doc", document_id=document_id):
+            with _translated("cannot read labels"):
+                for quad in self.oxigraph.quads_for_pattern(None, label, None, graph):
+                    iri, text = quad.subject.value, quad.object.value
+                    if iri not in out or text < out[iri]:
+                        out[iri] = text
+        return out
+
+    def count(self, document_id: str | None = None, system: str | None = None) -> int:
+        """How many triples are stored (one per result triple, so ``len(triples())``)."""
+        n = 0
+        rdf_type, statement = ox.NamedNode(v.RDF_TYPE), ox.NamedNode(v.RDF_STATEMENT)
+        for graph, _, _ in self.graphs("prov", document_id=document_id, system=system):
+            with _translated("cannot count triples"):
+                n += sum(1 for _ in self.oxigraph.quads_for_pattern(None, rdf_type, statement, graph))
+        return n
+
+    def query(self, sparql: str, *, union: bool = True) -> list[dict[str, Any]]:
+        """Run a SPARQL query; rows map variable names to values (IRI or lexical form; None if unbound).
+
+        With ``union`` the default graph is the union of all KG graphs, so plain patterns see the
+        knowledge graph; ``GRAPH ?g { ... }`` reaches every graph, provenance included. The prefixes
+        of ``vocab.PREFIXES`` (wd, wdt, rdfs, gw, ...) are predeclared. ASK gives ``[{"ask": bool}]``;
+        CONSTRUCT/DESCRIBE give ``subject``/``predicate``/``object`` rows.
+        Never format untrusted text into ``sparql``: see ``store.sparql`` for escaping helpers.
+        """
+        kw: dict[str, Any] = {"prefixes": v.PREFIXES}
+        if union:
+            kw["default_graph"] = [g for g, _, _ in self.graphs("doc")]
+        with _translated("query failed"):
+            result = self.oxigraph.query(sparql, **kw)
+            if isinstance(result, ox.QueryBoolean):
+                return [{"ask": bool(result)}]
+            if isinstance(result, ox.QueryTriples):
+                return [
+                    {"subject": _value(t.subject), "predicate": _value(t.predicate), "object": _value(t.object)}
+                    for t in result
+                ]
+            names = [var.value for var in result.variables]
+            return [{name: _value(solution[name]) for name in names} for solution in result]
+
+
+def _value(node: Any) -> str | None:
+    if node is None:
+        return None
+    if isinstance(node, ox.BlankNode):
+        return f"_:{node.value}"
+    return node.value

@@ -1,0 +1,108 @@
+"""The CLI end to end against a scripted OpenAI-compatible server on 127.0.0.1:
+extract, resume, export, view, and bad inputs ending as recorded failures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from typer.testing import CliRunner
+
+from graphwright.cli import app
+from tests.support.cie_script import MAPPING, TEXT, AgentScript, extractor, uri_agent, validator
+from tests.support.openai_server import ScriptedOpenAIServer
+
+runner = CliRunner()
+
+
+def happy_script():
+    return AgentScript(
+        extractor=[extractor()] * 5,
+        uri=[uri_agent("validation_and_output", mapping=MAPPING)] * 5,
+        validation=[validator("finish")] * 5,
+    )
+
+
+def extract(tmp_path: Path, server, *paths: str, extra=()):
+    return runner.invoke(app, ["extract", *paths, "--base-url", server.base_url, "--model", "scripted",
+                               "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"), *extra])
+
+
+@pytest.fixture()
+def doc(tmp_path: Path) -> Path:
+    path = tmp_path / "doc.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    return path
+
+
+def test_cli_extract_export_view_and_resume(tmp_path, doc, default_kb, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
+    with ScriptedOpenAIServer(happy_script()) as server:
+        first = extract(tmp_path, server, str(doc), extra=["--no-cache"])
+        assert first.exit_code == 0, first.output
+        assert len(server.requests) == 3
+        again = extract(tmp_path, server, str(doc), extra=["--no-cache"])
+        assert again.exit_code == 0, again.output
+        assert len(server.requests) == 3, "a rerun must skip the finished document"
+    assert "1 / 0 / 0" in first.output and "0 / 1 / 0" in again.output
+
+    ttl = tmp_path / "g.ttl"
+    assert runner.invoke(app, ["graph", "export", str(ttl), "--store", str(tmp_path / "store")]).exit_code == 0
+    triples = {(t.subject.value, t.predicate.value, t.object.value) for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)}
+    assert ("http://www.wikidata.org/entity/Q2685", "http://www.wikidata.org/prop/direct/P102",
+            "http://www.wikidata.org/entity/Q29468") in triples
+
+    html = tmp_path / "g.html"
+    assert runner.invoke(app, ["graph", "view", str(html), "--store", str(tmp_path / "store")]).exit_code == 0
+    page = html.read_text(encoding="utf-8")
+    assert "Republican Party" in page and "born in Thal" in page
+
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert rows[0]["status"] == "ok" and rows[0]["usage"]["llm_calls"] == 3
+
+
+def test_cli_bad_inputs_are_recorded_not_fatal(tmp_path, doc, default_kb):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "empty.txt").write_bytes(b"")
+    (bad / "binary.txt").write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00")
+    (bad / "latin1.txt").write_bytes("Müller wohnt in Graz.".encode("latin-1"))
+    (bad / "huge.txt").write_text("Graz is a city. " * 330_000, encoding="utf-8")  # about 5 MB
+    with ScriptedOpenAIServer(happy_script()) as server:
+        result = extract(tmp_path, server, str(bad), str(doc), extra=["--no-cache"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "1 / 0 / 4" in out
+    for expected in ("is empty", "looks binary", "not valid utf-8", "above the limit"):
+        assert expected in out.replace("\n", " ")
+
+
+def test_cli_garbage_model_is_a_recorded_failure(tmp_path, doc, default_kb):
+    with ScriptedOpenAIServer(lambda messages, fmt: "%%% garbage %%%") as server:
+        result = extract(tmp_path, server, str(doc), extra=["--no-cache"])
+    assert result.exit_code == 2
+    assert "never gave a usable answer" in result.output.replace("\n", " ")
+    row = json.loads((tmp_path / "out" / "results.jsonl").read_text().splitlines()[0])
+    assert row["status"] == "failed" and row["usage"]["llm_calls"] > 0
+
+
+def test_cli_unreachable_server_is_a_clear_failure(tmp_path, doc, default_kb, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_RETRY_BASE_DELAY", "0.01")
+    result = runner.invoke(app, ["extract", str(doc), "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+                                 "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"), "--no-cache"])
+    assert result.exit_code == 2
+    assert "127.0.0.1:9" in result.output.replace("\n", "")
+
+
+def test_cli_unknown_system_lists_valid_names(tmp_path, doc):
+    result = runner.invoke(app, ["extract", str(doc), "--system", "cie.nope", "--base-url", "http://127.0.0.1:9/v1",
+                                 "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "cie.network" in result.output
+
+
+def test_cli_systems_lists_cie_network():
+    result = runner.invoke(app, ["systems"])
+    assert result.exit_code == 0 and "cie.network" in result.output
