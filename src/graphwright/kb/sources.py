@@ -27,6 +27,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graphwright.errors import UserError
 from graphwright.kb.kgtk import parse_literal, read_tsv, require_file
 from graphwright.kb.namespaces import is_wikidata_id, local_id
 from graphwright.kb.records import KBRecord
@@ -46,6 +47,17 @@ class Catalogue:
 
 def _open_text(path: Path):
     return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
+
+
+def _jsonl(path: Path):
+    """(line number, object) for each non-blank line; a malformed line is the user's to fix."""
+    with _open_text(path) as fh:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    yield n, json.loads(line)
+                except ValueError as exc:
+                    raise UserError(f"{path}:{n}: not valid JSON ({exc})") from None
 
 
 def _record(rid: str, **kw) -> KBRecord:
@@ -94,7 +106,7 @@ def read_wikidata_properties(directory: Path) -> Catalogue:
             supers[row["node1"]].append(row["node2"])
         elif row["label"] == "P1855" and is_wikidata_id(row["node2"]):
             examples[row["node1"]].append((row["node2"], None))
-    cat = Catalogue(source={"kind": "wikidata-properties", "path": str(directory)})
+    cat = Catalogue(source={"kind": "wikidata-properties", "path": str(directory.resolve())})
     for pid in sorted(set(labels) | set(old_labels), key=lambda p: int(p[1:])):
         label = labels.get(pid) or old_labels.get(pid, "")
         cat.properties[pid] = _record(
@@ -120,7 +132,7 @@ def read_kgtk_entities(directory: Path) -> Catalogue:
     for r in read_tsv(files["P31"]):
         if is_wikidata_id(r["node2"]):
             types[r["node1"]].append(r["node2"])
-    cat = Catalogue(source={"kind": "kgtk-entities", "path": str(directory)})
+    cat = Catalogue(source={"kind": "kgtk-entities", "path": str(directory.resolve())})
     for r in read_tsv(files["P279"]):
         if is_wikidata_id(r["node1"]) and is_wikidata_id(r["node2"]):
             cat.subclass_of[r["node1"]].add(r["node2"])
@@ -153,22 +165,18 @@ def read_rebel_entities(path: Path) -> Catalogue:
     """REBEL entities: label = most frequent surface form, the other forms become aliases."""
     require_file(path, "REBEL JSONL")
     forms: dict[str, Counter] = defaultdict(Counter)
-    with _open_text(path) as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            doc = json.loads(line)
-            if is_wikidata_id(str(doc.get("uri", ""))) and doc.get("title"):
-                forms[doc["uri"]][doc["title"]] += 1
-            mentions = list(doc.get("entities", []))
-            for t in doc.get("triples", []):
-                mentions += [t.get("subject", {}), t.get("object", {})]
-            for m in mentions:
-                uri, surface = str(m.get("uri") or ""), (m.get("surfaceform") or "").strip()
-                # Literal objects (dates, quantities) carry no Q id and are not KB entities.
-                if uri.startswith("Q") and is_wikidata_id(uri) and surface:
-                    forms[uri][surface] += 1
-    cat = Catalogue(source={"kind": "rebel", "path": str(path)})
+    for _, doc in _jsonl(path):
+        if is_wikidata_id(str(doc.get("uri", ""))) and doc.get("title"):
+            forms[doc["uri"]][doc["title"]] += 1
+        mentions = list(doc.get("entities", []))
+        for t in doc.get("triples", []):
+            mentions += [t.get("subject", {}), t.get("object", {})]
+        for m in mentions:
+            uri, surface = str(m.get("uri") or ""), (m.get("surfaceform") or "").strip()
+            # Literal objects (dates, quantities) carry no Q id and are not KB entities.
+            if uri.startswith("Q") and is_wikidata_id(uri) and surface:
+                forms[uri][surface] += 1
+    cat = Catalogue(source={"kind": "rebel", "path": str(path.resolve())})
     for qid, counter in forms.items():
         ranked = [s for s, _ in counter.most_common()]
         cat.entities[qid] = _record(qid, label=ranked[0], aliases=_ordered_unique(ranked[1:], exclude=ranked[0]))
@@ -178,43 +186,34 @@ def read_rebel_entities(path: Path) -> Catalogue:
 def read_entity_jsonl(path: Path) -> Catalogue:
     """Generic entity JSONL (see the module docstring)."""
     require_file(path, "entity JSONL")
-    cat = Catalogue(source={"kind": "entity-jsonl", "path": str(path)})
-    with _open_text(path) as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            obj = json.loads(line)
-            rid, label = str(obj.get("id", "")), str(obj.get("label") or "")
-            if not is_wikidata_id(rid) or not label:
-                raise ValueError(f"{path}:{n}: every line needs a Wikidata-style 'id' and a 'label'")
-            rec = _record(rid, label=label, description=obj.get("description") or "",
-                          aliases=_ordered_unique(obj.get("aliases") or [], exclude=label),
-                          types=[t for t in obj.get("types") or [] if is_wikidata_id(t)])
-            (cat.properties if rec.kind == "property" else cat.entities)[rid] = rec
-            for parent in obj.get("subclass_of") or []:
-                if is_wikidata_id(parent):
-                    cat.subclass_of[rid].add(parent)
+    cat = Catalogue(source={"kind": "entity-jsonl", "path": str(path.resolve())})
+    for n, obj in _jsonl(path):
+        rid, label = str(obj.get("id", "")), str(obj.get("label") or "")
+        if not is_wikidata_id(rid) or not label:
+            raise UserError(f"{path}:{n}: every line needs a Wikidata-style 'id' and a 'label'")
+        rec = _record(rid, label=label, description=obj.get("description") or "",
+                      aliases=_ordered_unique(obj.get("aliases") or [], exclude=label),
+                      types=[t for t in obj.get("types") or [] if is_wikidata_id(t)])
+        (cat.properties if rec.kind == "property" else cat.entities)[rid] = rec
+        for parent in obj.get("subclass_of") or []:
+            if is_wikidata_id(parent):
+                cat.subclass_of[rid].add(parent)
     return cat
 
 
 def read_property_jsonl(path: Path) -> Catalogue:
     """Generic property JSONL (the packaged slice format, see the module docstring)."""
     require_file(path, "property JSONL")
-    cat = Catalogue(source={"kind": "property-jsonl", "path": str(path)})
-    with _open_text(path) as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            obj = json.loads(line)
-            pid, label = str(obj.get("id", "")), str(obj.get("label") or "")
-            if not (pid.startswith("P") and is_wikidata_id(pid)):
-                raise ValueError(f"{path}:{n}: 'id' must be a property id like P31")
-            cat.properties[pid] = _record(
-                pid, label=label, description=obj.get("description") or "",
-                aliases=_ordered_unique(obj.get("aliases") or [], exclude=label),
-                datatype=obj.get("datatype"), super_properties=[p for p in obj.get("super_properties") or []
-                                                                 if is_wikidata_id(p)])
-            subjects = [(s[0], s[1] if len(s) > 1 else None) for s in obj.get("example_subjects") or []]
-            if subjects:
-                cat.example_subjects[pid] = subjects
+    cat = Catalogue(source={"kind": "property-jsonl", "path": str(path.resolve())})
+    for n, obj in _jsonl(path):
+        pid, label = str(obj.get("id", "")), str(obj.get("label") or "")
+        if not (pid.startswith("P") and is_wikidata_id(pid)):
+            raise UserError(f"{path}:{n}: 'id' must be a property id like P31")
+        cat.properties[pid] = _record(
+            pid, label=label, description=obj.get("description") or "",
+            aliases=_ordered_unique(obj.get("aliases") or [], exclude=label), datatype=obj.get("datatype"),
+            super_properties=[p for p in obj.get("super_properties") or [] if is_wikidata_id(p)])
+        subjects = [(s[0], s[1] if len(s) > 1 else None) for s in obj.get("example_subjects") or [] if s]
+        if subjects:
+            cat.example_subjects[pid] = subjects
     return cat

@@ -1,0 +1,64 @@
+"""The real 0.5B model in process and behind xllamacpp's HTTP server (slow: a few seconds each)."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from graphwright.errors import LLMResponseError, UnknownNameError, UserError
+from graphwright.llm import EmbeddedLLM, OpenAICompatLLM, start_http_server
+
+MESSAGES = [
+    {"role": "system", "content": "Extract (subject, relation, object) triples from the user's text as JSON."},
+    {"role": "user", "content": "Angela Merkel was born in Hamburg."},
+]
+
+
+class Triple(BaseModel):
+    subject: str
+    relation: str
+    object: str
+
+
+class Triples(BaseModel):
+    triples: list[Triple]
+
+
+def test_embedded_unknown_model_fails_before_loading():
+    with pytest.raises(UnknownNameError):
+        EmbeddedLLM("qwen-9000")
+
+
+async def test_embedded_missing_model_file_is_a_user_error(tmp_path):
+    llm = EmbeddedLLM(model_path=tmp_path / "absent.gguf")
+    with pytest.raises(UserError, match="model file not found"):
+        await llm.chat(MESSAGES)
+    await llm.aclose()
+
+
+@pytest.mark.slow
+async def test_embedded_json_schema_output_validates(small_model):
+    llm = EmbeddedLLM(model_path=small_model, n_ctx=512)
+    assert llm.name == "embedded:qwen2.5-coder-0.5b"
+    try:
+        response = await llm.chat(MESSAGES, json_schema=Triples.model_json_schema(), max_tokens=120)
+        Triples.model_validate_json(response.text)
+        assert response.usage.prompt_tokens > 10 and response.usage.completion_tokens > 0
+        assert llm.load_seconds is not None
+        with pytest.raises(LLMResponseError, match="context size"):
+            await llm.chat([{"role": "user", "content": "word " * 1000}], max_tokens=4)
+    finally:
+        await llm.aclose()
+
+
+@pytest.mark.slow
+async def test_embedded_http_server_serves_the_openai_backend(small_model):
+    with start_http_server(model_path=small_model, n_ctx=1024) as server:
+        assert server.base_url.startswith("http://127.0.0.1:") and server.base_url.endswith("/v1")
+        llm = OpenAICompatLLM(server.model, base_url=server.base_url, timeout=60)
+        try:
+            response = await llm.chat(MESSAGES, json_schema=Triples.model_json_schema(), max_tokens=120)
+        finally:
+            await llm.aclose()
+    Triples.model_validate_json(response.text)
+    assert response.model == "openai:qwen2.5-coder-0.5b" and response.usage.completion_tokens > 0

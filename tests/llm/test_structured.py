@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from graphwright.errors import ModelOutputError
+from graphwright.llm import ScriptedLLM, chat_structured, parse_output
+
+MESSAGES = [{"role": "system", "content": "Reply in JSON."}, {"role": "user", "content": "Who?"}]
+
+
+class Person(BaseModel):
+    name: str
+    age: int
+
+
+async def test_structured_feeds_the_parse_error_back_and_recovers():
+    llm = ScriptedLLM(["Sure! Here it is: name=Ada", '{"name": "Ada", "age": 36}'])
+    reply = await chat_structured(llm, MESSAGES, Person)
+    assert reply.parsed == Person(name="Ada", age=36)
+    assert reply.attempts == 2 and reply.text == '{"name": "Ada", "age": 36}'
+    assert len(reply.errors) == 1 and "not valid JSON" in reply.errors[0]
+    retry = llm.calls[1]["messages"]
+    assert retry[:2] == MESSAGES
+    assert retry[2] == {"role": "assistant", "content": "Sure! Here it is: name=Ada"}
+    assert retry[3]["role"] == "user" and reply.errors[0] in retry[3]["content"]
+    assert reply.usage.llm_calls == 2
+
+
+async def test_structured_validation_error_names_the_field():
+    llm = ScriptedLLM(['{"name": "Ada", "age": "old"}', '{"name": "Ada", "age": 36}'])
+    reply = await chat_structured(llm, MESSAGES, Person)
+    assert "at age: Input should be a valid integer" in reply.errors[0]
+    assert "'old'" in llm.calls[1]["messages"][-1]["content"]
+
+
+async def test_structured_gives_up_after_max_retries():
+    llm = ScriptedLLM(["nope", "{", '{"name": 1}'])
+    with pytest.raises(ModelOutputError, match="no valid Person after 3 attempts") as info:
+        await chat_structured(llm, MESSAGES, Person, max_retries=2)
+    assert len(llm.calls) == 3 and len(info.value.errors) == 3
+    assert "at name: Input should be a valid string" in str(info.value)
+
+
+async def test_structured_sends_the_schema_unless_told_not_to():
+    llm = ScriptedLLM(['{"name": "Ada", "age": 36}'] * 2)
+    await chat_structured(llm, MESSAGES, Person)
+    await chat_structured(llm, MESSAGES, Person, use_schema=False)
+    assert llm.calls[0]["json_schema"] == Person.model_json_schema()
+    assert llm.calls[1]["json_schema"] is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"name": "Ada", "age": 36}\n```',
+        '```\n{"name": "Ada", "age": 36}```',
+        'Here you go:\n```json\n{"name": "Ada", "age": 36}\n```\nAnything else?',
+        'The answer is {"name": "Ada", "age": 36}.',
+        '  {"name": "Ada", "age": 36}\n',
+    ],
+)
+def test_structured_tolerates_fences_and_surrounding_text(text):
+    assert parse_output(text, Person) == Person(name="Ada", age=36)
