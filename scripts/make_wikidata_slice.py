@@ -26,7 +26,8 @@ Entity selection rule (the full arnold set, ~61k labelled items, is ~2.1 MB comp
      most MAX_ALIASES are kept (a handful of items have 30-95);
   5. while the file exceeds the limit, stricter levels apply in turn (rule 3 always holds):
      level 1 drops entities without a P31 type, level 2 keeps 5 aliases (10 for the Arnold
-     set), level 3 drops entities without aliases. The level used is printed.
+     set), level 3 drops entities without aliases. The level used is printed: with the shared
+     data it is level 1 (49,037 of 61,324 entities, 1.96 MB; 11,696 properties, 0.61 MB).
 P279 edges are kept for the classes used as types (one superclass level, as the semantic
 validation tools need); deeper hierarchy needs the full arnold build (graphwright kb build).
 Output is deterministic (sorted ids, gzip mtime 0), so the default KB's cache key only changes
@@ -152,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         if pid in props.properties:
             p = props.properties[pid]
             p.datatype = p.datatype or extra.datatype
-            p.super_properties = sources._ordered_unique([*p.super_properties, *extra.super_properties])
+            p.super_properties = sources.ordered_unique([*p.super_properties, *extra.super_properties])
     labels = {q: r.label for q, r in arnold.entities.items()}
     outputs = {"properties.jsonl.gz": _gzip_bytes(property_lines(props, labels))}
     for level in range(4):

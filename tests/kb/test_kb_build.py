@@ -57,6 +57,7 @@ def test_build_kb_entities_merge_by_source_priority(full_kb):
     counts = full_kb.manifest["counts"]
     assert counts["property"] == 4 and counts["entity"] == 7 and counts["subclass_edges"] == 1
     assert [s["kind"] for s in full_kb.manifest["sources"]] == ["entity-jsonl", "wikidata-properties", "kgtk-entities", "rebel"]
+    assert full_kb.manifest["embedding_model"] == "all-MiniLM-L6-v2-onnx-int8" and full_kb.manifest["built"]
 
 
 def test_build_kb_hierarchy_is_queryable(full_kb):
@@ -76,12 +77,20 @@ def test_build_kb_search_label_alias_and_misspelling(full_kb):
     assert full_kb.search("born in", kind="property", k=1)[0].id == "P19"
 
 
+def test_identifier_properties_are_demoted_unless_asked_for(full_kb):
+    assert full_kb.search("VIAF identifier", kind="property", k=1)[0].id == "P214"
+    hits = full_kb.search("VIAF", kind="property", k=4)  # a bare name: identifiers go last
+    assert hits[-1].id == "P214" and len(hits) == 4
+    assert full_kb.stats()["embedding_indices"] == [
+        "property_description_ids", "property_description_rel", "property_label_ids", "property_label_rel"]
+
+
 def test_build_kb_writes_embedding_cache_on_first_use(tmp_path, sources):
     path = build_kb(tmp_path / "kb", **sources)
     with LocalKB(path, embedder=HashEmbedder()) as kb:
         kb.search("political party", kind="property", mode="description")
-        assert kb.stats()["embedding_indices"] == ["property_description"]
-    assert (path / "embeddings" / HashEmbedder.name / "property_description.npy").is_file()
+        assert kb.stats()["embedding_indices"] == ["property_description_rel"]  # identifiers: built on demand
+    assert (path / "embeddings" / HashEmbedder.name / "property_description_rel.npy").is_file()
 
 
 def test_build_rebel_kb_is_closed_world_with_support_classes(tmp_path, sources):
@@ -136,3 +145,11 @@ def test_build_replaces_an_existing_kb_atomically(tmp_path, sources):
 def test_open_kb_rejects_unknown_names_and_paths(tmp_path):
     with pytest.raises(DataNotFoundError, match="names: default, rebel, wikidata"):
         open_kb(str(tmp_path / "missing"))
+
+
+def test_rebel_kb_without_shared_data_says_where_it_looked(tmp_path, monkeypatch):
+    from graphwright.kb import rebel_kb
+
+    monkeypatch.setenv("GRAPHWRIGHT_DATA_DIR", str(tmp_path / "empty"))
+    with pytest.raises(DataNotFoundError, match=r"rebel-sample.*GRAPHWRIGHT_DATA_DIR"):
+        rebel_kb()

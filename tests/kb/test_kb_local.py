@@ -66,9 +66,10 @@ def test_search_kind_filters(kb: LocalKB):
     assert all(h.id.startswith("P") for h in kb.search("Arnold was born in Thal", mode="example"))
 
 
-def test_search_identifier_properties_only_when_asked(kb: LocalKB):
-    assert kb.search("She was born in Hamburg", kind="property", mode="fused")[0].id == "P19"
-    assert "P214" in ids(kb.search("VIAF identifier", kind="property", k=5))
+def test_search_sentence_is_not_swamped_by_identifier_properties(kb: LocalKB):
+    hits = kb.search("She was born in Hamburg", kind="property", mode="fused")
+    assert hits[0].id == "P19"
+    assert not any(kb.get(h.id).datatype == "external-id" for h in hits)
 
 
 def test_search_validates_arguments(kb: LocalKB):

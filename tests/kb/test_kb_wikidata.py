@@ -116,3 +116,21 @@ def test_wikidata_unreachable_raises_clear_error(tmp_path):
     with WikidataKB(api_url=url, sparql_url=url, cache_path=tmp_path / "c.sqlite", retries=1, timeout=2) as kb:
         with pytest.raises(KBUnavailableError, match="unreachable"):
             kb.types("Q2685")
+
+
+def test_wikidata_raw_sparql_rows_and_ask(wd):
+    rows = wd.sparql("SELECT ?t WHERE { wd:Q2685 wdt:P31 ?t }")
+    assert rows == [{"t": "http://www.wikidata.org/entity/Q5"}]
+    assert wd.sparql("ASK { wd:P102 wdt:P1647 wd:P463 }") is True
+
+
+def test_open_kb_wikidata_needs_no_network_to_construct(tmp_path, monkeypatch):
+    from graphwright.kb import open_kb
+
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path))
+    kb = open_kb("wikidata")
+    try:
+        assert isinstance(kb, WikidataKB) and kb.stats()["cached_responses"] == 0
+        assert kb.stats()["cache"].startswith(str(tmp_path))
+    finally:
+        kb.close()

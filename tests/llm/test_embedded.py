@@ -1,11 +1,13 @@
-"""The real 0.5B model in process and behind xllamacpp's HTTP server (slow: a few seconds each)."""
+"""The real 0.5B model in process and behind xllamacpp's HTTP server (slow: a few seconds each).
+
+One thread: with other tests or jobs on the same cores, 2 llama.cpp threads run several times slower."""
 
 from __future__ import annotations
 
 import pytest
 from pydantic import BaseModel
 
-from graphwright.errors import LLMResponseError, UnknownNameError, UserError
+from graphwright.errors import LLMResponseError, LLMUnavailableError, UnknownNameError, UserError
 from graphwright.llm import EmbeddedLLM, OpenAICompatLLM, start_http_server
 
 MESSAGES = [
@@ -34,11 +36,13 @@ async def test_embedded_missing_model_file_is_a_user_error(tmp_path):
     with pytest.raises(UserError, match="model file not found"):
         await llm.chat(MESSAGES)
     await llm.aclose()
+    with pytest.raises(LLMUnavailableError, match="is closed"):
+        await llm.chat(MESSAGES)
 
 
 @pytest.mark.slow
 async def test_embedded_json_schema_output_validates(small_model):
-    llm = EmbeddedLLM(model_path=small_model, n_ctx=512)
+    llm = EmbeddedLLM(model_path=small_model, n_ctx=512, threads=1)
     assert llm.name == "embedded:qwen2.5-coder-0.5b"
     try:
         response = await llm.chat(MESSAGES, json_schema=Triples.model_json_schema(), max_tokens=120)
@@ -53,7 +57,7 @@ async def test_embedded_json_schema_output_validates(small_model):
 
 @pytest.mark.slow
 async def test_embedded_http_server_serves_the_openai_backend(small_model):
-    with start_http_server(model_path=small_model, n_ctx=1024) as server:
+    with start_http_server(model_path=small_model, n_ctx=1024, threads=1) as server:
         assert server.base_url.startswith("http://127.0.0.1:") and server.base_url.endswith("/v1")
         llm = OpenAICompatLLM(server.model, base_url=server.base_url, timeout=60)
         try:

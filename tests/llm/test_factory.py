@@ -25,8 +25,10 @@ def test_factory_unknown_embedded_model_lists_the_valid_names():
 
 
 def test_factory_openai_spec_builds_cache_over_retry_over_backend(tmp_path):
-    llm = make_llm("openai:gpt-test", base_url="http://127.0.0.1:8000/v1", api_key="k", cache_path=tmp_path / "c.sqlite",
-                   retries=2, trace_path=tmp_path / "trace.jsonl")  # fmt: skip
+    llm = make_llm(
+        "openai:gpt-test", base_url="http://127.0.0.1:8000/v1", api_key="k",
+        cache_path=tmp_path / "c.sqlite", retries=2, trace_path=tmp_path / "trace.jsonl",
+    )  # fmt: skip
     assert isinstance(llm, TracingLLM) and isinstance(llm.inner, CachedLLM)
     retrying = llm.inner.inner
     assert isinstance(retrying, RetryingLLM) and retrying.max_attempts == 3

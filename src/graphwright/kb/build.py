@@ -41,11 +41,11 @@ def _merge_record(base: KBRecord, extra: KBRecord) -> KBRecord:
     names = [*base.aliases, extra.label, *extra.aliases]
     return base.model_copy(update={
         "label": label,
-        "aliases": sources._ordered_unique(names, exclude=label),
+        "aliases": sources.ordered_unique(names, exclude=label),
         "description": base.description or extra.description,
-        "types": sources._ordered_unique([*base.types, *extra.types]),
+        "types": sources.ordered_unique([*base.types, *extra.types]),
         "datatype": base.datatype or extra.datatype,
-        "super_properties": sources._ordered_unique([*base.super_properties, *extra.super_properties]),
+        "super_properties": sources.ordered_unique([*base.super_properties, *extra.super_properties]),
     })
 
 
@@ -91,11 +91,11 @@ def write_kb(out_dir: Path | str, *, properties: dict[str, KBRecord], entities: 
              support: dict[str, KBRecord], subclass_of: Mapping[str, set[str]], sources_info: list[dict],
              embedder: str = "minilm", overwrite: bool = True) -> Path:
     """Write a KB directory atomically. ``support`` records are stored but never returned by search."""
-    EMBEDDERS.get(embedder)  # fail now, not on the first search, if the name is wrong
+    factory = EMBEDDERS.get(embedder)  # fail now, not on the first search, if the name is wrong
     out = Path(out_dir)
     if out.exists() and not (out / MANIFEST).is_file() and any(out.iterdir()):
         raise UserError(f"{out} exists and is not a graphwright KB directory; choose another output path")
-    if out.exists() and not overwrite:
+    if (out / MANIFEST).is_file() and not overwrite:
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
@@ -111,18 +111,21 @@ def write_kb(out_dir: Path | str, *, properties: dict[str, KBRecord], entities: 
         manifest = {
             "format": FORMAT_VERSION,
             "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "build_seconds": round(time.perf_counter() - t0, 2),
+            "write_seconds": round(time.perf_counter() - t0, 2),
             "embedder": embedder,
+            "embedding_model": getattr(factory, "name", embedder),
             "sources": sources_info,
             "counts": counts,
         }
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-        if out.exists():
-            if not overwrite:  # another process finished first
-                shutil.rmtree(tmp, ignore_errors=True)
-                return out
+        if out.exists() and overwrite:
             shutil.rmtree(out)
-        os.replace(tmp, out)
+        try:
+            os.replace(tmp, out)
+        except OSError:
+            if overwrite or not (out / MANIFEST).is_file():
+                raise
+            shutil.rmtree(tmp, ignore_errors=True)  # another process finished the same build first
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -133,7 +136,7 @@ def _finish_properties(cat: Catalogue, labels: Mapping[str, str]) -> dict[str, K
     for pid, subjects in cat.example_subjects.items():
         if pid in cat.properties:
             prop = cat.properties[pid]
-            prop.examples = sources._ordered_unique([*prop.examples, *example_texts(prop, subjects, labels)])
+            prop.examples = sources.ordered_unique([*prop.examples, *example_texts(prop, subjects, labels)])
     return cat.properties
 
 
@@ -180,8 +183,10 @@ def build_rebel_kb(out_dir: Path | str, *, properties_dir: Path | str | None = N
     classes those types reach through P279 are stored as non-searchable support records, so
     ``label()``/``superclasses()`` work without adding search distractors.
     """
-    props = sources.read_wikidata_properties(Path(properties_dir) if properties_dir else _default("wikidata-properties"))
-    rebel = sources.read_rebel_entities(Path(rebel_path) if rebel_path else _default("rebel-sample") / "sample.jsonl.gz")
+    props = sources.read_wikidata_properties(
+        Path(properties_dir) if properties_dir else _default("wikidata-properties"))
+    rebel = sources.read_rebel_entities(
+        Path(rebel_path) if rebel_path else _default("rebel-sample") / "sample.jsonl.gz")
     arnold = sources.read_kgtk_entities(Path(arnold_dir) if arnold_dir else _default("wikidata-subgraph-arnold"))
     entities = {qid: _merge_record(arnold.entities[qid], rec) if qid in arnold.entities else rec
                 for qid, rec in rebel.entities.items()}

@@ -23,7 +23,7 @@ from graphwright.kb.local import LocalKB
 from graphwright.registry import Registry
 
 #: Bump when build or index logic changes in a way that needs a fresh KB directory.
-BUILD_REVISION = "2"
+BUILD_REVISION = "3"
 DATA_FILES = ("properties.jsonl.gz", "entities.jsonl.gz")
 
 KBS: Registry[Callable[[], object]] = Registry("knowledge base")
@@ -78,12 +78,16 @@ def default_kb() -> LocalKB:
 def rebel_kb() -> LocalKB:
     """Closed-world KB of the REBEL sample (needs the shared data root, GRAPHWRIGHT_DATA_DIR)."""
     root = paths.data_dir()
-    files = [root / "rebel-sample" / "sample.jsonl.gz", root / "wikidata-properties" / "all_wikidata_properties.json.gz",
-             root / "wikidata-subgraph-arnold" / "labels.en.tsv.gz"]
-    for f in files:
+    needed = [root / "rebel-sample" / "sample.jsonl.gz",
+              root / "wikidata-properties" / "all_wikidata_properties.json.gz",
+              root / "wikidata-subgraph-arnold" / "labels.en.tsv.gz"]
+    for f in needed:
         if not f.is_file():
             raise DataNotFoundError(f"REBEL KB source not found: looked for {f.resolve()}; "
                                     f"set GRAPHWRIGHT_DATA_DIR to the folder holding rebel-sample/")
+    # The cache key covers every source file, so changed data means a new KB directory.
+    files = [needed[0]] + sorted(p for d in ("wikidata-properties", "wikidata-subgraph-arnold")
+                                 for p in (root / d).rglob("*.gz"))
     with _lock:
         if "rebel" not in _opened:
             _opened["rebel"] = LocalKB(_cached_build("rebel", files, lambda out: build_rebel_kb(out, overwrite=False)))

@@ -96,7 +96,6 @@ def write_db(path: Path, records: Iterable[tuple[KBRecord, bool]], meta: dict[st
         con.execute("INSERT INTO desc_fts(desc_fts) VALUES ('rebuild')")
         con.executemany("INSERT INTO meta VALUES (?, ?)", list(meta.items()))
         con.commit()
-        con.execute("VACUUM")
     finally:
         con.close()
     return counts

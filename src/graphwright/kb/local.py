@@ -7,13 +7,15 @@ Search modes (``kind`` restricts to "entity" or "property"):
 * ``description``: embedding similarity between the query and descriptions.
 * ``example``: properties only; similarity to usage examples, with the property's label and
   aliases standing in as the minimal example (most properties have no resolvable example).
-* ``fused`` (default): exact/alias hits first, then reciprocal-rank fusion of the fuzzy,
-  label-embedding and description-embedding rankings.
+* ``fused`` (default): exact/alias hits first, then weighted reciprocal-rank fusion of the
+  fuzzy, label-embedding and description-embedding rankings (entity descriptions only take part
+  for queries of 4+ words).
 
 Properties (~12k) have full embedding indices (built on first use, cached in the KB dir);
 entities are only ever embedded as the re-ranked lexical candidates of a query.
-External-identifier properties (~8.6k, "X ID") are ranked after relation properties unless the
-query asks for an identifier: they otherwise swamp sentence-like queries.
+External-identifier properties (~8.7k, "X ID") are ranked after relation properties unless the
+query asks for an identifier ("VIAF ID", "IMDb identifier"): they otherwise swamp sentence-like
+queries. Their embedding indices are separate and built only when such a query first comes.
 """
 
 from __future__ import annotations
@@ -37,12 +39,16 @@ from graphwright.kb.vectors import VectorStore
 MODES = ("label", "description", "example", "fused")
 FUZZY_MIN = 0.85  # WRatio above this counts as a (mis)spelling of the name in "label" mode
 RRF_K = 60  # the usual reciprocal-rank-fusion constant
-# Fused weights (fuzzy, label embedding, description embedding), chosen on 25 relation sentences
-# and 12 paraphrased definitions (property recall@5 0.84 / 0.83, recall@10 0.84 / 1.00; equal
-# weights: 0.80 / 0.83 and 0.84 / 0.92): descriptions help paraphrases, add noise to sentences.
-FUSION_WEIGHTS = (1.0, 2.0, 0.5)
+# Fused weights (fuzzy, label embedding, description embedding) per kind. Properties: chosen on 25
+# relation sentences and 12 paraphrased definitions (recall@5 0.84 / 0.83, recall@10 0.84 / 1.00;
+# equal weights 0.80 / 0.83 and 0.84 / 0.92). Entities: on 150 misspelt labels of the default KB
+# (recall@1 0.87 vs 0.75 with the property weights): for names, spelling beats meaning.
+FUSION_WEIGHTS = {"property": (1.0, 2.0, 0.5), "entity": (2.0, 1.0, 0.5)}
 CANDIDATES = 40  # lexical candidates per kind and source (prefix, FTS5, edit similarity)
 EMBED_CANDIDATES = 20  # best lexical candidates per field whose entity texts get embedded
+# In fused mode, entity descriptions are embedded only for descriptive queries: a name matches
+# names, and embedding 20 descriptions per new query doubles the cold latency (~200 ms).
+DESCRIPTIVE_WORDS = 4
 DEPTH_LIMIT = 64
 
 Ranked = list[tuple[int, float]]  # (record rowid, score), best first
@@ -216,12 +222,16 @@ class LocalKB:
             ranked = ([(r, 1.0, how) for r, how in exact] + [(r, s, "fuzzy") for r, s in close]
                       + [(r, s, "embedding") for r, s in similar])
         elif mode in ("description", "example"):
-            ranked = [(r, s, "embedding") for r, s in _demoted(self._embedding(query, kinds, mode, None, demote), demote)]
+            similar = _demoted(self._embedding(query, kinds, mode, None, demote), demote)
+            ranked = [(r, s, "embedding") for r, s in similar]
         else:
-            fuzzy = self._fuzzy(query, kinds)
-            lists = [fuzzy, self._embedding(query, kinds, "label", fuzzy, demote),
-                     self._embedding(query, kinds, "description", fuzzy, demote)]
-            fused = _rrf([_demoted(lst, demote) for lst in lists], FUSION_WEIGHTS)
+            fused: Ranked = []
+            for kd in kinds:  # fused per kind (own weights), then merged by RRF score
+                fuzzy = self._fuzzy(query, [kd])
+                lists = [fuzzy, self._embedding(query, [kd], "label", fuzzy, demote),
+                         self._embedding(query, [kd], "description", fuzzy, demote)]
+                fused += _rrf([_demoted(lst, demote) for lst in lists], FUSION_WEIGHTS[kd])
+            fused.sort(key=lambda x: -x[1])
             ranked = [(r, 1.0, how) for r, how in exact] + [(r, s, "fused") for r, s in fused]
         return self._hits(ranked, k, mode)
 
@@ -253,35 +263,42 @@ class LocalKB:
         out: Ranked = []
         if "property" in kinds:
             out += self._property_scores(qvec, field, demote)
-        if "entity" in kinds and field in ("label", "description"):
+        # lexical is None in "description" mode itself, where entity descriptions always count.
+        descriptive = lexical is None or len(query.split()) >= DESCRIPTIVE_WORDS
+        if "entity" in kinds and (field == "label" or (field == "description" and descriptive)):
             out += self._entity_scores(query, qvec, field, lexical)
         return sorted(out, key=lambda x: -x[1])
 
     def _property_scores(self, qvec: np.ndarray, field: str, demote: set[int], top: int = 100) -> Ranked:
+        # Identifier properties (3/4 of the catalogue) live in separate indices that are only built
+        # and searched when the query asks for an identifier; otherwise they would only fill the
+        # ranks after every relation property anyway (and triple the first-use embedding time).
+        groups = ("rel",) if demote else ("rel", "ids")
         recs, scores = None, None
         for name in ("label", "example") if field == "example" else (field,):
-            index = self.vectors.full(f"property_{name}", lambda n=name: self._property_rows(n))
-            s = index.scores(qvec)
+            parts = [self.vectors.full(f"property_{name}_{g}", lambda n=name, g=g: self._property_rows(n, g == "ids"))
+                     for g in groups]
+            r = np.concatenate([p.recs for p in parts])
+            s = np.concatenate([p.scores(qvec) for p in parts])
             if recs is None or not len(recs):
-                recs, scores = index.recs, s
-            elif len(index.recs):  # example mode: the better of example and label similarity
-                dense = np.full(int(max(recs.max(), index.recs.max())) + 1, -np.inf, dtype=np.float32)
+                recs, scores = r, s
+            elif len(r):  # example mode: the better of example and label similarity
+                dense = np.full(int(max(recs.max(), r.max())) + 1, -np.inf, dtype=np.float32)
                 dense[recs] = scores
-                dense[index.recs] = np.maximum(dense[index.recs], s)
+                dense[r] = np.maximum(dense[r], s)
                 recs = np.flatnonzero(dense > -np.inf)
                 scores = dense[recs]
         if recs is None or not len(recs):
             return []
-        # Demote before cutting to ``top``, or identifier properties could fill the whole cut.
-        key = scores - 10.0 * np.isin(recs, np.fromiter(demote, dtype=np.int64)) if demote else scores
-        n = min(top, len(key))
-        part = np.argpartition(-key, n - 1)[:n]
-        order = part[np.argsort(-key[part], kind="stable")]
+        n = min(top, len(scores))
+        part = np.argpartition(-scores, n - 1)[:n]
+        order = part[np.argsort(-scores[part], kind="stable")]
         return list(zip(recs[order].tolist(), scores[order].tolist()))
 
-    def _property_rows(self, field: str) -> list[tuple[int, str]]:
+    def _property_rows(self, field: str, identifiers: bool) -> list[tuple[int, str]]:
         rows = self._rows("SELECT rowid, label, description, data FROM records "
-                          "WHERE kind = 'property' AND searchable = 1 ORDER BY rowid")
+                          "WHERE kind = 'property' AND searchable = 1 AND identifier = ? ORDER BY rowid",
+                          (int(identifiers),))
         out: list[tuple[int, str]] = []
         for r in rows:
             data = json.loads(r["data"])

@@ -63,7 +63,8 @@ def parse_wikidata_id(value: str) -> str | None:
     return text if is_wikidata_id(text) else None
 
 
-_SPARQL_ESCAPES = {"\\": "\\\\", '"': '\\"', "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_SPARQL_ESCAPES = {"\\": "\\\\", '"': '\\"', "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+                   "\b": "\\b", "\f": "\\f"}
 
 
 def sparql_literal(text: str, lang: str | None = None) -> str:

@@ -64,7 +64,7 @@ def _record(rid: str, **kw) -> KBRecord:
     return KBRecord(id=rid, kind="property" if rid.startswith("P") else "entity", **kw)
 
 
-def _ordered_unique(values, exclude: str = "") -> list[str]:
+def ordered_unique(values, exclude: str = "") -> list[str]:
     seen, out = {exclude.casefold()}, []
     for v in values:
         if v and v.casefold() not in seen:
@@ -112,8 +112,8 @@ def read_wikidata_properties(directory: Path) -> Catalogue:
         cat.properties[pid] = _record(
             pid, label=label, description=descs.get(pid, ""),
             # A label renamed since the 2021 KGTK snapshot stays findable as an alias.
-            aliases=_ordered_unique([old_labels.get(pid, ""), *aliases.get(pid, [])], exclude=label),
-            datatype=datatypes.get(pid), super_properties=_ordered_unique(supers.get(pid, [])))
+            aliases=ordered_unique([old_labels.get(pid, ""), *aliases.get(pid, [])], exclude=label),
+            datatype=datatypes.get(pid), super_properties=ordered_unique(supers.get(pid, [])))
     cat.example_subjects = dict(examples)
     return cat
 
@@ -149,14 +149,14 @@ def read_kgtk_entities(directory: Path) -> Catalogue:
             if r["label"] == "P1647" and is_wikidata_id(r["node1"]) and is_wikidata_id(r["node2"]):
                 supers[r["node1"]].append(r["node2"])
     for rid, label in labels.items():
-        rec = _record(rid, label=label, aliases=_ordered_unique(aliases.get(rid, []), exclude=label),
+        rec = _record(rid, label=label, aliases=ordered_unique(aliases.get(rid, []), exclude=label),
                       description=descs.get(rid, ""))
         if rec.kind == "entity":
-            rec.types = _ordered_unique(types.get(rid, []))
+            rec.types = ordered_unique(types.get(rid, []))
             cat.entities[rid] = rec
         else:
             rec.datatype = datatypes.get(rid)
-            rec.super_properties = _ordered_unique(supers.get(rid, []))
+            rec.super_properties = ordered_unique(supers.get(rid, []))
             cat.properties[rid] = rec
     return cat
 
@@ -179,7 +179,7 @@ def read_rebel_entities(path: Path) -> Catalogue:
     cat = Catalogue(source={"kind": "rebel", "path": str(path.resolve())})
     for qid, counter in forms.items():
         ranked = [s for s, _ in counter.most_common()]
-        cat.entities[qid] = _record(qid, label=ranked[0], aliases=_ordered_unique(ranked[1:], exclude=ranked[0]))
+        cat.entities[qid] = _record(qid, label=ranked[0], aliases=ordered_unique(ranked[1:], exclude=ranked[0]))
     return cat
 
 
@@ -192,7 +192,7 @@ def read_entity_jsonl(path: Path) -> Catalogue:
         if not is_wikidata_id(rid) or not label:
             raise UserError(f"{path}:{n}: every line needs a Wikidata-style 'id' and a 'label'")
         rec = _record(rid, label=label, description=obj.get("description") or "",
-                      aliases=_ordered_unique(obj.get("aliases") or [], exclude=label),
+                      aliases=ordered_unique(obj.get("aliases") or [], exclude=label),
                       types=[t for t in obj.get("types") or [] if is_wikidata_id(t)])
         (cat.properties if rec.kind == "property" else cat.entities)[rid] = rec
         for parent in obj.get("subclass_of") or []:
@@ -211,7 +211,7 @@ def read_property_jsonl(path: Path) -> Catalogue:
             raise UserError(f"{path}:{n}: 'id' must be a property id like P31")
         cat.properties[pid] = _record(
             pid, label=label, description=obj.get("description") or "",
-            aliases=_ordered_unique(obj.get("aliases") or [], exclude=label), datatype=obj.get("datatype"),
+            aliases=ordered_unique(obj.get("aliases") or [], exclude=label), datatype=obj.get("datatype"),
             super_properties=[p for p in obj.get("super_properties") or [] if is_wikidata_id(p)])
         subjects = [(s[0], s[1] if len(s) > 1 else None) for s in obj.get("example_subjects") or [] if s]
         if subjects:

@@ -85,7 +85,8 @@ class WikidataKB:
         self.api_url, self.sparql_url, self.language = api_url, sparql_url, language
         self.retries = retries
         self._http = httpx.Client(headers={"User-Agent": user_agent}, timeout=timeout, follow_redirects=True)
-        self._cache = _ResponseCache(Path(cache_path) if cache_path else paths.cache_dir() / "wikidata" / "http.sqlite", ttl)
+        cache = Path(cache_path) if cache_path else paths.cache_dir() / "wikidata" / "http.sqlite"
+        self._cache = _ResponseCache(cache, ttl)
 
     def close(self) -> None:
         self._http.close()
@@ -106,6 +107,7 @@ class WikidataKB:
         if cached is not None:
             return json.loads(cached)
         last: Exception | None = None
+        wait = 0.0
         for attempt in range(self.retries):
             if attempt:  # back off before a retry (Retry-After when the server sent one), never after the last
                 time.sleep(wait)
@@ -143,7 +145,8 @@ class WikidataKB:
         if "boolean" in data:
             return bool(data["boolean"])
         names = data.get("head", {}).get("vars", [])
-        return [{n: b[n]["value"] if n in b else None for n in names} for b in data.get("results", {}).get("bindings", [])]
+        bindings = data.get("results", {}).get("bindings", [])
+        return [{n: b[n]["value"] if n in b else None for n in names} for b in bindings]
 
     # ---- records ---------------------------------------------------------------------------
     def _entities(self, ids: list[str], props: str = "labels|descriptions|aliases|claims|datatype") -> dict[str, dict]:
@@ -279,7 +282,8 @@ class WikidataKB:
             match = r.get("match") or {}
             same = match.get("text", "").casefold() == query.casefold()
             matched = ("exact" if match.get("type") == "label" else "alias") if same else "api"
-            hits.append(KBHit(record=rec, score=1.0 if same else round(1.0 / (rank + 1), 4), matched=matched, mode=mode))
+            score = 1.0 if same else round(1.0 / (rank + 1), 4)  # the API gives ranks, not scores
+            hits.append(KBHit(record=rec, score=score, matched=matched, mode=mode))
         return hits
 
     def _fulltext(self, query: str, kinds: list[str], k: int, mode: str) -> list[KBHit]:

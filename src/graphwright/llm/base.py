@@ -66,3 +66,13 @@ class TransientLLMError(LLMUnavailableError):
         super().__init__(message)
         self.status_code = status_code
         self.retry_after = retry_after  # seconds the server asked us to wait, if it said
+
+
+def json_schema_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAI ``response_format`` asking for output under ``schema``.
+
+    ``strict`` is off: strict mode rejects schemas pydantic emits (defaults, optional keys).
+    """
+    # OpenAI allows only [a-zA-Z0-9_-]{1,64} as the name
+    title = "".join(c if c.isalnum() or c in "_-" else "_" for c in str(schema.get("title", "output")))[:64]
+    return {"type": "json_schema", "json_schema": {"name": title or "output", "schema": schema, "strict": False}}

@@ -23,7 +23,7 @@ from typing import Any
 
 from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, UserError
 from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model, get_model_spec
-from graphwright.llm.base import LLM, ChatResponse, Message
+from graphwright.llm.base import LLM, ChatResponse, Message, json_schema_format
 from graphwright.model.result import Usage
 
 
@@ -55,6 +55,7 @@ def _server_params(
     n_ctx: int,
     parallel: int,
     quiet: bool,
+    prompt_cache_mib: int = 1024,
     host: str = "127.0.0.1",
     port: int = 0,
     api_key: str | None = None,
@@ -68,6 +69,9 @@ def _server_params(
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
     params.cache_prompt = True  # reuse the KV cache of a shared prompt prefix
+    # KV states of earlier prompts kept in RAM, so agents that take turns each find their own
+    # static prefix again (measured: 0.3 s instead of 8 s for a 300-token prefix); llama.cpp's default is 8 GiB
+    params.cache_ram_mib = prompt_cache_mib
     params.verbosity = 0 if quiet else 3  # 0 still reports errors; 3 logs every token batch
     params.hostnames = [host]
     params.port = port
@@ -90,7 +94,15 @@ def _start(params: Any, path: Path) -> Any:
 
 
 class EmbeddedLLM(LLM):
-    """A GGUF model run in this process; started on the first call."""
+    """A GGUF model run in this process; started on the first call.
+
+    ``threads``: CPU threads for prompt and generation. Use at most the idle
+    cores: llama.cpp's threads wait on each other, so on a busy 2-core machine
+    1 thread measured 3-8x faster than 2. ``n_ctx``: context tokens per
+    request. ``parallel``: requests decoded together (each gets ``n_ctx``);
+    more than 1 only pays with spare cores. ``prompt_cache_mib``: RAM for
+    earlier prompts' KV state (prefix reuse across agents).
+    """
 
     def __init__(
         self,
@@ -100,6 +112,7 @@ class EmbeddedLLM(LLM):
         threads: int = 2,
         n_ctx: int = 4096,
         parallel: int = 1,
+        prompt_cache_mib: int = 1024,
         quiet: bool = True,
         progress: bool = True,
     ):
@@ -109,8 +122,10 @@ class EmbeddedLLM(LLM):
         self.name = f"embedded:{self.model}"
         self._model_path = Path(model_path) if model_path else None
         self._threads, self._n_ctx, self._parallel = threads, n_ctx, parallel
+        self._prompt_cache_mib = prompt_cache_mib
         self._quiet, self._progress = quiet, progress
         self._server: Any = None
+        self._closed = False
         self._start_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="graphwright-llm")
         self.load_seconds: float | None = None  # model load time, once started
@@ -134,19 +149,17 @@ class EmbeddedLLM(LLM):
         if max_tokens is not None:
             request["max_tokens"] = max_tokens
         if json_schema is not None:
-            request["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": str(json_schema.get("title", "output")), "schema": json_schema, "strict": False},
-            }
+            request["response_format"] = json_schema_format(json_schema)
         started = time.perf_counter()
         reply = await self._run(self._complete, request)
         return _to_response(reply, self.name, time.perf_counter() - started)
 
     async def aclose(self) -> None:
-        # dropping the last reference runs the C++ destructor, which stops the loop and the listener
-        with self._start_lock:
-            self._server = None
+        # dropping the last reference runs the C++ destructor, which stops the loop and the listener;
+        # a call still running holds its own reference and finishes first
+        self._closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._server = None
 
     async def _run(self, fn: Any, *args: Any) -> Any:
         try:
@@ -158,6 +171,8 @@ class EmbeddedLLM(LLM):
 
     def _ensure_started(self) -> Any:
         with self._start_lock:
+            if self._closed:
+                raise LLMUnavailableError(f"{self.name} is closed")
             if self._server is None:
                 name, path = _resolve(self.model, self._model_path, self._progress)
                 params = _server_params(
@@ -166,6 +181,7 @@ class EmbeddedLLM(LLM):
                     n_ctx=self._n_ctx,
                     parallel=self._parallel,
                     quiet=self._quiet,
+                    prompt_cache_mib=self._prompt_cache_mib,
                     api_key=secrets.token_urlsafe(24),
                     alias=name,
                 )
@@ -235,6 +251,7 @@ def start_http_server(
     threads: int = 2,
     n_ctx: int = 4096,
     parallel: int = 1,
+    prompt_cache_mib: int = 1024,
     api_key: str | None = None,
     quiet: bool = True,
     progress: bool = True,
@@ -245,7 +262,7 @@ def start_http_server(
     """
     name, path = _resolve(model, Path(model_path) if model_path else None, progress)
     params = _server_params(
-        path, threads=threads, n_ctx=n_ctx, parallel=parallel, quiet=quiet,
+        path, threads=threads, n_ctx=n_ctx, parallel=parallel, quiet=quiet, prompt_cache_mib=prompt_cache_mib,
         host=host, port=port, api_key=api_key, alias=name,
     )  # fmt: skip
     return LocalServer(_start(params, path), name)

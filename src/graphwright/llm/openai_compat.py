@@ -14,7 +14,7 @@ from typing import Any
 import openai
 
 from graphwright.errors import LLMResponseError
-from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError
+from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError, json_schema_format
 from graphwright.model.result import Usage
 
 #: HTTP statuses worth another try: request timeout, conflict, rate limit, server errors
@@ -63,10 +63,7 @@ class OpenAICompatLLM(LLM):
         if max_tokens is not None:
             kwargs["max_tokens"] = max_tokens
         if json_schema is not None:
-            kwargs["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": _schema_name(json_schema), "schema": json_schema, "strict": False},
-            }
+            kwargs["response_format"] = json_schema_format(json_schema)
         if self.extra_body:
             kwargs["extra_body"] = self.extra_body
         started = time.perf_counter()
@@ -111,12 +108,6 @@ class OpenAICompatLLM(LLM):
                 return TransientLLMError(message, status_code=status, retry_after=_retry_after(e))
             return LLMResponseError(message)
         return LLMResponseError(f"{where}: {type(e).__name__}: {e}")
-
-
-def _schema_name(schema: dict[str, Any]) -> str:
-    # OpenAI allows only [a-zA-Z0-9_-]{1,64} here
-    title = "".join(c if c.isalnum() or c in "_-" else "_" for c in str(schema.get("title", "output")))
-    return title[:64] or "output"
 
 
 def _server_message(e: openai.APIStatusError) -> str:

@@ -58,15 +58,18 @@ def parse_output(text: str, output_type: type[T]) -> T:
     raise ModelOutputError(_describe(first_error)) from first_error
 
 
-def _describe(error: ValidationError) -> str:
+def _describe(error: ValidationError, limit: int = 8) -> str:
+    items = error.errors(include_url=False)
     lines = []
-    for item in error.errors(include_url=False):
+    for item in items[:limit]:  # a small model drowns in a long list; the first few are enough
         if item["type"] == "json_invalid":
             lines.append(f"the answer is not valid JSON: {item['msg']}")
             continue
         where = ".".join(str(part) for part in item["loc"]) or "the top level"
         got = repr(item.get("input"))
         lines.append(f"at {where}: {item['msg']} (got {got[:80]}{'...' if len(got) > 80 else ''})")
+    if len(items) > limit:
+        lines.append(f"and {len(items) - limit} more errors")
     return "; ".join(lines)
 
 
@@ -106,7 +109,10 @@ async def chat_structured(
             errors.append(str(e))
             if response.finish_reason == "length":
                 errors[-1] += " (the answer was cut off at the token limit)"
-            history += [{"role": "assistant", "content": response.text}, {"role": "user", "content": _feedback(errors[-1])}]
+            history += [
+                {"role": "assistant", "content": response.text},
+                {"role": "user", "content": _feedback(errors[-1])},
+            ]
             continue
         return StructuredReply(parsed=output, text=response.text, attempts=attempt, errors=errors, usage=usage)
     error = ModelOutputError(f"no valid {output_type.__name__} after {max_retries + 1} attempts: {errors[-1]}")

@@ -128,7 +128,9 @@ class CachedLLM(WrapperLLM):
             usage = hit.usage.model_copy(update={"llm_calls": 1, "cached_calls": 1, "seconds": 0.0})
             return hit.model_copy(update={"cached": True, "usage": usage})
         self.misses += 1
-        response = await self.inner.chat(messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens)
+        response = await self.inner.chat(
+            messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens
+        )
         self._put(key, response)
         return response
 

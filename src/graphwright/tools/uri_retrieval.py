@@ -8,13 +8,15 @@ from pydantic import BaseModel, Field
 
 from graphwright.errors import ModelOutputError
 
-SearchMode = Literal["label", "description", "example"]
+SearchMode = Literal["fused", "label", "description", "example"]
 Kind = Literal["entity", "property"]
 
 
 class SearchRequest(BaseModel):
     term: str = Field(description="Words to look up: an entity name, a relation phrase or a short sentence.")
-    mode: SearchMode = Field(default="label", description="label | description | example (properties only).")
+    mode: SearchMode = Field(
+        default="fused", description="fused (label and description together) | label | description | example (properties only)."
+    )
     kind: Kind = Field(description="entity for subjects/objects, property for relations.")
 
 

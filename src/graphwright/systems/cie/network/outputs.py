@@ -1,10 +1,16 @@
-"""One output model per agent; JSON decoding and the XML-tag parser both yield these."""
+"""One output model per agent; JSON decoding and the XML-tag parser both yield these.
+
+No maxLength/maxItems here: llama.cpp expands them into grammar rules that
+slow constrained decoding badly; answer length is bounded by max_tokens.
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from graphwright.agents.routing import routed_schema
 
 from graphwright.tools.uri_retrieval import SearchRequest
 
@@ -18,39 +24,52 @@ FINISH = "finish"
 
 
 class FreeTriple(BaseModel):
-    subject: str = Field(max_length=120)
-    predicate: str = Field(max_length=80)
-    object: str = Field(max_length=120)
+    subject: str
+    predicate: str
+    object: str
 
 
 class ExtractorOutput(BaseModel):
-    thought: str = Field(max_length=300, description="one or two sentences of reasoning")
-    triples: list[FreeTriple] = Field(max_length=25, description="every fact as (subject, predicate, object) in words from the text")
+    thought: str = Field(description="one short sentence: what you do next and why")
+    triples: list[FreeTriple] = Field(description="every fact as (subject, predicate, object) in words from the text")
     goto: Literal["uri_mapping_and_refinement", "validation_and_output"] = Field(description="next agent")
-    instruction: str = Field(max_length=300, description="what the next agent should do")
+    instruction: str = Field(description="what the next agent should do")
 
 
 class Mapping(BaseModel):
-    surface: str = Field(max_length=120, description="the words from the triples")
-    iri: str = Field(max_length=20, description="wd:Q... for entities, wdt:P... for properties")
+    surface: str = Field(description="the words from the triples")
+    iri: str = Field(description="wd:Q... for entities, wdt:P... for properties")
 
 
 class UriMappingOutput(BaseModel):
-    thought: str = Field(max_length=300, description="one or two sentences of reasoning")
+    thought: str = Field(description="one short sentence: what you do next and why")
     goto: Literal["uri_retrieval_tool", "validation_and_output", "extractor"] = Field(description="next agent or tool")
     tool_input: list[SearchRequest] = Field(
-        default_factory=list, max_length=30, description="searches for uri_retrieval_tool: {term, mode, kind}; else []"
+        default_factory=list, description="searches for uri_retrieval_tool: {term, mode, kind}; else []"
     )
     uri_mapping: list[Mapping] = Field(
-        default_factory=list, max_length=40, description="chosen IRI for every subject, predicate and object; else []"
+        default_factory=list, description="chosen IRI for every subject, predicate and object; else []"
     )
-    instruction: str = Field(default="", max_length=300, description="what the next agent should do")
+    instruction: str = Field(default="", description="what the next agent should do")
+
+    @classmethod
+    def model_json_schema(cls, *args, **kwargs):
+        base = super().model_json_schema(*args, **kwargs)
+        return routed_schema(base, {"uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",),
+                                    "extractor": ("instruction",)})
 
 
 class ValidationOutput(BaseModel):
-    thought: str = Field(max_length=300, description="one or two sentences of reasoning")
+    thought: str = Field(description="one short sentence: what you do next and why")
     goto: Literal[
         "semantic_validation_tool", "turtle_to_label_tool", "extractor", "uri_mapping_and_refinement", "finish"
     ] = Field(description="next agent or tool, or finish")
-    turtle: str = Field(default="", max_length=4000, description="the triples as Turtle, one `wd:Q.. wdt:P.. wd:Q.. .` per line")
-    instruction: str = Field(default="", max_length=300, description="what the next agent should fix, if anything")
+    turtle: str = Field(default="", description="the triples as Turtle, one `wd:Q.. wdt:P.. wd:Q.. .` per line")
+    instruction: str = Field(default="", description="what the next agent should fix, if anything")
+
+    @classmethod
+    def model_json_schema(cls, *args, **kwargs):
+        base = super().model_json_schema(*args, **kwargs)
+        return routed_schema(base, {"semantic_validation_tool": ("turtle",), "turtle_to_label_tool": ("turtle",),
+                                    "finish": ("turtle",), "extractor": ("instruction",),
+                                    "uri_mapping_and_refinement": ("instruction",)})
