@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from tests.support.cie_script import MAPPING, TEXT, AgentScript, extractor, uri_agent, validator
+from tests.support.cie_script import MAPPING, SEARCHES, TEXT, AgentScript, extractor, uri_agent, validator
 from tests.support.openai_server import ScriptedOpenAIServer
 
 runner = CliRunner()
@@ -19,9 +19,9 @@ runner = CliRunner()
 
 def happy_script():
     return AgentScript(
-        extractor=[extractor()] * 5,
-        uri=[uri_agent("validation_and_output", mapping=MAPPING)] * 5,
-        validation=[validator("finish")] * 5,
+        extractor=[extractor()],
+        uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("validation_and_output", mapping=MAPPING)],
+        validation=[validator("turtle_to_label_tool"), validator("finish")],
     )
 
 
@@ -41,10 +41,10 @@ def test_cli_extract_export_view_and_resume(tmp_path, doc, default_kb):
     with ScriptedOpenAIServer(happy_script()) as server:
         first = extract(tmp_path, server, str(doc), extra=["--no-cache"])
         assert first.exit_code == 0, first.output
-        assert len(server.requests) == 3
+        assert len(server.requests) == 5
         again = extract(tmp_path, server, str(doc), extra=["--no-cache"])
         assert again.exit_code == 0, again.output
-        assert len(server.requests) == 3, "a rerun must skip the finished document"
+        assert len(server.requests) == 5, "a rerun must skip the finished document"
     assert "1 / 0 / 0" in first.output and "0 / 1 / 0" in again.output
 
     ttl = tmp_path / "g.ttl"
@@ -59,7 +59,7 @@ def test_cli_extract_export_view_and_resume(tmp_path, doc, default_kb):
     assert "Republican Party" in page and "born in Thal" in page
 
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
-    assert rows[0]["status"] == "ok" and rows[0]["usage"]["llm_calls"] == 3
+    assert rows[0]["status"] == "ok" and rows[0]["usage"]["llm_calls"] == 5
 
 
 def test_cli_bad_inputs_are_recorded_not_fatal(tmp_path, doc, default_kb):

@@ -3,6 +3,7 @@ routing, the step limit and error incorporation."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from graphwright.errors import LLMUnavailableError
@@ -16,11 +17,10 @@ from tests.support.cie_script import (
 )
 
 
-def run(script, kb, **config):
-    llm = ScriptedLLM(script)
-    system = make_system("cie.network", llm, kb, config)
-    import asyncio
-
+def run(script, kb, llm=None, **config):
+    """Run on TEXT; strict routing is off unless a test is about it, so scripts can take any route."""
+    llm = llm or ScriptedLLM(script)
+    system = make_system("cie.network", llm, kb, {"strict_routing": False, **config})
     return asyncio.run(system.run(Document(text=TEXT)))
 
 
@@ -44,6 +44,31 @@ def test_cie_network_routes_through_agents_and_tools(default_kb):
     birth = next(t for t in result.triples if t.predicate.value.endswith("P19"))
     assert birth.provenance.evidence.text == "Arnold Schwarzenegger was born in Thal."
     assert birth.subject.surface == "Arnold Schwarzenegger" and birth.subject.label == "Arnold Schwarzenegger"
+
+
+def _routes(schema):
+    return [variant["properties"]["goto"]["const"] for variant in schema["anyOf"]]
+
+
+def test_cie_network_strict_routing_schema_follows_the_state(default_kb):
+    script = AgentScript(
+        extractor=[extractor()],
+        uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("uri_retrieval_tool", SEARCHES),
+             uri_agent("validation_and_output", mapping=MAPPING)],
+        validation=[validator("turtle_to_label_tool"), validator("finish")],
+    )
+    llm = ScriptedLLM(script)
+    result = run(script, default_kb, llm=llm, strict_routing=True)
+    schemas = [call["json_schema"] for call in llm.calls]
+    uri_first, uri_after_tool = schemas[1], schemas[2]
+    assert _routes(uri_first) == ["uri_retrieval_tool", "extractor"]  # must search before mapping
+    assert "uri_retrieval_tool" not in _routes(uri_after_tool)  # must use the answer
+    tool_variant = uri_first["anyOf"][0]["properties"]
+    assert tool_variant["tool_input"]["minItems"] == 1 and tool_variant["uri_mapping"]["maxItems"] == 0
+    # the scripted model ignored the schema and repeated the tool call: fed back, then it mapped
+    assert "not open now" in script.prompts["uri"][2]
+    assert "finish" not in _routes(schemas[-2]) and "turtle_to_label_tool" not in _routes(schemas[-1])
+    assert result.status == "ok" and len(result.triples) == 2
 
 
 def test_cie_network_step_limit_finishes_with_mapped_triples(default_kb):
@@ -136,8 +161,6 @@ class Unreachable(LLM):
 
 
 def test_cie_network_unreachable_model_is_a_recorded_failure(default_kb):
-    import asyncio
-
     system = make_system("cie.network", Unreachable(), default_kb)
     result = asyncio.run(system.run(Document(text=TEXT)))
     assert result.status == "failed" and "127.0.0.1:9" in result.reason

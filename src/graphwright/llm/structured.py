@@ -87,16 +87,21 @@ async def chat_structured(
     *,
     max_retries: int = 2,
     use_schema: bool = True,
+    schema: dict[str, Any] | None = None,
     temperature: float = 0.0,
     max_tokens: int | None = None,
 ) -> StructuredReply[T]:
     """Get a valid ``output_type`` from ``llm``, with up to ``max_retries`` corrections.
 
-    ``use_schema=False`` sends no schema (for backends without constrained
+    ``schema`` replaces the model's own JSON Schema (e.g. a narrower one for this
+    turn); the answer is still validated against ``output_type``. ``use_schema=False`` sends no schema (for backends without constrained
     decoding); the prompt must then describe the format. ``LLMError`` from the
     backend propagates unchanged; only unusable answers are retried here.
     """
-    schema: dict[str, Any] | None = output_type.model_json_schema() if use_schema else None
+    if use_schema and schema is None:
+        schema = output_type.model_json_schema()
+    elif not use_schema:
+        schema = None
     history = list(messages)
     errors: list[str] = []
     usage = Usage()

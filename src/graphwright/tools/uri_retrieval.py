@@ -75,7 +75,12 @@ def render_results(results: list[SearchResult]) -> str:
             lines.append("  no match; try other words or another mode")
         for c in res.candidates:
             prefix = "wdt:" if c.id.startswith("P") else "wd:"
-            desc = f" - {c.description}" if c.description else ""
-            ex = f" e.g. {c.example}" if c.example else ""
+            desc = f" - {_clip(c.description, 90)}" if c.description else ""
+            ex = f" e.g. {_clip(c.example, 60)}" if c.example and c.id.startswith("P") else ""
             lines.append(f"  {prefix}{c.id} {c.label or '?'}{desc}{ex}")
     return "\n".join(lines)
+
+
+def _clip(text: str, limit: int) -> str:
+    """Keep tool answers short: prompt tokens are the main cost on a laptop."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -13,9 +13,12 @@ class NetworkConfig(BaseModel):
     output_format: Literal["json", "xml"] = Field(
         default="json", description="json: schema-constrained decoding; xml: the paper's tag protocol."
     )
+    strict_routing: bool = Field(
+        default=True, description="After a tool answers, the caller must act on it; the first URI turn must search."
+    )
     parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error inside one agent call.")
     finish_retries: int = Field(default=2, ge=0, description="Times a rejected final Turtle goes back for repair.")
-    candidates_per_term: int = Field(default=5, ge=1, le=20, description="URI retrieval hits shown per search term.")
+    candidates_per_term: int = Field(default=3, ge=1, le=20, description="URI retrieval hits shown per search term.")
     max_tokens: int = Field(default=768, description="Completion budget of one agent call.")
     token_budget: int | None = Field(default=60000, description="Prompt+completion tokens per document; None = unlimited.")
     trace_chars: int = Field(default=400, description="Characters of each call shown in the call trace to agents.")

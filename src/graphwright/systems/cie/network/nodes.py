@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from graphwright.agents.call import call_agent, dump_output, format_instructions
+from graphwright.agents.routing import routed_schema
 from graphwright.errors import BudgetExceededError, ModelOutputError
 from graphwright.systems.cie.network.context import NetworkContext
 from graphwright.systems.cie.network.finish import finish_run
@@ -25,6 +26,7 @@ from graphwright.systems.cie.network.outputs import (
     ExtractorOutput, UriMappingOutput, ValidationOutput,
 )
 from graphwright.systems.cie.network.render import render_state
+from graphwright.systems.cie.network.routes import open_routes
 from graphwright.systems.cie.network.state import NetworkState
 from graphwright.tools.semantic_validation import render_checks, semantic_validation
 from graphwright.tools.turtle_to_label import render_report, turtle_to_label
@@ -48,11 +50,16 @@ async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type
         return None, Command(goto=FINISH, update={"forced": True, "warnings": [note],
                                                   "call_trace": _trace(state, agent, "system", goto=FINISH, error=note)})
     prompt = ctx.prompts[PROMPT_OF[agent]]
-    system, user = prompt.render(text=state["text"], state=render_state(state, ctx.config.trace_chars),
+    routes = open_routes(agent, state, ctx.config.strict_routing)
+    view = render_state(state, ctx.config.trace_chars) + f"\nChoose goto from: {', '.join(routes)}."
+    system, user = prompt.render(text=state["text"], state=view,
                                  format=format_instructions(output_type, ctx.config.output_format))
+    schema = routed_schema(output_type.model_json_schema(), output_type.ROUTE_NEEDS, routes)
     try:
         reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
-                                 max_retries=ctx.config.parse_retries, max_tokens=ctx.config.max_tokens)
+                                 max_retries=ctx.config.parse_retries, max_tokens=ctx.config.max_tokens, schema=schema)
+        if reply.output.goto not in routes:
+            raise ModelOutputError(f"goto {reply.output.goto!r} is not open now; choose one of: {', '.join(routes)}")
     except ModelOutputError as exc:
         return None, _back_to(state, agent, f"ERROR: your last answer could not be used: {exc}", steps + 1)
     except BudgetExceededError as exc:

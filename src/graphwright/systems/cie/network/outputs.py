@@ -6,11 +6,9 @@ slow constrained decoding badly; answer length is bounded by max_tokens.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
-
-from graphwright.agents.routing import routed_schema
 
 from graphwright.tools.uri_retrieval import SearchRequest
 
@@ -35,6 +33,8 @@ class ExtractorOutput(BaseModel):
     goto: Literal["uri_mapping_and_refinement", "validation_and_output"] = Field(description="next agent")
     instruction: str = Field(description="what the next agent should do")
 
+    ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {}
+
 
 class Mapping(BaseModel):
     surface: str = Field(description="the words from the triples")
@@ -52,11 +52,9 @@ class UriMappingOutput(BaseModel):
     )
     instruction: str = Field(default="", description="what the next agent should do")
 
-    @classmethod
-    def model_json_schema(cls, *args, **kwargs):
-        base = super().model_json_schema(*args, **kwargs)
-        return routed_schema(base, {"uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",),
-                                    "extractor": ("instruction",)})
+    #: fields each route needs non-empty (see agents/routing.py)
+    ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",), "extractor": ("instruction",)}
 
 
 class ValidationOutput(BaseModel):
@@ -67,9 +65,7 @@ class ValidationOutput(BaseModel):
     turtle: str = Field(default="", description="the triples as Turtle, one `wd:Q.. wdt:P.. wd:Q.. .` per line")
     instruction: str = Field(default="", description="what the next agent should fix, if anything")
 
-    @classmethod
-    def model_json_schema(cls, *args, **kwargs):
-        base = super().model_json_schema(*args, **kwargs)
-        return routed_schema(base, {"semantic_validation_tool": ("turtle",), "turtle_to_label_tool": ("turtle",),
-                                    "finish": ("turtle",), "extractor": ("instruction",),
-                                    "uri_mapping_and_refinement": ("instruction",)})
+    #: fields each route needs non-empty (see agents/routing.py)
+    ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "semantic_validation_tool": ("turtle",), "turtle_to_label_tool": ("turtle",), "extractor": ("instruction",),
+        "uri_mapping_and_refinement": ("instruction",)}
