@@ -67,7 +67,9 @@ def test_cie_network_strict_routing_schema_follows_the_state(default_kb):
     assert tool_variant["tool_input"]["minItems"] == 1 and tool_variant["uri_mapping"]["maxItems"] == 0
     # the scripted model ignored the schema and repeated the tool call: fed back, then it mapped
     assert "not open now" in script.prompts["uri"][2]
-    assert "finish" not in _routes(schemas[-2]) and "turtle_to_label_tool" not in _routes(schemas[-1])
+    assert "turtle_to_label_tool" not in _routes(schemas[-1])  # the label tool just answered
+    # the URI agent's hand-over carries a draft Turtle built from the mapping
+    assert "wd:Q2685 wdt:P19 wd:Q571822 ." in script.prompts["validation"][0]
     assert result.status == "ok" and len(result.triples) == 2
 
 

@@ -15,22 +15,22 @@ from typing import Any
 
 
 def routed_schema(
-    base: dict[str, Any], needs: dict[str, tuple[str, ...]], routes: list[str] | None = None
+    base: dict[str, Any],
+    needs: dict[str, tuple[str, ...]],
+    routes: list[str] | None = None,
+    empties: dict[str, tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     """``base``: the flat model's schema; ``needs``: route -> fields that must be non-empty;
-    ``routes``: the routes open in this turn (default: all).
-
-    List fields that a route does not need are fixed to ``[]`` in its variant:
-    that saves tokens and keeps the model from filling them with guesses.
+    ``routes``: the routes open in this turn (default: all); ``empties``: route -> list
+    fields fixed to ``[]`` (saves tokens and keeps the model from filling them with guesses).
     """
     defs = base.get("$defs", {})
     goto_values = [r for r in _goto_values(base["properties"]["goto"], defs) if routes is None or r in routes]
-    list_fields = {name for need in needs.values() for name in need if base["properties"][name].get("type") == "array"}
     variants = []
     for route in goto_values:
         props = copy.deepcopy(base["properties"])
         props["goto"] = {"const": route, "type": "string"}
-        for name in list_fields - set(needs.get(route, ())):
+        for name in (empties or {}).get(route, ()):
             props[name] = {"type": "array", "maxItems": 0, "items": props[name].get("items", {})}
         for name in needs.get(route, ()):
             props[name] = _non_empty(props[name])

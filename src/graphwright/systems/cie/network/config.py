@@ -17,7 +17,7 @@ class NetworkConfig(BaseModel):
         default=True, description="After a tool answers, the caller must act on it; the first URI turn must search."
     )
     parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error inside one agent call.")
-    finish_retries: int = Field(default=2, ge=0, description="Times a rejected final Turtle goes back for repair.")
+    finish_retries: int = Field(default=1, ge=0, description="Times a rejected final Turtle goes back for repair.")
     candidates_per_term: int = Field(default=3, ge=1, le=20, description="URI retrieval hits shown per search term.")
     max_tokens: int = Field(default=768, description="Completion budget of one agent call.")
     token_budget: int | None = Field(default=60000, description="Prompt+completion tokens per document; None = unlimited.")

@@ -1,9 +1,9 @@
 """Final check of a run: parse the Turtle and keep only triples whose IRIs
 the KB knows, in the right namespaces.
 
-When the step limit forced the end before any Turtle was written, the Turtle
-is assembled from the free-form triples and the uri_mapping, and the result
-says so in its warnings.
+The URI agent's hand-over comes with a draft Turtle assembled from the
+free-form triples and the uri_mapping; when the step limit forces the end
+before any Turtle exists, the same assembly is used and marked ``fallback``.
 """
 
 from __future__ import annotations
@@ -25,15 +25,19 @@ class FinishOutcome:
     problems: list[str] = field(default_factory=list)
 
 
-def fallback_turtle(state: NetworkState) -> str:
+def draft_turtle(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> str:
     """Turtle from free-form triples whose three parts all have a mapped IRI."""
-    iri_of = {m["surface"].casefold(): m["iri"] for m in state.get("uri_mapping") or []}
+    iri_of = {m["surface"].casefold(): m["iri"] for m in mapping}
     lines = []
-    for t in state.get("triples") or []:
+    for t in triples:
         s, p, o = (iri_of.get(t[k].casefold()) for k in ("subject", "predicate", "object"))
-        if s and p and o and p.startswith("wdt:"):
+        if s and p and o and s.startswith("wd:") and p.startswith("wdt:") and o.startswith("wd:"):
             lines.append(f"{s} {p} {o} .")
-    return "\n".join(lines)
+    return "\n".join(dict.fromkeys(lines))
+
+
+def fallback_turtle(state: NetworkState) -> str:
+    return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
 
 
 def finish_run(kb, state: NetworkState) -> FinishOutcome:

@@ -19,7 +19,7 @@ from graphwright.agents.call import call_agent, dump_output, format_instructions
 from graphwright.agents.routing import routed_schema
 from graphwright.errors import BudgetExceededError, ModelOutputError
 from graphwright.systems.cie.network.context import NetworkContext
-from graphwright.systems.cie.network.finish import finish_run
+from graphwright.systems.cie.network.finish import draft_turtle, finish_run
 from graphwright.systems.cie.network.mapping import merge_mapping
 from graphwright.systems.cie.network.outputs import (
     EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
@@ -54,7 +54,7 @@ async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type
     view = render_state(state, ctx.config.trace_chars) + f"\nChoose goto from: {', '.join(routes)}."
     system, user = prompt.render(text=state["text"], state=view,
                                  format=format_instructions(output_type, ctx.config.output_format))
-    schema = routed_schema(output_type.model_json_schema(), output_type.ROUTE_NEEDS, routes)
+    schema = routed_schema(output_type.model_json_schema(), output_type.ROUTE_NEEDS, routes, output_type.ROUTE_EMPTIES)
     try:
         reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
                                  max_retries=ctx.config.parse_retries, max_tokens=ctx.config.max_tokens, schema=schema)
@@ -105,7 +105,10 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
     if out.goto == VALIDATION and (problems or not mapping):
         error = "ERROR: " + ("; ".join(problems) if problems else "uri_mapping is empty: map every surface form first.")
         return _back_to(state, URI_MAPPING, error + " Use only IRIs shown by uri_retrieval_tool.", steps)
-    return Command(goto=out.goto, update={**common, "uri_mapping": mapping,
+    update = {**common, "uri_mapping": mapping}
+    if out.goto == VALIDATION:  # hand over a draft, which the validation agent checks and edits
+        update["turtle"] = draft_turtle(state.get("triples") or [], mapping)
+    return Command(goto=out.goto, update={**update,
                                           "last_response": f"{URI_MAPPING}: {out.thought} {out.instruction}".strip(),
                                           "call_trace": _trace(state, URI_MAPPING, "agent", goto=out.goto, output=dump_output(out))})
 

@@ -28,12 +28,13 @@ class FreeTriple(BaseModel):
 
 
 class ExtractorOutput(BaseModel):
-    thought: str = Field(description="one short sentence: what you do next and why")
+    thought: str = Field(description="one short sentence: which facts the text states")
     triples: list[FreeTriple] = Field(description="every fact as (subject, predicate, object) in words from the text")
     goto: Literal["uri_mapping_and_refinement", "validation_and_output"] = Field(description="next agent")
     instruction: str = Field(description="what the next agent should do")
 
-    ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {}
+    ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {"uri_mapping_and_refinement": ("triples",)}
+    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {}
 
 
 class Mapping(BaseModel):
@@ -52,9 +53,12 @@ class UriMappingOutput(BaseModel):
     )
     instruction: str = Field(default="", description="what the next agent should do")
 
-    #: fields each route needs non-empty (see agents/routing.py)
+    #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",), "extractor": ("instruction",)}
+    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "uri_retrieval_tool": ("uri_mapping",), "validation_and_output": ("tool_input",),
+        "extractor": ("tool_input", "uri_mapping")}
 
 
 class ValidationOutput(BaseModel):
@@ -62,10 +66,10 @@ class ValidationOutput(BaseModel):
     goto: Literal[
         "semantic_validation_tool", "turtle_to_label_tool", "extractor", "uri_mapping_and_refinement", "finish"
     ] = Field(description="next agent or tool, or finish")
-    turtle: str = Field(default="", description="the triples as Turtle, one `wd:Q.. wdt:P.. wd:Q.. .` per line")
+    turtle: str = Field(default="", description="the corrected Turtle, one `wd:Q.. wdt:P.. wd:Q.. .` per line; empty keeps the current Turtle")
     instruction: str = Field(default="", description="what the next agent should fix, if anything")
 
-    #: fields each route needs non-empty (see agents/routing.py)
+    #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "semantic_validation_tool": ("turtle",), "turtle_to_label_tool": ("turtle",), "extractor": ("instruction",),
-        "uri_mapping_and_refinement": ("instruction",)}
+        "extractor": ("instruction",), "uri_mapping_and_refinement": ("instruction",)}
+    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {}
