@@ -104,3 +104,10 @@ def test_cli_unknown_system_lists_valid_names(tmp_path, doc):
 def test_cli_systems_lists_cie_network():
     result = runner.invoke(app, ["systems"])
     assert result.exit_code == 0 and "cie.network" in result.output
+
+
+def test_cli_misspelt_setting_is_an_error(tmp_path, doc, default_kb):
+    result = runner.invoke(app, ["extract", str(doc), "--set", "max_stepz=3", "--base-url", "http://127.0.0.1:9/v1",
+                                 "--model", "m", "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert "max_stepz" in result.output and "max_steps" in result.output

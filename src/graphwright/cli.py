@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from graphwright.errors import GraphwrightError
+from graphwright.errors import GraphwrightError, UserError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Knowledge graphs from text with LLM agents.")
 kb_app = typer.Typer(no_args_is_help=True, help="Build and search knowledge bases.")
@@ -52,6 +52,7 @@ def extract(
     max_chars: int = typer.Option(200_000, "--max-chars", help="Longest document accepted, in characters."),
     encoding: str = typer.Option("utf-8", "--encoding", help="Text encoding of the input files."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+    option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE, e.g. --set max_steps=6 (repeatable)."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
     from graphwright.inputs import iter_inputs
@@ -64,11 +65,13 @@ def extract(
     try:
         load_builtin_systems()
         SYSTEMS.get(system)  # fail fast on a typo, before loading models
+        if base_url and not model:
+            raise UserError("--base-url needs --model: the name of the model to use on that server")
         items = list(iter_inputs(paths, encoding))
         out.mkdir(parents=True, exist_ok=True)
         llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache, trace_path=out / "llm-trace.jsonl")
         knowledge = open_kb(kb)
-        runner = make_system(system, llm, knowledge)
+        runner = make_system(system, llm, knowledge, _settings(option))
         started = time.perf_counter()
         with GraphStore.open(store) as graph_store, _progress() as progress:
             task = progress.add_task("extracting", total=len(items))
@@ -81,6 +84,22 @@ def extract(
     _print_summary(summary, time.perf_counter() - started, llm.name)
     if summary.failed and not summary.done and not summary.skipped:
         raise typer.Exit(code=2)
+
+
+def _settings(pairs: list[str]) -> dict:
+    """``KEY=VALUE`` pairs; values are read as JSON when they parse (numbers, booleans)."""
+    import json
+
+    settings = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UserError(f"--set expects KEY=VALUE, got {pair!r}")
+        try:
+            settings[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            settings[key.strip()] = value
+    return settings
 
 
 def _progress() -> Progress:

@@ -42,7 +42,9 @@ def fallback_turtle(state: NetworkState) -> str:
 
 def finish_run(kb, state: NetworkState) -> FinishOutcome:
     turtle = (state.get("turtle") or "").strip()
-    agent = "validation_and_output"
+    # a draft the validation agent never got to approve is a fallback, as is one assembled here
+    unapproved = state.get("forced") and state.get("turtle_author", "draft") == "draft"
+    agent = "fallback" if unapproved else "validation_and_output"
     if not turtle and state.get("forced"):
         turtle, agent = fallback_turtle(state), "fallback"
     if not turtle:

@@ -29,6 +29,7 @@ from graphwright.systems.cie.network.render import render_state
 from graphwright.systems.cie.network.routes import open_routes
 from graphwright.systems.cie.network.state import NetworkState
 from graphwright.tools.semantic_validation import render_checks, semantic_validation
+from graphwright.tools.turtle import parse_turtle
 from graphwright.tools.turtle_to_label import render_report, turtle_to_label
 from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_retrieval
 
@@ -107,7 +108,7 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
         return _back_to(state, URI_MAPPING, error + " Use only IRIs shown by uri_retrieval_tool.", steps)
     update = {**common, "uri_mapping": mapping}
     if out.goto == VALIDATION:  # hand over a draft, which the validation agent checks and edits
-        update["turtle"] = draft_turtle(state.get("triples") or [], mapping)
+        update.update(turtle=draft_turtle(state.get("triples") or [], mapping), turtle_author="draft")
     return Command(goto=out.goto, update={**update,
                                           "last_response": f"{URI_MAPPING}: {out.thought} {out.instruction}".strip(),
                                           "call_trace": _trace(state, URI_MAPPING, "agent", goto=out.goto, output=dump_output(out))})
@@ -119,10 +120,16 @@ async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
         return detour
     out: ValidationOutput = reply.output
     steps = state.get("steps", 0) + 1
-    turtle = out.turtle.strip() or state.get("turtle", "")
+    turtle, author = state.get("turtle", ""), state.get("turtle_author", "draft")
+    if out.turtle.strip():
+        try:
+            parse_turtle(out.turtle)
+            turtle, author = out.turtle.strip(), VALIDATION
+        except ModelOutputError as exc:  # keep the last good Turtle; the agent sees why its edit failed
+            return _back_to(state, VALIDATION, f"ERROR: {exc}", steps)
     if out.goto in (LABEL_TOOL, SEMANTIC_TOOL) and not turtle:
         return _back_to(state, VALIDATION, f"ERROR: {out.goto} reads the turtle field, which is empty. Write the Turtle first.", steps)
-    update = {"turtle": turtle, "last_call": VALIDATION, "agent_instruction": out.instruction, "steps": steps,
+    update = {"turtle": turtle, "turtle_author": author, "last_call": VALIDATION, "agent_instruction": out.instruction, "steps": steps,
               "last_response": f"{VALIDATION}: {out.thought} {out.instruction}".strip(),
               "call_trace": _trace(state, VALIDATION, "agent", goto=out.goto, output=dump_output(out))}
     if out.goto in (LABEL_TOOL, SEMANTIC_TOOL):

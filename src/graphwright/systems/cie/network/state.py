@@ -19,7 +19,8 @@ class NetworkState(TypedDict, total=False):
     messages: list[str]  # the final Turtle
     # bookkeeping
     caller: str  # agent that invoked the current tool
-    turtle: str  # latest candidate Turtle of the validation agent
+    turtle: str  # current candidate Turtle
+    turtle_author: str  # "draft" (assembled from the mapping) or the agent that wrote it
     steps: int
     finish_attempts: int
     forced: bool
