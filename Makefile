@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: install
-	rm -rf out/demo-store
+	rm -rf out/demo-store out/demo
 	$(BIN)/graphwright extract examples/demo.txt --store out/demo-store --out out/demo $(DEMO_FLAGS)
 	$(BIN)/graphwright graph export out/demo.ttl --store out/demo-store
 	$(BIN)/graphwright graph view out/demo.html --store out/demo-store --title "graphwright demo"

@@ -67,6 +67,16 @@ def test_cie_network_strict_routing_schema_follows_the_state(default_kb):
     assert tool_variant["tool_input"]["minItems"] == 1 and tool_variant["uri_mapping"]["maxItems"] == 0
     # the scripted model ignored the schema and repeated the tool call: fed back, then it mapped
     assert "not open now" in script.prompts["uri"][2]
+    # searches the agent forgot, or asked under the wrong kind, were made for it
+    searched = json.loads(result.trace[2].input.replace("'", '"'))
+    assert {"term": "member of political party", "mode": "fused", "kind": "property"} in searched
+    assert {"term": "Republican Party", "mode": "fused", "kind": "entity"} in searched
+    # after the search, each surface form may only map to its candidates or "none"
+    handover = next(v for v in uri_after_tool["anyOf"] if v["properties"]["goto"]["const"] == "validation_and_output")
+    choices = handover["properties"]["uri_mapping"]["properties"]
+    assert set(choices) == {"Arnold Schwarzenegger", "place of birth", "Thal", "member of political party", "Republican Party"}
+    assert choices["Arnold Schwarzenegger"]["enum"][0] == "wd:Q2685" and choices["Thal"]["enum"][-1] == "none"
+    assert "wdt:P19" in choices["place of birth"]["enum"] and not any(i.startswith("wd:") for i in choices["place of birth"]["enum"][:-1])
     assert "turtle_to_label_tool" not in _routes(schemas[-1])  # the label tool just answered
     # the URI agent's hand-over carries a draft Turtle built from the mapping
     assert "wd:Q2685 wdt:P19 wd:Q571822 ." in script.prompts["validation"][0]
@@ -166,3 +176,39 @@ def test_cie_network_unreachable_model_is_a_recorded_failure(default_kb):
     system = make_system("cie.network", Unreachable(), default_kb)
     result = asyncio.run(system.run(Document(text=TEXT)))
     assert result.status == "failed" and "127.0.0.1:9" in result.reason
+
+
+def test_uri_agent_answer_in_the_constrained_shape_is_a_mapping():
+    from graphwright.systems.cie.network.outputs import UriMappingOutput
+
+    out = UriMappingOutput.model_validate({"thought": "t", "goto": "validation_and_output", "tool_input": [],
+                                           "uri_mapping": {"Thal": "wd:Q571822", "spouse": "none"}})
+    assert [(m.surface, m.iri) for m in out.uri_mapping] == [("Thal", "wd:Q571822")]
+
+
+def test_requests_get_the_kind_of_their_role_and_missing_terms_are_added():
+    from graphwright.systems.cie.network.mapping import complete_requests
+
+    triples = [{"subject": "Maria Shriver", "predicate": "daughter of", "object": "Eunice Kennedy Shriver"}]
+    asked = [{"term": "maria shriver", "mode": "label", "kind": "property"},
+             {"term": "Maria Shriver is the daughter of Eunice", "mode": "example", "kind": "property"}]
+    done = {"eunice kennedy shriver": {"term": "Eunice Kennedy Shriver", "kind": "entity", "options": []}}
+    requests = complete_requests(asked, triples, done)
+    assert requests == [{"term": "maria shriver", "mode": "label", "kind": "entity"}, asked[1],
+                        {"term": "daughter of", "mode": "fused", "kind": "property"}]
+
+
+def test_strict_routes_make_validation_check_first_and_repair_once():
+    from graphwright.systems.cie.network.routes import open_routes
+
+    handover = [{"node": "uri_mapping_and_refinement", "goto": "validation_and_output"}]
+    state = {"turtle": TURTLE, "uri_mapping": MAPPING, "call_trace": handover}
+    assert open_routes("validation_and_output", state, strict=True) == ["turtle_to_label_tool", "semantic_validation_tool"]
+    checked = {**state, "last_call": "turtle_to_label_tool",
+               "call_trace": handover + [{"node": "validation_and_output", "goto": "turtle_to_label_tool"},
+                                         {"node": "turtle_to_label_tool", "goto": "validation_and_output"}]}
+    assert open_routes("validation_and_output", checked, strict=True) == [
+        "semantic_validation_tool", "finish", "extractor", "uri_mapping_and_refinement"]
+    repaired = {**checked, "call_trace": [{"node": "validation_and_output", "goto": "extractor"}] + checked["call_trace"]}
+    assert open_routes("validation_and_output", repaired, strict=True) == ["semantic_validation_tool", "finish"]
+    assert "extractor" in open_routes("validation_and_output", repaired, strict=False)

@@ -16,8 +16,9 @@ class NetworkConfig(BaseModel):
         default="json", description="json: schema-constrained decoding; xml: the paper's tag protocol."
     )
     strict_routing: bool = Field(
-        default=True, description="After a tool answers, the caller must act on it; the first URI turn must search."
+        default=True, description="Routes close by the state (see routes.py): search before mapping, check before judging."
     )
+    max_repairs: int = Field(default=1, ge=0, description="Strict routing: times the validation agent may send work back.")
     parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error inside one agent call.")
     finish_retries: int = Field(default=1, ge=0, description="Times a rejected final Turtle goes back for repair.")
     candidates_per_term: int = Field(default=3, ge=1, le=20, description="URI retrieval hits shown per search term.")

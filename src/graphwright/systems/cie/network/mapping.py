@@ -38,3 +38,89 @@ def merge_mapping(kb, old: list[dict[str, Any]], new: list[Mapping]) -> tuple[li
         merged[m.surface.casefold()] = {"surface": m.surface, "iri": short_iri(ident), "label": record.label,
                                        "description": record.description}
     return list(merged.values()), problems
+
+
+# --- retrieved candidates --------------------------------------------------
+# The URI agent may only map a surface form to an IRI the tool showed for it:
+# the candidates are kept in the state and become an enum in its schema.
+
+NONE = "none"
+
+
+def surface_roles(triples: list[dict[str, str]]) -> dict[str, tuple[str, str]]:
+    """casefolded surface -> (surface as written, "entity" | "property"), in triple order."""
+    roles: dict[str, tuple[str, str]] = {}
+    for t in triples:
+        for key in ("subject", "predicate", "object"):
+            surface = t[key].strip()
+            kind = "property" if key == "predicate" else "entity"
+            roles.setdefault(surface.casefold(), (surface, kind))
+    return roles
+
+
+def complete_requests(requests: list[dict[str, Any]], triples: list[dict[str, str]],
+                      candidates: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The agent's searches, with the kind a surface form's role implies, plus a
+    fused search for every surface form that has no candidates yet (small models
+    forget some, or search a predicate as an entity)."""
+    roles = surface_roles(triples)
+    out, seen = [], set()
+    for req in requests:
+        key = req["term"].strip().casefold()
+        if key in roles and req.get("mode") != "example":
+            req = {**req, "kind": roles[key][1]}
+        if (key, req["kind"], req.get("mode")) not in seen:
+            seen.add((key, req["kind"], req.get("mode")))
+            out.append(req)
+    asked = {k for k, _, _ in seen}
+    for key, (surface, kind) in roles.items():
+        if key not in asked and key not in candidates:
+            out.append({"term": surface, "mode": "fused", "kind": kind})
+    return out
+
+
+def record_candidates(candidates: dict[str, dict[str, Any]], results) -> dict[str, dict[str, Any]]:
+    """Add the tool's hits per search term (union over searches, retrieval order)."""
+    merged = {k: {**v, "options": list(v["options"])} for k, v in candidates.items()}
+    for res in results:
+        key = res.request.term.strip().casefold()
+        entry = merged.setdefault(key, {"term": res.request.term.strip(), "kind": res.request.kind, "options": []})
+        known = {o["iri"] for o in entry["options"]}
+        for c in res.candidates:
+            iri = short_iri(c.id)
+            if iri not in known:
+                known.add(iri)
+                entry["options"].append({"iri": iri, "label": c.label})
+    return merged
+
+
+def mapping_choices(triples: list[dict[str, str]], candidates: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """surface -> the IRIs it may map to: its own hits, then hits of searches made
+    under other words for the same kind (e.g. "CDU" searched for "Christian Democrats")."""
+    roles = surface_roles(triples)
+    loose: dict[str, list[str]] = {"entity": [], "property": []}
+    for key, entry in candidates.items():
+        if key not in roles:
+            loose[entry["kind"]].extend(o["iri"] for o in entry["options"])
+    choices = {}
+    for key, (surface, kind) in roles.items():
+        own = [o["iri"] for o in candidates.get(key, {}).get("options", [])]
+        options = list(dict.fromkeys(own + loose[kind]))
+        if options:
+            choices[surface] = options
+    return choices
+
+
+def constrain_mapping(schema: dict[str, Any], route: str, choices: dict[str, list[str]]) -> dict[str, Any]:
+    """In the variant for ``route``, ``uri_mapping`` becomes an object with one
+    key per surface form whose value is one of its candidate IRIs or "none"."""
+    if not choices:
+        return schema
+    for variant in schema.get("anyOf", []):
+        if variant["properties"]["goto"].get("const") == route:
+            variant["properties"]["uri_mapping"] = {
+                "type": "object",
+                "properties": {s: {"enum": [*iris, NONE]} for s, iris in choices.items()},
+                "required": list(choices), "additionalProperties": False,
+            }
+    return schema

@@ -20,7 +20,9 @@ from graphwright.agents.routing import routed_schema
 from graphwright.errors import BudgetExceededError, ModelOutputError
 from graphwright.systems.cie.network.context import NetworkContext
 from graphwright.systems.cie.network.finish import draft_turtle, finish_run
-from graphwright.systems.cie.network.mapping import merge_mapping
+from graphwright.systems.cie.network.mapping import (
+    complete_requests, constrain_mapping, mapping_choices, merge_mapping, record_candidates,
+)
 from graphwright.systems.cie.network.outputs import (
     EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
     ExtractorOutput, UriMappingOutput, ValidationOutput,
@@ -43,19 +45,22 @@ def _trace(state: NetworkState, node: str, kind: str, *, goto: str | None = None
     return [{"step": step, "node": node, "kind": kind, "goto": goto, "input": input, "output": output, "error": error}]
 
 
-async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type):
-    """Run one agent turn; returns (reply, None), or (None, Command) when the turn cannot happen."""
+async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type, shape=None):
+    """Run one agent turn; returns (reply, None), or (None, Command) when the turn cannot happen.
+    ``shape`` may narrow this turn's JSON Schema further (the URI agent's candidates)."""
     steps = state.get("steps", 0)
     if steps >= ctx.config.max_steps:
         note = f"step limit of {ctx.config.max_steps} agent calls reached at {agent}"
         return None, Command(goto=FINISH, update={"forced": True, "warnings": [note],
                                                   "call_trace": _trace(state, agent, "system", goto=FINISH, error=note)})
     prompt = ctx.prompts[PROMPT_OF[agent]]
-    routes = open_routes(agent, state, ctx.config.strict_routing)
-    view = render_state(state, ctx.config.trace_chars) + f"\nChoose goto from: {', '.join(routes)}."
+    routes = open_routes(agent, state, ctx.config.strict_routing, ctx.config.max_repairs)
+    view = render_state(state, ctx.config.trace_chars, agent) + f"\nChoose goto from: {', '.join(routes)}."
     system, user = prompt.render(text=state["text"], state=view,
                                  format=format_instructions(output_type, ctx.config.output_format))
     schema = routed_schema(output_type.model_json_schema(), output_type.ROUTE_NEEDS, routes, output_type.ROUTE_EMPTIES)
+    if shape is not None:
+        schema = shape(schema)
     try:
         reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
                                  max_retries=ctx.config.parse_retries, max_tokens=ctx.config.max_tokens, schema=schema)
@@ -90,7 +95,9 @@ async def extractor(state: NetworkState, runtime: Ctx) -> Command:
 
 async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Command:
     ctx = runtime.context
-    reply, detour = await _ask(state, ctx, URI_MAPPING, UriMappingOutput)
+    choices = mapping_choices(state.get("triples") or [], state.get("candidates") or {})
+    reply, detour = await _ask(state, ctx, URI_MAPPING, UriMappingOutput,
+                               shape=lambda schema: constrain_mapping(schema, VALIDATION, choices))
     if detour:
         return detour
     out: UriMappingOutput = reply.output
@@ -99,7 +106,8 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
     if out.goto == URI_TOOL:
         if not out.tool_input:
             return _back_to(state, URI_MAPPING, "ERROR: goto uri_retrieval_tool needs at least one request in tool_input.", steps)
-        requests = [r.model_dump() for r in out.tool_input]
+        requests = complete_requests([r.model_dump() for r in out.tool_input], state.get("triples") or [],
+                                     state.get("candidates") or {})
         return Command(goto=URI_TOOL, update={**common, "tool_call": requests, "caller": URI_MAPPING,
                                               "call_trace": _trace(state, URI_MAPPING, "agent", goto=URI_TOOL, output=dump_output(out))})
     mapping, problems = merge_mapping(ctx.kb, state.get("uri_mapping") or [], out.uri_mapping)
@@ -137,9 +145,9 @@ async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
     return Command(goto=out.goto, update=update)
 
 
-def _tool_result(state: NetworkState, tool: str, text: str, error: str | None = None) -> Command:
+def _tool_result(state: NetworkState, tool: str, text: str, error: str | None = None, **extra: Any) -> Command:
     caller = state.get("caller") or VALIDATION
-    return Command(goto=caller, update={"last_call": tool, "last_response": text,
+    return Command(goto=caller, update={**extra, "last_call": tool, "last_response": text,
                                         "call_trace": _trace(state, tool, "tool", goto=caller, input=str(state.get("tool_call"))[:2000],
                                                              output=text[:2000], error=error)})
 
@@ -151,7 +159,8 @@ async def uri_retrieval_tool(state: NetworkState, runtime: Ctx) -> Command:
         results = uri_retrieval(ctx.kb, requests, k=ctx.config.candidates_per_term)
     except ModelOutputError as exc:
         return _tool_result(state, URI_TOOL, f"ERROR: {exc}", str(exc))
-    return _tool_result(state, URI_TOOL, render_results(results))
+    return _tool_result(state, URI_TOOL, render_results(results),
+                        candidates=record_candidates(state.get("candidates") or {}, results))
 
 
 async def turtle_to_label_tool(state: NetworkState, runtime: Ctx) -> Command:

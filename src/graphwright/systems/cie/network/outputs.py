@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from graphwright.tools.uri_retrieval import SearchRequest
 
@@ -52,6 +52,14 @@ class UriMappingOutput(BaseModel):
         default_factory=list, description="chosen IRI for every subject, predicate and object; else []"
     )
     instruction: str = Field(default="", description="what the next agent should do")
+
+    @field_validator("uri_mapping", mode="before")
+    @classmethod
+    def _from_choices(cls, value):
+        """The candidate-constrained schema asks for {surface: iri | "none"}."""
+        if isinstance(value, dict):
+            return [{"surface": s, "iri": iri} for s, iri in value.items() if iri and iri != "none"]
+        return value
 
     #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from graphwright.systems.cie.network.outputs import URI_MAPPING, URI_TOOL
 from graphwright.systems.cie.network.state import NetworkState
 
 
-def render_state(state: NetworkState, trace_chars: int) -> str:
+def render_state(state: NetworkState, trace_chars: int, agent: str | None = None) -> str:
     parts = []
     triples = state.get("triples") or []
     parts.append("Triples:\n" + ("\n".join(f"({t['subject']}; {t['predicate']}; {t['object']})" for t in triples) or "(none yet)"))
@@ -15,6 +16,11 @@ def render_state(state: NetworkState, trace_chars: int) -> str:
         parts.append("uri_mapping:\n" + "\n".join(lines))
     else:
         parts.append("uri_mapping: (none yet)")
+    candidates = state.get("candidates") or {}
+    if agent == URI_MAPPING and candidates and state.get("last_call") != URI_TOOL:
+        # the tool's answer is no longer the last response: keep its candidates in view
+        lines = [f'"{c["term"]}": ' + ", ".join(f'{o["iri"]} {o["label"] or "?"}' for o in c["options"]) for c in candidates.values()]
+        parts.append("Candidates found so far:\n" + "\n".join(lines))
     if state.get("turtle"):
         parts.append("Current Turtle:\n" + state["turtle"])
     trace = state.get("call_trace") or []

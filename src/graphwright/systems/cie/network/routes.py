@@ -3,9 +3,11 @@
 The network lets every agent route anywhere; small models then repeat a
 tool call instead of using its answer. With ``strict_routing`` the turn
 after a tool answer must act on it (the same tool is closed for that turn),
-the validation tools run once per hand-over, and the first URI turn must
-search before it can map. Everything else stays
-open, so the agents still control the flow.
+the validation tools run once per hand-over, the first URI turn must
+search before it can map, the validation agent checks a hand-over with a
+tool before it judges it, and it sends work back to another agent at most
+``max_repairs`` times. Everything else stays open, so the agents still
+control the flow.
 """
 
 from __future__ import annotations
@@ -24,22 +26,31 @@ ALL = {
 }
 
 
-def open_routes(agent: str, state: NetworkState, strict: bool) -> list[str]:
+def open_routes(agent: str, state: NetworkState, strict: bool, max_repairs: int = 1) -> list[str]:
     routes = list(ALL[agent])
     if not strict:
         return routes
+    trace = state.get("call_trace") or []
     last = state.get("last_call")
     if last in (URI_TOOL, LABEL_TOOL, SEMANTIC_TOOL) and last in routes:
         routes.remove(last)
-    if agent == VALIDATION:  # each check runs once per hand-over: then act on what it said
-        for step in reversed(state.get("call_trace") or []):
-            if step["node"] in (EXTRACTOR, URI_MAPPING):
-                break
-            if step["node"] in routes and step["node"] in (LABEL_TOOL, SEMANTIC_TOOL):
-                routes.remove(step["node"])
-    searched = any(step["node"] == URI_TOOL for step in state.get("call_trace") or [])
-    if agent == URI_MAPPING and not searched:
-        routes = [URI_TOOL, EXTRACTOR]
-    if agent == VALIDATION and not (state.get("turtle") or "").strip() and state.get("uri_mapping"):
-        routes = [r for r in routes if r != FINISH]  # write the Turtle before finishing
+    if agent == URI_MAPPING and not any(step["node"] == URI_TOOL for step in trace):
+        return [URI_TOOL, EXTRACTOR]
+    if agent != VALIDATION:
+        return routes
+    checks = []  # check tools run since the last hand-over: each runs once, then act on what it said
+    for step in reversed(trace):
+        if step["node"] in (EXTRACTOR, URI_MAPPING):
+            break
+        if step["node"] in (LABEL_TOOL, SEMANTIC_TOOL):
+            checks.append(step["node"])
+    routes = [r for r in routes if r not in checks]
+    has_turtle = bool((state.get("turtle") or "").strip())
+    if has_turtle and not checks:
+        return [LABEL_TOOL, SEMANTIC_TOOL]
+    repairs = sum(1 for step in trace if step["node"] == VALIDATION and step.get("goto") in (EXTRACTOR, URI_MAPPING))
+    if repairs >= max_repairs:
+        routes = [r for r in routes if r not in (EXTRACTOR, URI_MAPPING)]
+    if not has_turtle and state.get("uri_mapping"):
+        routes = [r for r in routes if r != FINISH] or [EXTRACTOR, URI_MAPPING]  # write the Turtle before finishing
     return routes

@@ -18,6 +18,7 @@ class NetworkState(TypedDict, total=False):
     tool_call: Any
     messages: list[str]  # the final Turtle
     # bookkeeping
+    candidates: dict[str, dict[str, Any]]  # search term -> the IRIs uri_retrieval_tool showed for it
     caller: str  # agent that invoked the current tool
     turtle: str  # current candidate Turtle
     turtle_author: str  # "draft" (assembled from the mapping) or the agent that wrote it
