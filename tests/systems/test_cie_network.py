@@ -65,6 +65,7 @@ def test_cie_network_strict_routing_schema_follows_the_state(default_kb):
     assert "uri_retrieval_tool" not in _routes(uri_after_tool)  # must use the answer
     tool_variant = uri_first["anyOf"][0]["properties"]
     assert tool_variant["tool_input"]["minItems"] == 1 and tool_variant["uri_mapping"]["maxItems"] == 0
+    assert tool_variant["instruction"]["const"] == ""  # forward routes carry data, not instructions
     # the scripted model ignored the schema and repeated the tool call: fed back, then it mapped
     assert "not open now" in script.prompts["uri"][2]
     # searches the agent forgot, or asked under the wrong kind, were made for it
@@ -204,11 +205,13 @@ def test_strict_routes_make_validation_check_first_and_repair_once():
     handover = [{"node": "uri_mapping_and_refinement", "goto": "validation_and_output"}]
     state = {"turtle": TURTLE, "uri_mapping": MAPPING, "call_trace": handover}
     assert open_routes("validation_and_output", state, strict=True) == ["turtle_to_label_tool", "semantic_validation_tool"]
-    checked = {**state, "last_call": "turtle_to_label_tool",
+    checked = {**state, "last_call": "turtle_to_label_tool", "check_problems": 1,
                "call_trace": handover + [{"node": "validation_and_output", "goto": "turtle_to_label_tool"},
                                          {"node": "turtle_to_label_tool", "goto": "validation_and_output"}]}
     assert open_routes("validation_and_output", checked, strict=True) == [
         "semantic_validation_tool", "finish", "extractor", "uri_mapping_and_refinement"]
+    clean = {**checked, "check_problems": 0}  # send-backs only answer a problem a check found
+    assert open_routes("validation_and_output", clean, strict=True) == ["semantic_validation_tool", "finish"]
     repaired = {**checked, "call_trace": [{"node": "validation_and_output", "goto": "extractor"}] + checked["call_trace"]}
     assert open_routes("validation_and_output", repaired, strict=True) == ["semantic_validation_tool", "finish"]
     assert "extractor" in open_routes("validation_and_output", repaired, strict=False)

@@ -21,8 +21,8 @@ def routed_schema(
     empties: dict[str, tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     """``base``: the flat model's schema; ``needs``: route -> fields that must be non-empty;
-    ``routes``: the routes open in this turn (default: all); ``empties``: route -> list
-    fields fixed to ``[]`` (saves tokens and keeps the model from filling them with guesses).
+    ``routes``: the routes open in this turn (default: all); ``empties``: route -> fields
+    fixed to ``[]`` or ``""`` (saves tokens and keeps the model from filling them with guesses).
     """
     defs = base.get("$defs", {})
     goto_values = [r for r in _goto_values(base["properties"]["goto"], defs) if routes is None or r in routes]
@@ -31,7 +31,7 @@ def routed_schema(
         props = copy.deepcopy(base["properties"])
         props["goto"] = {"const": route, "type": "string"}
         for name in (empties or {}).get(route, ()):
-            props[name] = {"type": "array", "maxItems": 0, "items": props[name].get("items", {})}
+            props[name] = _empty(props[name])
         for name in needs.get(route, ()):
             props[name] = _non_empty(props[name])
         variants.append({"type": "object", "properties": props, "required": list(props)})
@@ -47,6 +47,12 @@ def _goto_values(prop: dict[str, Any], defs: dict[str, Any]) -> list[str]:
     if "enum" in prop:
         return list(prop["enum"])
     return [prop["const"]]
+
+
+def _empty(prop: dict[str, Any]) -> dict[str, Any]:
+    if prop.get("type") == "array":
+        return {"type": "array", "maxItems": 0, "items": prop.get("items", {})}
+    return {"type": "string", "const": ""}
 
 
 def _non_empty(prop: dict[str, Any]) -> dict[str, Any]:

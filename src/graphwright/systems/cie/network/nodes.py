@@ -169,7 +169,7 @@ async def turtle_to_label_tool(state: NetworkState, runtime: Ctx) -> Command:
     except ModelOutputError as exc:
         return _tool_result(state, LABEL_TOOL, f"ERROR: {exc}", str(exc))
     free = [(t["subject"], t["predicate"], t["object"]) for t in state.get("triples") or []]
-    return _tool_result(state, LABEL_TOOL, render_report(report, free))
+    return _tool_result(state, LABEL_TOOL, render_report(report, free), check_problems=len(report.problems))
 
 
 async def semantic_validation_tool(state: NetworkState, runtime: Ctx) -> Command:
@@ -177,7 +177,8 @@ async def semantic_validation_tool(state: NetworkState, runtime: Ctx) -> Command
         checks = semantic_validation(runtime.context.kb, state.get("tool_call") or "")
     except ModelOutputError as exc:
         return _tool_result(state, SEMANTIC_TOOL, f"ERROR: {exc}", str(exc))
-    return _tool_result(state, SEMANTIC_TOOL, render_checks(checks))
+    problems = sum(c.verdict == "invalid" for c in checks)
+    return _tool_result(state, SEMANTIC_TOOL, render_checks(checks), check_problems=problems)
 
 
 async def finish(state: NetworkState, runtime: Ctx) -> Command:

@@ -34,7 +34,7 @@ class ExtractorOutput(BaseModel):
     instruction: str = Field(description="what the next agent should do")
 
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {"uri_mapping_and_refinement": ("triples",)}
-    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {"uri_mapping_and_refinement": ("instruction",)}
 
 
 class Mapping(BaseModel):
@@ -65,7 +65,7 @@ class UriMappingOutput(BaseModel):
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",), "extractor": ("instruction",)}
     ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "uri_retrieval_tool": ("uri_mapping",), "validation_and_output": ("tool_input",),
+        "uri_retrieval_tool": ("uri_mapping", "instruction"), "validation_and_output": ("tool_input", "instruction"),
         "extractor": ("tool_input", "uri_mapping")}
 
 
@@ -80,4 +80,6 @@ class ValidationOutput(BaseModel):
     #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "extractor": ("instruction",), "uri_mapping_and_refinement": ("instruction",)}
-    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {}
+    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
+        "turtle_to_label_tool": ("turtle", "instruction"), "semantic_validation_tool": ("turtle", "instruction"),
+        "finish": ("instruction",)}

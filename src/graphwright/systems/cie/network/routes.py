@@ -5,8 +5,9 @@ tool call instead of using its answer. With ``strict_routing`` the turn
 after a tool answer must act on it (the same tool is closed for that turn),
 the validation tools run once per hand-over, the first URI turn must
 search before it can map, the validation agent checks a hand-over with a
-tool before it judges it, and it sends work back to another agent at most
-``max_repairs`` times. Everything else stays open, so the agents still
+tool before it judges it, and it sends work back to another agent only when
+a check found a problem, at most ``max_repairs`` times (it can still edit
+the Turtle itself). Everything else stays open, so the agents still
 control the flow.
 """
 
@@ -49,7 +50,7 @@ def open_routes(agent: str, state: NetworkState, strict: bool, max_repairs: int 
     if has_turtle and not checks:
         return [LABEL_TOOL, SEMANTIC_TOOL]
     repairs = sum(1 for step in trace if step["node"] == VALIDATION and step.get("goto") in (EXTRACTOR, URI_MAPPING))
-    if repairs >= max_repairs:
+    if repairs >= max_repairs or (has_turtle and not state.get("check_problems")):
         routes = [r for r in routes if r not in (EXTRACTOR, URI_MAPPING)]
     if not has_turtle and state.get("uri_mapping"):
         routes = [r for r in routes if r != FINISH] or [EXTRACTOR, URI_MAPPING]  # write the Turtle before finishing
