@@ -147,4 +147,3 @@ def test_html_view_script_lays_out_hundreds_of_triples(store, document, tmp_path
     store.add_result(document, _many(document.id, 400))
     out = _run_page(render_html(store), tmp_path)
     assert out["edges"] == 400 and out["badGeometry"] == 0
-    assert out["layoutMs"] < 5000
