@@ -23,5 +23,6 @@ class NetworkConfig(BaseModel):
     finish_retries: int = Field(default=1, ge=0, description="Times a rejected final Turtle goes back for repair.")
     candidates_per_term: int = Field(default=3, ge=1, le=20, description="URI retrieval hits shown per search term.")
     max_tokens: int = Field(default=512, description="Completion budget of one agent call.")
+    extractor_max_tokens: int = Field(default=1024, description="The extractor's budget: a long text holds many triples.")
     token_budget: int | None = Field(default=60000, description="Prompt+completion tokens per document; None = unlimited.")
     trace_chars: int = Field(default=400, description="Characters of each call shown in the call trace to agents.")

@@ -63,7 +63,7 @@ async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type
         schema = shape(schema)
     try:
         reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
-                                 max_retries=ctx.config.parse_retries, max_tokens=ctx.config.max_tokens, schema=schema)
+                                 max_retries=ctx.config.parse_retries, max_tokens=_max_tokens(ctx, agent), schema=schema)
         if reply.output.goto not in routes:
             raise ModelOutputError(f"goto {reply.output.goto!r} is not open now; choose one of: {', '.join(routes)}")
     except ModelOutputError as exc:
@@ -72,6 +72,11 @@ async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type
         return None, Command(goto=FINISH, update={"forced": True, "warnings": [str(exc)],
                                                   "call_trace": _trace(state, agent, "system", goto=FINISH, error=str(exc))})
     return reply, None
+
+
+def _max_tokens(ctx: NetworkContext, agent: str) -> int:
+    # a cut-off JSON answer is unusable, and a retry at temperature 0 is cut off at the same place
+    return ctx.config.extractor_max_tokens if agent == EXTRACTOR else ctx.config.max_tokens
 
 
 def _back_to(state: NetworkState, agent: str, error: str, steps: int) -> Command:
