@@ -62,3 +62,20 @@ async def test_structured_sends_the_schema_unless_told_not_to():
 )
 def test_structured_tolerates_fences_and_surrounding_text(text):
     assert parse_output(text, Person) == Person(name="Ada", age=36)
+
+
+class _CutOffOnce(ScriptedLLM):
+    """The first answer stops at the token limit, as a long extraction does."""
+
+    async def chat(self, messages, **kwargs):
+        response = await super().chat(messages, **kwargs)
+        cut = len(self.calls) == 1
+        return response.model_copy(update={"finish_reason": "length" if cut else "stop"})
+
+
+async def test_structured_asks_for_a_shorter_answer_after_a_cut_off():
+    llm = _CutOffOnce(['{"name": "Ada Lovelace, Countess of', '{"name": "Ada", "age": 36}'])
+    reply = await chat_structured(llm, MESSAGES, Person)
+    assert reply.parsed == Person(name="Ada", age=36)
+    feedback = llm.calls[1]["messages"][-1]["content"]
+    assert "cut off at the token limit" in feedback and "shorter" in feedback

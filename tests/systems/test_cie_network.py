@@ -69,7 +69,7 @@ def test_cie_network_strict_routing_schema_follows_the_state(default_kb):
     # the scripted model ignored the schema and repeated the tool call: fed back, then it mapped
     assert "not open now" in script.prompts["uri"][2]
     # searches the agent forgot, or asked under the wrong kind, were made for it
-    searched = json.loads(result.trace[2].input.replace("'", '"'))
+    searched = json.loads(result.trace[2].input)
     assert {"term": "member of political party", "mode": "fused", "kind": "property"} in searched
     assert {"term": "Republican Party", "mode": "fused", "kind": "entity"} in searched
     # after the search, each surface form may only map to its candidates or "none"

@@ -32,6 +32,11 @@ def local_id(iri: str) -> str:
     return iri
 
 
+def short_iri(ident: str) -> str:
+    """``Q42`` -> ``wd:Q42``, ``P31`` -> ``wdt:P31``: the prefixed form agents read and write in Turtle."""
+    return ("wdt:" if ident.startswith("P") else "wd:") + ident
+
+
 def entity_iri(qid_or_pid: str) -> str:
     """The ``wd:`` IRI of an item or property id."""
     return qid_or_pid if qid_or_pid.startswith("http") else WD + local_id(qid_or_pid)

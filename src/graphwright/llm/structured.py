@@ -73,11 +73,11 @@ def _describe(error: ValidationError, limit: int = 8) -> str:
     return "; ".join(lines)
 
 
-def _feedback(error: str) -> str:
-    return (
-        f"Your answer could not be used: {error}\n"
-        "Answer again with the corrected JSON only, matching the schema, with no other text."
-    )
+def _feedback(error: str, cut_off: bool = False) -> str:
+    # at temperature 0 the same request is cut off at the same place: only a shorter answer fits
+    again = ("Answer again, shorter: fewer list items and short strings, so the whole JSON fits."
+             if cut_off else "Answer again with the corrected JSON only, matching the schema, with no other text.")
+    return f"Your answer could not be used: {error}\n{again}"
 
 
 async def chat_structured(
@@ -112,11 +112,12 @@ async def chat_structured(
             output = parse_output(response.text, output_type)
         except ModelOutputError as e:
             errors.append(str(e))
-            if response.finish_reason == "length":
+            cut_off = response.finish_reason == "length"
+            if cut_off:
                 errors[-1] += " (the answer was cut off at the token limit)"
             history += [
                 {"role": "assistant", "content": response.text},
-                {"role": "user", "content": _feedback(errors[-1])},
+                {"role": "user", "content": _feedback(errors[-1], cut_off)},
             ]
             continue
         return StructuredReply(parsed=output, text=response.text, attempts=attempt, errors=errors, usage=usage)

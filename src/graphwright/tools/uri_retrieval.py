@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from graphwright.errors import ModelOutputError
+from graphwright.kb.namespaces import short_iri
 
 SearchMode = Literal["fused", "label", "description", "example"]
 Kind = Literal["entity", "property"]
@@ -74,10 +75,9 @@ def render_results(results: list[SearchResult]) -> str:
         if not res.candidates:
             lines.append("  no match; try other words or another mode")
         for c in res.candidates:
-            prefix = "wdt:" if c.id.startswith("P") else "wd:"
             desc = f" - {_clip(c.description, 90)}" if c.description else ""
             ex = f" e.g. {_clip(c.example, 60)}" if c.example and c.id.startswith("P") else ""
-            lines.append(f"  {prefix}{c.id} {c.label or '?'}{desc}{ex}")
+            lines.append(f"  {short_iri(c.id)} {c.label or '?'}{desc}{ex}")
     return "\n".join(lines)
 
 

@@ -5,15 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graphwright.kb.namespaces import is_wikidata_id, local_id
-from graphwright.systems.cie.network.outputs import Mapping
+from graphwright.kb.namespaces import is_wikidata_id, local_id, short_iri
+from graphwright.systems.cie.network.outputs import NO_IRI, Mapping
 
 _ID_IN = re.compile(r"\b([PQ][1-9][0-9]*)\b")
-
-
-def short_iri(ident: str) -> str:
-    """``Q42`` -> ``wd:Q42``, ``P31`` -> ``wdt:P31``: the form used in the Turtle."""
-    return ("wdt:" if ident.startswith("P") else "wd:") + ident
 
 
 def normalise_id(raw: str) -> str | None:
@@ -43,9 +38,6 @@ def merge_mapping(kb, old: list[dict[str, Any]], new: list[Mapping]) -> tuple[li
 # --- retrieved candidates --------------------------------------------------
 # The URI agent may only map a surface form to an IRI the tool showed for it:
 # the candidates are kept in the state and become an enum in its schema.
-
-NONE = "none"
-
 
 def surface_roles(triples: list[dict[str, str]]) -> dict[str, tuple[str, str]]:
     """casefolded surface -> (surface as written, "entity" | "property"), in triple order."""
@@ -120,7 +112,7 @@ def constrain_mapping(schema: dict[str, Any], route: str, choices: dict[str, lis
         if variant["properties"]["goto"].get("const") == route:
             variant["properties"]["uri_mapping"] = {
                 "type": "object",
-                "properties": {s: {"enum": [*iris, NONE]} for s, iris in choices.items()},
+                "properties": {s: {"enum": [*iris, NO_IRI]} for s, iris in choices.items()},
                 "required": list(choices), "additionalProperties": False,
             }
     return schema

@@ -9,6 +9,7 @@ to ``finish``.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from langgraph.graph import END
@@ -150,10 +151,15 @@ async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
     return Command(goto=out.goto, update=update)
 
 
+def _as_text(tool_call: Any) -> str:
+    """Tool input for the trace: Turtle as is, search requests as JSON (traces are read by programs too)."""
+    return tool_call if isinstance(tool_call, str) else json.dumps(tool_call, ensure_ascii=False)
+
+
 def _tool_result(state: NetworkState, tool: str, text: str, error: str | None = None, **extra: Any) -> Command:
     caller = state.get("caller") or VALIDATION
     return Command(goto=caller, update={**extra, "last_call": tool, "last_response": text,
-                                        "call_trace": _trace(state, tool, "tool", goto=caller, input=str(state.get("tool_call"))[:2000],
+                                        "call_trace": _trace(state, tool, "tool", goto=caller, input=_as_text(state.get("tool_call"))[:2000],
                                                              output=text[:2000], error=error)})
 
 

@@ -19,6 +19,7 @@ URI_TOOL = "uri_retrieval_tool"
 SEMANTIC_TOOL = "semantic_validation_tool"
 LABEL_TOOL = "turtle_to_label_tool"
 FINISH = "finish"
+NO_IRI = "none"  # the URI agent's answer for a surface form no candidate fits
 
 
 class FreeTriple(BaseModel):
@@ -58,7 +59,7 @@ class UriMappingOutput(BaseModel):
     def _from_choices(cls, value):
         """The candidate-constrained schema asks for {surface: iri | "none"}."""
         if isinstance(value, dict):
-            return [{"surface": s, "iri": iri} for s, iri in value.items() if iri and iri != "none"]
+            return [{"surface": s, "iri": iri} for s, iri in value.items() if iri and iri != NO_IRI]
         return value
 
     #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
