@@ -19,8 +19,10 @@ from graphwright.errors import GraphwrightError, UserError
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Knowledge graphs from text with LLM agents.")
 kb_app = typer.Typer(no_args_is_help=True, help="Build and search knowledge bases.")
 graph_app = typer.Typer(no_args_is_help=True, help="Export and view stored graphs.")
+eval_app = typer.Typer(no_args_is_help=True, help="Evaluate systems on gold data and compare runs.")
 app.add_typer(kb_app, name="kb")
 app.add_typer(graph_app, name="graph")
+app.add_typer(eval_app, name="eval")
 
 console = Console(stderr=True)
 _state = {"debug": False}
@@ -204,6 +206,91 @@ def graph_view(
     except GraphwrightError as exc:
         _fail(exc)
     typer.echo(f"wrote {out_file}")
+
+
+@eval_app.command("run")
+def eval_run(
+    system: str = typer.Option(..., "--system", "-s", help="System to evaluate (see `graphwright systems`)."),
+    dataset: str = typer.Option(..., "--dataset", "-d", help="rebel-sample, fewrel, re-docred, or a gold JSONL file."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="Only the first N documents."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
+    api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
+    kb: Optional[str] = typer.Option(None, "--kb", help="KB to link against (default: the dataset's own, e.g. rebel)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run folder (default runs/<system>-<dataset>-<model>)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+    option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE (repeatable)."),
+) -> None:
+    """Run a system on a dataset and score it (paper 000 metrics). Rerunning into the same folder resumes."""
+    from graphwright.eval.datasets import load_dataset
+    from graphwright.eval.report import markdown_report, write_reports
+    from graphwright.eval.runner import RunInfo, read_documents, run_eval
+    from graphwright.kb import open_kb
+    from graphwright.llm import make_llm
+    from graphwright.systems.base import SYSTEMS, load_builtin_systems, make_system
+
+    try:
+        load_builtin_systems()
+        SYSTEMS.get(system)
+        data = load_dataset(dataset, limit)
+        llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
+        kb_name = kb or data.kb
+        knowledge = open_kb(kb_name)
+        settings = _settings(option)
+        runner = make_system(system, llm, knowledge, settings)
+        folder = out or Path("runs") / _slug(f"{system}-{data.name}-{llm.name}")
+        info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
+        with _progress() as progress:
+            task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))
+            aggregate = asyncio.run(run_eval(runner, data, knowledge, info, folder,
+                                             on_progress=lambda _: progress.advance(task)))
+        asyncio.run(llm.aclose())
+        md, page = write_reports(folder, aggregate, read_documents(folder))
+    except GraphwrightError as exc:
+        _fail(exc)
+    typer.echo(markdown_report(aggregate))
+    typer.echo(f"wrote {folder}/documents.jsonl, {md.name} and {page.name}")
+
+
+@eval_app.command("compare")
+def eval_compare(
+    runs: list[Path] = typer.Argument(..., help="Run folders written by `graphwright eval run`."),
+    average: str = typer.Option("macro", "--average", help="macro or micro"),
+    markdown: bool = typer.Option(False, "--markdown", help="Print a Markdown table instead."),
+) -> None:
+    """Show runs side by side: F1 per category, error rate, LLM calls, tokens and seconds per document."""
+    from graphwright.eval.report import comparison_markdown, comparison_rows
+    from graphwright.eval.runner import load_aggregate
+
+    try:
+        if average not in ("macro", "micro"):
+            raise UserError("--average is macro or micro")
+        aggs = [load_aggregate(r) for r in runs]
+    except GraphwrightError as exc:
+        _fail(exc)
+    names = [r.name for r in runs]
+    if markdown:
+        typer.echo(comparison_markdown(aggs, names, average))
+        return
+    table = Table("metric", *names, title=f"{average} average")
+    for metric, values in comparison_rows(aggs, average):
+        table.add_row(metric, *values)
+    Console().print(table)
+
+
+@eval_app.command("datasets")
+def eval_datasets() -> None:
+    """List the registered evaluation datasets."""
+    from graphwright.eval.datasets import DATASETS
+
+    for name in DATASETS.names():
+        typer.echo(f"{name}: {(DATASETS.get(name).__doc__ or '').strip().splitlines()[0]}")
+
+
+def _slug(text: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
 def main() -> None:

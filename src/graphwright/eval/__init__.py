@@ -1,0 +1,1 @@
+"""Evaluation: gold data, the CIExMAS metrics, the run harness, reports and the linking benchmark."""

@@ -1,0 +1,153 @@
+"""Closed-IE evaluation datasets: rebel-sample, fewrel, re-docred, and any file in the generic format.
+
+Benchmark files are read from the data directory (``../shared/data``, or GRAPHWRIGHT_DATA_DIR) and
+never copied; a missing file is a clear error naming it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from graphwright.errors import DataNotFoundError
+from graphwright.eval.gold import GoldDocument, GoldTerm, GoldTriple, read_gold_jsonl
+from graphwright.paths import data_dir
+from graphwright.registry import Registry
+
+
+@dataclass
+class EvalDataset:
+    name: str
+    documents: list[GoldDocument]
+    kb: str = "default"  # the KB a system should link against (a name for graphwright.kb.open_kb, or a path)
+    match_names: bool = False  # gold entities that the KB lacks are also matched by name
+    note: str = ""
+
+
+Loader = Callable[[int | None], EvalDataset]
+DATASETS: Registry[Loader] = Registry("dataset")
+
+
+def load_dataset(name_or_path: str, limit: int | None = None) -> EvalDataset:
+    """A registered dataset by name, or a generic-format JSONL(.gz) file by path."""
+    if name_or_path not in DATASETS and (Path(name_or_path).suffix in {".jsonl", ".gz"} or Path(name_or_path).exists()):
+        docs = read_gold_jsonl(name_or_path)
+        return EvalDataset(Path(name_or_path).name, docs[:limit] if limit else docs)
+    return DATASETS.get(name_or_path)(limit)
+
+
+def dataset_names() -> list[str]:
+    return DATASETS.names()
+
+
+def _data_file(*parts: str) -> Path:
+    path = data_dir().joinpath(*parts)
+    if not path.is_file():
+        raise DataNotFoundError(
+            f"{path} not found: the {parts[0]} data is read from the data directory ({data_dir()}); "
+            "set GRAPHWRIGHT_DATA_DIR to the folder that holds it")
+    return path
+
+
+def _read_json(path: Path):
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        return json.load(fh) if not path.name.endswith((".jsonl", ".jsonl.gz")) else [json.loads(x) for x in fh if x.strip()]
+
+
+# ---- rebel-sample --------------------------------------------------------------------------------------
+
+@DATASETS.register("rebel-sample")
+def rebel_sample(limit: int | None = None) -> EvalDataset:
+    """The 1,000-abstract REBEL sample, first documents by docid. Documents without gold triples
+    (80 of 1,000) are skipped: nothing could be scored on them. The matching KB (``rebel``) holds
+    every entity of the sample, so this is a closed-world benchmark."""
+    rows = sorted(_read_json(_data_file("rebel-sample", "sample.jsonl.gz")), key=lambda r: r["docid"])
+    docs = []
+    for row in rows:
+        if not row["triples"]:
+            continue
+        docs.append(GoldDocument(id=str(row["docid"]), title=row.get("title"), text=row["text"],
+                                 triples=[GoldTriple(subject=_rebel_term(t["subject"]),
+                                                     predicate=GoldTerm(iri=t["predicate"]["uri"],
+                                                                        surface=t["predicate"].get("surfaceform")),
+                                                     object=_rebel_term(t["object"])) for t in row["triples"]]))
+        if limit and len(docs) >= limit:
+            break
+    return EvalDataset("rebel-sample", docs, kb="rebel",
+                       note="REBEL sample (CC BY-NC-SA 4.0); closed world: the rebel KB holds every entity")
+
+
+def _rebel_term(part: dict) -> GoldTerm:
+    uri, bounds = part["uri"], part.get("boundaries") or [None, None]
+    surface = part.get("surfaceform")
+    if re.fullmatch(r"Q[1-9]\d*", uri):
+        return GoldTerm(iri=uri, surface=surface, start=bounds[0], end=bounds[1])
+    return GoldTerm(literal=uri, surface=surface, start=bounds[0], end=bounds[1])  # dates and quantities
+
+
+# ---- fewrel ------------------------------------------------------------------------------------------
+
+@DATASETS.register("fewrel")
+def fewrel(limit: int | None = None) -> EvalDataset:
+    """FewRel 1.0 validation sentences, one gold triple each, taken round-robin over the 16 relations
+    so a small limit still covers them all. Only one relation per sentence is annotated, so precision
+    is a lower bound. Its entities are mostly missing from the shipped KBs: they also match by name."""
+    data = _read_json(_data_file("fewrel", "val_wiki.json.gz"))
+    relations = sorted(data)
+    docs: list[GoldDocument] = []
+    for i in range(max(len(v) for v in data.values())):
+        for pid in relations:
+            if i < len(data[pid]):
+                docs.append(_fewrel_doc(pid, i, data[pid][i]))
+                if limit and len(docs) >= limit:
+                    return EvalDataset("fewrel", docs, match_names=True)
+    return EvalDataset("fewrel", docs, match_names=True, note="FewRel 1.0 val (MIT)")
+
+
+def _fewrel_doc(pid: str, index: int, row: dict) -> GoldDocument:
+    text = detokenize(row["tokens"])
+    head, tail = row["h"], row["t"]
+    return GoldDocument(id=f"{pid}-{index}", text=text, triples=[GoldTriple(
+        subject=GoldTerm(iri=head[1], surface=_mention(row["tokens"], head[2])),
+        predicate=GoldTerm(iri=pid),
+        object=GoldTerm(iri=tail[1], surface=_mention(row["tokens"], tail[2])))])
+
+
+def _mention(tokens: list[str], positions: list[list[int]]) -> str:
+    return detokenize([tokens[i] for i in positions[0]]) if positions and positions[0] else ""
+
+
+# ---- re-docred -----------------------------------------------------------------------------------------
+
+@DATASETS.register("re-docred")
+def re_docred(limit: int | None = None, split: str = "test") -> EvalDataset:
+    """Re-DocRED documents (test split) with their revised relation labels. The data has no entity ids:
+    subjects and objects are matched by any of their mention names."""
+    rows = _read_json(_data_file("re-docred", f"{split}_revised.json.gz"))
+    docs = []
+    for index, row in enumerate(rows[:limit] if limit else rows):
+        text = " ".join(detokenize(s) for s in row["sents"])
+        entities = [_docred_term(v) for v in row["vertexSet"]]
+        triples = [GoldTriple(subject=entities[lab["h"]], predicate=GoldTerm(iri=lab["r"]), object=entities[lab["t"]])
+                   for lab in row.get("labels", [])]
+        docs.append(GoldDocument(id=f"{split}-{index}", title=row.get("title"), text=text, triples=triples))
+    return EvalDataset("re-docred", docs, note="Re-DocRED (MIT); entities matched by name")
+
+
+def _docred_term(vertex: list[dict]) -> GoldTerm:
+    names = sorted({m["name"] for m in vertex}, key=len, reverse=True)
+    return GoldTerm(surface=names[0], names=names[1:])
+
+
+def detokenize(tokens: list[str]) -> str:
+    """Tokens back to readable text: no space before closing punctuation or after opening brackets."""
+    text = " ".join(t for t in tokens if t.strip())
+    text = re.sub(r" ([.,;:!?%)\]}])", r"\1", text)
+    text = re.sub(r"([(\[{$]) ", r"\1", text)
+    text = re.sub(r" (n't|'s|'re|'ve|'ll|'d|'m)\b", r"\1", text)
+    return text.replace("`` ", '"').replace(" ''", '"')

@@ -1,0 +1,146 @@
+"""Reports of eval runs: Markdown tables, a self-contained HTML page with SVG plots, side-by-side comparison."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+from graphwright.eval.metrics import CATEGORIES
+
+LABELS = {
+    "triples": "Triples", "triples_parental": "Triples (parental)", "triples_related": "Triples (related)",
+    "subjects": "Subjects", "properties": "Properties", "properties_parental": "Properties (parental)",
+    "properties_related": "Properties (related)", "objects": "Objects", "entities": "Entities",
+}
+COST = (("llm_calls", "LLM calls"), ("prompt_tokens", "prompt tokens"), ("completion_tokens", "completion tokens"),
+        ("seconds", "seconds"))
+
+
+def run_title(agg: dict[str, Any]) -> str:
+    run = agg["run"]
+    return f"{run['system']} on {run['dataset']} ({agg['documents']} documents, {run['model']})"
+
+
+def category_table(agg: dict[str, Any], average: str = "macro") -> str:
+    lines = ["| category | precision | recall | F1 |", "|---|---|---|---|"]
+    for c in CATEGORIES:
+        s = agg[average][c]
+        lines.append(f"| {LABELS[c]} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} |")
+    return "\n".join(lines)
+
+
+def markdown_report(agg: dict[str, Any]) -> str:
+    run, cost = agg["run"], agg["per_document"]
+    settings = ", ".join(f"{k}={v}" for k, v in sorted(run.get("settings", {}).items())) or "defaults"
+    parts = [
+        f"# {run_title(agg)}", "",
+        f"- system: {run['system']} ({settings}); dataset: {run['dataset']}; KB: {run['kb']}; model: {run['model']}",
+        f"- started: {run.get('started', '')}; documents: {agg['documents']}; failed: {agg['failed']} "
+        f"(error rate {agg['error_rate']:.3f})",
+        "- per document: " + ", ".join(f"{cost[k]:g} {label}" for k, label in COST), "",
+        "## Macro average (each document weighs the same)", "", category_table(agg, "macro"), "",
+        "## Micro average (summed counts)", "", category_table(agg, "micro"), "",
+    ]
+    return "\n".join(parts)
+
+
+def comparison_rows(aggs: list[dict[str, Any]], average: str = "macro") -> list[tuple[str, list[str]]]:
+    """(metric, one value per run) rows: F1 per category, P and R of triples, error rate and cost."""
+    rows = [("triple precision", [f"{a[average]['triples']['precision']:.3f}" for a in aggs]),
+            ("triple recall", [f"{a[average]['triples']['recall']:.3f}" for a in aggs])]
+    rows += [(f"{LABELS[c]} F1", [f"{a[average][c]['f1']:.3f}" for a in aggs]) for c in CATEGORIES]
+    rows += [("error rate", [f"{a['error_rate']:.3f}" for a in aggs]),
+             ("documents", [str(a["documents"]) for a in aggs])]
+    rows += [(f"{label} / doc", [f"{a['per_document'][k]:g}" for a in aggs]) for k, label in COST]
+    return rows
+
+
+def comparison_markdown(aggs: list[dict[str, Any]], names: list[str], average: str = "macro") -> str:
+    lines = ["| metric | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    lines += [f"| {metric} | " + " | ".join(values) + " |" for metric, values in comparison_rows(aggs, average)]
+    return "\n".join(lines)
+
+
+# ---- HTML ----------------------------------------------------------------------------------------------
+
+def html_report(agg: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """One page, no external assets: summary, P/R/F1 bars per category, tokens per document, failures."""
+    e = html.escape
+    failures = [r for r in rows if r["status"] != "ok"]
+    fail_html = "".join(f"<li><code>{e(r['id'])}</code>: {e(r.get('reason') or '')}</li>" for r in failures)
+    tables = "".join(f"<h2>{e(t)}</h2>{_table_html(agg, avg)}" for t, avg in
+                     (("Macro average", "macro"), ("Micro average", "micro")))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{e(run_title(agg))}</title>
+<style>body{{font:14px system-ui,sans-serif;margin:2em;max-width:1000px}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}td:first-child,th:first-child{{text-align:left}}
+svg text{{font:11px system-ui,sans-serif}}</style></head><body>
+<h1>{e(run_title(agg))}</h1>
+<p>KB {e(str(agg['run']['kb']))}; error rate {agg['error_rate']:.3f} ({agg['failed']} of {agg['documents']} failed);
+per document: {e(', '.join(f"{agg['per_document'][k]:g} {label}" for k, label in COST))}.</p>
+<h2>Precision, recall and F1 per category (macro)</h2>{category_chart(agg)}
+<h2>Tokens per document</h2>{tokens_chart(rows)}
+{tables}
+<h2>Failed documents</h2><ul>{fail_html or '<li>none</li>'}</ul>
+</body></html>
+"""
+
+
+def _table_html(agg: dict[str, Any], average: str) -> str:
+    head = "<tr><th>category</th><th>precision</th><th>recall</th><th>F1</th></tr>"
+    body = "".join(f"<tr><td>{html.escape(LABELS[c])}</td>" + "".join(
+        f"<td>{agg[average][c][m]:.3f}</td>" for m in ("precision", "recall", "f1")) + "</tr>" for c in CATEGORIES)
+    return f"<table>{head}{body}</table>"
+
+
+COLOURS = {"precision": "#4e79a7", "recall": "#f28e2b", "f1": "#59a14f"}
+
+
+def category_chart(agg: dict[str, Any]) -> str:
+    """Grouped horizontal bars: one group per category, one bar per metric, scale 0..1."""
+    bar, gap, left, width = 9, 10, 150, 420
+    group = 3 * bar + gap
+    height = group * len(CATEGORIES) + 30
+    parts = []
+    for i, c in enumerate(CATEGORIES):
+        y0 = 20 + i * group
+        parts.append(f'<text x="{left - 6}" y="{y0 + 1.5 * bar + 4}" text-anchor="end">{html.escape(LABELS[c])}</text>')
+        for j, (metric, colour) in enumerate(COLOURS.items()):
+            value = agg["macro"][c][metric]
+            y = y0 + j * bar
+            parts.append(f'<rect x="{left}" y="{y}" width="{value * width:.1f}" height="{bar - 1}" fill="{colour}">'
+                         f'<title>{metric} {value:.3f}</title></rect>')
+            parts.append(f'<text x="{left + value * width + 4:.1f}" y="{y + bar - 1}">{value:.2f}</text>')
+    legend = "".join(f'<rect x="{left + 110 * k}" y="2" width="10" height="10" fill="{colour}"/>'
+                     f'<text x="{left + 110 * k + 14}" y="11">{metric}</text>' for k, (metric, colour) in enumerate(COLOURS.items()))
+    return f'<svg width="{left + width + 60}" height="{height}" role="img">{legend}{"".join(parts)}</svg>'
+
+
+def tokens_chart(rows: list[dict[str, Any]]) -> str:
+    """Stacked vertical bars per document: prompt and completion tokens; failed documents in red outline."""
+    if not rows:
+        return "<p>no documents</p>"
+    top = max(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in rows) or 1
+    step, chart_h, base = max(4, min(40, 900 // len(rows))), 200, 220
+    parts = []
+    for i, r in enumerate(rows):
+        p, c = r["usage"]["prompt_tokens"], r["usage"]["completion_tokens"]
+        hp, hc = p / top * chart_h, c / top * chart_h
+        x = 40 + i * step
+        outline = ' stroke="#d62728" stroke-width="2"' if r["status"] != "ok" else ""
+        tip = html.escape(f"{r['id']}: {p} prompt + {c} completion tokens ({r['status']})")
+        parts.append(f'<g><title>{tip}</title><rect x="{x}" y="{base - hp:.1f}" width="{step - 2}" height="{hp:.1f}" '
+                     f'fill="#4e79a7"{outline}/><rect x="{x}" y="{base - hp - hc:.1f}" width="{step - 2}" '
+                     f'height="{hc:.1f}" fill="#e15759"/></g>')
+    axis = f'<text x="2" y="{base - chart_h + 4}">{top}</text><text x="2" y="{base}">0</text>'
+    legend = ('<rect x="40" y="2" width="10" height="10" fill="#4e79a7"/><text x="54" y="11">prompt</text>'
+              '<rect x="110" y="2" width="10" height="10" fill="#e15759"/><text x="124" y="11">completion</text>')
+    return f'<svg width="{60 + len(rows) * step}" height="{base + 10}" role="img">{legend}{axis}{"".join(parts)}</svg>'
+
+
+def write_reports(out_dir: Path, agg: dict[str, Any], rows: list[dict[str, Any]]) -> tuple[Path, Path]:
+    md, page = out_dir / "report.md", out_dir / "report.html"
+    md.write_text(markdown_report(agg), encoding="utf-8")
+    page.write_text(html_report(agg, rows), encoding="utf-8")
+    return md, page

@@ -1,0 +1,173 @@
+"""``graphwright eval run``: a system over a dataset, scored per document, resumable.
+
+A run folder holds ``run.json`` (what was run), ``documents.jsonl`` (one line per scored document:
+prediction, gold, counts, status, usage, trace id), ``traces.jsonl`` (the agent steps of each
+document), ``aggregate.json`` and the reports. Rerunning into the same folder scores only the
+documents it has not scored yet, and the LLM cache makes repeated calls free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from graphwright.errors import UserError
+from graphwright.eval.datasets import EvalDataset
+from graphwright.eval.gold import GoldDocument
+from graphwright.eval.metrics import (
+    CATEGORIES, PropertyHierarchy, Scorer, counts_from_dict, gold_facts, macro, micro, predicted_facts,
+)
+from graphwright.model import Document, ExtractionResult
+from graphwright.pipeline import run_document
+from graphwright.systems.base import System
+
+RUN_FILE, DOCS_FILE, TRACES_FILE, AGGREGATE_FILE = "run.json", "documents.jsonl", "traces.jsonl", "aggregate.json"
+
+
+@dataclass
+class RunInfo:
+    """What a run folder holds; a resumed run must match it."""
+
+    system: str
+    dataset: str
+    model: str
+    kb: str
+    limit: int | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    started: str = ""
+
+    def same_run(self, other: "RunInfo") -> bool:
+        keys = ("system", "dataset", "model", "kb", "settings")
+        return all(getattr(self, k) == getattr(other, k) for k in keys)
+
+
+async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo, out_dir: Path, *,
+                   chunk_chars: int = 4000, on_progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _claim(out_dir, info)
+    for name in (DOCS_FILE, TRACES_FILE):
+        _drop_partial_line(out_dir / name)
+    done = {row["id"] for row in read_documents(out_dir)}
+    scorer = Scorer(PropertyHierarchy.from_kb(kb), match_names=dataset.match_names)
+    for doc in dataset.documents:
+        if doc.id in done:
+            if on_progress:
+                on_progress(doc.id)
+            continue
+        started = time.perf_counter()
+        result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
+                                    max_chars=max(len(doc.text) + 1, 200_000))
+        seconds = time.perf_counter() - started
+        _append(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
+            s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings})
+        _append(out_dir / DOCS_FILE, document_row(doc, result, scorer, seconds))
+        if on_progress:
+            on_progress(doc.id)
+    wanted = {d.id for d in dataset.documents}
+    rows = [r for r in read_documents(out_dir) if r["id"] in wanted]
+    aggregate = aggregate_rows(rows, info)
+    (out_dir / AGGREGATE_FILE).write_text(json.dumps(aggregate, indent=2), encoding="utf-8")
+    return aggregate
+
+
+def document_row(doc: GoldDocument, result: ExtractionResult, scorer: Scorer, seconds: float) -> dict[str, Any]:
+    counts = scorer.score(predicted_facts(result), gold_facts(doc))
+    return {
+        "id": doc.id,
+        "status": result.status,
+        "reason": result.reason,
+        "prediction": [_triple_row(t) for t in result.triples],
+        "gold": [t.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for t in doc.triples],
+        "counts": {c: counts[c].as_dict() for c in CATEGORIES},
+        "usage": {**result.usage.model_dump(mode="json"), "wall_seconds": round(seconds, 2)},
+        "warnings": result.warnings,
+        "trace_id": doc.id,
+    }
+
+
+def _triple_row(t) -> dict[str, Any]:
+    def term(x):
+        return {k: v for k, v in {"value": x.value, "kind": x.kind, "surface": x.surface, "label": x.label}.items() if v}
+    return {"subject": term(t.subject), "predicate": term(t.predicate), "object": term(t.object)}
+
+
+def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo) -> dict[str, Any]:
+    per_doc = [counts_from_dict(r["counts"]) for r in rows]
+    failed = [r["status"] != "ok" for r in rows]
+
+    def mean(key: str) -> float:
+        values = [r["usage"].get(key, 0) for r in rows]
+        return round(statistics.mean(values), 2) if values else 0.0
+
+    return {
+        "run": asdict(info),
+        "documents": len(rows),
+        "failed": sum(failed),
+        "error_rate": round(sum(failed) / len(rows), 4) if rows else 0.0,
+        "macro": {c: s.as_dict() for c, s in macro(per_doc, failed).items()},
+        "micro": {c: s.as_dict() for c, s in micro(per_doc).items()},
+        "per_document": {
+            "llm_calls": mean("llm_calls"), "prompt_tokens": mean("prompt_tokens"),
+            "completion_tokens": mean("completion_tokens"), "cached_calls": mean("cached_calls"),
+            "seconds": mean("wall_seconds"),
+        },
+    }
+
+
+def read_documents(out_dir: Path) -> list[dict[str, Any]]:
+    """Scored documents of a run folder; a line cut short by an interruption is skipped (rescored)."""
+    path = out_dir / DOCS_FILE
+    rows = []
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return rows
+
+
+def load_aggregate(run_dir: Path) -> dict[str, Any]:
+    path = Path(run_dir) / AGGREGATE_FILE
+    if not path.is_file():
+        raise UserError(f"{run_dir} is not a finished eval run: {AGGREGATE_FILE} is missing")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _claim(out_dir: Path, info: RunInfo) -> None:
+    """Write run.json, or check that a resumed folder belongs to the same run."""
+    path = out_dir / RUN_FILE
+    if path.is_file():
+        previous = RunInfo(**json.loads(path.read_text(encoding="utf-8")))
+        if not previous.same_run(info):
+            raise UserError(f"{out_dir} holds another run ({previous.system} on {previous.dataset} with "
+                            f"{previous.model}, kb {previous.kb}); choose another --out folder")
+        info.started = previous.started
+        return
+    info.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    path.write_text(json.dumps(asdict(info), indent=2), encoding="utf-8")
+
+
+def _drop_partial_line(path: Path) -> None:
+    """An interrupted write leaves a last line without its newline; cut it so appends start clean."""
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def _append(path: Path, row: dict[str, Any]) -> None:
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def run_sync(*args, **kwargs) -> dict[str, Any]:
+    return asyncio.run(run_eval(*args, **kwargs))

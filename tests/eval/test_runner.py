@@ -1,0 +1,163 @@
+"""The eval harness: scoring per document, resume, reports, comparison, the generic gold format,
+and `graphwright eval run` end to end against a scripted OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from graphwright.cli import app
+from graphwright.errors import UserError
+from graphwright.eval.datasets import EvalDataset, load_dataset
+from graphwright.eval.gold import GoldDocument, read_gold_jsonl
+from graphwright.eval.report import html_report
+from graphwright.eval.runner import RunInfo, read_documents, run_eval
+from graphwright.eval.metrics import PropertyHierarchy
+from graphwright.model import ExtractionResult, Provenance, Term, Triple, Usage
+from tests.support.cie_script import TEXT, AgentScript, MAPPING, SEARCHES, extractor, uri_agent, validator
+from tests.support.openai_server import ScriptedOpenAIServer
+
+WD, WDT = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+ARNOLD, THAL, GOP = "Q2685", "Q571822", "Q29468"
+
+
+def gold_line(doc_id: str, text: str, triples: list[tuple[str, str, str]]) -> dict:
+    return {"id": doc_id, "text": text, "triples": [
+        {"subject": {"iri": s}, "predicate": {"iri": p}, "object": {"iri": o}} for s, p, o in triples]}
+
+
+class FixedSystem:
+    """Answers each document with the triples it is given; counts calls; fails where told."""
+
+    name = "fixed"
+
+    def __init__(self, answers: dict[str, list[tuple[str, str, str]]], failing: set[str] = frozenset()):
+        self.answers, self.failing, self.calls = answers, failing, []
+
+    async def run(self, document):
+        self.calls.append(document.id)
+        usage = Usage(llm_calls=2, prompt_tokens=100, completion_tokens=10)
+        if document.id in self.failing:
+            return ExtractionResult.failed(document.id, self.name, "model output was garbage", usage=usage)
+        prov = Provenance(system="fixed")
+        triples = [Triple(subject=Term.iri(WD + s, label="<b>x</b>"), predicate=Term.iri(WDT + p),
+                          object=Term.iri(WD + o), provenance=prov) for s, p, o in self.answers.get(document.id, [])]
+        return ExtractionResult(document_id=document.id, system=self.name, triples=triples, usage=usage)
+
+
+class NoKB:
+    def super_properties(self, pid):
+        return []
+
+
+def dataset() -> EvalDataset:
+    docs = [GoldDocument.model_validate(gold_line("a", TEXT, [(ARNOLD, "P19", THAL), (ARNOLD, "P102", GOP)])),
+            GoldDocument.model_validate(gold_line("b", "Some text.", [("Q1", "P31", "Q5")])),
+            GoldDocument.model_validate(gold_line("c", "More text.", [("Q2", "P31", "Q5")]))]
+    return EvalDataset("toy", docs)
+
+
+def run(system, out: Path, data=None, info=None):
+    info = info or RunInfo(system="fixed", dataset="toy", model="m", kb="none")
+    return asyncio.run(run_eval(system, data or dataset(), NoKB(), info, out))
+
+
+def test_scores_each_document_and_aggregates(tmp_path):
+    system = FixedSystem({"a": [(ARNOLD, "P19", THAL)], "b": [("Q1", "P31", "Q5")]}, failing={"c"})
+    agg = run(system, tmp_path)
+    rows = {r["id"]: r for r in read_documents(tmp_path)}
+    assert rows["a"]["counts"]["triples"] == {"matched_pred": 1, "predicted": 1, "matched_gold": 1, "gold": 2}
+    assert rows["c"]["status"] == "failed" and rows["c"]["reason"] == "model output was garbage"
+    assert agg["error_rate"] == pytest.approx(1 / 3, abs=1e-4)
+    # macro triple recall: a 0.5, b 1.0, c 0 (failed)
+    assert agg["macro"]["triples"]["recall"] == pytest.approx(0.5, abs=1e-4)
+    assert agg["micro"]["triples"]["recall"] == pytest.approx(2 / 4, abs=1e-4)
+    assert agg["per_document"]["llm_calls"] == 2
+    traces = [json.loads(x) for x in (tmp_path / "traces.jsonl").read_text().splitlines()]
+    assert [t["trace_id"] for t in traces] == ["a", "b", "c"]
+
+
+def test_a_rerun_resumes_and_rescores_a_line_cut_by_an_interruption(tmp_path):
+    first = FixedSystem({"a": [(ARNOLD, "P19", THAL)]})
+    run(first, tmp_path)
+    lines = (tmp_path / "documents.jsonl").read_text().splitlines()
+    (tmp_path / "documents.jsonl").write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])  # killed mid-write
+    second = FixedSystem({"a": [(ARNOLD, "P19", THAL)]})
+    agg = run(second, tmp_path)
+    assert second.calls == ["c"]
+    assert agg["documents"] == 3
+
+
+def test_a_folder_of_another_run_is_refused(tmp_path):
+    run(FixedSystem({}), tmp_path)
+    with pytest.raises(UserError, match="holds another run"):
+        run(FixedSystem({}), tmp_path, info=RunInfo(system="other", dataset="toy", model="m", kb="none"))
+
+
+def test_html_report_escapes_document_text_and_draws_charts(tmp_path):
+    data = dataset()
+    data.documents[2].id = '<script>alert("x")</script>'
+    agg = run(FixedSystem({}, failing={data.documents[2].id}), tmp_path, data=data)
+    page = html_report(agg, read_documents(tmp_path))
+    assert "<script>alert" not in page and "&lt;script&gt;" in page
+    assert page.count("<svg") == 2 and "Triples (parental)" in page
+
+
+def test_generic_gold_format_errors_name_the_line(tmp_path):
+    path = tmp_path / "gold.jsonl"
+    path.write_text(json.dumps(gold_line("a", "t", [("Q1", "P1", "Q2")])) + "\n"
+                    + json.dumps({"id": "b", "text": "t", "triples": [{"subject": {"iri": "Q1"}, "predicate": {},
+                                                                        "object": {"iri": "Q2"}}]}) + "\n")
+    with pytest.raises(UserError, match=r"gold.jsonl:2: .*predicate"):
+        read_gold_jsonl(path)
+
+
+def test_missing_benchmark_data_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_DATA_DIR", str(tmp_path))
+    with pytest.raises(UserError, match="GRAPHWRIGHT_DATA_DIR"):
+        load_dataset("rebel-sample", 5)
+
+
+def test_property_hierarchy_from_the_real_kb(default_kb):
+    hierarchy = PropertyHierarchy.from_kb(default_kb)
+    assert "P463" in hierarchy.parents("P102")  # member of political party -> member of
+
+
+runner = CliRunner()
+
+
+def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default_kb):
+    gold = tmp_path / "mine.jsonl"
+    gold.write_text(json.dumps(gold_line("arnold", TEXT, [(ARNOLD, "P19", THAL), (ARNOLD, "P102", GOP),
+                                                          (ARNOLD, "P27", "Q40")])) + "\n")
+    script = AgentScript(
+        extractor=[extractor()],
+        uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("validation_and_output", mapping=MAPPING)],
+        validation=[validator("turtle_to_label_tool"), validator("finish")])
+    out = tmp_path / "run1"
+    args = ["eval", "run", "--system", "cie.network", "--dataset", str(gold), "--kb", "default",
+            "--base-url", "", "--model", "scripted", "--no-cache", "--out", str(out)]
+    with ScriptedOpenAIServer(script) as server:
+        args[args.index("--base-url") + 1] = server.base_url
+        first = runner.invoke(app, args)
+        assert first.exit_code == 0, first.output
+        calls = len(server.requests)
+        again = runner.invoke(app, args)
+        assert again.exit_code == 0, again.output
+        assert len(server.requests) == calls, "a rerun must not redo scored documents"
+    row = read_documents(out)[0]
+    assert row["counts"]["triples"] == {"matched_pred": 2, "predicted": 2, "matched_gold": 2, "gold": 3}
+    agg = json.loads((out / "aggregate.json").read_text())
+    assert agg["macro"]["triples"]["precision"] == 1.0
+    assert agg["macro"]["triples"]["recall"] == pytest.approx(2 / 3, abs=1e-4)
+    assert (out / "report.md").is_file() and (out / "report.html").is_file()
+
+    compared = runner.invoke(app, ["eval", "compare", str(out), str(out), "--markdown"])
+    assert compared.exit_code == 0, compared.output
+    assert "| Triples F1 | 0.800 | 0.800 |" in compared.output
+    missing = runner.invoke(app, ["eval", "compare", str(tmp_path / "nothing")])
+    assert missing.exit_code == 1 and "not a finished eval run" in missing.output
