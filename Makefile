@@ -30,7 +30,7 @@ test-fast: install
 	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: install
-	$(BIN)/python scripts/bench_cie.py --docs 10 --model embedded:qwen2.5-coder-1.5b --no-cache
+	$(BIN)/python scripts/bench_eval.py --docs 20 --model embedded:qwen2.5-coder-1.5b --no-cache
 
 clean:
 	rm -rf out build dist

@@ -188,6 +188,13 @@ class LocalKB:
                 break
         return out
 
+    def warm_up(self) -> None:
+        """Load (or build, the first time) the embedding model and property indices now, so that
+        timed work (benchmarks, the first document of a run) does not pay for them."""
+        for mode in ("fused", "example"):
+            self.search("warm up", kind="property", mode=mode, k=1)
+        self.search("warm up", kind="entity", mode="fused", k=1)
+
     def stats(self) -> dict:
         counts = {k: n for k, n in self._rows("SELECT kind, COUNT(*) FROM records WHERE searchable = 1 GROUP BY kind")}
         return {"path": str(self.path), "entities": counts.get("entity", 0), "properties": counts.get("property", 0),

@@ -1,0 +1,115 @@
+"""`make bench`: the linking benchmark, then cie.single and cie.network on the first N rebel-sample documents.
+
+Writes three tables into docs/BENCHMARKS.md (between markers), each with date, machine, model and
+command: URI-retrieval linking (recall@1/5/10, ms/query per mode and embedding model), the end-to-end
+comparison of the systems (paper 000 metrics, error rate, calls, tokens, seconds per document), and the
+per-document cost of each system. Eval runs go to runs/bench/ and resume when interrupted.
+
+    python scripts/bench_eval.py --docs 20 --model embedded:qwen2.5-coder-1.5b --no-cache
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from datetime import date
+from pathlib import Path
+
+from graphwright.eval.benchmarks_md import machine, write_section
+from graphwright.eval.datasets import load_dataset
+from graphwright.eval.runner import RunInfo, read_documents, run_eval
+from graphwright.kb import open_kb
+from graphwright.llm import make_llm
+from graphwright.systems.base import make_system
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_MD = ROOT / "docs" / "BENCHMARKS.md"
+RUNS = ROOT / "runs" / "bench"
+
+
+def header(title: str, model: str | None, command: str) -> list[str]:
+    model_part = f"; model: {model}" if model else ""
+    return [f"### {title}", "", f"- date: {date.today().isoformat()}; machine: {machine()}{model_part}",
+            f"- command: `{command}`", ""]
+
+
+def linking(args, command: str) -> None:
+    from graphwright.eval.linking import run_linking_benchmark
+
+    _, table = run_linking_benchmark(datasets=["rebel-sample", "fewrel"], embedders=args.embedders,
+                                     modes=["label", "description", "example", "fused"], limit=args.linking_limit)
+    write_section(BENCH_MD, "linking", "\n".join(header("URI retrieval linking (no LLM)", None, command)) + table)
+
+
+async def systems(args) -> list[tuple[str, dict, list[dict]]]:
+    data = load_dataset("rebel-sample", args.docs)
+    kb = open_kb(data.kb)
+    llm = make_llm(args.model, cache=not args.no_cache)
+    out = []
+    for name in args.systems:
+        folder = RUNS / f"{name}-rebel-sample"
+        info = RunInfo(system=name, dataset=data.name, model=llm.name, kb=data.kb, limit=args.docs)
+        agg = await run_eval(make_system(name, llm, kb), data, kb, info, folder,
+                             on_progress=lambda doc_id: print(f"{name}: {doc_id}", file=sys.stderr, flush=True))
+        out.append((name, agg, read_documents(folder)))
+    await llm.aclose()
+    return out
+
+
+def e2e_table(results, model: str, command: str, docs: int) -> str:
+    lines = header(f"cie systems on the first {docs} rebel-sample documents (macro averages)", model, command)
+    lines += ["| system | triple P | triple R | triple F1 | subject F1 | property F1 | object F1 | entity F1 | "
+              "parental F1 | related F1 | error rate | LLM calls | prompt tokens | completion tokens | seconds |",
+              "|---|" + "---|" * 14]
+    for name, agg, _ in results:
+        m, cost = agg["macro"], agg["per_document"]
+        f1 = [m[c]["f1"] for c in ("triples", "subjects", "properties", "objects", "entities",
+                                    "triples_parental", "triples_related")]
+        lines.append(f"| {name} | {m['triples']['precision']:.3f} | {m['triples']['recall']:.3f} | "
+                     + " | ".join(f"{x:.3f}" for x in f1)
+                     + f" | {agg['error_rate']:.2f} | {cost['llm_calls']:.1f} | {cost['prompt_tokens']:.0f} | "
+                       f"{cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")
+    lines += ["", "Per-document values are means (LLM calls, tokens and wall seconds per document)."]
+    return "\n".join(lines)
+
+
+def per_document_table(results) -> str:
+    lines = []
+    for name, _, rows in results:
+        lines += [f"#### {name}: each document", "",
+                  "| docid | status | seconds | LLM calls | prompt tokens | completion tokens | predicted | gold | triple F1 |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in rows:
+            u, c = r["usage"], r["counts"]["triples"]
+            p = c["matched_pred"] / c["predicted"] if c["predicted"] else 0.0
+            rec = c["matched_gold"] / c["gold"] if c["gold"] else 0.0
+            f1 = 2 * p * rec / (p + rec) if p + rec else 0.0
+            lines.append(f"| {r['id']} | {r['status']} | {u['wall_seconds']:.1f} | {u['llm_calls']} | {u['prompt_tokens']} | "
+                         f"{u['completion_tokens']} | {c['predicted']} | {c['gold']} | {f1:.2f} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=int, default=20)
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--systems", default="cie.single,cie.network", type=lambda s: s.split(","))
+    parser.add_argument("--embedders", default="minilm,minilm-static", type=lambda s: s.split(","))
+    parser.add_argument("--linking-limit", type=int, default=300, help="queries per linking set")
+    parser.add_argument("--skip-linking", action="store_true")
+    parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
+    args = parser.parse_args()
+    command = "python scripts/bench_eval.py " + " ".join(sys.argv[1:])
+    if not args.skip_linking:
+        linking(args, command)
+        print(f"linking table written to {BENCH_MD}", file=sys.stderr)
+    results = asyncio.run(systems(args))
+    model = results[0][1]["run"]["model"] if results else args.model
+    write_section(BENCH_MD, "cie-e2e", e2e_table(results, model, command, args.docs) + "\n\n" + per_document_table(results))
+    print(f"wrote {BENCH_MD}")
+
+
+if __name__ == "__main__":
+    main()
