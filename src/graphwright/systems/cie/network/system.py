@@ -11,6 +11,7 @@ from graphwright.errors import LLMError
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance, Term, TraceStep, Triple
+from graphwright.systems.cie.evidence import evidence_span
 from graphwright.systems.cie.network.config import NetworkConfig
 from graphwright.systems.cie.network.context import NetworkContext, load_prompts
 from graphwright.systems.cie.network.graph import build_graph
@@ -68,7 +69,7 @@ class NetworkSystem:
                 terms.append(Term.iri(part["value"], surface=surface.get(part["value"]), label=part.get("label")))
             else:
                 terms.append(Term.literal(part["value"], datatype=part.get("datatype"), surface=part["value"]))
-        evidence = _evidence(document, terms[0].surface, terms[2].surface)
+        evidence = evidence_span(document, terms[0].surface, terms[2].surface)
         provenance = Provenance(evidence=evidence, system=VERSION, agent=t.get("agent"), model=self.llm.name,
                                 prompt_version=self.prompt_version)
         return Triple(subject=terms[0], predicate=terms[1], object=terms[2], provenance=provenance)
@@ -87,16 +88,3 @@ def _surfaces(state: dict[str, Any]) -> dict[str, str]:
         prefix, _, ident = m["iri"].partition(":")
         out[(WDT if prefix == "wdt" else WD) + ident] = m["surface"]
     return out
-
-
-def _evidence(document: Document, subject: str | None, obj: str | None):
-    """The sentence mentioning the subject and the object; else one mentioning either."""
-    spans = [document.find(s) for s in (subject, obj) if s]
-    spans = [s for s in spans if s is not None]
-    if not spans:
-        return None
-    for span in spans:
-        sentence = document.sentence_around(span)
-        if all((s or "").casefold() in (sentence.text or "").casefold() for s in (subject, obj) if s):
-            return sentence
-    return document.sentence_around(spans[0])
