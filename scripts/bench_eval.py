@@ -39,7 +39,7 @@ def linking(args, command: str) -> None:
 
     _, table = run_linking_benchmark(datasets=["rebel-sample", "fewrel"], embedders=args.embedders,
                                      modes=["label", "description", "example", "fused"], limit=args.linking_limit)
-    write_section(BENCH_MD, "linking", "\n".join(header("URI retrieval linking (no LLM)", None, command)) + table)
+    write_section(BENCH_MD, "linking", "\n".join(header("URI retrieval linking (no LLM)", None, command)) + "\n" + table)
 
 
 async def systems(args) -> list[tuple[str, dict, list[dict]]]:

@@ -278,6 +278,29 @@ def eval_compare(
     Console().print(table)
 
 
+@eval_app.command("linking")
+def eval_linking(
+    datasets: str = typer.Option("rebel-sample,fewrel", "--datasets", help="Comma-separated: rebel-sample, fewrel."),
+    embedders: str = typer.Option("minilm,minilm-static", "--embedders", help="Comma-separated embedding models."),
+    modes: str = typer.Option("label,description,example,fused", "--modes", help="Comma-separated search modes."),
+    limit: int = typer.Option(300, "--limit", "-n", min=0, help="Queries per query set (0 = all)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write the Markdown table here."),
+) -> None:
+    """URI retrieval without an LLM: recall@1/5/10 and ms/query per search mode and embedding model."""
+    from graphwright.eval.linking import run_linking_benchmark
+
+    def split(text: str) -> list[str]:
+        return [x.strip() for x in text.split(",") if x.strip()]
+
+    try:
+        _, markdown = run_linking_benchmark(split(datasets), split(embedders), split(modes), limit or None)
+    except GraphwrightError as exc:
+        _fail(exc)
+    typer.echo(markdown)
+    if out:
+        out.write_text(markdown, encoding="utf-8")
+
+
 @eval_app.command("datasets")
 def eval_datasets() -> None:
     """List the registered evaluation datasets."""

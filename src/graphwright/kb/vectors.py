@@ -65,6 +65,13 @@ class VectorStore:
                 self._queries.popitem(last=False)
         return vec
 
+    def clear_memo(self) -> None:
+        """Forget memoised query and entity-text vectors (not the full indices), so that benchmarks
+        can time each search mode from the same state."""
+        with self._lock:
+            self._queries.clear()
+            self._memo.clear()
+
     def full(self, name: str, rows: RowSource) -> FullIndex:
         with self._lock:
             if name not in self._full:
