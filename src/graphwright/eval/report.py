@@ -99,7 +99,7 @@ COLOURS = {"precision": "#4e79a7", "recall": "#f28e2b", "f1": "#59a14f"}
 
 def category_chart(agg: dict[str, Any]) -> str:
     """Grouped horizontal bars: one group per category, one bar per metric, scale 0..1."""
-    bar, gap, left, width = 9, 10, 150, 420
+    bar, gap, left, width = 12, 10, 160, 420
     group = 3 * bar + gap
     height = group * len(CATEGORIES) + 30
     parts = []
@@ -114,7 +114,7 @@ def category_chart(agg: dict[str, Any]) -> str:
             parts.append(f'<text x="{left + value * width + 4:.1f}" y="{y + bar - 1}">{value:.2f}</text>')
     legend = "".join(f'<rect x="{left + 110 * k}" y="2" width="10" height="10" fill="{colour}"/>'
                      f'<text x="{left + 110 * k + 14}" y="11">{metric}</text>' for k, (metric, colour) in enumerate(COLOURS.items()))
-    return f'<svg width="{left + width + 60}" height="{height}" role="img">{legend}{"".join(parts)}</svg>'
+    return f'<svg width="{left + width + 60}" height="{height}" font-size="11" role="img">{legend}{"".join(parts)}</svg>'
 
 
 def tokens_chart(rows: list[dict[str, Any]]) -> str:
@@ -122,21 +122,22 @@ def tokens_chart(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "<p>no documents</p>"
     top = max(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in rows) or 1
-    step, chart_h, base = max(4, min(40, 900 // len(rows))), 200, 220
+    step, chart_h, base = max(4, min(40, 900 // len(rows))), 200, 240
     parts = []
     for i, r in enumerate(rows):
         p, c = r["usage"]["prompt_tokens"], r["usage"]["completion_tokens"]
         hp, hc = p / top * chart_h, c / top * chart_h
-        x = 40 + i * step
+        x = 50 + i * step
         outline = ' stroke="#d62728" stroke-width="2"' if r["status"] != "ok" else ""
         tip = html.escape(f"{r['id']}: {p} prompt + {c} completion tokens ({r['status']})")
         parts.append(f'<g><title>{tip}</title><rect x="{x}" y="{base - hp:.1f}" width="{step - 2}" height="{hp:.1f}" '
                      f'fill="#4e79a7"{outline}/><rect x="{x}" y="{base - hp - hc:.1f}" width="{step - 2}" '
                      f'height="{hc:.1f}" fill="#e15759"/></g>')
-    axis = f'<text x="2" y="{base - chart_h + 4}">{top}</text><text x="2" y="{base}">0</text>'
+    axis = f'<text x="2" y="{base - chart_h + 4}">{top:,}</text><text x="2" y="{base}">0</text>'
     legend = ('<rect x="40" y="2" width="10" height="10" fill="#4e79a7"/><text x="54" y="11">prompt</text>'
               '<rect x="110" y="2" width="10" height="10" fill="#e15759"/><text x="124" y="11">completion</text>')
-    return f'<svg width="{60 + len(rows) * step}" height="{base + 10}" role="img">{legend}{axis}{"".join(parts)}</svg>'
+    return (f'<svg width="{60 + len(rows) * step}" height="{base + 10}" font-size="11" role="img">'
+            f'{legend}{axis}{"".join(parts)}</svg>')
 
 
 def write_reports(out_dir: Path, agg: dict[str, Any], rows: list[dict[str, Any]]) -> tuple[Path, Path]:
