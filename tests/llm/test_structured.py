@@ -79,3 +79,12 @@ async def test_structured_asks_for_a_shorter_answer_after_a_cut_off():
     assert reply.parsed == Person(name="Ada", age=36)
     feedback = llm.calls[1]["messages"][-1]["content"]
     assert "cut off at the token limit" in feedback and "shorter" in feedback
+
+
+async def test_a_cut_off_answer_is_echoed_only_in_part_so_retries_fit_the_context():
+    looping = '{"name": "' + "In vitro, " * 1000
+    llm = _CutOffOnce([looping, '{"name": "Ada", "age": 36}'])
+    await chat_structured(llm, MESSAGES, Person)
+    echoed = llm.calls[1]["messages"][-2]
+    assert echoed["role"] == "assistant" and looping.startswith(echoed["content"][:-2])
+    assert len(echoed["content"]) < len(looping) // 5

@@ -73,6 +73,9 @@ def _describe(error: ValidationError, limit: int = 8) -> str:
     return "; ".join(lines)
 
 
+CUT_OFF_ECHO = 1500  # characters of a cut-off answer shown back to the model with the error
+
+
 def _feedback(error: str, cut_off: bool = False) -> str:
     # at temperature 0 the same request is cut off at the same place: only a shorter answer fits
     again = ("Answer again, shorter: fewer list items and short strings, so the whole JSON fits."
@@ -116,7 +119,8 @@ async def chat_structured(
             if cut_off:
                 errors[-1] += " (the answer was cut off at the token limit)"
             history += [
-                {"role": "assistant", "content": response.text},
+                # a cut-off answer is mostly a loop; echoing all of it can overflow the context window
+                {"role": "assistant", "content": (response.text[:CUT_OFF_ECHO] + " …") if cut_off else response.text},
                 {"role": "user", "content": _feedback(errors[-1], cut_off)},
             ]
             continue
