@@ -107,7 +107,7 @@ def main() -> None:
         print(f"linking table written to {BENCH_MD}", file=sys.stderr)
     results = asyncio.run(systems(args))
     model = results[0][1]["run"]["model"] if results else args.model
-    write_section(BENCH_MD, "cie-e2e", e2e_table(results, model, command, args.docs) + "\n\n" + per_document_table(results))
+    write_section(BENCH_MD, f"cie-e2e-{args.docs}", e2e_table(results, model, command, args.docs) + "\n\n" + per_document_table(results))
     print(f"wrote {BENCH_MD}")
 
 
