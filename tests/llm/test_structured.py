@@ -88,3 +88,24 @@ async def test_a_cut_off_answer_is_echoed_only_in_part_so_retries_fit_the_contex
     echoed = llm.calls[1]["messages"][-2]
     assert echoed["role"] == "assistant" and looping.startswith(echoed["content"][:-2])
     assert len(echoed["content"]) < len(looping) // 5
+
+
+def test_close_truncated_json_keeps_the_complete_items():
+    from graphwright.llm.structured import close_truncated_json
+
+    cut = '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}, {"s": "e", "p'
+    assert close_truncated_json(cut) == '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}]}'
+    assert close_truncated_json('{"name": "Ada') is None
+
+
+async def test_a_cut_off_list_is_salvaged_when_asked_and_retried_otherwise():
+    class People(BaseModel):
+        people: list[Person]
+
+    cut = '{"people": [{"name": "Ada", "age": 36}, {"name": "Alan", "age": 41}, {"name": "Gra'
+    salvaged = await chat_structured(_CutOffOnce([cut]), MESSAGES, People, salvage_cut_off=True)
+    assert salvaged.salvaged and [p.name for p in salvaged.parsed.people] == ["Ada", "Alan"]
+    assert salvaged.attempts == 1
+    retried = _CutOffOnce([cut, '{"people": []}'])
+    reply = await chat_structured(retried, MESSAGES, People)
+    assert not reply.salvaged and reply.attempts == 2

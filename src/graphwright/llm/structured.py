@@ -8,6 +8,7 @@ bounded number of corrections.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -32,6 +33,7 @@ class StructuredReply(Generic[T]):
     attempts: int  # model calls made, 1 when the first answer was valid
     errors: list[str] = field(default_factory=list)  # the error of each rejected answer, in order
     usage: Usage = field(default_factory=Usage)  # summed over all attempts
+    salvaged: bool = False  # the answer was cut off and only its complete part was kept
 
 
 def extract_json(text: str) -> str:
@@ -56,6 +58,49 @@ def parse_output(text: str, output_type: type[T]) -> T:
         except ValidationError:
             pass
     raise ModelOutputError(_describe(first_error)) from first_error
+
+
+def close_truncated_json(text: str) -> str | None:
+    """The longest prefix of a cut-off JSON answer that ends after a complete object, closed with the
+    brackets still open: ``{"triples": [{..}, {..}, {"subj`` -> ``{"triples": [{..}, {..}]}``. None if
+    no such prefix parses. For list answers whose complete items are still worth keeping."""
+    start = text.find("{")
+    if start < 0:
+        return None
+    ends = [i for i in range(len(text) - 1, start, -1) if text[i] == "}"][:200]
+    for end in ends:
+        prefix = text[start : end + 1]
+        closers = _open_brackets(prefix)
+        if closers is None:
+            continue
+        try:
+            json.loads(prefix + closers)
+        except json.JSONDecodeError:
+            continue
+        return prefix + closers
+    return None
+
+
+def _open_brackets(prefix: str) -> str | None:
+    """The closing brackets a JSON prefix still needs; None if it ends inside a string or is unbalanced."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in prefix:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]":
+            if not stack or stack.pop() != ch:
+                return None
+    return None if in_string else "".join(reversed(stack))
 
 
 def _describe(error: ValidationError, limit: int = 8) -> str:
@@ -93,6 +138,7 @@ async def chat_structured(
     schema: dict[str, Any] | None = None,
     temperature: float = 0.0,
     max_tokens: int | None = None,
+    salvage_cut_off: bool = False,
 ) -> StructuredReply[T]:
     """Get a valid ``output_type`` from ``llm``, with up to ``max_retries`` corrections.
 
@@ -100,6 +146,9 @@ async def chat_structured(
     turn); the answer is still validated against ``output_type``. ``use_schema=False`` sends no schema (for backends without constrained
     decoding); the prompt must then describe the format. ``LLMError`` from the
     backend propagates unchanged; only unusable answers are retried here.
+    ``salvage_cut_off=True`` keeps the complete part of an answer cut off at the token limit (when it
+    validates) instead of retrying: small models at temperature 0 loop on long lists and are cut off
+    at the same place on every retry.
     """
     if use_schema and schema is None:
         schema = output_type.model_json_schema()
@@ -116,6 +165,15 @@ async def chat_structured(
         except ModelOutputError as e:
             errors.append(str(e))
             cut_off = response.finish_reason == "length"
+            closed = close_truncated_json(extract_json(response.text)) if cut_off and salvage_cut_off else None
+            if closed is not None:
+                try:
+                    output = output_type.model_validate_json(closed)
+                except ValidationError:
+                    pass
+                else:
+                    return StructuredReply(parsed=output, text=closed, attempts=attempt, errors=errors,
+                                           usage=usage, salvaged=True)
             if cut_off:
                 errors[-1] += " (the answer was cut off at the token limit)"
             history += [

@@ -72,7 +72,7 @@ class SingleSystem:
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         try:
             reply = await chat_structured(meter, messages, output_type, max_retries=self.config.max_retries,
-                                          max_tokens=self.config.max_tokens)
+                                          max_tokens=self.config.max_tokens, salvage_cut_off=True)
         except ModelOutputError as exc:
             errors = getattr(exc, "errors", None) or [str(exc)]
             trace += _rejected(errors, start=2)
@@ -85,12 +85,14 @@ class SingleSystem:
         trace += _rejected(reply.errors, start=2)
         trace.append(TraceStep(step=len(trace) + 1, node=AGENT, kind="agent", output=_clip(reply.text)))
 
+        warnings = ([f"the answer was cut off at {self.config.max_tokens} tokens; its {len(reply.parsed.triples)} "
+                     "complete triples were kept"] if reply.salvaged else [])
         by_short = {c.short: c for c in [*found.entities, *found.properties]}
         keys = list(dict.fromkeys((t.subject, t.predicate, t.object) for t in reply.parsed.triples))  # a fact once
         return ExtractionResult(
             document_id=document.id, system=NAME, usage=usage(), trace=trace,
             triples=[self._triple(document, *(by_short[part] for part in key)) for key in keys],
-            output="\n".join(f"{s} {p} {o} ." for s, p, o in keys),
+            output="\n".join(f"{s} {p} {o} ." for s, p, o in keys), warnings=warnings,
             extra={**extra, "attempts": reply.attempts},
         )
 
