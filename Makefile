@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-fast bench clean
+.PHONY: install demo test test-fast bench bench-ablation clean
 
 install: $(STAMP)
 
@@ -31,6 +31,12 @@ test-fast: install
 
 bench: install
 	$(BIN)/python scripts/bench_eval.py --docs 20 --model embedded:qwen2.5-coder-1.5b --no-cache
+
+# all six cie systems on the same documents (paper 000 Table 5.5); ABLATION_DOCS=20 for the full set
+ABLATION_DOCS ?= 5
+bench-ablation: install
+	$(BIN)/python scripts/bench_eval.py --docs $(ABLATION_DOCS) --skip-linking --model embedded:qwen2.5-coder-1.5b --no-cache \
+		--systems cie.single,cie.network,cie.baseline,cie.ssa,cie.sssa,cie.react
 
 clean:
 	rm -rf out build dist

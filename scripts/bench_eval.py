@@ -1,11 +1,14 @@
-"""`make bench`: the linking benchmark, then cie.single and cie.network on the first N rebel-sample documents.
+"""`make bench`: the linking benchmark, then cie systems on the first N rebel-sample documents.
 
 Writes three tables into docs/BENCHMARKS.md (between markers), each with date, machine, model and
 command: URI-retrieval linking (recall@1/5/10, ms/query per mode and embedding model), the end-to-end
 comparison of the systems (paper 000 metrics, error rate, calls, tokens, seconds per document), and the
-per-document cost of each system. Eval runs go to runs/bench/ and resume when interrupted.
+per-document cost of each system. Eval runs go to runs/bench/<system>-rebel-sample and resume when
+interrupted; a shorter run reuses the first documents of a longer one, so every table compares the
+systems on the same documents.
 
-    python scripts/bench_eval.py --docs 20 --model embedded:qwen2.5-coder-1.5b --no-cache
+    python scripts/bench_eval.py --docs 20 --model embedded:qwen2.5-coder-1.5b --no-cache       # make bench
+    python scripts/bench_eval.py --docs 5 --skip-linking --systems cie.single,cie.network,cie.baseline,cie.ssa,cie.sssa,cie.react --no-cache   # make bench-ablation
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
         info = RunInfo(system=name, dataset=data.name, model=llm.name, kb=data.kb, limit=args.docs)
         agg = await run_eval(make_system(name, llm, kb), data, kb, info, folder,
                              on_progress=lambda doc_id: print(f"{name}: {doc_id}", file=sys.stderr, flush=True))
-        out.append((name, agg, read_documents(folder)))
+        wanted = {d.id for d in data.documents}  # a folder may hold more documents from a longer run
+        out.append((name, agg, [r for r in read_documents(folder) if r["id"] in wanted]))
     await llm.aclose()
     return out
 

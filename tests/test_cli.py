@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from tests.support.cie_script import MAPPING, SEARCHES, TEXT, AgentScript, extractor, uri_agent, validator
+from tests.support.cie_script import (
+    MAPPING, SEARCHES, TEXT, AgentScript, architecture_script, extractor, uri_agent, validator,
+)
 from tests.support.openai_server import ScriptedOpenAIServer
 
 runner = CliRunner()
@@ -60,6 +62,21 @@ def test_cli_extract_export_view_and_resume(tmp_path, doc, default_kb):
 
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert rows[0]["status"] == "ok" and rows[0]["usage"]["llm_calls"] == 5
+
+
+@pytest.mark.parametrize("system", ["cie.baseline", "cie.ssa", "cie.sssa", "cie.react"])
+def test_cli_extract_with_each_cie_architecture(tmp_path, doc, default_kb, system):
+    settings = ["--set", 'tools=["uri_retrieval_tool"]'] if system == "cie.react" else []
+    with ScriptedOpenAIServer(architecture_script(system)) as server:
+        result = extract(tmp_path, server, str(doc), extra=["--system", system, "--no-cache", *settings])
+        assert result.exit_code == 0, result.output
+    ttl = tmp_path / "g.ttl"
+    assert runner.invoke(app, ["graph", "export", str(ttl), "--store", str(tmp_path / "store")]).exit_code == 0
+    triples = {(t.subject.value, t.predicate.value, t.object.value) for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)}
+    assert ("http://www.wikidata.org/entity/Q2685", "http://www.wikidata.org/prop/direct/P102",
+            "http://www.wikidata.org/entity/Q29468") in triples
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert rows[0]["system"] == system and rows[0]["status"] == "ok"
 
 
 def test_cli_bad_inputs_are_recorded_not_fatal(tmp_path, doc, default_kb):

@@ -139,12 +139,15 @@ def kb_build(
     arnold: Optional[Path] = typer.Option(None, help="KGTK entity subgraph folder (default: data dir's wikidata-subgraph-arnold)."),
     rebel: Optional[Path] = typer.Option(None, help="rebel-sample JSONL(.gz) whose entities to add."),
     entities: list[Path] = typer.Option([], "--entities", help="Extra entity JSONL files (id, label, aliases, description, types)."),
+    ontology: list[Path] = typer.Option([], "--ontology", help="RDFS ontology files (.ttl, .nt, .rdf): labels, "
+                                        "hierarchy, rdfs:domain/range as type constraints."),
 ) -> None:
     """Build a local KB from files."""
     from graphwright.kb import build_kb
 
     try:
-        path = build_kb(out_dir, properties_dir=properties, arnold_dir=arnold, rebel_path=rebel, entity_files=tuple(entities))
+        path = build_kb(out_dir, properties_dir=properties, arnold_dir=arnold, rebel_path=rebel, entity_files=tuple(entities),
+                        ontology_files=tuple(ontology))
     except GraphwrightError as exc:
         _fail(exc)
     typer.echo(f"KB written to {path}")

@@ -60,6 +60,10 @@ def write_properties_dir(root: Path) -> Path:
          [["c1", "P102", "P1647", "P463", "normal", "wikibase-property"],
           ["c2", "P102", "P1855", "Q83396", "normal", "wikibase-item"],
           ["c3", "P19", "P1855", "Q424242", "normal", "wikibase-item"],  # subject without a label anywhere
+          # P2302 type constraints without their P2308 classes, as in the real dump; Q19474404 is single-value
+          ["c4", "P102", "P2302", "Q21503250", "normal", "wikibase-item"],
+          ["c5", "P102", "P2302", "Q21510865", "normal", "wikibase-item"],
+          ["c6", "P102", "P2302", "Q19474404", "normal", "wikibase-item"],
           ["c4", "P102", "P2302", "Q21503250", "normal", "wikibase-item"]])
     return d
 

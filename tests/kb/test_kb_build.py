@@ -37,6 +37,8 @@ def test_build_kb_property_catalogue_merges_glirel_and_kgtk(full_kb):
     assert p102.label == "member of political party"  # GLiREL (newer) wins
     assert p102.aliases == ["member of party", "party"]  # the renamed 2021 label stays findable
     assert p102.super_properties == ["P463"] and p102.datatype == "wikibase-item"
+    # the dump declares type constraints but not their classes: known to exist, not checkable
+    assert p102.unchecked_constraints == ["subject type", "value type"] and p102.subject_types == []
     # P1855 gives only the example's subject; its label comes from the arnold entities.
     assert p102.examples == ["Eleanor Roosevelt member of political party …"]
     p19 = full_kb.get("P19")

@@ -57,6 +57,8 @@ def test_wikidata_get_parses_record_and_renders_p1855_examples_with_values(wd):
     assert rec.id == "P102" and rec.kind == "property" and rec.aliases == ["party"]
     assert rec.super_properties == ["P463"]
     assert rec.examples == ["Eleanor Roosevelt member of political party Democratic Party"]
+    # live type constraints: P2302 statements with their P2308 classes; other constraint kinds ignored
+    assert rec.subject_types == ["Q5"] and rec.value_types == ["Q7278"]
     arnold = wd.get("wd:Q2685")
     assert arnold.types == ["Q5"] and arnold.description == "Austrian-American actor"
     assert wd.label("Q2685") == "Arnold Schwarzenegger"

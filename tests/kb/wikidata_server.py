@@ -45,7 +45,11 @@ ENTITIES = {
     "Q29552": _item("Q29552", "Democratic Party", "political party in the United States"),
     "P102": _item("P102", "member of political party", "the political party of which a person is a member",
                   ["party"], {"P1647": [_claim("P1647", "P463")],
-                              "P1855": [_claim("P1855", "Q83396", {"P102": "Q29552"})]}, datatype="wikibase-item"),
+                              "P1855": [_claim("P1855", "Q83396", {"P102": "Q29552"})],
+                              "P2302": [_claim("P2302", "Q21503250", {"P2308": "Q5"}),  # subject type: human
+                                        _claim("P2302", "Q21510865", {"P2308": "Q7278"}),  # value type: party
+                                        _claim("P2302", "Q19474404")]},  # single-value: not a type constraint
+                  datatype="wikibase-item"),
     "P463": _item("P463", "member of", "organization to which the subject belongs", [],
                   {"P1647": [_claim("P1647", "P361")]}, datatype="wikibase-item"),
     "P361": _item("P361", "part of", "object of which the subject is a part", datatype="wikibase-item"),

@@ -19,6 +19,23 @@ MAPPING = [
 TURTLE = "wd:Q2685 wdt:P19 wd:Q571822 .\nwd:Q2685 wdt:P102 wd:Q29468 ."
 SEARCHES = [{"term": t, "mode": "label", "kind": k} for t, k in
             [("Arnold Schwarzenegger", "entity"), ("place of birth", "property"), ("Thal", "entity")]]
+ALL_SEARCHES = [{"term": m["surface"], "mode": "label", "kind": "property" if m["iri"].startswith("wdt:") else "entity"}
+                for m in MAPPING]
+
+
+def judge(expected=None):
+    """A compact-URI judge reply that picks the expected IRI of each term when the search offered it."""
+    iri_of = expected or {m["surface"]: m["iri"] for m in MAPPING}
+
+    def reply(schema):
+        schema = (schema or {}).get("json_schema", {}).get("schema", schema)  # OpenAI response_format wrapper
+        out = {}
+        for term, prop in schema["properties"].items():
+            options = prop["properties"]["iri"]["enum"]
+            out[term] = {"iri": iri_of.get(term) if iri_of.get(term) in options else "none", "reason": "fits the text"}
+        return out
+
+    return reply
 
 
 def extractor(goto="uri_mapping_and_refinement", triples=TRIPLES):
@@ -34,22 +51,79 @@ def validator(goto, turtle=TURTLE):
 
 
 class AgentScript:
-    """Replies per agent, in order; records every prompt each agent saw."""
+    """Replies per agent, in order; records every prompt and JSON Schema each agent saw.
+    An agent is recognised by the start of its role in the system prompt (``ROLES``)."""
 
     def __init__(self, **replies):
         self.replies = {agent: list(r) for agent, r in replies.items()}
         self.prompts: dict[str, list[str]] = {agent: [] for agent in replies}
+        self.schemas: dict[str, list[dict | None]] = {agent: [] for agent in replies}
 
     def __call__(self, messages, json_schema=None):
         system = messages[0]["content"]
-        agent = next(a for a in self.replies if _ROLE[a] in system)
+        agent = next((a for a in self.replies if ROLES[a] in system), None)
+        if agent is None:
+            raise AssertionError(f"no scripted agent for the prompt starting {system[:60]!r}")
         self.prompts[agent].append(messages[-1]["content"])
+        self.schemas[agent].append(json_schema)
         if not self.replies[agent]:
             raise AssertionError(f"no scripted reply left for {agent}")
         reply = self.replies[agent].pop(0)
+        if callable(reply):  # computed from the schema of this call (e.g. the candidates on offer)
+            reply = reply(json_schema)
         return reply if isinstance(reply, str) else json.dumps(reply)
 
 
-_ROLE = {"extractor": "You are the Extractor agent", "uri": "You are the URI Mapping", "validation": "You are the Validation"}
+ROLES = {"extractor": "You are the Extractor agent", "uri": "You are the URI Mapping", "validation": "You are the Validation",
+         # the other cie architectures
+         "supervisor": "You are the Supervisor", "planner": "You are the Planner", "instructor": "You are the Agent Instructor",
+         "checker": "You are the Result Checker", "entities": "You are the Entity Extractor",
+         "properties": "You are the Property Extractor", "triples": "You are the Triple Extractor",
+         "formatter": "You are the Turtle Formatter", "judge": "You judge search results",
+         "react": "You are an agent that turns"}
 
 
+# --- the other cie architectures ------------------------------------------------------------
+
+ENTITIES = {"entities": ["Arnold Schwarzenegger", "Thal", "Republican Party"]}
+PROPERTIES = {"properties": ["place of birth", "member of political party"]}
+
+
+def supervisor(goto, instruction="", tool_input=(), turtle=""):
+    return {"thought": f"next: {goto}", "goto": goto, "instruction": instruction, "tool_input": list(tool_input), "turtle": turtle}
+
+
+def planner(goto, tool_input=()):
+    """The SSSA planner."""
+    return {"thought": "t", "goto": goto, "instruction": f"do {goto}", "tool_input": list(tool_input)}
+
+
+def react(goto, **fields):
+    base = {"thought": f"I use {goto}", "goto": goto, "searches": [], "traverse": [], "turtle": "", "delete_ids": [], "summary": ""}
+    return {**base, **fields}
+
+
+def ssa_script(property_extractor=False):
+    """A complete cie.ssa run: planner -> instructor -> worker -> checker, three times, then the formatter."""
+    plan = [{"thought": "t", "next_step": step, "goto": goto} for goto, step in
+            [("agent_instructor", "extract entities"), ("agent_instructor", "extract triples"),
+             ("agent_instructor", "find IRIs"), ("result_formatter", "complete")]]
+    instruct = [{"goto": goto, "instruction": f"please {goto}", "tool_input": list(tool_input)} for goto, tool_input in
+                [("entity_extractor", ()), ("triple_extractor", ()), ("uri_retrieval_tool", ALL_SEARCHES)]]
+    return AgentScript(planner=plan, instructor=instruct,
+                       checker=[{"comment": "entities complete"}, {"comment": "triples fine"}, {"comment": "IRIs fit"}],
+                       entities=[ENTITIES], triples=[{"triples": TRIPLES}], judge=[judge()], formatter=[{"turtle": TURTLE}])
+
+
+def architecture_script(system: str) -> AgentScript:
+    """A short successful run of each supervisor or ReAct architecture."""
+    if system == "cie.baseline":
+        return AgentScript(supervisor=[supervisor("triple_extractor"), supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
+                                       supervisor("finish", turtle=TURTLE)], triples=[{"triples": TRIPLES}], judge=[judge()])
+    if system == "cie.sssa":
+        return AgentScript(planner=[planner("triple_extractor"), planner("uri_retrieval_tool", ALL_SEARCHES),
+                                    planner("turtle_formatter")],
+                           triples=[{"triples": TRIPLES}], judge=[judge()], formatter=[{"turtle": TURTLE}])
+    if system == "cie.ssa":
+        return ssa_script()
+    return AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES), react("finish", turtle=TURTLE)])

@@ -152,6 +152,8 @@ def _claim(out_dir: Path, info: RunInfo) -> None:
             raise UserError(f"{out_dir} holds another run ({previous.system} on {previous.dataset} with "
                             f"{previous.model}, kb {previous.kb}); choose another --out folder")
         info.started = previous.started
+        if info.limit is None or (previous.limit is not None and info.limit > previous.limit):
+            path.write_text(json.dumps(asdict(info), indent=2), encoding="utf-8")  # the run was extended
         return
     info.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     path.write_text(json.dumps(asdict(info), indent=2), encoding="utf-8")

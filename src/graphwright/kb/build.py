@@ -46,6 +46,11 @@ def _merge_record(base: KBRecord, extra: KBRecord) -> KBRecord:
         "types": sources.ordered_unique([*base.types, *extra.types]),
         "datatype": base.datatype or extra.datatype,
         "super_properties": sources.ordered_unique([*base.super_properties, *extra.super_properties]),
+        "examples": sources.ordered_unique([*base.examples, *extra.examples]),
+        # explicit classes (a user ontology, JSONL) win; otherwise keep what the other source knows
+        "subject_types": base.subject_types or extra.subject_types,
+        "value_types": base.value_types or extra.value_types,
+        "unchecked_constraints": sources.ordered_unique([*base.unchecked_constraints, *extra.unchecked_constraints]),
     })
 
 
@@ -143,16 +148,19 @@ def _finish_properties(cat: Catalogue, labels: Mapping[str, str]) -> dict[str, K
 def build_kb(out_dir: Path | str, *, properties_dir: Path | str | None | bool = None,
              arnold_dir: Path | str | None | bool = None, rebel_path: Path | str | None | bool = None,
              entity_files: Sequence[Path | str] = (), property_files: Sequence[Path | str] = (),
-             embedder: str = "minilm", overwrite: bool = True) -> Path:
+             ontology_files: Sequence[Path | str] = (), embedder: str = "minilm", overwrite: bool = True) -> Path:
     """Build a KB from any mix of sources.
 
     ``properties_dir`` / ``arnold_dir``: None = the default folder under the data root
     (``GRAPHWRIGHT_DATA_DIR``, default ``../shared/data``), False = leave the source out.
     ``rebel_path``: None/False = leave out, True = the default ``rebel-sample/sample.jsonl.gz``.
     ``entity_files`` / ``property_files``: generic JSONL files (format in :mod:`graphwright.kb.sources`);
-    they take priority over the other sources for labels and descriptions.
+    ``ontology_files``: RDFS ontologies (:mod:`graphwright.kb.ontology`). Both take priority over the
+    other sources for labels, descriptions and type constraints.
     """
-    cats: list[Catalogue] = []
+    from graphwright.kb.ontology import read_rdf_ontology
+
+    cats: list[Catalogue] = [read_rdf_ontology(Path(p)) for p in ontology_files]
     cats += [sources.read_property_jsonl(Path(p)) for p in property_files]
     cats += [sources.read_entity_jsonl(Path(p)) for p in entity_files]
     if properties_dir is not False:

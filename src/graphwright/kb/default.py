@@ -23,7 +23,7 @@ from graphwright.kb.local import LocalKB
 from graphwright.registry import Registry
 
 #: Bump when build or index logic changes in a way that needs a fresh KB directory.
-BUILD_REVISION = "3"
+BUILD_REVISION = "4"
 DATA_FILES = ("properties.jsonl.gz", "entities.jsonl.gz")
 
 KBS: Registry[Callable[[], object]] = Registry("knowledge base")

@@ -15,6 +15,9 @@ from typing import Iterable
 from graphwright.kb.records import KBRecord
 
 DB_NAME = "kb.sqlite"
+#: KBRecord fields kept in the ``data`` JSON column (label, description, id, kind have columns).
+STORED_FIELDS = {"aliases", "types", "examples", "datatype", "super_properties", "subject_types", "value_types",
+                 "unchecked_constraints"}
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -75,8 +78,7 @@ def write_db(path: Path, records: Iterable[tuple[KBRecord, bool]], meta: dict[st
         con.executescript(_SCHEMA)
         rec_rows, name_rows = [], []
         for rowid, (rec, searchable) in enumerate(records, 1):
-            data = {"aliases": rec.aliases, "types": rec.types, "examples": rec.examples,
-                    "datatype": rec.datatype, "super_properties": rec.super_properties}
+            data = rec.model_dump(include=STORED_FIELDS, exclude_defaults=True)
             rec_rows.append((rowid, rec.id, rec.kind, int(searchable), int(is_identifier_property(rec)),
                              rec.label, rec.description, json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
             if not searchable:

@@ -310,11 +310,11 @@ class LocalKB:
         for r in rows:
             data = json.loads(r["data"])
             if field == "label":
-                out += [(r["rowid"], t) for t in dict.fromkeys([r["label"], *data["aliases"]]) if t]
+                out += [(r["rowid"], t) for t in dict.fromkeys([r["label"], *data.get("aliases", [])]) if t]
             elif field == "description":
                 out.append((r["rowid"], r["description"] or r["label"]))
             else:
-                out += [(r["rowid"], t) for t in data["examples"]]
+                out += [(r["rowid"], t) for t in data.get("examples", [])]
         return out
 
     def _entity_scores(self, query: str, qvec: np.ndarray, field: str, lexical: Ranked | None) -> Ranked:

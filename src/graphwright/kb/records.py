@@ -29,6 +29,15 @@ class KBRecord(BaseModel):
     examples: list[str] = Field(default_factory=list, description="Usage examples as text (properties).")
     datatype: str | None = Field(default=None, description='Wikibase datatype (properties), e.g. "wikibase-item".')
     super_properties: list[str] = Field(default_factory=list, description="P1647 subproperty-of ids (properties).")
+    subject_types: list[str] = Field(
+        default_factory=list, description="Classes a subject must belong to (properties): P2302 subject type constraint "
+        "with its P2308 classes, or rdfs:domain.")
+    value_types: list[str] = Field(
+        default_factory=list, description="Classes an item value must belong to (properties): P2302 value-type "
+        "constraint with its P2308 classes, or rdfs:range.")
+    unchecked_constraints: list[str] = Field(
+        default_factory=list, description='Type constraints the source declares without their classes ("subject type", '
+        '"value type"): the offline Wikidata dump has P2302 statements but not their P2308 qualifiers.')
 
     @computed_field  # type: ignore[prop-decorator]
     @property

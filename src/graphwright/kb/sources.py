@@ -15,8 +15,11 @@ Formats:
 
   ``id`` and ``label`` are required; ids are Wikidata-style (Q... for entities).
 * Generic property JSONL: ``{"id": "P102", "label", "aliases", "description", "datatype",
-  "super_properties": ["P463"], "example_subjects": [["Q83396", "Eleanor Roosevelt"], ["Q16977", null]]}``.
+  "super_properties": ["P463"], "subject_types": ["Q5"], "value_types": ["Q7278"],
+  "example_subjects": [["Q83396", "Eleanor Roosevelt"], ["Q16977", null]]}``.
   This is the format of the packaged default slice.
+* An RDFS ontology in Turtle (see :mod:`graphwright.kb.ontology`): labels, comments, rdf:type,
+  rdfs:subClassOf, rdfs:subPropertyOf, and rdfs:domain / rdfs:range as type constraints.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from graphwright.errors import UserError
 from graphwright.kb.kgtk import parse_literal, read_tsv, require_file
 from graphwright.kb.namespaces import is_wikidata_id, local_id
 from graphwright.kb.records import KBRecord
+
+#: Wikidata constraint items (values of P2302) that restrict types, and their names here.
+TYPE_CONSTRAINTS = {"Q21503250": "subject type", "Q21510865": "value type"}
 
 
 @dataclass
@@ -101,9 +107,12 @@ def read_wikidata_properties(directory: Path) -> Catalogue:
     datatypes = {r["node1"]: r["node2"] for r in read_tsv(files["datatypes"]) if r.get("label") == "datatype"}
     supers: dict[str, list[str]] = defaultdict(list)
     examples: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
+    constraints: dict[str, list[str]] = defaultdict(list)
     for row in read_tsv(files["claims"]):
         if row["label"] == "P1647" and is_wikidata_id(row["node2"]):
             supers[row["node1"]].append(row["node2"])
+        elif row["label"] == "P2302" and row["node2"] in TYPE_CONSTRAINTS:
+            constraints[row["node1"]].append(TYPE_CONSTRAINTS[row["node2"]])
         elif row["label"] == "P1855" and is_wikidata_id(row["node2"]):
             examples[row["node1"]].append((row["node2"], None))
     cat = Catalogue(source={"kind": "wikidata-properties", "path": str(directory.resolve())})
@@ -113,7 +122,9 @@ def read_wikidata_properties(directory: Path) -> Catalogue:
             pid, label=label, description=descs.get(pid, ""),
             # A label renamed since the 2021 KGTK snapshot stays findable as an alias.
             aliases=ordered_unique([old_labels.get(pid, ""), *aliases.get(pid, [])], exclude=label),
-            datatype=datatypes.get(pid), super_properties=ordered_unique(supers.get(pid, [])))
+            datatype=datatypes.get(pid), super_properties=ordered_unique(supers.get(pid, [])),
+            # the dump has the P2302 statements but not their P2308 classes: known to exist, not checkable
+            unchecked_constraints=ordered_unique(constraints.get(pid, [])))
     cat.example_subjects = dict(examples)
     return cat
 
@@ -212,7 +223,9 @@ def read_property_jsonl(path: Path) -> Catalogue:
         cat.properties[pid] = _record(
             pid, label=label, description=obj.get("description") or "",
             aliases=ordered_unique(obj.get("aliases") or [], exclude=label), datatype=obj.get("datatype"),
-            super_properties=[p for p in obj.get("super_properties") or [] if is_wikidata_id(p)])
+            super_properties=[p for p in obj.get("super_properties") or [] if is_wikidata_id(p)],
+            subject_types=[t for t in obj.get("subject_types") or [] if is_wikidata_id(t)],
+            value_types=[t for t in obj.get("value_types") or [] if is_wikidata_id(t)])
         subjects = [(s[0], s[1] if len(s) > 1 else None) for s in obj.get("example_subjects") or [] if s]
         if subjects:
             cat.example_subjects[pid] = subjects

@@ -171,7 +171,8 @@ class WikidataKB:
             description=self._text(ent, "descriptions"),
             aliases=[a["value"] for a in (ent.get("aliases") or {}).get(self.language, [])],
             types=_item_values(claims.get("P31", [])), datatype=ent.get("datatype"),
-            super_properties=_item_values(claims.get("P1647", [])))
+            super_properties=_item_values(claims.get("P1647", [])),
+            **_type_constraints(claims.get("P2302", [])))
         if with_examples and rec.kind == "property":
             rec.examples = self._examples(rec, claims.get("P1855", []))
         return rec
@@ -318,4 +319,22 @@ def _item_values(statements: list[dict]) -> list[str]:
         v = _snak_value(st.get("mainsnak", {}))
         if isinstance(v, str) and is_wikidata_id(v) and v not in out:
             out.append(v)
+    return out
+
+
+#: P2302 values that restrict types: subject type constraint, value-type constraint
+_CONSTRAINT_FIELDS = {"Q21503250": "subject_types", "Q21510865": "value_types"}
+
+
+def _type_constraints(statements: list[dict]) -> dict[str, list[str]]:
+    """Subject and value classes from P2302 statements and their P2308 (class) qualifiers."""
+    out: dict[str, list[str]] = {"subject_types": [], "value_types": []}
+    for st in statements:
+        target = _CONSTRAINT_FIELDS.get(_snak_value(st.get("mainsnak", {})) or "")
+        if target is None:
+            continue
+        for q in (st.get("qualifiers") or {}).get("P2308", []):
+            v = _snak_value(q)
+            if isinstance(v, str) and is_wikidata_id(v) and v not in out[target]:
+                out[target].append(v)
     return out

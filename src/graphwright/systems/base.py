@@ -26,8 +26,12 @@ SYSTEMS: Registry[SystemFactory] = Registry("system")
 
 def load_builtin_systems() -> None:
     """Import the built-in system packages so their factories register."""
+    import graphwright.systems.cie.baseline  # noqa: F401
     import graphwright.systems.cie.network  # noqa: F401
+    import graphwright.systems.cie.react  # noqa: F401
     import graphwright.systems.cie.single  # noqa: F401
+    import graphwright.systems.cie.ssa  # noqa: F401
+    import graphwright.systems.cie.sssa  # noqa: F401
 
 
 def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = None) -> System:

@@ -3,9 +3,9 @@ property (CIExMAS section 4.2.3).
 
 Checks the property's datatype (an item-valued property needs an entity as
 object; a time, quantity or string property needs a literal) and, where the KB
-has type constraints, the subject and value classes with one superclass level.
-Where the KB has no constraint classes it says it cannot check them rather
-than guess.
+has type constraints, the subject and value classes through the whole class
+hierarchy (cycles cut, so it is loop-free). Where the KB has no constraint
+classes it says it cannot check them rather than guess.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from graphwright.kb.namespaces import local_id
 from graphwright.tools.turtle import ParsedTriple, parse_turtle
+from graphwright.tools.type_constraints import check_type
 
 ITEM_DATATYPES = {"wikibase-item", "wikibase-property", "wikibase-lexeme", "wikibase-form", "wikibase-sense"}
 
@@ -26,24 +27,6 @@ class TripleCheck(BaseModel):
     reasons: list[str] = Field(default_factory=list)
     expected_subject_types: list[str] = Field(default_factory=list)
     expected_object_types: list[str] = Field(default_factory=list)
-
-
-def _types_with_parents(kb, ident: str) -> set[str]:
-    types = set(kb.types(ident))
-    for t in list(types):
-        types.update(kb.superclasses(t, depth=1))
-    return types
-
-
-def _check_types(kb, check: TripleCheck, ident: str, allowed: list[str], role: str) -> None:
-    if not allowed:
-        return
-    have = _types_with_parents(kb, ident)
-    if not have:
-        check.reasons.append(f"{role} {ident} has no known type; type constraint not checked")
-    elif not have & set(allowed):
-        check.verdict = "invalid"
-        check.reasons.append(f"{role} {ident} is not of an allowed type ({', '.join(allowed)})")
 
 
 def check_triple(kb, t: ParsedTriple) -> TripleCheck:
@@ -62,17 +45,20 @@ def check_triple(kb, t: ParsedTriple) -> TripleCheck:
     elif datatype and datatype not in ITEM_DATATYPES and t.object.is_iri:
         check.verdict = "invalid"
         check.reasons.append(f"{p} ({prop.label}) has datatype {datatype}: the object must be a literal")
-    subject_types = getattr(prop, "subject_types", None) or []
-    value_types = getattr(prop, "value_types", None) or []
-    if not subject_types and not value_types:
-        check.reasons.append(f"the KB has no type constraints for {p}; subject and value types not checked")
-        if check.verdict == "valid" and not datatype:
-            check.verdict = "unchecked"
-    _check_types(kb, check, s, subject_types, "subject")
+    verdicts = [check_type(kb, s, prop, "subject")]
     if t.object.is_iri:
-        _check_types(kb, check, o, value_types, "object")
+        verdicts.append(check_type(kb, o, prop, "value"))
+    for v in verdicts:
+        if v.fits is False:
+            check.verdict = "invalid"
+        if v.reason:
+            check.reasons.append(v.reason)
+    if not prop.subject_types and not prop.value_types and not prop.unchecked_constraints:
+        check.reasons.append(f"the KB has no type constraints for {p}; subject and value types not checked")
+    if check.verdict == "valid" and not datatype and not any(v.fits for v in verdicts):
+        check.verdict = "unchecked"  # nothing at all could be checked
     if check.verdict == "invalid":
-        check.expected_subject_types, check.expected_object_types = subject_types, value_types
+        check.expected_subject_types, check.expected_object_types = prop.subject_types, prop.value_types
     return check
 
 

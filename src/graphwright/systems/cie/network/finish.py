@@ -8,32 +8,10 @@ before any Turtle exists, the same assembly is used and marked ``fallback``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-from graphwright.errors import ModelOutputError
-from graphwright.kb.namespaces import TURTLE_PREFIXES
+from graphwright.systems.cie.common.finish import FinishOutcome, check_turtle, draft_turtle
 from graphwright.systems.cie.network.state import NetworkState
-from graphwright.tools.turtle import parse_turtle
-from graphwright.tools.turtle_to_label import label_triples
 
-
-@dataclass
-class FinishOutcome:
-    turtle: str
-    triples: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-
-def draft_turtle(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> str:
-    """Turtle from free-form triples whose three parts all have a mapped IRI."""
-    iri_of = {m["surface"].casefold(): m["iri"] for m in mapping}
-    lines = []
-    for t in triples:
-        s, p, o = (iri_of.get(t[k].casefold()) for k in ("subject", "predicate", "object"))
-        if s and p and o and s.startswith("wd:") and p.startswith("wdt:") and o.startswith("wd:"):
-            lines.append(f"{s} {p} {o} .")
-    return "\n".join(dict.fromkeys(lines))
+__all__ = ["FinishOutcome", "draft_turtle", "fallback_turtle", "finish_run"]
 
 
 def fallback_turtle(state: NetworkState) -> str:
@@ -47,22 +25,7 @@ def finish_run(kb, state: NetworkState) -> FinishOutcome:
     agent = "fallback" if unapproved else "validation_and_output"
     if not turtle and state.get("forced"):
         turtle, agent = fallback_turtle(state), "fallback"
-    if not turtle:
-        return FinishOutcome(turtle="")
-    try:
-        parsed = parse_turtle(turtle)
-    except ModelOutputError as exc:
-        if not state.get("forced"):
-            return FinishOutcome(turtle=turtle, problems=[str(exc)])
-        turtle, agent = fallback_turtle(state), "fallback"
-        parsed = parse_turtle(turtle) if turtle else []
-    outcome = FinishOutcome(turtle=TURTLE_PREFIXES + turtle)
-    for triple in parsed:
-        report = label_triples(kb, [triple])
-        if report.problems:
-            outcome.problems.extend(report.problems)
-            continue
-        t = report.triples[0]
-        outcome.triples.append({"subject": t.subject.model_dump(), "predicate": t.predicate.model_dump(),
-                                "object": t.object.model_dump(), "agent": agent})
+    outcome = check_turtle(kb, turtle, agent)
+    if outcome.parse_error and state.get("forced"):
+        outcome = check_turtle(kb, fallback_turtle(state), "fallback")
     return outcome

@@ -9,7 +9,7 @@ from __future__ import annotations
 from langgraph.graph import START, StateGraph
 
 from graphwright.systems.cie.network import nodes
-from graphwright.systems.cie.network.context import NetworkContext
+from graphwright.systems.cie.common.turn import CieContext
 from graphwright.systems.cie.network.outputs import (
     EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
 )
@@ -28,7 +28,7 @@ ROUTES = {
 
 
 def build_graph():
-    graph = StateGraph(NetworkState, context_schema=NetworkContext)
+    graph = StateGraph(NetworkState, context_schema=CieContext)
     graph.add_node(EXTRACTOR, nodes.extractor, destinations=ROUTES[EXTRACTOR])
     graph.add_node(URI_MAPPING, nodes.uri_mapping_and_refinement, destinations=ROUTES[URI_MAPPING])
     graph.add_node(VALIDATION, nodes.validation_and_output, destinations=ROUTES[VALIDATION])

@@ -16,10 +16,9 @@ from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from graphwright.agents.call import call_agent, dump_output, format_instructions
-from graphwright.agents.routing import routed_schema
-from graphwright.errors import BudgetExceededError, ModelOutputError
-from graphwright.systems.cie.network.context import NetworkContext
+from graphwright.agents.call import dump_output
+from graphwright.errors import ModelOutputError
+from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.network.finish import draft_turtle, finish_run
 from graphwright.systems.cie.network.mapping import (
     complete_requests, constrain_mapping, mapping_choices, merge_mapping, record_candidates,
@@ -36,46 +35,28 @@ from graphwright.tools.turtle import parse_turtle
 from graphwright.tools.turtle_to_label import render_report, turtle_to_label
 from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_retrieval
 
-Ctx = Runtime[NetworkContext]
+Ctx = Runtime[CieContext]
 PROMPT_OF = {EXTRACTOR: "extractor", URI_MAPPING: "uri_mapping", VALIDATION: "validation_output"}
 
 
-def _trace(state: NetworkState, node: str, kind: str, *, goto: str | None = None,
-           input: str | None = None, output: str | None = None, error: str | None = None) -> list[dict[str, Any]]:
-    step = len(state.get("call_trace") or []) + 1
-    return [{"step": step, "node": node, "kind": kind, "goto": goto, "input": input, "output": output, "error": error}]
+_trace = trace_step
 
 
-async def _ask(state: NetworkState, ctx: NetworkContext, agent: str, output_type, shape=None):
-    """Run one agent turn; returns (reply, None), or (None, Command) when the turn cannot happen.
+async def _ask(state: NetworkState, ctx: CieContext, agent: str, output_type, shape=None):
+    """Run one agent turn; returns (turn, None), or (None, Command) when the turn cannot happen.
     ``shape`` may narrow this turn's JSON Schema further (the URI agent's candidates)."""
-    steps = state.get("steps", 0)
-    if steps >= ctx.config.max_steps:
-        note = f"step limit of {ctx.config.max_steps} agent calls reached at {agent}"
-        return None, Command(goto=FINISH, update={"forced": True, "warnings": [note],
-                                                  "call_trace": _trace(state, agent, "system", goto=FINISH, error=note)})
-    prompt = ctx.prompts[PROMPT_OF[agent]]
     routes = open_routes(agent, state, ctx.config.strict_routing, ctx.config.max_repairs)
-    view = render_state(state, ctx.config.trace_chars, agent) + f"\nChoose goto from: {', '.join(routes)}."
-    system, user = prompt.render(text=state["text"], state=view,
-                                 format=format_instructions(output_type, ctx.config.output_format))
-    schema = routed_schema(output_type.model_json_schema(), output_type.ROUTE_NEEDS, routes, output_type.ROUTE_EMPTIES)
-    if shape is not None:
-        schema = shape(schema)
-    try:
-        reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
-                                 max_retries=ctx.config.parse_retries, max_tokens=_max_tokens(ctx, agent), schema=schema)
-        if reply.output.goto not in routes:
-            raise ModelOutputError(f"goto {reply.output.goto!r} is not open now; choose one of: {', '.join(routes)}")
-    except ModelOutputError as exc:
-        return None, _back_to(state, agent, f"ERROR: your last answer could not be used: {exc}", steps + 1)
-    except BudgetExceededError as exc:
-        return None, Command(goto=FINISH, update={"forced": True, "warnings": [str(exc)],
-                                                  "call_trace": _trace(state, agent, "system", goto=FINISH, error=str(exc))})
-    return reply, None
+    turn = await agent_turn(state, ctx, PROMPT_OF[agent], output_type, view=render_state(state, ctx.config.trace_chars, agent),
+                            routes=routes, max_tokens=_max_tokens(ctx, agent), shape=shape)
+    if turn.stop:
+        return None, Command(goto=FINISH, update={"forced": True, "warnings": [turn.stop],
+                                                  "call_trace": _trace(state, agent, "system", goto=FINISH, error=turn.stop)})
+    if turn.error:
+        return None, _back_to(state, agent, turn.error, state.get("steps", 0) + 1)
+    return turn, None
 
 
-def _max_tokens(ctx: NetworkContext, agent: str) -> int:
+def _max_tokens(ctx: CieContext, agent: str) -> int:
     # a cut-off JSON answer is unusable, and a retry at temperature 0 is cut off at the same place
     return ctx.config.extractor_max_tokens if agent == EXTRACTOR else ctx.config.max_tokens
 
@@ -201,6 +182,6 @@ async def finish(state: NetworkState, runtime: Ctx) -> Command:
         return Command(goto=VALIDATION, update={"finish_attempts": state.get("finish_attempts", 0) + 1,
                                                 "last_call": FINISH, "last_response": error,
                                                 "call_trace": _trace(state, FINISH, "system", goto=VALIDATION, error=error)})
-    return Command(goto=END, update={"final_triples": outcome.triples, "messages": [outcome.turtle],
+    return Command(goto=END, update={"final_triples": outcome.triples, "messages": [outcome.turtle], "final_turtle": outcome.turtle,
                                      "warnings": outcome.problems,
                                      "call_trace": _trace(state, FINISH, "system", output=outcome.turtle[:2000])})

@@ -10,6 +10,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphwright.systems.cie.common.outputs import FreeTriple
 from graphwright.tools.uri_retrieval import SearchRequest
 
 EXTRACTOR = "extractor"
@@ -20,12 +21,6 @@ SEMANTIC_TOOL = "semantic_validation_tool"
 LABEL_TOOL = "turtle_to_label_tool"
 FINISH = "finish"
 NO_IRI = "none"  # the URI agent's answer for a surface form no candidate fits
-
-
-class FreeTriple(BaseModel):
-    subject: str
-    predicate: str
-    object: str
 
 
 class ExtractorOutput(BaseModel):

@@ -27,4 +27,5 @@ class NetworkState(TypedDict, total=False):
     finish_attempts: int
     forced: bool
     final_triples: list[dict[str, Any]]
+    final_turtle: str
     warnings: Annotated[list[str], operator.add]

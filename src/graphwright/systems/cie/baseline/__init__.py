@@ -1,0 +1,17 @@
+"""CIExMAS baseline architecture (paper 000, sections 4.1.1, 5.4.1 and 5.4.3), system ``cie.baseline``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwright.systems.base import SYSTEMS
+from graphwright.systems.cie.baseline.system import BaselineConfig, BaselineSystem
+from graphwright.systems.cie.common.config import parse_config
+
+
+@SYSTEMS.register("cie.baseline")
+def make_baseline_system(llm, kb, config: dict[str, Any] | None = None) -> BaselineSystem:
+    return BaselineSystem(llm, kb, parse_config(BaselineConfig, "cie.baseline", config))
+
+
+__all__ = ["BaselineConfig", "BaselineSystem", "make_baseline_system"]

@@ -1,0 +1,143 @@
+"""``cie.baseline``: a supervisor with an entity extractor, a triple extractor and URI retrieval
+with an LLM-written summary (CIExMAS 4.1.1, with the error incorporation of 5.4.3).
+
+Only the supervisor sees the whole state (Table 4.1: text, messages, instruction); it routes,
+checks the specialists' answers and writes the final Turtle itself.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from langgraph.graph import START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+from pydantic import Field
+
+from graphwright.agents.call import dump_output
+from graphwright.systems.cie.baseline.outputs import SUPERVISOR, URI_TOOL, SupervisorOutput
+from graphwright.systems.cie.common.config import CieConfig
+from graphwright.systems.cie.common.finish import FINISH, draft_turtle, make_finish
+from graphwright.systems.cie.common.specialists import ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR, summarize_output
+from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
+from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
+from graphwright.systems.cie.common.workers import make_specialist_node, make_uri_node, stop_run
+
+NAME = "cie.baseline"
+MESSAGE_CHARS = 6000  # the supervisor reads the newest messages up to this size
+
+
+class BaselineConfig(CieConfig):
+    compact_uri: bool = Field(default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1).")
+
+
+class BaselineState(TypedDict, total=False):
+    text: str
+    # Table 4.1
+    messages: Annotated[list[str], operator.add]  # "author: content", oldest first
+    instruction: str
+    # bookkeeping
+    tool_input: list[dict[str, Any]]
+    triples: list[dict[str, str]]  # the triple extractor's latest answer (for the fallback Turtle)
+    uri_mapping: list[dict[str, Any]]  # the compact URI choices so far
+    feedback: str  # an error for the supervisor to fix
+    steps: int
+    call_trace: Annotated[list[dict[str, Any]], operator.add]
+    warnings: Annotated[list[str], operator.add]
+    turtle: str
+    turtle_author: str
+    forced: bool
+    finish_attempts: int
+    final_triples: list[dict[str, Any]]
+    final_turtle: str
+
+
+Ctx = Runtime[CieContext]
+
+
+def open_routes(state: BaselineState) -> list[str]:
+    """The supervisor delegates (paper 5.4.1: left alone it filled in IRIs from memory): search
+    only once triples exist, finish only once their IRIs were searched."""
+    done = {step["node"] for step in state.get("call_trace") or [] if not step.get("error")}
+    routes = [ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR]
+    if TRIPLE_EXTRACTOR in done:
+        routes.append(URI_TOOL)
+    if URI_TOOL in done or (TRIPLE_EXTRACTOR in done and not state.get("triples")):
+        routes.append(FINISH)
+    return routes
+
+
+def render_view(state: BaselineState) -> str:
+    text = "\n\n".join(state.get("messages") or []) or "(no messages yet)"
+    if len(text) > MESSAGE_CHARS:
+        text = "[... older messages cut]\n" + text[-MESSAGE_CHARS:]
+    parts = [f"Messages (oldest first):\n{text}"]
+    if state.get("feedback"):
+        parts.append(state["feedback"])
+    parts.append(f"Step {state.get('steps', 0) + 1}.")
+    return "\n\n".join(parts)
+
+
+async def supervisor(state: BaselineState, runtime: Ctx) -> Command:
+    ctx = runtime.context
+    steps = state.get("steps", 0) + 1
+    turn = await agent_turn(state, ctx, SUPERVISOR, SupervisorOutput, view=render_view(state), routes=open_routes(state),
+                            max_tokens=ctx.config.extractor_max_tokens)
+    if turn.stop:
+        return stop_run(state, SUPERVISOR, turn.stop)
+    if turn.error:
+        return Command(goto=SUPERVISOR, update={"feedback": turn.error, "steps": steps,
+                                                "call_trace": trace_step(state, SUPERVISOR, "agent", goto=SUPERVISOR, error=turn.error)})
+    out: SupervisorOutput = turn.output
+    update: dict[str, Any] = {"steps": steps, "feedback": "", "instruction": out.instruction,
+                              "messages": [f"{SUPERVISOR}: {out.thought}".strip()],
+                              "call_trace": trace_step(state, SUPERVISOR, "agent", goto=out.goto, output=dump_output(out))}
+    if out.goto == URI_TOOL:
+        update["tool_input"] = [r.model_dump() for r in out.tool_input]
+    if out.goto == FINISH:
+        update.update(turtle=out.turtle, turtle_author=SUPERVISOR)
+    return Command(goto=out.goto, update=update)
+
+
+def _store_specialist(agent: str):
+    def store(state: BaselineState, output, error: str | None) -> dict[str, Any]:
+        if error:  # the supervisor decides whether to ask again
+            return {"messages": [f"{agent}: {error}"]}
+        update: dict[str, Any] = {"messages": [f"{agent}: {summarize_output(agent, output)}"]}
+        if agent == TRIPLE_EXTRACTOR:
+            update["triples"] = [t.model_dump() for t in output.triples]
+        return update
+
+    return store
+
+
+def fallback_turtle(state: dict[str, Any]) -> str:
+    return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
+
+
+class BaselineSystem(CieGraphSystem):
+    name = NAME
+    version = "cie.baseline.v1"
+    prompts_package = "graphwright.systems.cie.baseline"
+    prompt_names = (SUPERVISOR, ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR)
+
+    def build_graph(self):
+        graph = StateGraph(BaselineState, context_schema=CieContext)
+        graph.add_node(SUPERVISOR, supervisor, destinations=(ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR, URI_TOOL, FINISH, SUPERVISOR))
+        for agent in (ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR):
+            graph.add_node(agent, make_specialist_node(agent, return_to=SUPERVISOR, context=lambda state: "",
+                                                       store=_store_specialist(agent)), destinations=(SUPERVISOR, FINISH))
+        graph.add_node(URI_TOOL, make_uri_node(URI_TOOL, return_to=SUPERVISOR,
+                                               store=lambda state, answer: {"messages": [f"{URI_TOOL}: {answer}"]}),
+                       destinations=(SUPERVISOR,))
+        graph.add_node(FINISH, make_finish(fallback_turtle), destinations=(SUPERVISOR, "__end__"))
+        graph.add_edge(START, SUPERVISOR)
+        return graph.compile()
+
+    def surfaces(self, state: dict[str, Any]) -> dict[str, str]:
+        return mapping_surfaces(state.get("uri_mapping") or [])
+
+    def extra(self, state: dict[str, Any]) -> dict[str, Any]:
+        return {"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
+                "uri_mapping": state.get("uri_mapping") or []}

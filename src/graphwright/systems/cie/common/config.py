@@ -1,0 +1,35 @@
+"""Settings every CIExMAS agent architecture has; each architecture may add its own."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from graphwright.errors import UserError
+
+
+class CieConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt setting is an error, not a silent default
+
+    max_steps: int = Field(default=10, ge=2, description="Agent calls before the run is wrapped up (step limit).")
+    recursion_limit: int = Field(default=80, description="LangGraph super-step backstop; above max_steps plus tool steps.")
+    output_format: Literal["json", "xml"] = Field(
+        default="json", description="json: schema-constrained decoding; xml: the paper's tag protocol.")
+    parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error inside one agent call.")
+    finish_retries: int = Field(default=1, ge=0, description="Times a rejected final Turtle goes back for repair.")
+    candidates_per_term: int = Field(default=3, ge=1, le=20, description="URI retrieval hits per search term.")
+    max_tokens: int = Field(default=512, description="Completion budget of one agent call.")
+    extractor_max_tokens: int = Field(default=1024, description="Budget of calls that list triples or write Turtle.")
+    token_budget: int | None = Field(default=60000, description="Prompt+completion tokens per document; None = unlimited.")
+    trace_chars: int = Field(default=400, description="Characters of each call shown in the call trace to agents.")
+
+
+def parse_config(config_type: type[CieConfig], system: str, values: dict[str, Any] | None) -> CieConfig:
+    """Validate user settings; the error names the bad setting and lists the valid ones."""
+    try:
+        return config_type.model_validate(values or {})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        fields = ", ".join(sorted(config_type.model_fields))
+        raise UserError(f"invalid {system} setting: {first['msg']} ({first['loc'][0]}); valid settings: {fields}") from exc

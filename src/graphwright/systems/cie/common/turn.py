@@ -1,0 +1,73 @@
+"""One agent turn inside a LangGraph node, with CIExMAS error incorporation (section 4.4).
+
+The prompt is rendered from the agent's template and a view of the state; the answer is
+schema-constrained JSON (or XML tags) whose ``goto`` may only name the routes open now. A
+malformed answer comes back as ``Turn.error`` for the node to feed to the agent; the step
+limit and the token budget come back as ``Turn.stop`` for the node to wrap up the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from pydantic import BaseModel
+
+from graphwright.agents.call import call_agent, format_instructions
+from graphwright.agents.prompts import PromptTemplate
+from graphwright.agents.routing import routed_schema
+from graphwright.errors import BudgetExceededError, ModelOutputError
+from graphwright.llm.base import LLM
+
+
+@dataclass
+class CieContext:
+    """LangGraph runtime context of every cie architecture."""
+
+    llm: LLM
+    kb: Any
+    config: Any  # a CieConfig subclass
+    prompts: dict[str, PromptTemplate]
+
+
+@dataclass
+class Turn:
+    output: Any = None  # the validated output model
+    error: str | None = None  # feed back to the agent
+    stop: str | None = None  # end the run (step limit, token budget)
+
+
+def trace_step(state: dict[str, Any], node: str, kind: str, *, goto: str | None = None, input: str | None = None,
+               output: str | None = None, error: str | None = None) -> list[dict[str, Any]]:
+    """One call_trace entry (the state field is append-only)."""
+    step = len(state.get("call_trace") or []) + 1
+    return [{"step": step, "node": node, "kind": kind, "goto": goto, "input": input, "output": output, "error": error}]
+
+
+async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output_type: type[BaseModel], *,
+                     view: str, routes: list[str] | None = None, max_tokens: int | None = None,
+                     shape: Callable[[dict], dict] | None = None, **values: Any) -> Turn:
+    """Ask agent ``prompt``; ``routes`` limits ``goto`` (for output models that have one)."""
+    if state.get("steps", 0) >= ctx.config.max_steps:
+        return Turn(stop=f"step limit of {ctx.config.max_steps} agent calls reached at {prompt}")
+    if routes is not None:
+        view += f"\nChoose goto from: {', '.join(routes)}."
+    system, user = ctx.prompts[prompt].render(text=state["text"], state=view,
+                                              format=format_instructions(output_type, ctx.config.output_format), **values)
+    schema = output_type.model_json_schema()
+    if routes is not None:
+        schema = routed_schema(schema, getattr(output_type, "ROUTE_NEEDS", {}), routes, getattr(output_type, "ROUTE_EMPTIES", {}))
+    if shape is not None:
+        schema = shape(schema)
+    try:
+        reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
+                                 max_retries=ctx.config.parse_retries, max_tokens=max_tokens or ctx.config.max_tokens,
+                                 schema=schema)
+        goto = getattr(reply.output, "goto", None)
+        if routes is not None and goto not in routes:
+            raise ModelOutputError(f"goto {goto!r} is not open now; choose one of: {', '.join(routes)}")
+    except ModelOutputError as exc:
+        return Turn(error=f"ERROR: your last answer could not be used: {exc}")
+    except BudgetExceededError as exc:
+        return Turn(stop=str(exc))
+    return Turn(output=reply.output)

@@ -1,0 +1,17 @@
+"""CIExMAS ReAct architecture (paper 000, sections 4.1.4, 5.4.5 and 5.4.9), system ``cie.react``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwright.systems.base import SYSTEMS
+from graphwright.systems.cie.common.config import parse_config
+from graphwright.systems.cie.react.system import ReactConfig, ReactSystem
+
+
+@SYSTEMS.register("cie.react")
+def make_react_system(llm, kb, config: dict[str, Any] | None = None) -> ReactSystem:
+    return ReactSystem(llm, kb, parse_config(ReactConfig, "cie.react", config))
+
+
+__all__ = ["ReactConfig", "ReactSystem", "make_react_system"]

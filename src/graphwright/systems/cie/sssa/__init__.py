@@ -1,0 +1,17 @@
+"""CIExMAS simplified split supervisor architecture (paper 000, sections 4.1.3 and 5.4.4), system ``cie.sssa``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwright.systems.base import SYSTEMS
+from graphwright.systems.cie.common.config import parse_config
+from graphwright.systems.cie.sssa.system import SssaConfig, SssaSystem
+
+
+@SYSTEMS.register("cie.sssa")
+def make_sssa_system(llm, kb, config: dict[str, Any] | None = None) -> SssaSystem:
+    return SssaSystem(llm, kb, parse_config(SssaConfig, "cie.sssa", config))
+
+
+__all__ = ["SssaConfig", "SssaSystem", "make_sssa_system"]

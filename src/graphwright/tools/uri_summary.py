@@ -1,0 +1,78 @@
+"""Compact mode of URI retrieval (CIExMAS section 4.2.1): one LLM call judges the candidates.
+
+Supervisor architectures (baseline, SSA, SSSA) pass the tool's answer through their whole
+state; the full candidate lists would fill the context. The judge keeps, per search term, only
+the chosen IRI and a short reason. Its JSON Schema allows only that term's candidates or
+"none", so a small model cannot invent an IRI here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, RootModel
+
+from graphwright.agents.prompts import load_prompt
+from graphwright.kb.namespaces import short_iri
+from graphwright.llm.base import LLM
+from graphwright.llm.structured import chat_structured
+from graphwright.tools.uri_retrieval import SearchResult, render_results
+
+NO_MATCH = "none"
+
+
+class Choice(BaseModel):
+    iri: str
+    reason: str = ""
+
+
+class Choices(RootModel[dict[str, Choice]]):
+    pass
+
+
+class UriChoice(BaseModel):
+    term: str
+    kind: str
+    iri: str | None  # None: no candidate fits
+    label: str | None = None
+    reason: str = ""
+
+
+def choice_schema(results: list[SearchResult]) -> dict[str, Any]:
+    props = {}
+    for res in results:
+        options = [short_iri(c.id) for c in res.candidates]
+        props[res.request.term] = {"type": "object", "required": ["iri", "reason"], "additionalProperties": False,
+                                   "properties": {"iri": {"enum": [*options, NO_MATCH]}, "reason": {"type": "string"}}}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+async def summarize_results(llm: LLM, results: list[SearchResult], text: str, *, max_tokens: int = 512) -> list[UriChoice]:
+    """One call: the best candidate (or none) per search term, with a reason."""
+    searched = [r for r in results if r.candidates]
+    out = {r.request.term: UriChoice(term=r.request.term, kind=r.request.kind, iri=None, reason="no candidates found")
+           for r in results}
+    if searched:
+        prompt = load_prompt("graphwright.tools", "uri_summary")
+        system, user = prompt.render(text=text, results=render_results(searched),
+                                     format='Answer with one JSON object: {"<term>": {"iri": "<candidate or none>", '
+                                            '"reason": "<few words>"}, ...} with every term.')
+        reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                                      Choices, schema=choice_schema(searched), max_tokens=max_tokens)
+        for r in searched:
+            choice = reply.parsed.root.get(r.request.term)
+            if choice is None:
+                continue
+            offered = {short_iri(c.id): c.label for c in r.candidates}  # only this term's candidates count
+            iri = choice.iri if choice.iri in offered else None
+            out[r.request.term] = UriChoice(term=r.request.term, kind=r.request.kind, iri=iri,
+                                            label=offered.get(iri) if iri else None, reason=choice.reason)
+    return list(out.values())
+
+
+def render_choices(choices: list[UriChoice]) -> str:
+    lines = []
+    for c in choices:
+        target = f"{c.iri} ({c.label})" if c.iri else "no fitting candidate"
+        lines.append(f'"{c.term}" ({c.kind}) -> {target}' + (f": {c.reason}" if c.reason else ""))
+    return "\n".join(lines)
