@@ -24,6 +24,7 @@ from graphwright.eval.datasets import load_dataset
 from graphwright.eval.runner import RunInfo, read_documents, run_eval
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
+from graphwright.llm.wrappers import TracingLLM
 from graphwright.systems.base import make_system
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +54,8 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     for name in args.systems:
         folder = RUNS / f"{name}-rebel-sample"
         info = RunInfo(system=name, dataset=data.name, model=llm.name, kb=data.kb, limit=args.docs)
-        agg = await run_eval(make_system(name, llm, kb), data, kb, info, folder,
+        traced = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call, for reading failures
+        agg = await run_eval(make_system(name, traced, kb), data, kb, info, folder,
                              on_progress=lambda doc_id: print(f"{name}: {doc_id}", file=sys.stderr, flush=True))
         wanted = {d.id for d in data.documents}  # a folder may hold more documents from a longer run
         out.append((name, agg, [r for r in read_documents(folder) if r["id"] in wanted]))

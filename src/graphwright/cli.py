@@ -230,6 +230,7 @@ def eval_run(
     from graphwright.eval.runner import RunInfo, read_documents, run_eval
     from graphwright.kb import open_kb
     from graphwright.llm import make_llm
+    from graphwright.llm.wrappers import TracingLLM
     from graphwright.systems.base import SYSTEMS, load_builtin_systems, make_system
 
     try:
@@ -237,11 +238,12 @@ def eval_run(
         SYSTEMS.get(system)
         data = load_dataset(dataset, limit)
         llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
+        folder = out or Path("runs") / _slug(f"{system}-{data.name}-{llm.name}")
+        llm = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call of the run, for reading failures
         kb_name = kb or data.kb
         knowledge = open_kb(kb_name)
         settings = _settings(option)
         runner = make_system(system, llm, knowledge, settings)
-        folder = out or Path("runs") / _slug(f"{system}-{data.name}-{llm.name}")
         info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
         with _progress() as progress:
             task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))

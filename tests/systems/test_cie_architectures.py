@@ -49,7 +49,9 @@ def test_cie_baseline_supervisor_delegates_then_writes_turtle(default_kb):
     assert result.usage.llm_calls == 7  # 4 supervisor turns, 2 extractors, 1 compact-URI judgement
     # the supervisor must delegate first: no search and no finish before triples exist
     assert routes(script.schemas["supervisor"][0]) == ["entity_extractor", "triple_extractor"]
-    assert routes(script.schemas["supervisor"][3]) == ["entity_extractor", "finish", "triple_extractor", "uri_retrieval_tool"]
+    # after a search it acts on the answer (finish or extract again) rather than search again
+    assert routes(script.schemas["supervisor"][3]) == ["entity_extractor", "finish", "triple_extractor"]
+    assert "Draft Turtle from the triples and the IRIs found" in script.prompts["supervisor"][3]
     assert "Instruction: use the entities" in script.prompts["triples"][0]
     # the judge saw the candidates; the supervisor saw only its compact verdicts
     assert "wd:Q2685" in script.prompts["judge"][0]
@@ -158,7 +160,7 @@ def test_cie_react_tools_can_be_left_out(default_kb):
     script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES), react("finish", turtle=TURTLE)])
     result = run("cie.react", script, default_kb, tools=["uri_retrieval_tool"])
     assert keys(result) == EXPECTED
-    assert routes(script.schemas["react"][1]) == ["finish", "uri_retrieval_tool"]
+    assert routes(script.schemas["react"][1]) == ["finish"]  # the search just answered: act on it
     assert "network_traversal_tool" not in script.prompts["react"][0]
 
 
@@ -166,3 +168,14 @@ def test_cie_react_tools_can_be_left_out(default_kb):
 def test_cie_architecture_settings_are_checked(name, default_kb):
     with pytest.raises(UserError, match="valid settings:.*max_steps"):
         make_system(name, ScriptedLLM([]), default_kb, {"max_stpes": 3})
+
+
+def test_searches_are_completed_with_the_forgotten_parts_of_the_triples():
+    from graphwright.systems.cie.common.uri import complete_searches
+
+    asked = [{"term": "Arnold Schwarzenegger", "mode": "label", "kind": "entity"}]
+    mapped = [{"surface": "thal", "iri": "wd:Q571822"}]
+    out = complete_searches(asked, TRIPLES, mapped)
+    assert out[0] == asked[0]
+    assert {(r["term"], r["kind"]) for r in out[1:]} == {
+        ("place of birth", "property"), ("member of political party", "property"), ("Republican Party", "entity")}

@@ -18,11 +18,11 @@ from pydantic import Field
 from graphwright.agents.call import dump_output
 from graphwright.systems.cie.baseline.outputs import SUPERVISOR, URI_TOOL, SupervisorOutput
 from graphwright.systems.cie.common.config import CieConfig
-from graphwright.systems.cie.common.finish import FINISH, draft_turtle, make_finish
+from graphwright.systems.cie.common.finish import FINISH, make_finish, mapping_fallback
 from graphwright.systems.cie.common.specialists import ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR, summarize_output
 from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import make_specialist_node, make_uri_node, stop_run
+from graphwright.systems.cie.common.workers import last_worker, make_specialist_node, make_uri_node, stop_run
 
 NAME = "cie.baseline"
 MESSAGE_CHARS = 6000  # the supervisor reads the newest messages up to this size
@@ -58,10 +58,11 @@ Ctx = Runtime[CieContext]
 
 def open_routes(state: BaselineState) -> list[str]:
     """The supervisor delegates (paper 5.4.1: left alone it filled in IRIs from memory): search
-    only once triples exist, finish only once their IRIs were searched."""
+    only once triples exist, finish only once their IRIs were searched, and act on a search's
+    answer rather than repeat it (a small model repeats the same call until the step limit)."""
     done = {step["node"] for step in state.get("call_trace") or [] if not step.get("error")}
     routes = [ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR]
-    if TRIPLE_EXTRACTOR in done:
+    if TRIPLE_EXTRACTOR in done and last_worker(state, (SUPERVISOR,)) != URI_TOOL:
         routes.append(URI_TOOL)
     if URI_TOOL in done or (TRIPLE_EXTRACTOR in done and not state.get("triples")):
         routes.append(FINISH)
@@ -73,6 +74,10 @@ def render_view(state: BaselineState) -> str:
     if len(text) > MESSAGE_CHARS:
         text = "[... older messages cut]\n" + text[-MESSAGE_CHARS:]
     parts = [f"Messages (oldest first):\n{text}"]
+    draft = mapping_fallback(state)
+    if draft:
+        parts.append("Draft Turtle from the triples and the IRIs found (check it; finish with it or a corrected "
+                     f"version):\n{draft}")
     if state.get("feedback"):
         parts.append(state["feedback"])
     parts.append(f"Step {state.get('steps', 0) + 1}.")
@@ -112,10 +117,6 @@ def _store_specialist(agent: str):
     return store
 
 
-def fallback_turtle(state: dict[str, Any]) -> str:
-    return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
-
-
 class BaselineSystem(CieGraphSystem):
     name = NAME
     version = "cie.baseline.v1"
@@ -131,7 +132,7 @@ class BaselineSystem(CieGraphSystem):
         graph.add_node(URI_TOOL, make_uri_node(URI_TOOL, return_to=SUPERVISOR,
                                                store=lambda state, answer: {"messages": [f"{URI_TOOL}: {answer}"]}),
                        destinations=(SUPERVISOR,))
-        graph.add_node(FINISH, make_finish(fallback_turtle), destinations=(SUPERVISOR, "__end__"))
+        graph.add_node(FINISH, make_finish(mapping_fallback), destinations=(SUPERVISOR, "__end__"))
         graph.add_edge(START, SUPERVISOR)
         return graph.compile()
 

@@ -62,6 +62,11 @@ def draft_turtle(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -
     return "\n".join(dict.fromkeys(lines))
 
 
+def mapping_fallback(state: dict[str, Any]) -> str:
+    """The fallback Turtle of architectures that keep free-form triples and a uri_mapping."""
+    return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
+
+
 def make_finish(fallback: Callable[[dict[str, Any]], str] | None = None):
     """A ``finish`` node. State fields: ``turtle`` and ``turtle_author`` (who wrote it), ``forced``
     (the step limit or budget ended the run), ``finish_attempts``. ``fallback(state)`` assembles a

@@ -10,6 +10,22 @@ from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_r
 from graphwright.tools.uri_summary import UriChoice, render_choices, summarize_results
 
 
+def complete_searches(requests: list[dict[str, Any]], triples: list[dict[str, str]],
+                      mapped: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """The agent's searches plus a fused search for every subject, predicate and object of the
+    triples that it left out and that has no IRI yet: small models search the entities and forget
+    the predicates."""
+    out = list(requests)
+    asked = {str(r.get("term", "")).strip().casefold() for r in requests} | {m["surface"].casefold() for m in mapped}
+    for t in triples:
+        for key in ("subject", "predicate", "object"):
+            term = str(t.get(key, "")).strip()
+            if term and term.casefold() not in asked:
+                asked.add(term.casefold())
+                out.append({"term": term, "mode": "fused", "kind": "property" if key == "predicate" else "entity"})
+    return out
+
+
 async def search_uris(ctx: CieContext, requests: list[dict[str, Any]] | list[SearchRequest], text: str,
                       compact: bool) -> tuple[str, list[UriChoice]]:
     """The tool's answer as text, and in compact mode the chosen IRI per term.

@@ -9,13 +9,21 @@ from typing import Any, Callable
 from langgraph.types import Command
 
 from graphwright.agents.call import dump_output
-from graphwright.errors import ModelOutputError
+from graphwright.errors import BudgetExceededError, ModelOutputError
 from graphwright.systems.cie.common.finish import FINISH
 from graphwright.systems.cie.common.specialists import specialist_turn
 from graphwright.systems.cie.common.turn import trace_step
-from graphwright.systems.cie.common.uri import merge_choices, search_uris
+from graphwright.systems.cie.common.uri import complete_searches, merge_choices, search_uris
 
 State = dict[str, Any]
+
+
+def last_worker(state: State, agents: tuple[str, ...]) -> str | None:
+    """The node that ran last, skipping the given (controlling) agents' own turns."""
+    for step in reversed(state.get("call_trace") or []):
+        if step["node"] not in agents:
+            return step["node"]
+    return None
 
 
 def stop_run(state: State, node: str, note: str) -> Command:
@@ -48,11 +56,13 @@ def make_uri_node(name: str, *, return_to: str, store: Callable[[State, str], di
 
     async def node(state: State, runtime) -> Command:
         ctx = runtime.context
-        requests = state.get("tool_input") or []
+        requests = complete_searches(state.get("tool_input") or [], state.get("triples") or [], state.get("uri_mapping") or [])
         try:
             answer, choices = await search_uris(ctx, requests, state["text"], ctx.config.compact_uri)
         except ModelOutputError as exc:
             answer, choices = f"ERROR: {exc}", []
+        except BudgetExceededError as exc:  # the compact judge's call spent the budget
+            return stop_run(state, name, str(exc))
         update = {**store(state, answer), "uri_mapping": merge_choices(state.get("uri_mapping") or [], choices),
                   "call_trace": trace_step(state, name, "tool", goto=return_to, input=str(requests)[:2000], output=answer[:2000])}
         return Command(goto=return_to, update=update)

@@ -8,14 +8,8 @@ before any Turtle exists, the same assembly is used and marked ``fallback``.
 
 from __future__ import annotations
 
-from graphwright.systems.cie.common.finish import FinishOutcome, check_turtle, draft_turtle
+from graphwright.systems.cie.common.finish import FinishOutcome, check_turtle, mapping_fallback
 from graphwright.systems.cie.network.state import NetworkState
-
-__all__ = ["FinishOutcome", "draft_turtle", "fallback_turtle", "finish_run"]
-
-
-def fallback_turtle(state: NetworkState) -> str:
-    return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
 
 
 def finish_run(kb, state: NetworkState) -> FinishOutcome:
@@ -24,8 +18,8 @@ def finish_run(kb, state: NetworkState) -> FinishOutcome:
     unapproved = state.get("forced") and state.get("turtle_author", "draft") == "draft"
     agent = "fallback" if unapproved else "validation_and_output"
     if not turtle and state.get("forced"):
-        turtle, agent = fallback_turtle(state), "fallback"
+        turtle, agent = mapping_fallback(state), "fallback"
     outcome = check_turtle(kb, turtle, agent)
     if outcome.parse_error and state.get("forced"):
-        outcome = check_turtle(kb, fallback_turtle(state), "fallback")
+        outcome = check_turtle(kb, mapping_fallback(state), "fallback")
     return outcome

@@ -19,7 +19,8 @@ from langgraph.types import Command
 from graphwright.agents.call import dump_output
 from graphwright.errors import ModelOutputError
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.network.finish import draft_turtle, finish_run
+from graphwright.systems.cie.common.finish import draft_turtle
+from graphwright.systems.cie.network.finish import finish_run
 from graphwright.systems.cie.network.mapping import (
     complete_requests, constrain_mapping, mapping_choices, merge_mapping, record_candidates,
 )

@@ -22,6 +22,7 @@ from graphwright.systems.cie.common.config import CieConfig
 from graphwright.systems.cie.common.finish import FINISH, make_finish
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
+from graphwright.systems.cie.common.workers import last_worker
 from graphwright.systems.cie.react.outputs import (
     AGENT, DELETE_TOOL, LABEL_TOOL, SEMANTIC_TOOL, TOOLS, TRAVERSAL_TOOL, URI_TOOL, ReactOutput,
 )
@@ -90,9 +91,12 @@ def add_message(messages: list[dict[str, Any]], author: str, content: str) -> li
 
 
 def open_routes(state: ReactState, tools: list[str]) -> list[str]:
-    """Search before finishing (IRIs from memory are often wrong); prune only a long history."""
+    """Search before finishing (IRIs from memory are often wrong); act on a tool's answer instead
+    of calling the same tool again (a small model repeats a call until the step limit); prune only
+    a long history."""
     searched = any(step["node"] == URI_TOOL for step in state.get("call_trace") or [])
-    routes = [t for t in tools if t != DELETE_TOOL or len(state.get("messages") or []) > 3]
+    last = last_worker(state, (AGENT,))
+    routes = [t for t in tools if t != last and (t != DELETE_TOOL or len(state.get("messages") or []) > 3)]
     return routes + [FINISH] if searched or URI_TOOL not in tools else routes
 
 

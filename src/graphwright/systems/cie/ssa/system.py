@@ -18,13 +18,13 @@ from pydantic import BaseModel, Field
 
 from graphwright.agents.call import dump_output
 from graphwright.systems.cie.common.config import CieConfig
-from graphwright.systems.cie.common.finish import FINISH, draft_turtle, make_finish
+from graphwright.systems.cie.common.finish import FINISH, make_finish, mapping_fallback
 from graphwright.systems.cie.common.specialists import (
     ENTITY_EXTRACTOR, PROPERTY_EXTRACTOR, TRIPLE_EXTRACTOR, TURTLE_FORMATTER, summarize_output,
 )
 from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import make_specialist_node, make_uri_node, stop_run
+from graphwright.systems.cie.common.workers import last_worker, make_specialist_node, make_uri_node, stop_run
 from graphwright.tools.uri_retrieval import SearchRequest
 
 NAME = "cie.ssa"
@@ -101,7 +101,8 @@ def planner_routes(state: SsaState) -> list[str]:
 
 def instructor_routes(state: SsaState, config: SsaConfig) -> list[str]:
     routes = [a for a in EXTRACTORS if config.property_extractor or a != PROPERTY_EXTRACTOR]
-    return routes + [URI_TOOL] if state.get("triples") else routes
+    repeat = last_worker(state, (PLANNER, INSTRUCTOR, CHECKER)) == URI_TOOL  # act on a search, do not repeat it
+    return routes + [URI_TOOL] if state.get("triples") and not repeat else routes
 
 
 def render_view(state: SsaState, limit: int, *, last_only: bool = False) -> str:
@@ -186,11 +187,10 @@ def _store(agent: str):
 
 def _formatter_context(state: SsaState) -> str:
     view = "results:\n" + "\n\n".join(state.get("results") or [])
+    draft = mapping_fallback(state)
+    if draft:
+        view += f"\n\nDraft assembled from the triples and the IRIs found:\n{draft}"
     return view + (f"\n\n{state['feedback']}" if state.get("feedback") else "")
-
-
-def fallback_turtle(state: dict[str, Any]) -> str:
-    return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
 
 
 class SsaSystem(CieGraphSystem):
@@ -213,7 +213,7 @@ class SsaSystem(CieGraphSystem):
         # the result formatter is the shared Turtle formatter reading the collected results
         graph.add_node(FORMATTER, make_specialist_node(TURTLE_FORMATTER, return_to=FINISH, context=_formatter_context,
                                                        store=_store(TURTLE_FORMATTER), name=FORMATTER), destinations=(FINISH,))
-        graph.add_node(FINISH, make_finish(fallback_turtle), destinations=(FORMATTER, "__end__"))
+        graph.add_node(FINISH, make_finish(mapping_fallback), destinations=(FORMATTER, "__end__"))
         graph.add_edge(START, PLANNER)
         return graph.compile()
 

@@ -17,14 +17,14 @@ from pydantic import BaseModel, Field
 
 from graphwright.agents.call import dump_output
 from graphwright.systems.cie.common.config import CieConfig
-from graphwright.systems.cie.common.finish import FINISH, draft_turtle, make_finish
+from graphwright.systems.cie.common.finish import FINISH, make_finish, mapping_fallback
 from graphwright.systems.cie.common.outputs import render_triples
 from graphwright.systems.cie.common.specialists import (
     ENTITY_EXTRACTOR, PROPERTY_EXTRACTOR, TRIPLE_EXTRACTOR, TURTLE_FORMATTER, summarize_output,
 )
 from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import make_specialist_node, make_uri_node, stop_run
+from graphwright.systems.cie.common.workers import last_worker, make_specialist_node, make_uri_node, stop_run
 from graphwright.tools.uri_retrieval import SearchRequest
 
 NAME = "cie.sssa"
@@ -77,7 +77,7 @@ class PlannerOutput(BaseModel):
 def open_routes(state: SssaState) -> list[str]:
     """Search once triples exist; format once IRIs were searched (or nothing was found to map)."""
     routes = list(EXTRACTORS)
-    if state.get("triples"):
+    if state.get("triples") and last_worker(state, (PLANNER,)) != URI_TOOL:  # act on a search, do not repeat it
         routes.append(URI_TOOL)
     if state.get("uri_mapping") or any(s["node"] == URI_TOOL for s in state.get("call_trace") or []):
         routes.append(TURTLE_FORMATTER)
@@ -136,7 +136,9 @@ def _context(agent: str):
             mapping = state.get("uri_mapping") or []
             lines = [f"{m['surface']} -> {m['iri']} ({m.get('label') or '?'})" for m in mapping]
             extra = f"\n\n{state['feedback']}" if state.get("feedback") else ""
-            return f"Triples:\n{render_triples(state.get('triples') or [])}\n\nMapping:\n" + ("\n".join(lines) or "(none)") + extra
+            draft = mapping_fallback(state) or "(none: no triple has IRIs for all three parts)"
+            return (f"Triples:\n{render_triples(state.get('triples') or [])}\n\nMapping:\n" + ("\n".join(lines) or "(none)")
+                    + f"\n\nDraft assembled from them:\n{draft}" + extra)
         return ""
     return context
 
@@ -157,10 +159,6 @@ def _store(agent: str):
     return store
 
 
-def fallback_turtle(state: dict[str, Any]) -> str:
-    return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
-
-
 class SssaSystem(CieGraphSystem):
     name = NAME
     version = "cie.sssa.v1"
@@ -178,7 +176,7 @@ class SssaSystem(CieGraphSystem):
                        destinations=(PLANNER,))
         graph.add_node(TURTLE_FORMATTER, make_specialist_node(TURTLE_FORMATTER, return_to=FINISH, context=_context(TURTLE_FORMATTER),
                                                               store=_store(TURTLE_FORMATTER)), destinations=(FINISH,))
-        graph.add_node(FINISH, make_finish(fallback_turtle), destinations=(TURTLE_FORMATTER, "__end__"))
+        graph.add_node(FINISH, make_finish(mapping_fallback), destinations=(TURTLE_FORMATTER, "__end__"))
         graph.add_edge(START, PLANNER)
         return graph.compile()
 
