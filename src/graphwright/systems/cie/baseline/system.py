@@ -22,7 +22,9 @@ from graphwright.systems.cie.common.finish import FINISH, make_finish, mapping_f
 from graphwright.systems.cie.common.specialists import ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR, summarize_output
 from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import last_worker, make_specialist_node, make_uri_node, stop_run
+from graphwright.systems.cie.common.workers import (
+    last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
+)
 
 NAME = "cie.baseline"
 MESSAGE_CHARS = 6000  # the supervisor reads the newest messages up to this size
@@ -56,12 +58,12 @@ class BaselineState(TypedDict, total=False):
 Ctx = Runtime[CieContext]
 
 
-def open_routes(state: BaselineState) -> list[str]:
+def open_routes(state: BaselineState, max_agent_calls: int = 2) -> list[str]:
     """The supervisor delegates (paper 5.4.1: left alone it filled in IRIs from memory): search
     only once triples exist, finish only once their IRIs were searched, and act on a search's
     answer rather than repeat it (a small model repeats the same call until the step limit)."""
     done = {step["node"] for step in state.get("call_trace") or [] if not step.get("error")}
-    routes = [ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR]
+    routes = with_calls_left(state, (ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR), max_agent_calls)
     if TRIPLE_EXTRACTOR in done and last_worker(state, (SUPERVISOR,)) != URI_TOOL:
         routes.append(URI_TOOL)
     if URI_TOOL in done or (TRIPLE_EXTRACTOR in done and not state.get("triples")):
@@ -87,7 +89,7 @@ def render_view(state: BaselineState) -> str:
 async def supervisor(state: BaselineState, runtime: Ctx) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, SUPERVISOR, SupervisorOutput, view=render_view(state), routes=open_routes(state),
+    turn = await agent_turn(state, ctx, SUPERVISOR, SupervisorOutput, view=render_view(state), routes=open_routes(state, ctx.config.max_agent_calls),
                             max_tokens=ctx.config.extractor_max_tokens)
     if turn.stop:
         return stop_run(state, SUPERVISOR, turn.stop)

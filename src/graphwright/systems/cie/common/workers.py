@@ -18,6 +18,12 @@ from graphwright.systems.cie.common.uri import complete_searches, merge_choices,
 State = dict[str, Any]
 
 
+def with_calls_left(state: State, agents: list[str] | tuple[str, ...], limit: int) -> list[str]:
+    """The agents that have answered fewer than ``limit`` times."""
+    trace = state.get("call_trace") or []
+    return [a for a in agents if sum(1 for s in trace if s["node"] == a and not s.get("error")) < limit]
+
+
 def last_worker(state: State, agents: tuple[str, ...]) -> str | None:
     """The node that ran last, skipping the given (controlling) agents' own turns."""
     for step in reversed(state.get("call_trace") or []):

@@ -24,7 +24,9 @@ from graphwright.systems.cie.common.specialists import (
 )
 from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import last_worker, make_specialist_node, make_uri_node, stop_run
+from graphwright.systems.cie.common.workers import (
+    last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
+)
 from graphwright.tools.uri_retrieval import SearchRequest
 
 NAME = "cie.ssa"
@@ -100,9 +102,12 @@ def planner_routes(state: SsaState) -> list[str]:
 
 
 def instructor_routes(state: SsaState, config: SsaConfig) -> list[str]:
-    routes = [a for a in EXTRACTORS if config.property_extractor or a != PROPERTY_EXTRACTOR]
+    routes = with_calls_left(state, [a for a in EXTRACTORS if config.property_extractor or a != PROPERTY_EXTRACTOR],
+                             config.max_agent_calls)
     repeat = last_worker(state, (PLANNER, INSTRUCTOR, CHECKER)) == URI_TOOL  # act on a search, do not repeat it
-    return routes + [URI_TOOL] if state.get("triples") and not repeat else routes
+    routes = routes + [URI_TOOL] if state.get("triples") and not repeat else routes
+    # every extractor used up right after a search: the planner should have formatted; search again
+    return routes or ([URI_TOOL] if state.get("triples") else [TRIPLE_EXTRACTOR])
 
 
 def render_view(state: SsaState, limit: int, *, last_only: bool = False) -> str:

@@ -24,7 +24,9 @@ from graphwright.systems.cie.common.specialists import (
 )
 from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import last_worker, make_specialist_node, make_uri_node, stop_run
+from graphwright.systems.cie.common.workers import (
+    last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
+)
 from graphwright.tools.uri_retrieval import SearchRequest
 
 NAME = "cie.sssa"
@@ -74,9 +76,9 @@ class PlannerOutput(BaseModel):
         **{a: ("tool_input",) for a in (*EXTRACTORS, TURTLE_FORMATTER)}, URI_TOOL: ("instruction",)}
 
 
-def open_routes(state: SssaState) -> list[str]:
+def open_routes(state: SssaState, max_agent_calls: int = 2) -> list[str]:
     """Search once triples exist; format once IRIs were searched (or nothing was found to map)."""
-    routes = list(EXTRACTORS)
+    routes = with_calls_left(state, EXTRACTORS, max_agent_calls)
     if state.get("triples") and last_worker(state, (PLANNER,)) != URI_TOOL:  # act on a search, do not repeat it
         routes.append(URI_TOOL)
     if state.get("uri_mapping") or any(s["node"] == URI_TOOL for s in state.get("call_trace") or []):
@@ -111,7 +113,7 @@ def render_view(state: SssaState) -> str:
 async def planner(state: SssaState, runtime) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state), routes=open_routes(state))
+    turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state), routes=open_routes(state, ctx.config.max_agent_calls))
     if turn.stop:
         return stop_run(state, PLANNER, turn.stop)
     if turn.error:
