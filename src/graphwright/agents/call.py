@@ -54,11 +54,12 @@ async def call_agent(
     max_retries: int = 2,
     max_tokens: int | None = 768,
     schema: dict | None = None,
+    salvage_cut_off: bool = False,
 ) -> AgentReply[M]:
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     if fmt == "json":
         reply = await chat_structured(llm, messages, output_type, max_retries=max_retries, max_tokens=max_tokens,
-                                      schema=schema)
+                                      schema=schema, salvage_cut_off=salvage_cut_off)
         return AgentReply(output=reply.parsed, raw=reply.text, errors=list(reply.errors))
     errors: list[str] = []
     for _ in range(max_retries + 1):

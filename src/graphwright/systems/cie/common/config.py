@@ -23,6 +23,8 @@ class CieConfig(BaseModel):
     extractor_max_tokens: int = Field(default=1024, description="Budget of calls that list triples or write Turtle.")
     token_budget: int | None = Field(default=60000, description="Prompt+completion tokens per document; None = unlimited.")
     trace_chars: int = Field(default=400, description="Characters of each call shown in the call trace to agents.")
+    salvage_cut_off: bool = Field(default=True, description="Keep the complete part of an answer cut off at the token "
+                                  "limit when it validates, instead of retrying (small models loop in long lists).")
     max_agent_calls: int = Field(default=2, ge=1, description="Supervisor architectures: calls per specialist agent "
                                  "(small models re-run an extractor that already answered until the step limit).")
 

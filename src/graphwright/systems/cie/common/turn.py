@@ -62,7 +62,7 @@ async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output
     try:
         reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
                                  max_retries=ctx.config.parse_retries, max_tokens=max_tokens or ctx.config.max_tokens,
-                                 schema=schema)
+                                 schema=schema, salvage_cut_off=ctx.config.salvage_cut_off)
         goto = getattr(reply.output, "goto", None)
         if routes is not None and goto not in routes:
             raise ModelOutputError(f"goto {goto!r} is not open now; choose one of: {', '.join(routes)}")

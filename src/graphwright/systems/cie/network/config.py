@@ -13,4 +13,6 @@ class NetworkConfig(CieConfig):
     strict_routing: bool = Field(
         default=True, description="Routes close by the state (see routes.py): search before mapping, check before judging."
     )
+    salvage_cut_off: bool = Field(default=False, description="Keep the complete part of a cut-off answer; off: the "
+                                  "20-document benchmark of cie.network was measured with cut-off answers fed back.")
     max_repairs: int = Field(default=1, ge=0, description="Strict routing: times the validation agent may send work back.")
