@@ -148,6 +148,15 @@ def test_cie_react_bad_tool_input_is_fed_back(default_kb):
     assert "cannot be deleted" in script.prompts["react"][3]
 
 
+def test_cie_react_step_limit_keeps_the_last_checked_turtle(default_kb):
+    script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES),
+                                react("semantic_validation_tool", turtle=TURTLE),
+                                react("uri_retrieval_tool", searches=ALL_SEARCHES)])
+    result = run("cie.react", script, default_kb, max_steps=3)
+    assert keys(result) == EXPECTED
+    assert {t.provenance.agent for t in result.triples} == {"fallback"}
+
+
 def test_cie_react_step_limit_ends_the_run(default_kb):
     script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES)] * 3)
     result = run("cie.react", script, default_kb, max_steps=2)

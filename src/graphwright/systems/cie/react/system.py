@@ -74,6 +74,7 @@ class ReactState(TypedDict, total=False):
     steps: int
     call_trace: Annotated[list[dict[str, Any]], operator.add]
     warnings: Annotated[list[str], operator.add]
+    checked_turtle: str  # the last Turtle the agent gave a check tool
     turtle: str
     turtle_author: str
     forced: bool
@@ -137,6 +138,8 @@ async def react_agent(state: ReactState, runtime: Ctx) -> Command:
         update.update(turtle=out.turtle, turtle_author=AGENT)
     else:
         update["tool_input"] = out.model_dump(include={"searches", "traverse", "turtle", "delete_ids", "summary"})
+        if out.goto in (SEMANTIC_TOOL, LABEL_TOOL) and out.turtle.strip():
+            update["checked_turtle"] = out.turtle  # the run's fallback if the step limit ends it
     return Command(goto=out.goto, update=update)
 
 
@@ -184,7 +187,7 @@ class ReactSystem(CieGraphSystem):
         graph.add_node(AGENT, react_agent, destinations=(*TOOLS, FINISH, AGENT))
         for name in TOOLS:
             graph.add_node(name, make_tool(name), destinations=(AGENT,))
-        graph.add_node(FINISH, make_finish(), destinations=(AGENT, "__end__"))
+        graph.add_node(FINISH, make_finish(lambda state: state.get("checked_turtle") or ""), destinations=(AGENT, "__end__"))
         graph.add_edge(START, AGENT)
         return graph.compile()
 
