@@ -58,6 +58,21 @@ class BudgetExceededError(LLMError):
     pass
 
 
+class ContextOverflowError(LLMResponseError):
+    """The request does not fit the model's context window."""
+
+
+_OVERFLOW_WORDS = ("exceeds the available context", "maximum context length", "context length exceeded",
+                   "context window", "too many tokens")
+
+
+def response_error(message: str) -> LLMResponseError:
+    """The right LLMResponseError for a server's message: context overflows get their own type,
+    so agent systems can wrap up the run instead of failing the document."""
+    lowered = message.lower()
+    return ContextOverflowError(message) if any(w in lowered for w in _OVERFLOW_WORDS) else LLMResponseError(message)
+
+
 class ModelOutputError(GraphwrightError):
     """The model's output is unusable. The message is fed back to the model."""
 

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from graphwright.errors import UserError
+from graphwright.errors import ContextOverflowError, UserError
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.base import make_system, system_names
@@ -188,3 +188,14 @@ def test_searches_are_completed_with_the_forgotten_parts_of_the_triples():
     assert out[0] == asked[0]
     assert {(r["term"], r["kind"]) for r in out[1:]} == {
         ("place of birth", "property"), ("member of political party", "property"), ("Republican Party", "entity")}
+
+
+def test_a_context_overflow_wraps_up_the_run_instead_of_failing_it(default_kb):
+    def overflow(schema):
+        raise ContextOverflowError("request (4165 tokens) exceeds the available context size (4096 tokens)")
+
+    script = AgentScript(supervisor=[supervisor("triple_extractor"), supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
+                                     overflow], triples=[{"triples": TRIPLES}], judge=[judge()])
+    result = run("cie.baseline", script, default_kb)
+    assert result.status == "ok" and keys(result) == EXPECTED  # the draft from triples and mapping
+    assert any("exceeds the available context" in w for w in result.warnings)

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, UserError
+from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, UserError, response_error
 from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model, get_model_spec
 from graphwright.llm.base import LLM, ChatResponse, Message, json_schema_format
 from graphwright.model.result import Usage
@@ -204,7 +204,7 @@ def _to_response(reply: dict[str, Any], name: str, seconds: float) -> ChatRespon
     if "error" in reply:  # e.g. the prompt does not fit in n_ctx
         error = reply["error"]
         message = error.get("message", error) if isinstance(error, dict) else error
-        raise LLMResponseError(f"{name}: {message}")
+        raise response_error(f"{name}: {message}")
     try:
         choice = reply["choices"][0]
         usage = reply.get("usage") or {}

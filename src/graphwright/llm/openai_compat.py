@@ -13,7 +13,7 @@ from typing import Any
 
 import openai
 
-from graphwright.errors import LLMResponseError
+from graphwright.errors import LLMResponseError, response_error
 from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError, json_schema_format
 from graphwright.model.result import Usage
 
@@ -106,7 +106,7 @@ class OpenAICompatLLM(LLM):
             message = f"{where}: HTTP {status}: {_server_message(e)}"
             if status in RETRYABLE_STATUS or status >= 500:
                 return TransientLLMError(message, status_code=status, retry_after=_retry_after(e))
-            return LLMResponseError(message)
+            return response_error(message)
         return LLMResponseError(f"{where}: {type(e).__name__}: {e}")
 
 

@@ -8,7 +8,7 @@ checks the specialists' answers and writes the final Turtle itself.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
@@ -20,39 +20,28 @@ from graphwright.systems.cie.baseline.outputs import SUPERVISOR, URI_TOOL, Super
 from graphwright.systems.cie.common.config import CieConfig
 from graphwright.systems.cie.common.finish import FINISH, make_finish, mapping_fallback
 from graphwright.systems.cie.common.specialists import ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR, summarize_output
-from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
+from graphwright.systems.cie.common.state import RunState
+from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
     last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
 )
 
 NAME = "cie.baseline"
-MESSAGE_CHARS = 6000  # the supervisor reads the newest messages up to this size
+MESSAGE_CHARS = 3500  # the supervisor reads the newest messages up to this size
 
 
 class BaselineConfig(CieConfig):
     compact_uri: bool = Field(default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1).")
 
 
-class BaselineState(TypedDict, total=False):
-    text: str
+class BaselineState(RunState, total=False):
     # Table 4.1
     messages: Annotated[list[str], operator.add]  # "author: content", oldest first
     instruction: str
     # bookkeeping
-    tool_input: list[dict[str, Any]]
     triples: list[dict[str, str]]  # the triple extractor's latest answer (for the fallback Turtle)
     uri_mapping: list[dict[str, Any]]  # the compact URI choices so far
-    feedback: str  # an error for the supervisor to fix
-    steps: int
-    call_trace: Annotated[list[dict[str, Any]], operator.add]
-    warnings: Annotated[list[str], operator.add]
-    turtle: str
-    turtle_author: str
-    forced: bool
-    finish_attempts: int
-    final_triples: list[dict[str, Any]]
-    final_turtle: str
 
 
 Ctx = Runtime[CieContext]
@@ -137,10 +126,3 @@ class BaselineSystem(CieGraphSystem):
         graph.add_node(FINISH, make_finish(mapping_fallback), destinations=(SUPERVISOR, "__end__"))
         graph.add_edge(START, SUPERVISOR)
         return graph.compile()
-
-    def surfaces(self, state: dict[str, Any]) -> dict[str, str]:
-        return mapping_surfaces(state.get("uri_mapping") or [])
-
-    def extra(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
-                "uri_mapping": state.get("uri_mapping") or []}

@@ -50,11 +50,13 @@ class CieGraphSystem:
         return {"text": document.text, "steps": 0, "call_trace": [], "warnings": []}
 
     def surfaces(self, state: dict[str, Any]) -> dict[str, str]:
-        """Full IRI -> the words of the text it was mapped from (for evidence); none by default."""
-        return {}
+        """Full IRI -> the words of the text it was mapped from (for evidence)."""
+        return mapping_surfaces(state.get("uri_mapping") or [])
 
     def extra(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"steps": state.get("steps", 0)}
+        """What the result keeps of the final state besides the triples."""
+        return {"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
+                "uri_mapping": state.get("uri_mapping") or []}
 
     async def run(self, document: Document) -> ExtractionResult:
         meter = MeteredLLM(self.llm, budget=self.config.token_budget)

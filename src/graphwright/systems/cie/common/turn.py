@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from graphwright.agents.call import call_agent, format_instructions
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.routing import routed_schema
-from graphwright.errors import BudgetExceededError, ModelOutputError
+from graphwright.errors import BudgetExceededError, ContextOverflowError, ModelOutputError
 from graphwright.llm.base import LLM
 
 
@@ -68,6 +68,6 @@ async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output
             raise ModelOutputError(f"goto {goto!r} is not open now; choose one of: {', '.join(routes)}")
     except ModelOutputError as exc:
         return Turn(error=f"ERROR: your last answer could not be used: {exc}")
-    except BudgetExceededError as exc:
-        return Turn(stop=str(exc))
+    except (BudgetExceededError, ContextOverflowError) as exc:  # wrap up with what there is
+        return Turn(stop=f"{prompt}: {exc}")
     return Turn(output=reply.output)

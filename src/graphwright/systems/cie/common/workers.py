@@ -9,7 +9,7 @@ from typing import Any, Callable
 from langgraph.types import Command
 
 from graphwright.agents.call import dump_output
-from graphwright.errors import BudgetExceededError, ModelOutputError
+from graphwright.errors import BudgetExceededError, ContextOverflowError, ModelOutputError
 from graphwright.systems.cie.common.finish import FINISH
 from graphwright.systems.cie.common.specialists import specialist_turn
 from graphwright.systems.cie.common.turn import trace_step
@@ -67,7 +67,7 @@ def make_uri_node(name: str, *, return_to: str, store: Callable[[State, str], di
             answer, choices = await search_uris(ctx, requests, state["text"], ctx.config.compact_uri)
         except ModelOutputError as exc:
             answer, choices = f"ERROR: {exc}", []
-        except BudgetExceededError as exc:  # the compact judge's call spent the budget
+        except (BudgetExceededError, ContextOverflowError) as exc:  # the compact judge's call could not be made
             return stop_run(state, name, str(exc))
         update = {**store(state, answer), "uri_mapping": merge_choices(state.get("uri_mapping") or [], choices),
                   "call_trace": trace_step(state, name, "tool", goto=return_to, input=str(requests)[:2000], output=answer[:2000])}

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
+from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.network.graph import build_graph
 
 NAME = "cie.network"
@@ -19,10 +17,3 @@ class NetworkSystem(CieGraphSystem):
 
     def build_graph(self):
         return build_graph()
-
-    def surfaces(self, state: dict[str, Any]) -> dict[str, str]:
-        return mapping_surfaces(state.get("uri_mapping") or [])
-
-    def extra(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
-                "uri_mapping": state.get("uri_mapping") or []}

@@ -8,8 +8,7 @@ extracts, searches, checks and writes the final Turtle itself.
 from __future__ import annotations
 
 import json
-import operator
-from typing import Annotated, Any, TypedDict
+from typing import Any
 
 from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
@@ -20,6 +19,7 @@ from graphwright.agents.call import dump_output
 from graphwright.errors import ModelOutputError
 from graphwright.systems.cie.common.config import CieConfig
 from graphwright.systems.cie.common.finish import FINISH, make_finish
+from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import last_worker
@@ -52,7 +52,7 @@ TOOL_HELP = {
 class ReactConfig(CieConfig):
     max_steps: int = Field(default=10, ge=2, description="Agent calls before the run is wrapped up (step limit).")
     tools: list[str] = Field(default=list(TOOLS), description="Tools the agent may use (ablation: leave some out).")
-    message_chars: int = Field(default=6000, description="The agent reads its newest messages up to this size.")
+    message_chars: int = Field(default=4000, description="The agent reads its newest messages up to this size.")
 
     @field_validator("tools")
     @classmethod
@@ -63,24 +63,12 @@ class ReactConfig(CieConfig):
         return value
 
 
-class ReactState(TypedDict, total=False):
-    text: str
+class ReactState(RunState, total=False):
     # Table 4.1, reused by the ReAct architecture
     messages: list[dict[str, Any]]  # {id, author, content}; replaced, not appended: deletion removes entries
     instruction: str
     # bookkeeping
-    tool_input: dict[str, Any]
-    feedback: str
-    steps: int
-    call_trace: Annotated[list[dict[str, Any]], operator.add]
-    warnings: Annotated[list[str], operator.add]
     checked_turtle: str  # the last Turtle the agent gave a check tool
-    turtle: str
-    turtle_author: str
-    forced: bool
-    finish_attempts: int
-    final_triples: list[dict[str, Any]]
-    final_turtle: str
 
 
 Ctx = Runtime[CieContext]

@@ -10,7 +10,7 @@ results, comments.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, ClassVar, Literal, TypedDict
+from typing import Annotated, Any, ClassVar, Literal
 
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command
@@ -22,7 +22,8 @@ from graphwright.systems.cie.common.finish import FINISH, make_finish, mapping_f
 from graphwright.systems.cie.common.specialists import (
     ENTITY_EXTRACTOR, PROPERTY_EXTRACTOR, TRIPLE_EXTRACTOR, TURTLE_FORMATTER, summarize_output,
 )
-from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
+from graphwright.systems.cie.common.state import RunState
+from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
     last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
@@ -37,6 +38,7 @@ FORMATTER = "result_formatter"
 URI_TOOL = "uri_retrieval_tool"
 EXTRACTORS = (ENTITY_EXTRACTOR, PROPERTY_EXTRACTOR, TRIPLE_EXTRACTOR)
 WORKERS = (*EXTRACTORS, URI_TOOL)
+FORMATTER_RESULTS_CHARS = 3500  # the formatter's prompt and Turtle must fit a 4,096-token context
 
 
 class SsaConfig(CieConfig):
@@ -44,30 +46,18 @@ class SsaConfig(CieConfig):
     recursion_limit: int = Field(default=100, description="LangGraph super-step backstop; above max_steps plus tool steps.")
     compact_uri: bool = Field(default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1).")
     property_extractor: bool = Field(default=True, description="Use the property extractor (PropEx, paper 5.4.3).")
-    results_chars: int = Field(default=5000, description="Agents read the newest results up to this size.")
+    results_chars: int = Field(default=3500, description="Agents read the newest results up to this size.")
 
 
-class SsaState(TypedDict, total=False):
-    text: str
-    # Table 4.2
+class SsaState(RunState, total=False):
+    # Table 4.2 (call_trace comes with RunState)
     instruction: str
-    call_trace: Annotated[list[dict[str, Any]], operator.add]
     results: Annotated[list[str], operator.add]  # "agent: answer", oldest first
     comments: Annotated[list[str], operator.add]  # the planner's plans and the result checker's notes
     # bookkeeping
     plan_step: str  # the planner's current intention, for the agent instructor
-    tool_input: list[dict[str, Any]]
     triples: list[dict[str, str]]
     uri_mapping: list[dict[str, Any]]
-    feedback: str
-    steps: int
-    warnings: Annotated[list[str], operator.add]
-    turtle: str
-    turtle_author: str
-    forced: bool
-    finish_attempts: int
-    final_triples: list[dict[str, Any]]
-    final_turtle: str
 
 
 class PlannerOutput(BaseModel):
@@ -191,7 +181,10 @@ def _store(agent: str):
 
 
 def _formatter_context(state: SsaState) -> str:
-    view = "results:\n" + "\n\n".join(state.get("results") or [])
+    results = "\n\n".join(state.get("results") or [])
+    if len(results) > FORMATTER_RESULTS_CHARS:  # the newest results; the draft below holds what was mapped
+        results = "[... older results cut]\n" + results[-FORMATTER_RESULTS_CHARS:]
+    view = "results:\n" + results
     draft = mapping_fallback(state)
     if draft:
         view += f"\n\nDraft assembled from the triples and the IRIs found:\n{draft}"
@@ -222,9 +215,5 @@ class SsaSystem(CieGraphSystem):
         graph.add_edge(START, PLANNER)
         return graph.compile()
 
-    def surfaces(self, state: dict[str, Any]) -> dict[str, str]:
-        return mapping_surfaces(state.get("uri_mapping") or [])
-
     def extra(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
-                "uri_mapping": state.get("uri_mapping") or [], "comments": state.get("comments") or []}
+        return {**super().extra(state), "comments": state.get("comments") or []}

@@ -9,7 +9,7 @@ reads each output in its own field and never writes Turtle.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, ClassVar, Literal, TypedDict
+from typing import Annotated, Any, ClassVar, Literal
 
 from langgraph.graph import START, StateGraph
 from langgraph.types import Command
@@ -22,7 +22,8 @@ from graphwright.systems.cie.common.outputs import render_triples
 from graphwright.systems.cie.common.specialists import (
     ENTITY_EXTRACTOR, PROPERTY_EXTRACTOR, TRIPLE_EXTRACTOR, TURTLE_FORMATTER, summarize_output,
 )
-from graphwright.systems.cie.common.system import CieGraphSystem, mapping_surfaces
+from graphwright.systems.cie.common.state import RunState
+from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
     last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
@@ -40,8 +41,7 @@ class SssaConfig(CieConfig):
     compact_uri: bool = Field(default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1).")
 
 
-class SssaState(TypedDict, total=False):
-    text: str
+class SssaState(RunState, total=False):
     instruction: str
     # Table 4.3
     entities: list[str]
@@ -50,18 +50,6 @@ class SssaState(TypedDict, total=False):
     uri_mapping: list[dict[str, Any]]
     agent_response: str  # the last specialist's or tool's raw answer, for the planner to check
     messages: Annotated[list[str], operator.add]  # the planner's own dialogue, so it sees what it already did
-    # bookkeeping
-    tool_input: list[dict[str, Any]]
-    feedback: str
-    steps: int
-    call_trace: Annotated[list[dict[str, Any]], operator.add]
-    warnings: Annotated[list[str], operator.add]
-    turtle: str
-    turtle_author: str
-    forced: bool
-    finish_attempts: int
-    final_triples: list[dict[str, Any]]
-    final_turtle: str
 
 
 class PlannerOutput(BaseModel):
@@ -103,7 +91,7 @@ def render_view(state: SssaState) -> str:
     if state.get("messages"):
         parts.append("Your earlier decisions:\n" + "\n".join(state["messages"][-8:]))
     if state.get("agent_response"):
-        parts.append("agent_response (the last answer):\n" + state["agent_response"][:3000])
+        parts.append("agent_response (the last answer):\n" + state["agent_response"][:2000])
     if state.get("feedback"):
         parts.append(state["feedback"])
     parts.append(f"Step {state.get('steps', 0) + 1}.")
@@ -182,10 +170,5 @@ class SssaSystem(CieGraphSystem):
         graph.add_edge(START, PLANNER)
         return graph.compile()
 
-    def surfaces(self, state: dict[str, Any]) -> dict[str, str]:
-        return mapping_surfaces(state.get("uri_mapping") or [])
-
     def extra(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"steps": state.get("steps", 0), "entities": state.get("entities") or [],
-                "properties": state.get("properties") or [], "free_triples": state.get("triples") or [],
-                "uri_mapping": state.get("uri_mapping") or []}
+        return {**super().extra(state), "entities": state.get("entities") or [], "properties": state.get("properties") or []}
