@@ -178,6 +178,20 @@ def test_compact_uri_retrieval_keeps_only_a_candidate_or_none(default_kb):
     assert '"Arnold Schwarzenegger" (entity) -> wd:Q2685 (Arnold Schwarzenegger): the actor' in render_choices(choices)
 
 
+def test_compact_uri_retrieval_judges_a_few_terms_per_call(default_kb):
+    requests = [SearchRequest(term=t, mode="label", kind="entity") for t in ("Arnold Schwarzenegger", "Thal", "human")]
+    results = uri_retrieval(default_kb, requests, k=2)
+    calls = []
+
+    def judge(messages, json_schema=None):
+        calls.append(sorted(json_schema["properties"]))
+        return json.dumps({term: {"iri": "none", "reason": "no fit"} for term in json_schema["properties"]})
+
+    choices = asyncio.run(summarize_results(ScriptedLLM(judge), results, "text", batch=2))
+    assert calls == [["Arnold Schwarzenegger", "Thal"], ["human"]]
+    assert [c.iri for c in choices] == [None, None, None] and choices[2].reason == "no fit"
+
+
 # --- message deletion ---------------------------------------------------------------------------
 
 def test_message_deletion_keeps_the_task_and_the_latest_message():

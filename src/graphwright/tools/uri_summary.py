@@ -1,9 +1,9 @@
-"""Compact mode of URI retrieval (CIExMAS section 4.2.1): one LLM call judges the candidates.
+"""Compact mode of URI retrieval (CIExMAS section 4.2.1): an LLM judges the candidates.
 
 Supervisor architectures (baseline, SSA, SSSA) pass the tool's answer through their whole
 state; the full candidate lists would fill the context. The judge keeps, per search term, only
 the chosen IRI and a short reason. Its JSON Schema allows only that term's candidates or
-"none", so a small model cannot invent an IRI here.
+"none", so a small model cannot invent an IRI here. Terms are judged a few at a time.
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ from typing import Any
 from pydantic import BaseModel, RootModel
 
 from graphwright.agents.prompts import load_prompt
+from graphwright.errors import ModelOutputError
 from graphwright.kb.namespaces import short_iri
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.tools.uri_retrieval import SearchResult, render_results
 
 NO_MATCH = "none"
+JUDGE_BATCH = 6  # terms per judging call: candidate lists of a long text overflow a 4,096-token context
+TOKENS_PER_TERM = 60  # the answer budget per term: an IRI and a few words of reason
 
 
 class Choice(BaseModel):
@@ -47,19 +50,27 @@ def choice_schema(results: list[SearchResult]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
-async def summarize_results(llm: LLM, results: list[SearchResult], text: str, *, max_tokens: int = 512) -> list[UriChoice]:
-    """One call: the best candidate (or none) per search term, with a reason."""
-    searched = [r for r in results if r.candidates]
+async def summarize_results(llm: LLM, results: list[SearchResult], text: str, *, batch: int = JUDGE_BATCH) -> list[UriChoice]:
+    """The best candidate (or none) per search term, with a reason: one call per ``batch`` terms,
+    so that a long text with many terms still fits a small context window."""
     out = {r.request.term: UriChoice(term=r.request.term, kind=r.request.kind, iri=None, reason="no candidates found")
            for r in results}
-    if searched:
-        prompt = load_prompt("graphwright.tools", "uri_summary")
-        system, user = prompt.render(text=text, results=render_results(searched),
+    searched = [r for r in results if r.candidates]
+    prompt = load_prompt("graphwright.tools", "uri_summary")
+    for start in range(0, len(searched), batch):
+        part = searched[start : start + batch]
+        system, user = prompt.render(text=text, results=render_results(part),
                                      format='Answer with one JSON object: {"<term>": {"iri": "<candidate or none>", '
                                             '"reason": "<few words>"}, ...} with every term.')
-        reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                      Choices, schema=choice_schema(searched), max_tokens=max_tokens)
-        for r in searched:
+        try:  # a cut-off answer keeps the terms it completed
+            reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                                          Choices, schema=choice_schema(part), max_tokens=TOKENS_PER_TERM * len(part) + 40,
+                                          salvage_cut_off=True)
+        except ModelOutputError as exc:
+            for r in part:
+                out[r.request.term].reason = f"the judge gave no usable answer ({str(exc)[:80]})"
+            continue
+        for r in part:
             choice = reply.parsed.root.get(r.request.term)
             if choice is None:
                 continue

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.errors import ModelOutputError
 from graphwright.systems.cie.common.turn import CieContext
 from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_retrieval
 from graphwright.tools.uri_summary import UriChoice, render_choices, summarize_results
@@ -35,10 +34,7 @@ async def search_uris(ctx: CieContext, requests: list[dict[str, Any]] | list[Sea
     results = uri_retrieval(ctx.kb, parsed, k=ctx.config.candidates_per_term)
     if not compact:
         return render_results(results), []
-    try:
-        choices = await summarize_results(ctx.llm, results, text)
-    except ModelOutputError:  # the judge failed: fall back to the full candidate lists
-        return render_results(results), []
+    choices = await summarize_results(ctx.llm, results, text)
     return render_choices(choices), choices
 
 
