@@ -188,7 +188,7 @@ def test_uri_agent_answer_in_the_constrained_shape_is_a_mapping():
 
 
 def test_requests_get_the_kind_of_their_role_and_missing_terms_are_added():
-    from graphwright.systems.cie.network.mapping import complete_requests
+    from graphwright.systems.cie.common.uri import complete_requests
 
     triples = [{"subject": "Maria Shriver", "predicate": "daughter of", "object": "Eunice Kennedy Shriver"}]
     asked = [{"term": "maria shriver", "mode": "label", "kind": "property"},

@@ -44,7 +44,8 @@ def dataset_names() -> list[str]:
     return DATASETS.names()
 
 
-def _data_file(*parts: str) -> Path:
+def data_file(*parts: str) -> Path:
+    """A benchmark file under the data directory, or a DataNotFoundError naming the path and the variable."""
     path = data_dir().joinpath(*parts)
     if not path.is_file():
         raise DataNotFoundError(
@@ -53,7 +54,8 @@ def _data_file(*parts: str) -> Path:
     return path
 
 
-def _read_json(path: Path):
+def read_json(path: Path):
+    """JSON, or JSON Lines for *.jsonl(.gz); gzip by suffix."""
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as fh:
         return json.load(fh) if not path.name.endswith((".jsonl", ".jsonl.gz")) else [json.loads(x) for x in fh if x.strip()]
@@ -66,7 +68,7 @@ def rebel_sample(limit: int | None = None) -> EvalDataset:
     """The 1,000-abstract REBEL sample, first documents by docid. Documents without gold triples
     (80 of 1,000) are skipped: nothing could be scored on them. The matching KB (``rebel``) holds
     every entity of the sample, so this is a closed-world benchmark."""
-    rows = sorted(_read_json(_data_file("rebel-sample", "sample.jsonl.gz")), key=lambda r: r["docid"])
+    rows = sorted(read_json(data_file("rebel-sample", "sample.jsonl.gz")), key=lambda r: r["docid"])
     docs = []
     for row in rows:
         if not row["triples"]:
@@ -97,7 +99,7 @@ def fewrel(limit: int | None = None) -> EvalDataset:
     """FewRel 1.0 validation sentences, one gold triple each, taken round-robin over the 16 relations
     so a small limit still covers them all. Only one relation per sentence is annotated, so precision
     is a lower bound. Its entities are mostly missing from the shipped KBs: they also match by name."""
-    data = _read_json(_data_file("fewrel", "val_wiki.json.gz"))
+    data = read_json(data_file("fewrel", "val_wiki.json.gz"))
     relations = sorted(data)
     docs: list[GoldDocument] = []
     for i in range(max(len(v) for v in data.values())):
@@ -128,7 +130,7 @@ def _mention(tokens: list[str], positions: list[list[int]]) -> str:
 def re_docred(limit: int | None = None, split: str = "test") -> EvalDataset:
     """Re-DocRED documents (test split) with their revised relation labels. The data has no entity ids:
     subjects and objects are matched by any of their mention names."""
-    rows = _read_json(_data_file("re-docred", f"{split}_revised.json.gz"))
+    rows = read_json(data_file("re-docred", f"{split}_revised.json.gz"))
     docs = []
     for index, row in enumerate(rows[:limit] if limit else rows):
         text = " ".join(detokenize(s) for s in row["sents"])

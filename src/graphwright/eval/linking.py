@@ -18,19 +18,12 @@ with the in-memory vector memos emptied before each mode (so no mode profits fro
 
 from __future__ import annotations
 
-import argparse
-import gzip
-import json
 import re
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from graphwright import paths
-from graphwright.errors import DataNotFoundError
-from graphwright.eval.datasets import detokenize
+from graphwright.eval.datasets import data_file, detokenize, read_json
 from graphwright.kb import LocalKB, get_embedder, open_kb
 from graphwright.registry import Registry
 
@@ -65,19 +58,8 @@ class LinkingRow:
 
 # ---- query sets -----------------------------------------------------------------------------------
 
-def _data_file(relative: str, what: str) -> Path:
-    path = paths.data_dir() / relative
-    if not path.is_file():
-        raise DataNotFoundError(
-            f"{what} not found: looked for {path.resolve()}. Set GRAPHWRIGHT_DATA_DIR to the data root that "
-            f"holds {relative.split('/')[0]}/ (default: ../shared/data from the working directory).")
-    return path
-
-
 def _rebel_docs() -> list[dict]:
-    path = _data_file("rebel-sample/sample.jsonl.gz", "the REBEL sample")
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        docs = [json.loads(line) for line in fh if line.strip()]
+    docs = read_json(data_file("rebel-sample", "sample.jsonl.gz"))
     # Numeric docids sort as numbers, so "the first N" does not depend on their digit counts.
     def key(doc: dict) -> tuple:
         docid = str(doc["docid"])
@@ -183,9 +165,7 @@ def fewrel_property_queries(limit: int | None = None, per_relation: int | None =
     """FewRel 1.0 val -> PID, taken round-robin over the 16 relations (a small limit still covers
     them all): ``per_relation`` instances of each at most, ``limit`` queries per variant at most.
     The ``phrase`` variant skips instances with no word between the mentions ("X and Y", "X, \"Y\"")."""
-    path = _data_file("fewrel/val_wiki.json.gz", "the FewRel validation file")
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        data: dict[str, list[dict]] = json.load(fh)
+    data: dict[str, list[dict]] = read_json(data_file("fewrel", "val_wiki.json.gz"))
     relations = sorted(data, key=lambda p: int(p[1:]) if _PID.fullmatch(p) else 0)
     depth = max((len(v) for v in data.values()), default=0)
     depth = min(depth, per_relation) if per_relation is not None else depth
@@ -308,28 +288,3 @@ def run_linking_benchmark(datasets: Sequence[str] = ("rebel-sample", "fewrel"),
         if seconds is not None:
             notes.append(f"- {emb} token table distilled in {seconds:.1f} s")
     return rows, linking_table(rows) + ("\n" + "\n".join(notes) + "\n" if notes else "")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m graphwright.eval.linking``: print the table (and write it with --out)."""
-    parser = argparse.ArgumentParser(description="URI retrieval linking benchmark (no LLM)")
-    split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
-    parser.add_argument("--datasets", type=split, default=["rebel-sample", "fewrel"])
-    parser.add_argument("--embedders", type=split, default=["minilm", "minilm-static"])
-    parser.add_argument("--modes", type=split, default=list(MODES))
-    parser.add_argument("--limit", type=int, default=300, help="queries per set (0 = all)")
-    parser.add_argument("--per-relation", type=int, default=None, help="FewRel instances per relation")
-    parser.add_argument("--out", type=Path, help="also write the Markdown here")
-    args = parser.parse_args(argv)
-    t0 = time.perf_counter()
-    _, markdown = run_linking_benchmark(args.datasets, args.embedders, args.modes, args.limit or None,
-                                        per_relation=args.per_relation)
-    markdown += f"\nTotal wall time: {time.perf_counter() - t0:.0f} s\n"
-    print(markdown)
-    if args.out:
-        args.out.write_text(markdown, encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -8,6 +8,7 @@ the chosen IRI and a short reason. Its JSON Schema allows only that term's candi
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import BaseModel, RootModel
@@ -41,6 +42,11 @@ class UriChoice(BaseModel):
     reason: str = ""
 
 
+@functools.cache
+def _judge_prompt():
+    return load_prompt("graphwright.tools", "uri_summary")
+
+
 def choice_schema(results: list[SearchResult]) -> dict[str, Any]:
     props = {}
     for res in results:
@@ -56,7 +62,7 @@ async def summarize_results(llm: LLM, results: list[SearchResult], text: str, *,
     out = {r.request.term: UriChoice(term=r.request.term, kind=r.request.kind, iri=None, reason="no candidates found")
            for r in results}
     searched = [r for r in results if r.candidates]
-    prompt = load_prompt("graphwright.tools", "uri_summary")
+    prompt = _judge_prompt()
     for start in range(0, len(searched), batch):
         part = searched[start : start + batch]
         system, user = prompt.render(text=text, results=render_results(part),

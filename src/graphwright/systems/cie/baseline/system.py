@@ -24,7 +24,7 @@ from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
-    last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
+    last_worker, make_specialist_node, make_uri_node, retry_turn, stop_run, with_calls_left,
 )
 
 NAME = "cie.baseline"
@@ -83,8 +83,7 @@ async def supervisor(state: BaselineState, runtime: Ctx) -> Command:
     if turn.stop:
         return stop_run(state, SUPERVISOR, turn.stop)
     if turn.error:
-        return Command(goto=SUPERVISOR, update={"feedback": turn.error, "steps": steps,
-                                                "call_trace": trace_step(state, SUPERVISOR, "agent", goto=SUPERVISOR, error=turn.error)})
+        return retry_turn(state, SUPERVISOR, turn.error)
     out: SupervisorOutput = turn.output
     update: dict[str, Any] = {"steps": steps, "feedback": "", "instruction": out.instruction,
                               "messages": [f"{SUPERVISOR}: {out.thought}".strip()],

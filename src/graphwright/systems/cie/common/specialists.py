@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.cie.common.outputs import EntityList, PropertyList, TripleList, TurtleOutput
+from graphwright.systems.cie.common.outputs import EntityList, PropertyList, TripleList, TurtleOutput, render_triples
 from graphwright.systems.cie.common.turn import CieContext, Turn, agent_turn
 
 ENTITY_EXTRACTOR = "entity_extractor"
@@ -31,5 +31,5 @@ def summarize_output(agent: str, output) -> str:
     if agent == PROPERTY_EXTRACTOR:
         return "properties: " + ("; ".join(output.properties) or "(none)")
     if agent == TRIPLE_EXTRACTOR:
-        return "triples:\n" + "\n".join(f"({t.subject}; {t.predicate}; {t.object})" for t in output.triples)
+        return "triples:\n" + render_triples([t.model_dump() for t in output.triples])
     return "turtle:\n" + output.turtle

@@ -9,20 +9,43 @@ from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_r
 from graphwright.tools.uri_summary import UriChoice, render_choices, summarize_results
 
 
-def complete_searches(requests: list[dict[str, Any]], triples: list[dict[str, str]],
-                      mapped: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
-    """The agent's searches plus a fused search for every subject, predicate and object of the
-    triples that it left out and that has no IRI yet: small models search the entities and forget
-    the predicates."""
-    out = list(requests)
-    asked = {str(r.get("term", "")).strip().casefold() for r in requests} | {m["surface"].casefold() for m in mapped}
+def surface_roles(triples: list[dict[str, str]]) -> dict[str, tuple[str, str]]:
+    """casefolded surface -> (surface as written, "entity" | "property"), in triple order."""
+    roles: dict[str, tuple[str, str]] = {}
     for t in triples:
         for key in ("subject", "predicate", "object"):
-            term = str(t.get(key, "")).strip()
-            if term and term.casefold() not in asked:
-                asked.add(term.casefold())
-                out.append({"term": term, "mode": "fused", "kind": "property" if key == "predicate" else "entity"})
+            surface = t[key].strip()
+            kind = "property" if key == "predicate" else "entity"
+            roles.setdefault(surface.casefold(), (surface, kind))
+    return roles
+
+
+def complete_requests(requests: list[dict[str, Any]], triples: list[dict[str, str]],
+                      candidates: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The agent's searches, with the kind a surface form's role implies, plus a
+    fused search for every surface form that has no candidates yet (small models
+    forget some, or search a predicate as an entity)."""
+    roles = surface_roles(triples)
+    out, seen = [], set()
+    for req in requests:
+        key = req["term"].strip().casefold()
+        if key in roles and req.get("mode") != "example":
+            req = {**req, "kind": roles[key][1]}
+        if (key, req["kind"], req.get("mode")) not in seen:
+            seen.add((key, req["kind"], req.get("mode")))
+            out.append(req)
+    asked = {k for k, _, _ in seen}
+    for key, (surface, kind) in roles.items():
+        if key not in asked and key not in candidates:
+            out.append({"term": surface, "mode": "fused", "kind": kind})
     return out
+
+
+def complete_searches(requests: list[dict[str, Any]], triples: list[dict[str, str]],
+                      mapped: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+    """``complete_requests`` for the supervisor architectures: surface forms that already have an
+    IRI in the uri_mapping are not searched again."""
+    return complete_requests(requests, triples, {m["surface"].strip().casefold(): m for m in mapped})
 
 
 async def search_uris(ctx: CieContext, requests: list[dict[str, Any]] | list[SearchRequest], text: str,

@@ -18,6 +18,12 @@ from graphwright.systems.cie.common.uri import complete_searches, merge_choices,
 State = dict[str, Any]
 
 
+def retry_turn(state: State, node: str, error: str) -> Command:
+    """Error incorporation: the agent's unusable answer costs a step, and it sees the error next turn."""
+    return Command(goto=node, update={"feedback": error, "steps": state.get("steps", 0) + 1,
+                                      "call_trace": trace_step(state, node, "agent", goto=node, error=error)})
+
+
 def with_calls_left(state: State, agents: list[str] | tuple[str, ...], limit: int) -> list[str]:
     """The agents that have answered fewer than ``limit`` times."""
     trace = state.get("call_trace") or []

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from graphwright.kb.namespaces import is_wikidata_id, local_id, short_iri
+from graphwright.systems.cie.common.uri import surface_roles
 from graphwright.systems.cie.network.outputs import NO_IRI, Mapping
 
 _ID_IN = re.compile(r"\b([PQ][1-9][0-9]*)\b")
@@ -38,37 +39,6 @@ def merge_mapping(kb, old: list[dict[str, Any]], new: list[Mapping]) -> tuple[li
 # --- retrieved candidates --------------------------------------------------
 # The URI agent may only map a surface form to an IRI the tool showed for it:
 # the candidates are kept in the state and become an enum in its schema.
-
-def surface_roles(triples: list[dict[str, str]]) -> dict[str, tuple[str, str]]:
-    """casefolded surface -> (surface as written, "entity" | "property"), in triple order."""
-    roles: dict[str, tuple[str, str]] = {}
-    for t in triples:
-        for key in ("subject", "predicate", "object"):
-            surface = t[key].strip()
-            kind = "property" if key == "predicate" else "entity"
-            roles.setdefault(surface.casefold(), (surface, kind))
-    return roles
-
-
-def complete_requests(requests: list[dict[str, Any]], triples: list[dict[str, str]],
-                      candidates: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """The agent's searches, with the kind a surface form's role implies, plus a
-    fused search for every surface form that has no candidates yet (small models
-    forget some, or search a predicate as an entity)."""
-    roles = surface_roles(triples)
-    out, seen = [], set()
-    for req in requests:
-        key = req["term"].strip().casefold()
-        if key in roles and req.get("mode") != "example":
-            req = {**req, "kind": roles[key][1]}
-        if (key, req["kind"], req.get("mode")) not in seen:
-            seen.add((key, req["kind"], req.get("mode")))
-            out.append(req)
-    asked = {k for k, _, _ in seen}
-    for key, (surface, kind) in roles.items():
-        if key not in asked and key not in candidates:
-            out.append({"term": surface, "mode": "fused", "kind": kind})
-    return out
 
 
 def record_candidates(candidates: dict[str, dict[str, Any]], results) -> dict[str, dict[str, Any]]:

@@ -18,11 +18,12 @@ from langgraph.types import Command
 
 from graphwright.agents.call import dump_output
 from graphwright.errors import ModelOutputError
-from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.finish import draft_turtle
+from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
+from graphwright.systems.cie.common.uri import complete_requests
 from graphwright.systems.cie.network.finish import finish_run
 from graphwright.systems.cie.network.mapping import (
-    complete_requests, constrain_mapping, mapping_choices, merge_mapping, record_candidates,
+    constrain_mapping, mapping_choices, merge_mapping, record_candidates,
 )
 from graphwright.systems.cie.network.outputs import (
     EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
@@ -40,9 +41,6 @@ Ctx = Runtime[CieContext]
 PROMPT_OF = {EXTRACTOR: "extractor", URI_MAPPING: "uri_mapping", VALIDATION: "validation_output"}
 
 
-_trace = trace_step
-
-
 async def _ask(state: NetworkState, ctx: CieContext, agent: str, output_type, shape=None):
     """Run one agent turn; returns (turn, None), or (None, Command) when the turn cannot happen.
     ``shape`` may narrow this turn's JSON Schema further (the URI agent's candidates)."""
@@ -51,7 +49,7 @@ async def _ask(state: NetworkState, ctx: CieContext, agent: str, output_type, sh
                             routes=routes, max_tokens=_max_tokens(ctx, agent), shape=shape)
     if turn.stop:
         return None, Command(goto=FINISH, update={"forced": True, "warnings": [turn.stop],
-                                                  "call_trace": _trace(state, agent, "system", goto=FINISH, error=turn.stop)})
+                                                  "call_trace": trace_step(state, agent, "system", goto=FINISH, error=turn.stop)})
     if turn.error:
         return None, _back_to(state, agent, turn.error, state.get("steps", 0) + 1)
     return turn, None
@@ -65,7 +63,7 @@ def _max_tokens(ctx: CieContext, agent: str) -> int:
 def _back_to(state: NetworkState, agent: str, error: str, steps: int) -> Command:
     """Error incorporation: the agent sees the error as the last response and tries again."""
     return Command(goto=agent, update={"last_call": agent, "last_response": error, "steps": steps,
-                                       "call_trace": _trace(state, agent, "agent", goto=agent, error=error)})
+                                       "call_trace": trace_step(state, agent, "agent", goto=agent, error=error)})
 
 
 async def extractor(state: NetworkState, runtime: Ctx) -> Command:
@@ -78,7 +76,7 @@ async def extractor(state: NetworkState, runtime: Ctx) -> Command:
     return Command(goto=goto, update={
         "triples": triples, "agent_instruction": out.instruction, "last_call": EXTRACTOR,
         "last_response": f"{EXTRACTOR}: {out.thought} {out.instruction}".strip(), "steps": state.get("steps", 0) + 1,
-        "call_trace": _trace(state, EXTRACTOR, "agent", goto=goto, output=dump_output(out))})
+        "call_trace": trace_step(state, EXTRACTOR, "agent", goto=goto, output=dump_output(out))})
 
 
 async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Command:
@@ -97,7 +95,7 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
         requests = complete_requests([r.model_dump() for r in out.tool_input], state.get("triples") or [],
                                      state.get("candidates") or {})
         return Command(goto=URI_TOOL, update={**common, "tool_call": requests, "caller": URI_MAPPING,
-                                              "call_trace": _trace(state, URI_MAPPING, "agent", goto=URI_TOOL, output=dump_output(out))})
+                                              "call_trace": trace_step(state, URI_MAPPING, "agent", goto=URI_TOOL, output=dump_output(out))})
     mapping, problems = merge_mapping(ctx.kb, state.get("uri_mapping") or [], out.uri_mapping)
     if out.goto == VALIDATION and (problems or not mapping):
         error = "ERROR: " + ("; ".join(problems) if problems else "uri_mapping is empty: map every surface form first.")
@@ -107,7 +105,7 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
         update.update(turtle=draft_turtle(state.get("triples") or [], mapping), turtle_author="draft")
     return Command(goto=out.goto, update={**update,
                                           "last_response": f"{URI_MAPPING}: {out.thought} {out.instruction}".strip(),
-                                          "call_trace": _trace(state, URI_MAPPING, "agent", goto=out.goto, output=dump_output(out))})
+                                          "call_trace": trace_step(state, URI_MAPPING, "agent", goto=out.goto, output=dump_output(out))})
 
 
 async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
@@ -127,7 +125,7 @@ async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
         return _back_to(state, VALIDATION, f"ERROR: {out.goto} reads the turtle field, which is empty. Write the Turtle first.", steps)
     update = {"turtle": turtle, "turtle_author": author, "last_call": VALIDATION, "agent_instruction": out.instruction, "steps": steps,
               "last_response": f"{VALIDATION}: {out.thought} {out.instruction}".strip(),
-              "call_trace": _trace(state, VALIDATION, "agent", goto=out.goto, output=dump_output(out))}
+              "call_trace": trace_step(state, VALIDATION, "agent", goto=out.goto, output=dump_output(out))}
     if out.goto in (LABEL_TOOL, SEMANTIC_TOOL):
         update.update(tool_call=turtle, caller=VALIDATION)
     return Command(goto=out.goto, update=update)
@@ -141,7 +139,7 @@ def _as_text(tool_call: Any) -> str:
 def _tool_result(state: NetworkState, tool: str, text: str, error: str | None = None, **extra: Any) -> Command:
     caller = state.get("caller") or VALIDATION
     return Command(goto=caller, update={**extra, "last_call": tool, "last_response": text,
-                                        "call_trace": _trace(state, tool, "tool", goto=caller, input=_as_text(state.get("tool_call"))[:2000],
+                                        "call_trace": trace_step(state, tool, "tool", goto=caller, input=_as_text(state.get("tool_call"))[:2000],
                                                              output=text[:2000], error=error)})
 
 
@@ -182,7 +180,7 @@ async def finish(state: NetworkState, runtime: Ctx) -> Command:
         error = "ERROR: the final Turtle was rejected:\n- " + "\n- ".join(outcome.problems) + "\nFix these triples or leave them out, then finish again."
         return Command(goto=VALIDATION, update={"finish_attempts": state.get("finish_attempts", 0) + 1,
                                                 "last_call": FINISH, "last_response": error,
-                                                "call_trace": _trace(state, FINISH, "system", goto=VALIDATION, error=error)})
+                                                "call_trace": trace_step(state, FINISH, "system", goto=VALIDATION, error=error)})
     return Command(goto=END, update={"final_triples": outcome.triples, "messages": [outcome.turtle], "final_turtle": outcome.turtle,
                                      "warnings": outcome.problems,
-                                     "call_trace": _trace(state, FINISH, "system", output=outcome.turtle[:2000])})
+                                     "call_trace": trace_step(state, FINISH, "system", output=outcome.turtle[:2000])})

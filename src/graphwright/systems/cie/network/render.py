@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphwright.systems.cie.common.outputs import render_triples
 from graphwright.systems.cie.network.outputs import URI_MAPPING, URI_TOOL
 from graphwright.systems.cie.network.state import NetworkState
 
@@ -9,7 +10,7 @@ from graphwright.systems.cie.network.state import NetworkState
 def render_state(state: NetworkState, trace_chars: int, agent: str | None = None) -> str:
     parts = []
     triples = state.get("triples") or []
-    parts.append("Triples:\n" + ("\n".join(f"({t['subject']}; {t['predicate']}; {t['object']})" for t in triples) or "(none yet)"))
+    parts.append("Triples:\n" + (render_triples(triples) if triples else "(none yet)"))
     mapping = state.get("uri_mapping") or []
     if mapping:
         lines = [f"{m['surface']} -> {m['iri']}" + (f" ({m['label']})" if m.get("label") else "") for m in mapping]

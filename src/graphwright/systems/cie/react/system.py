@@ -22,7 +22,7 @@ from graphwright.systems.cie.common.finish import FINISH, make_finish
 from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import last_worker
+from graphwright.systems.cie.common.workers import last_worker, retry_turn, stop_run
 from graphwright.systems.cie.react.outputs import (
     AGENT, DELETE_TOOL, LABEL_TOOL, SEMANTIC_TOOL, TOOLS, TRAVERSAL_TOOL, URI_TOOL, ReactOutput,
 )
@@ -89,7 +89,7 @@ def open_routes(state: ReactState, tools: list[str]) -> list[str]:
     return routes + [FINISH] if searched or URI_TOOL not in tools else routes
 
 
-def render_view(state: ReactState, limit: int) -> str:
+def render_view(state: ReactState, limit: int, max_steps: int) -> str:
     lines, size = [], 0
     for m in reversed(state.get("messages") or []):
         line = f"[{m['id']}] {m['author']}: {m['content']}"
@@ -101,23 +101,20 @@ def render_view(state: ReactState, limit: int) -> str:
     parts = ["Messages (oldest first):\n" + ("\n\n".join(reversed(lines)) or "(none yet)")]
     if state.get("feedback"):
         parts.append(state["feedback"])
-    parts.append(f"Step {state.get('steps', 0) + 1} of at most {{max_steps}}.")
+    parts.append(f"Step {state.get('steps', 0) + 1} of at most {max_steps}.")
     return "\n\n".join(parts)
 
 
 async def react_agent(state: ReactState, runtime: Ctx) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    view = render_view(state, ctx.config.message_chars).replace("{max_steps}", str(ctx.config.max_steps))
-    turn = await agent_turn(state, ctx, AGENT, ReactOutput, view=view, routes=open_routes(state, ctx.config.tools),
+    turn = await agent_turn(state, ctx, AGENT, ReactOutput, view=render_view(state, ctx.config.message_chars, ctx.config.max_steps), routes=open_routes(state, ctx.config.tools),
                             max_tokens=ctx.config.extractor_max_tokens,
                             tools="\n".join(TOOL_HELP[t] for t in ctx.config.tools))
     if turn.stop:
-        return Command(goto=FINISH, update={"forced": True, "warnings": [turn.stop],
-                                            "call_trace": trace_step(state, AGENT, "system", goto=FINISH, error=turn.stop)})
+        return stop_run(state, AGENT, turn.stop)
     if turn.error:
-        return Command(goto=AGENT, update={"feedback": turn.error, "steps": steps,
-                                           "call_trace": trace_step(state, AGENT, "agent", goto=AGENT, error=turn.error)})
+        return retry_turn(state, AGENT, turn.error)
     out: ReactOutput = turn.output
     messages = add_message(state.get("messages") or [], AGENT, out.thought)
     update: dict[str, Any] = {"steps": steps, "feedback": "", "messages": messages,

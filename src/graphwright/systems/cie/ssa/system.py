@@ -26,7 +26,7 @@ from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
-    last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
+    last_worker, make_specialist_node, make_uri_node, retry_turn, stop_run, with_calls_left,
 )
 from graphwright.tools.uri_retrieval import SearchRequest
 
@@ -126,11 +126,6 @@ def _agent_step(state: SsaState, node: str, turn, update: dict[str, Any], goto: 
                                       "call_trace": trace_step(state, node, "agent", goto=goto, output=dump_output(turn.output))})
 
 
-def _retry(state: SsaState, node: str, error: str) -> Command:
-    return Command(goto=node, update={"feedback": error, "steps": state.get("steps", 0) + 1,
-                                      "call_trace": trace_step(state, node, "agent", goto=node, error=error)})
-
-
 async def planner(state: SsaState, runtime) -> Command:
     ctx = runtime.context
     turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state, ctx.config.results_chars),
@@ -138,7 +133,7 @@ async def planner(state: SsaState, runtime) -> Command:
     if turn.stop:
         return stop_run(state, PLANNER, turn.stop)
     if turn.error:
-        return _retry(state, PLANNER, turn.error)
+        return retry_turn(state, PLANNER, turn.error)
     out: PlannerOutput = turn.output
     return _agent_step(state, PLANNER, turn, {"plan_step": out.next_step, "comments": [f"{PLANNER}: {out.next_step}"]}, out.goto)
 
@@ -150,7 +145,7 @@ async def agent_instructor(state: SsaState, runtime) -> Command:
     if turn.stop:
         return stop_run(state, INSTRUCTOR, turn.stop)
     if turn.error:
-        return _retry(state, INSTRUCTOR, turn.error)
+        return retry_turn(state, INSTRUCTOR, turn.error)
     out: InstructorOutput = turn.output
     return _agent_step(state, INSTRUCTOR, turn, {"instruction": out.instruction,
                                                  "tool_input": [r.model_dump() for r in out.tool_input]}, out.goto)

@@ -26,7 +26,7 @@ from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
-    last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
+    last_worker, make_specialist_node, make_uri_node, retry_turn, stop_run, with_calls_left,
 )
 from graphwright.tools.uri_retrieval import SearchRequest
 
@@ -105,8 +105,7 @@ async def planner(state: SssaState, runtime) -> Command:
     if turn.stop:
         return stop_run(state, PLANNER, turn.stop)
     if turn.error:
-        return Command(goto=PLANNER, update={"feedback": turn.error, "steps": steps,
-                                             "call_trace": trace_step(state, PLANNER, "agent", goto=PLANNER, error=turn.error)})
+        return retry_turn(state, PLANNER, turn.error)
     out: PlannerOutput = turn.output
     update: dict[str, Any] = {"steps": steps, "feedback": "", "instruction": out.instruction,
                               "messages": [f"step {steps}: {out.thought} -> {out.goto}"],
