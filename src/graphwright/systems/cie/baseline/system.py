@@ -24,7 +24,7 @@ from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
-    last_worker, make_specialist_node, make_uri_node, retry_turn, stop_run, with_calls_left,
+    detour, last_worker, make_specialist_node, make_uri_node, with_calls_left,
 )
 
 NAME = "cie.baseline"
@@ -78,12 +78,10 @@ def render_view(state: BaselineState) -> str:
 async def supervisor(state: BaselineState, runtime: Ctx) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, SUPERVISOR, SupervisorOutput, view=render_view(state), routes=open_routes(state, ctx.config.max_agent_calls),
-                            max_tokens=ctx.config.extractor_max_tokens)
-    if turn.stop:
-        return stop_run(state, SUPERVISOR, turn.stop)
-    if turn.error:
-        return retry_turn(state, SUPERVISOR, turn.error)
+    turn = await agent_turn(state, ctx, SUPERVISOR, SupervisorOutput, view=render_view(state),
+                            routes=open_routes(state, ctx.config.max_agent_calls), max_tokens=ctx.config.extractor_max_tokens)
+    if (other := detour(state, SUPERVISOR, turn)) is not None:
+        return other
     out: SupervisorOutput = turn.output
     update: dict[str, Any] = {"steps": steps, "feedback": "", "instruction": out.instruction,
                               "messages": [f"{SUPERVISOR}: {out.thought}".strip()],

@@ -18,6 +18,16 @@ from graphwright.systems.cie.common.uri import complete_searches, merge_choices,
 State = dict[str, Any]
 
 
+def detour(state: State, node: str, turn) -> Command | None:
+    """Where a turn that gave no usable output goes: finish (step limit, budget) or the same agent
+    again with the error (error incorporation); None when the turn has an output."""
+    if turn.stop:
+        return stop_run(state, node, turn.stop)
+    if turn.error:
+        return retry_turn(state, node, turn.error)
+    return None
+
+
 def retry_turn(state: State, node: str, error: str) -> Command:
     """Error incorporation: the agent's unusable answer costs a step, and it sees the error next turn."""
     return Command(goto=node, update={"feedback": error, "steps": state.get("steps", 0) + 1,

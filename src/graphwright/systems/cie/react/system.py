@@ -22,7 +22,7 @@ from graphwright.systems.cie.common.finish import FINISH, make_finish
 from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
-from graphwright.systems.cie.common.workers import last_worker, retry_turn, stop_run
+from graphwright.systems.cie.common.workers import detour, last_worker
 from graphwright.systems.cie.react.outputs import (
     AGENT, DELETE_TOOL, LABEL_TOOL, SEMANTIC_TOOL, TOOLS, TRAVERSAL_TOOL, URI_TOOL, ReactOutput,
 )
@@ -108,13 +108,13 @@ def render_view(state: ReactState, limit: int, max_steps: int) -> str:
 async def react_agent(state: ReactState, runtime: Ctx) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, AGENT, ReactOutput, view=render_view(state, ctx.config.message_chars, ctx.config.max_steps), routes=open_routes(state, ctx.config.tools),
+    turn = await agent_turn(state, ctx, AGENT, ReactOutput,
+                            view=render_view(state, ctx.config.message_chars, ctx.config.max_steps),
+                            routes=open_routes(state, ctx.config.tools),
                             max_tokens=ctx.config.extractor_max_tokens,
                             tools="\n".join(TOOL_HELP[t] for t in ctx.config.tools))
-    if turn.stop:
-        return stop_run(state, AGENT, turn.stop)
-    if turn.error:
-        return retry_turn(state, AGENT, turn.error)
+    if (other := detour(state, AGENT, turn)) is not None:
+        return other
     out: ReactOutput = turn.output
     messages = add_message(state.get("messages") or [], AGENT, out.thought)
     update: dict[str, Any] = {"steps": steps, "feedback": "", "messages": messages,

@@ -26,7 +26,7 @@ from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
-    last_worker, make_specialist_node, make_uri_node, retry_turn, stop_run, with_calls_left,
+    detour, last_worker, make_specialist_node, make_uri_node, stop_run, with_calls_left,
 )
 from graphwright.tools.uri_retrieval import SearchRequest
 
@@ -130,10 +130,8 @@ async def planner(state: SsaState, runtime) -> Command:
     ctx = runtime.context
     turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state, ctx.config.results_chars),
                             routes=planner_routes(state))
-    if turn.stop:
-        return stop_run(state, PLANNER, turn.stop)
-    if turn.error:
-        return retry_turn(state, PLANNER, turn.error)
+    if (other := detour(state, PLANNER, turn)) is not None:
+        return other
     out: PlannerOutput = turn.output
     return _agent_step(state, PLANNER, turn, {"plan_step": out.next_step, "comments": [f"{PLANNER}: {out.next_step}"]}, out.goto)
 
@@ -142,10 +140,8 @@ async def agent_instructor(state: SsaState, runtime) -> Command:
     ctx = runtime.context
     view = f"The planner's next step: {state.get('plan_step') or '(none)'}\n\n" + render_view(state, ctx.config.results_chars)
     turn = await agent_turn(state, ctx, INSTRUCTOR, InstructorOutput, view=view, routes=instructor_routes(state, ctx.config))
-    if turn.stop:
-        return stop_run(state, INSTRUCTOR, turn.stop)
-    if turn.error:
-        return retry_turn(state, INSTRUCTOR, turn.error)
+    if (other := detour(state, INSTRUCTOR, turn)) is not None:
+        return other
     out: InstructorOutput = turn.output
     return _agent_step(state, INSTRUCTOR, turn, {"instruction": out.instruction,
                                                  "tool_input": [r.model_dump() for r in out.tool_input]}, out.goto)

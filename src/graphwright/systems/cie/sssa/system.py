@@ -26,7 +26,7 @@ from graphwright.systems.cie.common.state import RunState
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import (
-    last_worker, make_specialist_node, make_uri_node, retry_turn, stop_run, with_calls_left,
+    detour, last_worker, make_specialist_node, make_uri_node, with_calls_left,
 )
 from graphwright.tools.uri_retrieval import SearchRequest
 
@@ -101,11 +101,10 @@ def render_view(state: SssaState) -> str:
 async def planner(state: SssaState, runtime) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state), routes=open_routes(state, ctx.config.max_agent_calls))
-    if turn.stop:
-        return stop_run(state, PLANNER, turn.stop)
-    if turn.error:
-        return retry_turn(state, PLANNER, turn.error)
+    turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state),
+                            routes=open_routes(state, ctx.config.max_agent_calls))
+    if (other := detour(state, PLANNER, turn)) is not None:
+        return other
     out: PlannerOutput = turn.output
     update: dict[str, Any] = {"steps": steps, "feedback": "", "instruction": out.instruction,
                               "messages": [f"step {steps}: {out.thought} -> {out.goto}"],
