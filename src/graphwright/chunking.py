@@ -7,6 +7,7 @@ import re
 from graphwright.model import Document
 
 _BREAK = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 
 
 def chunk_spans(text: str, max_chars: int) -> list[tuple[int, int]]:
@@ -37,3 +38,25 @@ def chunk_document(document: Document, max_chars: int) -> list[tuple[int, Docume
         (s, Document(id=f"{document.id}#{i}", text=document.text[s:e], source=document.source))
         for i, (s, e) in enumerate(spans)
     ]
+
+
+def segment_spans(text: str, max_chars: int) -> list[tuple[int, int]]:
+    """``[start, end)`` runs of whole sentences of at most ``max_chars`` each (a longer sentence is its
+    own run). A text shorter than ``max_chars`` is one run, so a sentence with "Mr." stays whole."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    spans, start, last = [], 0, 0
+    for end in ends:
+        if end - start > max_chars and last > start:
+            spans.append((start, last))
+            start = last
+        last = end
+    spans.append((start, len(text)))
+    out = []
+    for s, e in spans:  # trim the whitespace between sentences
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if s < e:
+            out.append((s, e))
+    return out

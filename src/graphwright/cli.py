@@ -214,7 +214,7 @@ def graph_view(
 @eval_app.command("run")
 def eval_run(
     system: str = typer.Option(..., "--system", "-s", help="System to evaluate (see `graphwright systems`)."),
-    dataset: str = typer.Option(..., "--dataset", "-d", help="rebel-sample, fewrel, re-docred, or a gold JSONL file."),
+    dataset: str = typer.Option(..., "--dataset", "-d", help="A dataset (`graphwright eval datasets`) or a gold JSONL file."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="Only the first N documents."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
@@ -243,6 +243,8 @@ def eval_run(
         kb_name = kb or data.kb
         knowledge = open_kb(kb_name)
         settings = _settings(option)
+        if getattr(SYSTEMS.get(system), "takes_dataset", False):
+            settings = {**data.system_settings, **settings}  # e.g. agentre gets the dataset's schema and pool
         runner = make_system(system, llm, knowledge, settings)
         info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
         with _progress() as progress:

@@ -1,4 +1,5 @@
-"""Closed-IE evaluation datasets: rebel-sample, fewrel, re-docred, and any file in the generic format.
+"""Evaluation datasets: closed IE (rebel-sample, fewrel, re-docred, any file in the generic format) and
+relation extraction (conll04, scierc, nyt, webnlg, duie2: registered by :mod:`graphwright.eval.re_data`).
 
 Benchmark files are read from the data directory (``../shared/data``, or GRAPHWRIGHT_DATA_DIR) and
 never copied; a missing file is a clear error naming it.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -26,6 +27,8 @@ class EvalDataset:
     kb: str = "default"  # the KB a system should link against (a name for graphwright.kb.open_kb, or a path)
     match_names: bool = False  # gold entities that the KB lacks are also matched by name
     note: str = ""
+    task: str = "closed-ie"  # which metrics score it: "closed-ie" (paper 000) or "re" (strict triples, paper 001)
+    system_settings: dict = field(default_factory=dict)  # what a system needs to know of the data (its schema)
 
 
 Loader = Callable[[int | None], EvalDataset]
@@ -153,3 +156,6 @@ def detokenize(tokens: list[str]) -> str:
     text = re.sub(r"([(\[{$]) ", r"\1", text)
     text = re.sub(r" (n't|'s|'re|'ve|'ll|'d|'m)\b", r"\1", text)
     return text.replace("`` ", '"').replace(" ''", '"')
+
+
+import graphwright.eval.re_data  # noqa: E402,F401 - registers the relation-extraction datasets

@@ -155,6 +155,11 @@ class Scorer:
     def related(self, pred: str, gold: str) -> bool:
         return pred == gold or pred in self.hierarchy.ancestors(gold) or gold in self.hierarchy.ancestors(pred)
 
+    categories = CATEGORIES
+
+    def score_document(self, result: ExtractionResult, doc: GoldDocument) -> dict[str, Counts]:
+        return self.score(predicted_facts(result), gold_facts(doc))
+
     def score(self, predicted: list[Fact], gold: list[Fact]) -> dict[str, Counts]:
         predicted, gold = _distinct(predicted), _distinct(gold)
         out: dict[str, Counts] = {}
@@ -230,7 +235,8 @@ class Scores:
         return {"precision": round(self.precision, 4), "recall": round(self.recall, 4), "f1": round(self.f1, 4)}
 
 
-def macro(per_document: list[dict[str, Counts]], failed: list[bool] | None = None) -> dict[str, Scores]:
+def macro(per_document: list[dict[str, Counts]], failed: list[bool] | None = None,
+          categories: tuple[str, ...] = CATEGORIES) -> dict[str, Scores]:
     """The mean of each document's precision, recall and F1: every document weighs the same.
     A failed document scores zero even where it had no gold to miss."""
     n = len(per_document)
@@ -239,17 +245,17 @@ def macro(per_document: list[dict[str, Counts]], failed: list[bool] | None = Non
     def mean(c: str, metric: str) -> float:
         return sum(0.0 if bad else getattr(d[c], metric) for d, bad in zip(per_document, failed)) / n if n else 0.0
 
-    return {c: Scores(mean(c, "precision"), mean(c, "recall"), mean(c, "f1")) for c in CATEGORIES}
+    return {c: Scores(mean(c, "precision"), mean(c, "recall"), mean(c, "f1")) for c in categories}
 
 
-def micro(per_document: list[dict[str, Counts]]) -> dict[str, Scores]:
+def micro(per_document: list[dict[str, Counts]], categories: tuple[str, ...] = CATEGORIES) -> dict[str, Scores]:
     """Scores of the summed counts: documents with more triples weigh more."""
     out = {}
-    for c in CATEGORIES:
+    for c in categories:
         total = sum((d[c] for d in per_document), Counts())
         out[c] = Scores(total.precision, total.recall, total.f1) if per_document else Scores(0.0, 0.0, 0.0)
     return out
 
 
 def counts_from_dict(data: dict[str, dict[str, int]]) -> dict[str, Counts]:
-    return {c: Counts(**data[c]) for c in CATEGORIES}
+    return {c: Counts(**counts) for c, counts in data.items()}

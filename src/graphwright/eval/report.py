@@ -12,9 +12,19 @@ LABELS = {
     "triples": "Triples", "triples_parental": "Triples (parental)", "triples_related": "Triples (related)",
     "subjects": "Subjects", "properties": "Properties", "properties_parental": "Properties (parental)",
     "properties_related": "Properties (related)", "objects": "Objects", "entities": "Entities",
+    "boundaries": "Argument pairs (relation ignored)",
 }
 COST = (("llm_calls", "LLM calls"), ("prompt_tokens", "prompt tokens"), ("completion_tokens", "completion tokens"),
         ("seconds", "seconds"))
+
+
+def categories(agg: dict[str, Any]) -> list[str]:
+    """The scored categories of a run; runs written before RE scoring existed are closed IE."""
+    return agg.get("categories") or list(CATEGORIES)
+
+
+def label(category: str) -> str:
+    return LABELS.get(category, category)
 
 
 def run_title(agg: dict[str, Any]) -> str:
@@ -24,9 +34,9 @@ def run_title(agg: dict[str, Any]) -> str:
 
 def category_table(agg: dict[str, Any], average: str = "macro") -> str:
     lines = ["| category | precision | recall | F1 |", "|---|---|---|---|"]
-    for c in CATEGORIES:
+    for c in categories(agg):
         s = agg[average][c]
-        lines.append(f"| {LABELS[c]} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} |")
+        lines.append(f"| {label(c)} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} |")
     return "\n".join(lines)
 
 
@@ -49,7 +59,8 @@ def comparison_rows(aggs: list[dict[str, Any]], average: str = "macro") -> list[
     """(metric, one value per run) rows: F1 per category, P and R of triples, error rate and cost."""
     rows = [("triple precision", [f"{a[average]['triples']['precision']:.3f}" for a in aggs]),
             ("triple recall", [f"{a[average]['triples']['recall']:.3f}" for a in aggs])]
-    rows += [(f"{LABELS[c]} F1", [f"{a[average][c]['f1']:.3f}" for a in aggs]) for c in CATEGORIES]
+    rows += [(f"{label(c)} F1", [f"{a[average][c]['f1']:.3f}" if c in a[average] else "-" for a in aggs])
+             for c in dict.fromkeys(c for a in aggs for c in categories(a))]
     rows += [("error rate", [f"{a['error_rate']:.3f}" for a in aggs]),
              ("documents", [str(a["documents"]) for a in aggs])]
     rows += [(f"{label} / doc", [f"{a['per_document'][k]:g}" for a in aggs]) for k, label in COST]
@@ -89,8 +100,8 @@ per document: {e(', '.join(f"{agg['per_document'][k]:g} {label}" for k, label in
 
 def _table_html(agg: dict[str, Any], average: str) -> str:
     head = "<tr><th>category</th><th>precision</th><th>recall</th><th>F1</th></tr>"
-    body = "".join(f"<tr><td>{html.escape(LABELS[c])}</td>" + "".join(
-        f"<td>{agg[average][c][m]:.3f}</td>" for m in ("precision", "recall", "f1")) + "</tr>" for c in CATEGORIES)
+    body = "".join(f"<tr><td>{html.escape(label(c))}</td>" + "".join(
+        f"<td>{agg[average][c][m]:.3f}</td>" for m in ("precision", "recall", "f1")) + "</tr>" for c in categories(agg))
     return f"<table>{head}{body}</table>"
 
 
@@ -101,11 +112,12 @@ def category_chart(agg: dict[str, Any]) -> str:
     """Grouped horizontal bars: one group per category, one bar per metric, scale 0..1."""
     bar, gap, left, width = 12, 10, 160, 420
     group = 3 * bar + gap
-    height = group * len(CATEGORIES) + 30
+    shown = categories(agg)
+    height = group * len(shown) + 30
     parts = []
-    for i, c in enumerate(CATEGORIES):
+    for i, c in enumerate(shown):
         y0 = 20 + i * group
-        parts.append(f'<text x="{left - 6}" y="{y0 + 1.5 * bar + 4}" text-anchor="end">{html.escape(LABELS[c])}</text>')
+        parts.append(f'<text x="{left - 6}" y="{y0 + 1.5 * bar + 4}" text-anchor="end">{html.escape(label(c))}</text>')
         for j, (metric, colour) in enumerate(COLOURS.items()):
             value = agg["macro"][c][metric]
             y = y0 + j * bar

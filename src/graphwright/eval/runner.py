@@ -15,14 +15,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
 from graphwright.eval.gold import GoldDocument
-from graphwright.eval.metrics import (
-    CATEGORIES, PropertyHierarchy, Scorer, counts_from_dict, gold_facts, macro, micro, predicted_facts,
-)
+from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
+from graphwright.eval.re_metrics import REScorer
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import run_document
 from graphwright.systems.base import System
@@ -55,7 +54,7 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
     for name in (DOCS_FILE, TRACES_FILE):
         _drop_partial_line(out_dir / name)
     done = {row["id"] for row in read_documents(out_dir)}
-    scorer = Scorer(PropertyHierarchy.from_kb(kb), match_names=dataset.match_names)
+    scorer = make_scorer(dataset, kb)
     if hasattr(kb, "warm_up"):
         kb.warm_up()  # index building must not count as the first document's seconds
     for doc in dataset.documents:
@@ -74,20 +73,33 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
             on_progress(doc.id)
     wanted = {d.id for d in dataset.documents}
     rows = [r for r in read_documents(out_dir) if r["id"] in wanted]
-    aggregate = aggregate_rows(rows, info)
+    aggregate = aggregate_rows(rows, info, scorer.categories)
     (out_dir / AGGREGATE_FILE).write_text(json.dumps(aggregate, indent=2), encoding="utf-8")
     return aggregate
 
 
-def document_row(doc: GoldDocument, result: ExtractionResult, scorer: Scorer, seconds: float) -> dict[str, Any]:
-    counts = scorer.score(predicted_facts(result), gold_facts(doc))
+class DocumentScorer(Protocol):
+    categories: tuple[str, ...]
+
+    def score_document(self, result: ExtractionResult, doc: GoldDocument) -> dict[str, Counts]: ...
+
+
+def make_scorer(dataset: EvalDataset, kb: Any) -> DocumentScorer:
+    """The metrics of the dataset's task: closed IE with the KB's property hierarchy, or strict RE."""
+    if dataset.task == "re":
+        return REScorer()
+    return Scorer(PropertyHierarchy.from_kb(kb), match_names=dataset.match_names)
+
+
+def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentScorer, seconds: float) -> dict[str, Any]:
+    counts = scorer.score_document(result, doc)
     return {
         "id": doc.id,
         "status": result.status,
         "reason": result.reason,
         "prediction": [_triple_row(t) for t in result.triples],
         "gold": [t.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for t in doc.triples],
-        "counts": {c: counts[c].as_dict() for c in CATEGORIES},
+        "counts": {c: counts[c].as_dict() for c in scorer.categories},
         "usage": {**result.usage.model_dump(mode="json"), "wall_seconds": round(seconds, 2)},
         "warnings": result.warnings,
         "trace_id": doc.id,
@@ -100,7 +112,7 @@ def _triple_row(t) -> dict[str, Any]:
     return {"subject": term(t.subject), "predicate": term(t.predicate), "object": term(t.object)}
 
 
-def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo) -> dict[str, Any]:
+def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo, categories: tuple[str, ...]) -> dict[str, Any]:
     per_doc = [counts_from_dict(r["counts"]) for r in rows]
     failed = [r["status"] != "ok" for r in rows]
 
@@ -113,8 +125,9 @@ def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo) -> dict[str, Any]:
         "documents": len(rows),
         "failed": sum(failed),
         "error_rate": round(sum(failed) / len(rows), 4) if rows else 0.0,
-        "macro": {c: s.as_dict() for c, s in macro(per_doc, failed).items()},
-        "micro": {c: s.as_dict() for c, s in micro(per_doc).items()},
+        "categories": list(categories),
+        "macro": {c: s.as_dict() for c, s in macro(per_doc, failed, categories).items()},
+        "micro": {c: s.as_dict() for c, s in micro(per_doc, categories).items()},
         "per_document": {
             "llm_calls": mean("llm_calls"), "prompt_tokens": mean("prompt_tokens"),
             "completion_tokens": mean("completion_tokens"), "cached_calls": mean("cached_calls"),

@@ -102,6 +102,12 @@ def wikidata_kb():
     return WikidataKB()
 
 
+@KBS.register("none")
+def no_kb():
+    """No knowledge base: systems that only need a relation schema (agentre) run without one."""
+    return None
+
+
 def open_kb(path_or_name: str | Path):
     """A KB by registered name ("default", "rebel", "wikidata") or by KB directory path."""
     if isinstance(path_or_name, str) and path_or_name in KBS:

@@ -1,0 +1,113 @@
+"""A relation schema: the fixed set of relations a relation extractor may output, with guidelines.
+
+A user writes one as YAML or JSON::
+
+    name: company-news
+    relations:
+      works_for:
+        description: the head person is employed by the tail organisation
+        head: [Person]
+        tail: [Organization]
+      based_in: {description: the head organisation has its seat in the tail place, head: [Organization], tail: [Location]}
+
+Relations without an ``iri`` get one minted under the graphwright namespace, so their triples can go
+into the graph store; entities found only by name get minted IRIs the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+from urllib.parse import quote
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from graphwright.errors import DataNotFoundError, UserError
+
+SCHEMA_NS = "https://graphwright.dev/schema/"
+ENTITY_NS = "https://graphwright.dev/entity/"
+
+
+class RelationType(BaseModel):
+    name: str
+    description: str = ""
+    head: list[str] = Field(default_factory=list, description="Entity types the head may have.")
+    tail: list[str] = Field(default_factory=list, description="Entity types the tail may have.")
+    iri: str | None = None
+
+    def guideline(self) -> str:
+        """One line for a prompt: the name, the argument types and the definition."""
+        head, tail = "/".join(self.head) or "entity", "/".join(self.tail) or "entity"
+        text = f"{self.name} ({head} -> {tail})"
+        return f"{text}: {self.description}" if self.description else text
+
+
+class RelationSchema(BaseModel):
+    name: str
+    relations: list[RelationType]
+    language: str = "en"
+    note: str = ""
+
+    @field_validator("relations")
+    @classmethod
+    def _distinct(cls, value: list[RelationType]) -> list[RelationType]:
+        if not value:
+            raise ValueError("a schema needs at least one relation")
+        names = [r.name for r in value]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"relations named twice: {', '.join(twice)}")
+        return value
+
+    @property
+    def names(self) -> list[str]:
+        return [r.name for r in self.relations]
+
+    def get(self, name: str) -> RelationType | None:
+        return next((r for r in self.relations if r.name == name), None)
+
+    def relation_iri(self, name: str) -> str:
+        relation = self.get(name)
+        if relation and relation.iri:
+            return relation.iri
+        return SCHEMA_NS + quote(self.name, safe="") + "/" + quote(name, safe="")
+
+    def guidelines(self, names: list[str] | None = None) -> str:
+        wanted = self.relations if names is None else [r for r in self.relations if r.name in set(names)]
+        return "\n".join(f"- {r.guideline()}" for r in wanted)
+
+
+def entity_iri(name: str) -> str:
+    """A stable IRI for an entity known only by its name: the same name in two documents is one node."""
+    key = " ".join(unicodedata.normalize("NFKC", name).split())
+    return ENTITY_NS + quote(key, safe="")
+
+
+def load_schema(path: Path | str) -> RelationSchema:
+    """A schema from a YAML or JSON file; ``relations`` may be a list or a name -> definition mapping."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataNotFoundError(f"schema file {path} not found")
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix == ".json":
+            data = json.loads(text)
+        else:
+            import yaml
+
+            data = yaml.safe_load(text)
+    except Exception as exc:  # noqa: BLE001 - any parser error is the user's file
+        raise UserError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: a schema is a mapping with 'name' and 'relations'")
+    relations = data.get("relations")
+    if isinstance(relations, dict):
+        data = {**data, "relations": [{"name": k, **(v or {})} for k, v in relations.items()]}
+    data.setdefault("name", path.stem)
+    try:
+        return RelationSchema.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise UserError(f"{path}: {where}: {err['msg']}") from exc

@@ -1,0 +1,28 @@
+"""AgentRE (issue 5, paper 001): schema-constrained relation extraction by a ReAct agent with sample,
+guideline and KG retrieval and a memory; ``agentre.zeroshot`` and ``agentre.fewshot`` are its
+same-model single-call baselines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwright.systems.agentre.config import AgentREConfig, parse_agentre_config
+from graphwright.systems.agentre.system import AgentRESystem
+from graphwright.systems.base import SYSTEMS
+
+
+def _factory(name: str, **fixed: Any):
+    def make(llm, kb, config: dict[str, Any] | None = None) -> AgentRESystem:
+        return AgentRESystem(llm, kb, parse_agentre_config(name, config, **fixed), name=name)
+
+    make.takes_dataset = True  # `eval run` passes the dataset, whose schema and pool it needs
+    return make
+
+
+SYSTEMS.register("agentre")(_factory("agentre"))
+# One call, the schema's guidelines and nothing retrieved.
+SYSTEMS.register("agentre.zeroshot")(_factory("agentre.zeroshot", mode="direct", tools=["guidelines"]))
+# One call with the k most similar labelled samples as examples (retrieval-based in-context learning).
+SYSTEMS.register("agentre.fewshot")(_factory("agentre.fewshot", mode="direct", tools=["guidelines", "samples"]))
+
+__all__ = ["AgentREConfig", "AgentRESystem"]

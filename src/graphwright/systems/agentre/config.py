@@ -1,0 +1,61 @@
+"""Settings of ``agentre`` and of its single-call baselines."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from graphwright.errors import UserError
+
+Tool = Literal["samples", "guidelines", "kg", "memory"]
+MemoryKind = Literal["shallow", "deep", "reflection"]
+
+
+class AgentREConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt setting is an error, not a silent default
+
+    dataset: str | None = Field(default=None, description="RE dataset whose schema and train pool to use (conll04, "
+                                "scierc, nyt, webnlg, duie2); set by `eval run`.")
+    schema_file: str | None = Field(default=None, description="Relation schema (YAML/JSON) instead of a dataset's.")
+    pool_file: str | None = Field(default=None, description="Labelled samples (JSONL: text, triples [[head, relation, "
+                                  "tail]]) for sample retrieval and memory, instead of the dataset's train split.")
+    pool_size: int | None = Field(default=1000, ge=1, description="First N pool samples used (the paper: 1,000).")
+    mode: Literal["react", "direct", "staged", "cot"] = Field(
+        default="react", description="react: the agent picks tools and when to finish; direct, staged (relation types "
+        "first) and cot: fixed extraction with the retrieved context.")
+    tools: list[Tool] = Field(default=["samples", "guidelines", "kg", "memory"],
+                              description="Retrieval and memory the agent may use (ablations drop some).")
+    retriever: Literal["embedding", "bm25", "tfidf", "random"] = Field(
+        default="embedding", description="How similar labelled samples are found.")
+    k: int = Field(default=5, ge=1, le=20, description="Labelled samples per search (the paper: 5).")
+    memory_dir: str | None = Field(default=None, description="Memory folder (warm it with `graphwright agentre "
+                                   "warm-up`); none: no memory.")
+    memory: list[MemoryKind] = Field(default=["shallow", "deep", "reflection"], description="Memory kinds used.")
+    memory_k: int = Field(default=3, ge=1, le=10, description="Memory entries recalled per search.")
+    max_iterations: int = Field(default=5, ge=1, le=20, description="Agent actions before it must finish.")
+    max_tokens: int = Field(default=512, ge=32, description="Completion budget of one call.")
+    parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error after a malformed answer.")
+    token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")
+    seed: int = Field(default=0, description="Seed of the random retriever.")
+
+    @model_validator(mode="after")
+    def _has_schema(self) -> "AgentREConfig":
+        if not (self.dataset or self.schema_file):
+            raise ValueError("agentre needs a relation schema: set dataset=<conll04|scierc|nyt|webnlg|duie2> or "
+                             "schema_file=<path to a YAML/JSON schema>")
+        return self
+
+
+def parse_agentre_config(system: str, values: dict[str, Any] | None, **fixed: Any) -> AgentREConfig:
+    """User settings plus the ones a baseline fixes; the error names the bad setting and lists the valid ones."""
+    clash = sorted(set(values or {}) & set(fixed))
+    if clash:
+        raise UserError(f"{system} fixes {', '.join(clash)}; use agentre to change it")
+    try:
+        return AgentREConfig.model_validate({**(values or {}), **fixed})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = first["loc"][0] if first["loc"] else "settings"
+        fields = ", ".join(sorted(AgentREConfig.model_fields))
+        raise UserError(f"invalid {system} setting: {first['msg']} ({where}); valid settings: {fields}") from exc

@@ -1,0 +1,38 @@
+"""The fixed extraction modes (paper 001, "adaptive mode"): direct, staged (relation types first,
+then triples over those types) and chain-of-thought. Each puts the prefetched retrieval and memory
+into one prompt; the single-call baselines are direct mode with less context."""
+
+from __future__ import annotations
+
+from graphwright.agents.prompts import PromptTemplate
+from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model
+from graphwright.systems.agentre.steps import Caller, SentenceRun, ground, triples_json
+from graphwright.systems.agentre.tools import Retrieval, render_context
+
+COT = "First write your reasoning (which entities the sentence names, which relations hold), then the triples."
+
+
+async def extract_fixed(mode: str, sentence: str, retrieval: Retrieval, caller: Caller,
+                        prompts: dict[str, PromptTemplate]) -> SentenceRun:
+    run = SentenceRun()
+    observations = retrieval.prefetch(sentence)
+    for o in observations:
+        run.tool(o.action, o.input, o.text)
+        run.trajectory.append({"thought": "", "action": o.action, "input": o.input, "observation": o.text})
+    context = render_context(observations)
+    definitions = "guidelines" in retrieval.tools
+    relations = retrieval.schema.names
+    if mode == "staged":
+        choice = await caller.ask(run, "relation_types", prompts["relation_types"], relation_choice_model(relations),
+                                  relations=retrieval.relation_lines(definitions), context=context, sentence=sentence)
+        relations = [r for r in relations if r in set(choice.relations)]
+        if not relations:
+            return run  # no relation holds: nothing to extract
+    lines = retrieval.relation_lines(definitions, relations)
+    answer = await caller.ask(run, "extractor", prompts["extract"], extraction_model(relations, reasoning=mode == "cot"),
+                              relations=lines, instructions=COT if mode == "cot" else "", context=context,
+                              sentence=sentence)
+    ground(run, answer.triples, sentence)
+    run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
+                           "observation": triples_json(run.triples)})
+    return run

@@ -1,0 +1,56 @@
+"""The labelled pool: similar samples for in-context examples, and the facts it states about an entity
+(the "KG" built from labelled triples, as AgentRE's retrieval module does when no other KG is given)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+
+from graphwright.eval.re_data import RESample, RETriple
+from graphwright.eval.re_metrics import normalize_argument
+from graphwright.retrieval import RetrieverKind, make_index
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+class SamplePool:
+    def __init__(self, samples: list[RESample], retriever: RetrieverKind, *, seed: int = 0):
+        self.samples = samples
+        self.index = make_index(retriever, [s.text for s in samples], seed=seed)
+        self._facts: dict[str, list[RETriple]] = defaultdict(list)
+        for sample in samples:
+            for t in sample.triples:
+                for name in (t.head, t.tail):
+                    self._facts[_key(name)].append(t)
+        self._names: list[tuple[str, re.Pattern]] | None = None
+
+    def similar(self, text: str, k: int) -> list[RESample]:
+        """The ``k`` most similar samples, never the sentence itself (warm-up runs over the pool)."""
+        hits = [self.samples[i] for i in self.index.top(text, k + 1)]
+        return [s for s in hits if s.text.strip() != text.strip()][:k]
+
+    def facts(self, entity: str, limit: int = 8) -> list[RETriple]:
+        return list(dict.fromkeys(self._facts.get(_key(entity), [])))[:limit]
+
+    def entities_in(self, text: str, limit: int = 5) -> list[str]:
+        """Pool entities the text names (a gazetteer: AgentRE's entity recognition and linking step),
+        longest first; names of one or two characters are skipped as too ambiguous."""
+        if self._names is None:
+            self._names = [(n, re.compile(rf"(?<!\w){re.escape(n)}(?!\w)")) for n in self._facts if len(n) > 2]
+        lowered = _key(text)
+        # CJK text has no spaces between words, so there a name is found anywhere in the text
+        found = [n for n, pattern in self._names if (n in lowered if _CJK.search(n) else pattern.search(lowered))]
+        return sorted(found, key=len, reverse=True)[:limit]
+
+
+def _key(name: str) -> str:
+    return normalize_argument(name).casefold()
+
+
+def render_samples(samples: list[RESample]) -> str:
+    return "\n".join(f"Sentence: {s.text}\nTriples: {render_triples(s.triples)}" for s in samples)
+
+
+def render_triples(triples: list[RETriple]) -> str:
+    return json.dumps([list(t) for t in triples], ensure_ascii=False)

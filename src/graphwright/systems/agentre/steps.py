@@ -1,0 +1,80 @@
+"""What one sentence's extraction records, and the helpers every mode shares: one model call with
+its trace step, and grounding the answer's arguments in the sentence."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from graphwright.agents.call import call_agent
+from graphwright.agents.prompts import PromptTemplate
+from graphwright.eval.re_data import RETriple
+from graphwright.llm.base import LLM
+from graphwright.model import TraceStep
+
+
+@dataclass
+class SentenceRun:
+    """Triples of one sentence, the steps that produced them, and the agent's trajectory (thought,
+    action, input, observation per step) for distillation."""
+
+    triples: list[RETriple] = field(default_factory=list)
+    steps: list[TraceStep] = field(default_factory=list)
+    trajectory: list[dict[str, str]] = field(default_factory=list)
+    dropped: list[RETriple] = field(default_factory=list)  # arguments the sentence does not contain
+
+    def tool(self, name: str, query: str, observation: str) -> None:
+        self.steps.append(TraceStep(step=len(self.steps) + 1, node=name, kind="tool", input=query, output=observation))
+
+    def agent(self, node: str, output: str | None = None, error: str | None = None) -> None:
+        self.steps.append(TraceStep(step=len(self.steps) + 1, node=node, kind="agent", output=output, error=error))
+
+
+@dataclass
+class Caller:
+    """One model call per agent turn, with the bounded parse-error feedback of ``call_agent``."""
+
+    llm: LLM
+    max_tokens: int
+    parse_retries: int
+
+    async def ask(self, run: SentenceRun, node: str, prompt: PromptTemplate, output_type: type[BaseModel],
+                  **values: Any) -> BaseModel:
+        system, user = prompt.render(**values)
+        reply = await call_agent(self.llm, system, user, output_type, max_retries=self.parse_retries,
+                                 max_tokens=self.max_tokens, salvage_cut_off=True)
+        for error in reply.errors:
+            run.agent(node, error=error)
+        run.agent(node, output=reply.raw)
+        return reply.output
+
+
+def ground(run: SentenceRun, answer: list[Any], sentence: str) -> None:
+    """Keep the answer's triples whose head and tail the sentence contains, in the sentence's spelling
+    (a small model may change the case); the rest are recorded as dropped."""
+    lowered = sentence.casefold()
+    for t in answer:
+        head, tail = _find(t.head, sentence, lowered), _find(t.tail, sentence, lowered)
+        triple = RETriple(head or t.head.strip(), t.relation, tail or t.tail.strip())
+        target = run.triples if head and tail else run.dropped
+        if triple not in target:
+            target.append(triple)
+
+
+def _find(argument: str, sentence: str, lowered: str) -> str | None:
+    text = " ".join(argument.split())
+    if not text:
+        return None
+    if text in sentence:
+        return text
+    at = lowered.find(text.casefold())  # casefold keeps the length of almost every text; check it
+    if at >= 0 and sentence[at:at + len(text)].casefold() == text.casefold():
+        return sentence[at:at + len(text)]
+    return None
+
+
+def triples_json(triples: list[RETriple]) -> str:
+    return json.dumps([{"head": h, "relation": r, "tail": t} for h, r, t in triples], ensure_ascii=False)
