@@ -22,7 +22,9 @@ graph_app = typer.Typer(no_args_is_help=True, help="Export and view stored graph
 eval_app = typer.Typer(no_args_is_help=True, help="Evaluate systems on gold data and compare runs.")
 app.add_typer(kb_app, name="kb")
 app.add_typer(graph_app, name="graph")
+agentre_app = typer.Typer(no_args_is_help=True, help="AgentRE memory.")
 app.add_typer(eval_app, name="eval")
+app.add_typer(agentre_app, name="agentre")
 
 console = Console(stderr=True)
 _state = {"debug": False}
@@ -315,6 +317,42 @@ def eval_datasets() -> None:
 
     for name in DATASETS.names():
         typer.echo(f"{name}: {(DATASETS.get(name).__doc__ or '').strip().splitlines()[0]}")
+
+
+@agentre_app.command("warm-up")
+def agentre_warm_up(
+    memory_dir: Path = typer.Option(..., "--memory-dir", help="Memory folder to fill (created; resumed if it exists)."),
+    dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help="RE dataset whose schema and train pool to learn from."),
+    samples: int = typer.Option(100, "--samples", "-n", min=1, help="Labelled pool samples to learn from (the first N)."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
+    api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+    option: list[str] = typer.Option([], "--set", help="agentre setting KEY=VALUE, e.g. --set schema_file=s.yaml (repeatable)."),
+) -> None:
+    """Fill AgentRE's memory from labelled samples: extract, check against gold, remember (paper 001, 3.3)."""
+    from graphwright.llm import make_llm
+    from graphwright.systems.agentre.learn import warm_up
+    from graphwright.systems.base import make_system
+
+    try:
+        settings = {**({"dataset": dataset} if dataset else {}), **_settings(option), "memory_dir": str(memory_dir)}
+        llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
+                       trace_path=memory_dir / "llm-trace.jsonl")
+        system = make_system("agentre", llm, None, settings)
+        if system.pool is None:
+            raise UserError("warm-up needs labelled samples: set --dataset or --set pool_file=<jsonl>")
+        chosen = system.pool.samples[:samples]
+        with _progress() as progress:
+            task = progress.add_task("learning", total=len(chosen))
+            counts = asyncio.run(warm_up(system, chosen, llm, on_progress=lambda _: progress.advance(task)))
+        asyncio.run(llm.aclose())
+    except GraphwrightError as exc:
+        _fail(exc)
+    typer.echo(f"learnt {counts['learnt']} samples ({counts['skipped']} already in memory): {counts['correct']} right, "
+               f"{counts['wrong']} wrong and {counts['missed']} missed triples; memory now holds "
+               f"{len(system.memory.checked)} checked sentences, {len(system.memory.summaries)} entity summaries and "
+               f"{len(system.memory.lessons)} lessons in {memory_dir}")
 
 
 def _slug(text: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from graphwright.errors import UserError
 from graphwright.eval.re_data import RESample, RETriple
 from graphwright.eval.re_metrics import triple_key
 from graphwright.llm.base import LLM
@@ -51,3 +52,21 @@ async def learn_sample(system, sample: RESample, llm: LLM) -> Checked:
         memory.add_lesson(sample.text, answer.lesson)
     memory.mark_seen(sample.id)
     return checked
+
+
+async def warm_up(system, samples: list[RESample], llm: LLM, on_progress=None) -> dict[str, int]:
+    """Learn every sample memory has not seen yet; an interrupted warm-up goes on where it stopped."""
+    if system.memory is None:
+        raise UserError("warm-up needs memory: set memory_dir and keep 'memory' in tools")
+    counts = {"learnt": 0, "skipped": 0, "correct": 0, "wrong": 0, "missed": 0}
+    for sample in samples:
+        if sample.id in system.memory.seen:
+            counts["skipped"] += 1
+        else:
+            checked = await learn_sample(system, sample, llm)
+            counts["learnt"] += 1
+            for key in ("correct", "wrong", "missed"):
+                counts[key] += len(getattr(checked, key))
+        if on_progress:
+            on_progress(sample.id)
+    return counts

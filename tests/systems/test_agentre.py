@@ -1,0 +1,225 @@
+"""agentre control flow with a scripted model: the ReAct loop and its tools, the fixed modes, the
+baselines, grounding, failures, and memory warm-up and reuse."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graphwright.errors import UserError
+from graphwright.eval.re_data import RESample, RETriple
+from graphwright.llm.fake import ScriptedLLM
+from graphwright.model import Document
+from graphwright.systems.agentre.learn import warm_up
+from graphwright.systems.base import make_system
+from tests.support.agentre_script import SENTENCE, RoleScript, step, triple, write_inputs
+
+
+@pytest.fixture()
+def inputs(tmp_path):
+    schema, pool = write_inputs(tmp_path)
+    return {"schema_file": str(schema), "pool_file": str(pool), "retriever": "bm25"}
+
+
+def system(script, settings, name="agentre"):
+    llm = ScriptedLLM(script)
+    return make_system(name, llm, None, settings), llm
+
+
+async def run(sys_, text=SENTENCE, doc_id="d1"):
+    return await sys_.run(Document(id=doc_id, text=text))
+
+
+def keys(result):
+    return {(t.subject.surface, t.predicate.label, t.object.surface) for t in result.triples}
+
+
+async def test_react_agent_uses_tools_then_finishes(inputs):
+    script = RoleScript(agent=[
+        step("SearchGuidelines", "Work_For"),
+        step("SearchKG", "Oslo"),
+        step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp"), triple("John Smith", "Live_In", "Oslo")]),
+    ])
+    sys_, llm = system(script, inputs)
+    result = await run(sys_)
+    assert result.status == "ok", result.reason
+    assert keys(result) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}
+    assert len(llm.calls) == 3
+    nodes = [s.node for s in result.trace]
+    # the first steps are pre-filled without a model call: similar samples, facts on known entities
+    assert nodes[:2] == ["SearchSamples", "SearchKG"] and nodes.count("agent") == 3
+    first_user = script.prompts["agent"][0][1]
+    assert "Anna Berg , a spokeswoman for Acme Corp" in first_user, "the most similar labelled sample is shown"
+    assert "Carl Dahl | Live_In | Oslo" in first_user, "facts of the pool about an entity the sentence names"
+    last_user = script.prompts["agent"][2][1]
+    assert "the head person works for the tail organisation" in last_user, "SearchGuidelines observation in view"
+    # the schema constrains the actions and the relations
+    step_schema = json.dumps(script.schemas["agent"][0])
+    assert '"SearchMemory"' not in step_schema, "no memory configured: no memory action"
+    assert '"Work_For"' in step_schema and '"Finish"' in step_schema
+    triple_rows = result.triples[0]
+    assert triple_rows.predicate.value.endswith("/news/Work_For") and triple_rows.provenance.evidence.text == SENTENCE
+    assert result.extra["trajectories"][0]["steps"][-1]["action"] == "Finish"
+
+
+async def test_repeated_action_is_refused_and_step_limit_forces_finish(inputs):
+    script = RoleScript(agent=[
+        step("SearchGuidelines", "Live_In"), step("SearchGuidelines", "Live_In"),
+        step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")]),
+    ])
+    sys_, llm = system(script, {**inputs, "max_iterations": 2})
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Live_In", "Oslo")}
+    repeat = [s for s in result.trace if s.node == "SearchGuidelines"][1]
+    assert "already did this" in repeat.output
+    last_schema = script.schemas["agent"][-1]
+    action = last_schema["properties"]["action"]
+    assert action.get("enum", [action.get("const")]) == ["Finish"], "at the limit only Finish is allowed"
+    assert "Finish now" in script.prompts["agent"][-1][1]
+
+
+async def test_malformed_steps_are_fed_back_then_incorporated(inputs):
+    script = RoleScript(agent=["not json", "still not", "nope",  # one call's parse retries run out
+                               step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp")])])
+    sys_, _ = system(script, inputs)
+    result = await run(sys_)
+    assert result.status == "ok" and keys(result) == {("John Smith", "Work_For", "Acme Corp")}
+    assert "not valid JSON" in script.prompts["agent"][1][1], "the parse error is fed back"
+    assert "your answer could not be used" in script.prompts["agent"][3][1], "the failed step is in the history"
+
+
+async def test_arguments_are_grounded_in_the_sentence(inputs):
+    script = RoleScript(agent=[step("Finish", triples=[
+        triple("john smith", "Work_For", "ACME CORP"),  # case changed by the model: snapped to the text
+        triple("John Smith", "Live_In", "Bergen"),       # not in the sentence: dropped with a warning
+    ])])
+    sys_, _ = system(script, inputs)
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Work_For", "Acme Corp")}
+    assert any("Bergen" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize("mode", ["direct", "cot"])
+async def test_fixed_modes_put_context_in_one_call(inputs, mode):
+    answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}
+    if mode == "cot":
+        answer = {"reasoning": "John Smith is a spokesman of Acme Corp", **answer}
+    script = RoleScript(extract=[answer])
+    sys_, llm = system(script, {**inputs, "mode": mode})
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Work_For", "Acme Corp")} and len(llm.calls) == 1
+    system_prompt, user = script.prompts["extract"][0]
+    assert "the head person works for the tail organisation" in system_prompt, "guidelines in the prompt"
+    assert "Anna Berg" in user
+    assert ("reasoning" in script.schemas["extract"][0]["properties"]) == (mode == "cot")
+
+
+async def test_staged_mode_extracts_only_the_chosen_relations(inputs):
+    script = RoleScript(types=[{"relations": ["Live_In"]}],
+                        extract=[{"triples": [triple("John Smith", "Live_In", "Oslo")]}])
+    sys_, llm = system(script, {**inputs, "mode": "staged"})
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Live_In", "Oslo")} and len(llm.calls) == 2
+    relation_enum = json.dumps(script.schemas["extract"][0])
+    assert "Live_In" in relation_enum and "Work_For" not in relation_enum
+
+    nothing = RoleScript(types=[{"relations": []}])
+    sys_, llm = system(nothing, {**inputs, "mode": "staged"})
+    result = await run(sys_)
+    assert result.status == "ok" and not result.triples and len(llm.calls) == 1
+
+
+async def test_baselines_are_single_calls_with_and_without_samples(inputs):
+    answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}
+    zero = RoleScript(extract=[answer])
+    sys_, llm = system(zero, inputs, "agentre.zeroshot")
+    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp")} and len(llm.calls) == 1
+    assert "Anna Berg" not in zero.prompts["extract"][0][1] and "Similar labelled" not in zero.prompts["extract"][0][1]
+
+    few = RoleScript(extract=[answer])
+    sys_, llm = system(few, {**inputs, "k": 2}, "agentre.fewshot")
+    await run(sys_)
+    user = few.prompts["extract"][0][1]
+    assert user.count("Triples:") == 2, "k retrieved samples as examples"
+
+    with pytest.raises(UserError, match="agentre.zeroshot fixes mode"):
+        make_system("agentre.zeroshot", ScriptedLLM([]), None, {**inputs, "mode": "react"})
+
+
+def test_settings_are_checked(inputs):
+    with pytest.raises(UserError, match="needs a relation schema"):
+        make_system("agentre", ScriptedLLM([]), None, {})
+    with pytest.raises(UserError, match="valid settings"):
+        make_system("agentre", ScriptedLLM([]), None, {**inputs, "retreiver": "bm25"})
+
+
+async def test_long_text_is_cut_into_sentence_runs_with_their_evidence(inputs):
+    first = "John Smith , a spokesman for Acme Corp , spoke on Monday. " * 12  # 696 characters: two runs
+    second = "Carl Dahl lives in Oslo."
+    script = RoleScript(extract=[{"triples": [triple("John Smith", "Work_For", "Acme Corp")]},
+                                 {"triples": [triple("Carl Dahl", "Live_In", "Oslo")]}])
+    sys_, llm = system(script, {**inputs, "mode": "direct"})
+    result = await run(sys_, text=first + second)
+    assert len(llm.calls) == 2
+    evidence = {t.object.surface: t.provenance.evidence for t in result.triples}
+    assert evidence["Acme Corp"].start == 0 and len(evidence["Acme Corp"].text) <= 600
+    assert evidence["Oslo"].text.endswith(second) and evidence["Oslo"].start >= evidence["Acme Corp"].end
+
+
+async def test_unusable_model_fails_the_document_with_the_reason(inputs):
+    sys_, _ = system(RoleScript(extract=["x", "y", "z"]), {**inputs, "mode": "direct"})
+    result = await run(sys_)
+    assert result.status == "failed" and "usable answer" in result.reason
+
+    def down(messages, schema):
+        from graphwright.errors import LLMUnavailableError
+        raise LLMUnavailableError("server gone")
+
+    sys_, _ = system(down, inputs)
+    result = await run(sys_)
+    assert result.status == "failed" and "server gone" in result.reason
+
+
+async def test_memory_warm_up_writes_memory_that_a_new_run_reads(inputs, tmp_path):
+    memory_dir = tmp_path / "memory"
+    settings = {**inputs, "memory_dir": str(memory_dir), "mode": "direct"}
+    samples = [RESample(id="p2", text="Carl Dahl lives in Oslo and works for Nordbank .",
+                        triples=[RETriple("Carl Dahl", "Live_In", "Oslo"), RETriple("Carl Dahl", "Work_For", "Nordbank")])]
+    script = RoleScript(
+        extract=[{"triples": [triple("Carl Dahl", "Live_In", "Oslo"), triple("Oslo", "Live_In", "Nordbank")]}],
+        summary=[{"summary": "Carl Dahl lives in Oslo."}],
+        reflection=[{"lesson": "A place never lives in an organisation; check the head type."}],
+    )
+    sys_, llm = system(script, settings)
+    counts = await warm_up(sys_, samples, llm)
+    assert counts == {"learnt": 1, "skipped": 0, "correct": 1, "wrong": 1, "missed": 1}
+    reflection_prompt = script.prompts["reflection"][0][1]
+    assert '["Oslo", "Live_In", "Nordbank"]' in reflection_prompt and '["Carl Dahl", "Work_For", "Nordbank"]' in reflection_prompt
+    assert {p.name for p in memory_dir.iterdir()} >= {"shallow.jsonl", "deep.json", "reflections.jsonl", "manifest.json"}
+
+    # a second warm-up skips what memory has seen; a new system reads the memory from disk
+    again, llm2 = system(RoleScript(), settings)
+    assert (await warm_up(again, samples, llm2))["skipped"] == 1 and not llm2.calls
+    reader = RoleScript(extract=[{"triples": []}])
+    sys_, _ = system(reader, settings)
+    await run(sys_, text="Carl Dahl moved to Oslo last year .")
+    user = reader.prompts["extract"][0][1]
+    assert "About Carl Dahl: Carl Dahl lives in Oslo." in user
+    assert "Lesson: A place never lives in an organisation" in user
+    assert 'wrong (do not repeat): [["Oslo", "Live_In", "Nordbank"]]' in user
+
+
+def test_memory_of_another_schema_is_refused(inputs, tmp_path):
+    memory_dir = tmp_path / "memory"
+    memory_dir.mkdir()
+    (memory_dir / "manifest.json").write_text('{"schema": "conll04", "seen": []}')
+    with pytest.raises(UserError, match="belongs to schema 'conll04'"):
+        make_system("agentre", ScriptedLLM([]), None, {**inputs, "memory_dir": str(memory_dir)})
+
+
+def test_pool_file_errors_name_the_line(inputs, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "a", "triples": [["x", "Married_To", "y"]]}\n')
+    with pytest.raises(UserError, match=r"bad.jsonl:1: relations not in schema 'news': Married_To"):
+        make_system("agentre", ScriptedLLM([]), None, {**inputs, "pool_file": str(bad)})
