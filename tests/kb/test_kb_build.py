@@ -145,7 +145,7 @@ def test_build_replaces_an_existing_kb_atomically(tmp_path, sources):
 
 
 def test_open_kb_rejects_unknown_names_and_paths(tmp_path):
-    with pytest.raises(DataNotFoundError, match="names: default, rebel, wikidata"):
+    with pytest.raises(DataNotFoundError, match="names: default, none, rebel, wikidata"):
         open_kb(str(tmp_path / "missing"))
 
 
