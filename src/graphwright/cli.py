@@ -23,8 +23,10 @@ eval_app = typer.Typer(no_args_is_help=True, help="Evaluate systems on gold data
 app.add_typer(kb_app, name="kb")
 app.add_typer(graph_app, name="graph")
 agentre_app = typer.Typer(no_args_is_help=True, help="AgentRE memory.")
+train_app = typer.Typer(no_args_is_help=True, help="Distillation data and LoRA fine-tuning.")
 app.add_typer(eval_app, name="eval")
 app.add_typer(agentre_app, name="agentre")
+app.add_typer(train_app, name="train")
 
 console = Console(stderr=True)
 _state = {"debug": False}
@@ -353,6 +355,64 @@ def agentre_warm_up(
                f"{counts['wrong']} wrong and {counts['missed']} missed triples; memory now holds "
                f"{len(system.memory.checked)} checked sentences, {len(system.memory.summaries)} entity summaries and "
                f"{len(system.memory.lessons)} lessons in {memory_dir}")
+
+
+@train_app.command("sft-export")
+def train_sft_export(
+    run: Path = typer.Argument(..., help="An `eval run` folder of agentre (its trajectories and gold triples)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Chat-format JSONL to append to (resumes)."),
+    rationale: bool = typer.Option(True, "--rationale/--no-rationale", help="Have the LLM summarise each trajectory "
+                                   "into a rationale (D'); --no-rationale writes plain sentence -> triples pairs (D)."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
+    api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+) -> None:
+    """Write SFT examples from an agentre eval run (paper 001, section 3.5)."""
+    from graphwright.llm import make_llm
+    from graphwright.systems.agentre.config import AgentREConfig
+    from graphwright.systems.agentre.system import resolve_schema_and_pool
+    from graphwright.train.sft_data import export_sft, read_run
+
+    try:
+        info, sentences = read_run(run)
+        if not info["system"].startswith("agentre"):
+            raise UserError(f"{run} is a {info['system']} run; SFT data comes from agentre runs")
+        schema, _ = resolve_schema_and_pool(AgentREConfig.model_validate(info["settings"]))
+        llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache) if rationale else None
+        with _progress() as progress:
+            task = progress.add_task("exporting", total=len(sentences))
+            counts = asyncio.run(export_sft(run, out, schema.guidelines(), llm,
+                                            on_progress=lambda _: progress.advance(task)))
+        if llm is not None:
+            asyncio.run(llm.aclose())
+    except GraphwrightError as exc:
+        _fail(exc)
+    typer.echo(f"wrote {counts['written']} examples to {out} ({counts['skipped']} were already there)")
+
+
+@train_app.command("sft")
+def train_sft(
+    base_model: str = typer.Argument(..., help="A Hugging Face model folder (or hub id, when online)."),
+    data: list[Path] = typer.Option(..., "--data", "-d", help="SFT JSONL; repeat to train in order (D, then D')."),
+    out: Path = typer.Option(..., "--out", "-o", help="Folder for the LoRA adapter."),
+    epochs: float = typer.Option(3.0, help="Epochs per dataset (the paper: 3)."),
+    learning_rate: float = typer.Option(5e-5, help="AdamW learning rate (the paper: 5e-5)."),
+    batch_size: int = typer.Option(32, help="Batch size (the paper: 32)."),
+    max_steps: int = typer.Option(-1, help="Stop each dataset after N steps (smoke runs)."),
+) -> None:
+    """LoRA SFT (r=8, alpha=16, dropout 0.1) with TRL and PEFT; needs the train extra."""
+    from graphwright.train.sft import SFTRecipe, train_lora
+
+    try:
+        summary = train_lora(base_model, data, out, SFTRecipe(epochs=epochs, learning_rate=learning_rate,
+                                                              batch_size=batch_size, max_steps=max_steps))
+    except GraphwrightError as exc:
+        _fail(exc)
+    for stage in summary["stages"]:
+        typer.echo(f"{stage['data']}: {stage['examples']} examples, {stage['steps']} steps, "
+                   f"loss {stage['first_loss']} -> {stage['last_loss']}")
+    typer.echo(f"adapter written to {out}")
 
 
 def _slug(text: str) -> str:

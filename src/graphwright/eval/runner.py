@@ -67,7 +67,8 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
                                     max_chars=max(len(doc.text) + 1, 200_000))
         seconds = time.perf_counter() - started
         _append(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
-            s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings})
+            s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings,
+            "extra": result.extra})  # e.g. agentre's trajectories, read by `train sft-export`
         _append(out_dir / DOCS_FILE, document_row(doc, result, scorer, seconds))
         if on_progress:
             on_progress(doc.id)
