@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-fast bench bench-ablation clean
+.PHONY: install demo test test-fast bench bench-ablation bench-re clean
 
 install: $(STAMP)
 
@@ -37,6 +37,12 @@ ABLATION_DOCS ?= 5
 bench-ablation: install
 	$(BIN)/python scripts/bench_eval.py --docs $(ABLATION_DOCS) --skip-linking --model embedded:qwen2.5-coder-1.5b --no-cache \
 		--systems cie.single,cie.network,cie.baseline,cie.ssa,cie.sssa,cie.react
+
+# agentre against its baselines and ablations on CoNLL04 and SciERC (paper 001 Tables 1-3)
+RE_SENTENCES ?= 100
+bench-re: install
+	$(BIN)/python scripts/bench_re.py --sentences $(RE_SENTENCES) --datasets conll04,scierc --warm-up 50 \
+		--model embedded:qwen2.5-coder-1.5b --no-cache
 
 clean:
 	rm -rf out build dist

@@ -1,0 +1,114 @@
+"""`make bench-re`: agentre against its single-call baselines on CoNLL04 and SciERC (paper 001).
+
+For each dataset: memory is warmed on the first labelled pool samples, then every configuration runs
+on the same first N test sentences. Configurations: the zero-shot and few-shot baselines, agentre,
+agentre without retrieval and without memory (Table 2), and few-shot with each sample retriever
+(Table 3: labelled samples only, k = 5). Scores are strict micro P/R/F1 (exact head, relation and tail)
+plus the argument-pair F1 with the relation ignored. Runs go to runs/bench/re/ and resume.
+
+    python scripts/bench_re.py --sentences 100 --datasets conll04,scierc --warm-up 50 --no-cache
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from bench_eval import BENCH_MD, RUNS, header
+
+from graphwright.eval.benchmarks_md import write_section
+from graphwright.eval.datasets import load_dataset
+from graphwright.eval.runner import RunInfo, run_eval
+from graphwright.llm import make_llm
+from graphwright.llm.wrappers import TracingLLM
+from graphwright.systems.agentre.learn import warm_up
+from graphwright.systems.base import make_system
+
+RE_RUNS = RUNS / "re"
+ALL_TOOLS = ["samples", "guidelines", "kg", "memory"]
+# name -> (system, settings); "memory" in a setting's tools means it reads the warmed memory
+CONFIGS: dict[str, tuple[str, dict]] = {
+    "zero-shot": ("agentre.zeroshot", {}),
+    "few-shot": ("agentre.fewshot", {}),
+    "agentre": ("agentre", {}),
+    "agentre w/o retrieval": ("agentre", {"tools": ["memory"]}),  # no samples, guidelines or KG facts
+    "agentre w/o memory": ("agentre", {"tools": ["samples", "guidelines", "kg"]}),
+    "few-shot, bm25": ("agentre.fewshot", {"retriever": "bm25"}),
+    "few-shot, tf-idf": ("agentre.fewshot", {"retriever": "tfidf"}),
+    "few-shot, random": ("agentre.fewshot", {"retriever": "random"}),
+}
+
+
+def slug(name: str) -> str:
+    return name.replace(" ", "").replace(",", "-").replace("/", "")
+
+
+async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
+    data = load_dataset(dataset, args.sentences)
+    memory_dir = RE_RUNS / f"memory-{dataset}"
+    results = []
+    for name in args.configs:
+        system_name, settings = CONFIGS[name]
+        settings = {**data.system_settings, **settings}
+        if "memory" in settings.get("tools", ALL_TOOLS if system_name == "agentre" else []):
+            settings["memory_dir"] = str(memory_dir)
+            if args.warm_up:
+                learner = make_system("agentre", llm, None, {**settings, "tools": ALL_TOOLS})
+                counts = await warm_up(learner, learner.pool.samples[:args.warm_up], llm,
+                                       on_progress=lambda i: print(f"warm-up {dataset}: {i}", file=sys.stderr, flush=True))
+                print(f"warm-up {dataset}: {counts}", file=sys.stderr)
+        folder = RE_RUNS / f"{slug(name)}-{dataset}"
+        traced = TracingLLM(llm, folder / "llm-trace.jsonl")
+        info = RunInfo(system=system_name, dataset=dataset, model=llm.name, kb="none", limit=args.sentences,
+                       settings=settings)
+        agg = await run_eval(make_system(system_name, traced, None, settings), data, None, info, folder,
+                             on_progress=lambda i, n=name: print(f"{n} on {dataset}: {i}", file=sys.stderr, flush=True))
+        results.append((name, agg))
+    return results
+
+
+def table(dataset: str, results, model: str, command: str, sentences: int, warmed: int) -> str:
+    lines = header(f"agentre on the first {sentences} {dataset} test sentences (strict micro scores)", model, command)
+    lines += [f"- memory: warmed on the first {warmed} train sentences; retrieval pool: the train split "
+              "(first 1,000); k = 5", "",
+              "| configuration | P | R | F1 | pair F1 (relation ignored) | error rate | LLM calls | prompt tokens | "
+              "completion tokens | seconds |", "|---|" + "---|" * 9]
+    for name, agg in results:
+        m, cost = agg["micro"], agg["per_document"]
+        t = m["triples"]
+        lines.append(f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | "
+                     f"{m['boundaries']['f1']:.3f} | {agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | "
+                     f"{cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")
+    lines += ["", "Per-sentence values are means over the sentences."]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sentences", type=int, default=100)
+    parser.add_argument("--datasets", default="conll04,scierc", type=lambda s: s.split(","))
+    parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
+    parser.add_argument("--warm-up", type=int, default=50, help="pool samples learnt into memory first")
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
+    args = parser.parse_args()
+    unknown = [c for c in args.configs if c not in CONFIGS]
+    if unknown:
+        parser.error(f"unknown configurations {unknown}; choose from {list(CONFIGS)}")
+    command = "python scripts/bench_re.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
+    asyncio.run(run_all(args, command))
+
+
+async def run_all(args, command: str) -> None:
+    llm = make_llm(args.model, cache=not args.no_cache)
+    for dataset in args.datasets:
+        results = await run_dataset(dataset, args, llm)
+        body = table(dataset, results, results[0][1]["run"]["model"], command, args.sentences, args.warm_up)
+        write_section(BENCH_MD, f"agentre-{dataset}-{args.sentences}", body)
+        print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
+    await llm.aclose()
+
+
+if __name__ == "__main__":
+    main()
