@@ -50,3 +50,13 @@ def test_random_is_reproducible_per_seed_and_query():
 def test_unknown_retriever_is_an_error():
     with pytest.raises(ValueError, match="choose one of embedding, bm25, tfidf, random"):
         make_index("simcse", TEXTS)
+
+
+def test_large_embedding_batches_are_cached_on_disk(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path))
+    texts = [f"sentence number {i} about topic {i % 7}" for i in range(120)] + TEXTS
+    first = make_index("embedding", texts)
+    cached = list((tmp_path / "text-embeddings").glob("*.npy"))
+    assert len(cached) == 1
+    second = make_index("embedding", texts)
+    assert second.top(QUERY, 2) == first.top(QUERY, 2) and set(first.top(QUERY, 2)) == {120, 122}

@@ -7,6 +7,7 @@ character bigrams, so Chinese needs no segmenter. Every index can grow (memory a
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import re
@@ -140,7 +141,25 @@ class EmbeddingIndex:
 
     def add(self, texts: list[str]) -> None:
         if texts:
-            self.matrix = np.vstack([self.matrix, self.embedder.embed(texts)])
+            self.matrix = np.vstack([self.matrix, self._embed(texts)])
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """Large batches (a labelled pool) are cached on disk: every run over a dataset embeds the same
+        1,000 sentences, which costs about half a minute on 2 cores."""
+        if len(texts) < 100:
+            return self.embedder.embed(texts)
+        from graphwright.paths import cache_dir
+
+        key = hashlib.sha256("\n".join([self.embedder.name, *texts]).encode("utf-8")).hexdigest()[:24]
+        path = cache_dir() / "text-embeddings" / f"{key}.npy"
+        if path.is_file():
+            return np.load(path)
+        matrix = self.embedder.embed(texts)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npy")
+        np.save(tmp, matrix)
+        tmp.replace(path)
+        return matrix
 
     def top(self, query: str, k: int) -> list[int]:
         if not len(self.matrix):
