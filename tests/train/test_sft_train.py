@@ -44,6 +44,7 @@ def test_lora_sft_trains_d_then_d_prime_on_cpu(tmp_path):
     summary = train_lora(base, data, tmp_path / "adapter", recipe)
 
     assert [s["steps"] for s in summary["stages"]] == [3, 3]
+    assert summary["stages"][0]["last_loss"] < summary["stages"][0]["first_loss"], "it learns"
     assert all(s["last_loss"] is not None and s["last_loss"] == s["last_loss"] for s in summary["stages"])  # not NaN
     assert summary["recipe"]["lora_r"] == 8 and summary["recipe"]["lora_alpha"] == 16
     assert (tmp_path / "adapter" / "adapter_config.json").is_file()

@@ -50,6 +50,10 @@ def train_lora(base_model: str | Path, datasets: list[Path], out_dir: Path, reci
     model = AutoModelForCausalLM.from_pretrained(str(base_model))
     lora = LoraConfig(r=recipe.lora_r, lora_alpha=recipe.lora_alpha, lora_dropout=recipe.lora_dropout,
                       task_type="CAUSAL_LM", target_modules="all-linear")
+    gpu = torch.cuda.is_available()
+    # bf16 only where the GPU has it: TRL turns it on by default, and on CPUs that advertise AMX
+    # without the kernel enabling it (this VM) a bf16 matmul dies with SIGILL
+    bf16 = gpu and torch.cuda.is_bf16_supported()
     stages = []
     for stage, path in enumerate(datasets):
         data = load_dataset("json", data_files=str(path), split="train").select_columns(["messages"])
@@ -58,7 +62,7 @@ def train_lora(base_model: str | Path, datasets: list[Path], out_dir: Path, reci
             learning_rate=recipe.learning_rate, per_device_train_batch_size=recipe.batch_size,
             gradient_accumulation_steps=recipe.gradient_accumulation, optim="adamw_torch", seed=recipe.seed,
             max_length=recipe.max_length, logging_steps=1, save_strategy="no", report_to=[],
-            use_cpu=not torch.cuda.is_available(), dataloader_num_workers=0)
+            use_cpu=not gpu, bf16=bf16, fp16=False, dataloader_num_workers=0)
         trainer = SFTTrainer(model=model, args=config, train_dataset=data, processing_class=tokenizer,
                              peft_config=lora if stage == 0 else None)
         result = trainer.train()
