@@ -27,7 +27,7 @@ class EvalDataset:
     kb: str = "default"  # the KB a system should link against (a name for graphwright.kb.open_kb, or a path)
     match_names: bool = False  # gold entities that the KB lacks are also matched by name
     note: str = ""
-    task: str = "closed-ie"  # which metrics score it: "closed-ie" (paper 000) or "re" (strict triples, paper 001)
+    task: str = "closed-ie"  # which metrics score it: "closed-ie" (paper 000), "re" (paper 001) or "ner" (paper 002)
     system_settings: dict = field(default_factory=dict)  # what a system needs to know of the data (its schema)
 
 
@@ -158,4 +158,5 @@ def detokenize(tokens: list[str]) -> str:
     return text.replace("`` ", '"').replace(" ''", '"')
 
 
+import graphwright.eval.ner_data  # noqa: E402,F401 - registers the NER datasets
 import graphwright.eval.re_data  # noqa: E402,F401 - registers the relation-extraction datasets

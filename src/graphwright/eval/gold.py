@@ -73,10 +73,20 @@ class GoldTriple(BaseModel):
         return self
 
 
+class GoldEntity(BaseModel):
+    """A typed entity mention, for NER data: character offsets into the document text."""
+
+    start: int
+    end: int
+    type: str
+    surface: str | None = None
+
+
 class GoldDocument(BaseModel):
     id: str
     text: str
     triples: list[GoldTriple] = Field(default_factory=list)
+    entities: list[GoldEntity] = Field(default_factory=list)
     title: str | None = None
 
 

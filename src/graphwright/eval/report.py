@@ -12,7 +12,7 @@ LABELS = {
     "triples": "Triples", "triples_parental": "Triples (parental)", "triples_related": "Triples (related)",
     "subjects": "Subjects", "properties": "Properties", "properties_parental": "Properties (parental)",
     "properties_related": "Properties (related)", "objects": "Objects", "entities": "Entities",
-    "boundaries": "Argument pairs (relation ignored)",
+    "boundaries": "Argument pairs (relation ignored)", "mentions": "Entity mentions (exact span and type)",
 }
 COST = (("llm_calls", "LLM calls"), ("prompt_tokens", "prompt tokens"), ("completion_tokens", "completion tokens"),
         ("seconds", "seconds"))

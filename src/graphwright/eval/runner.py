@@ -21,6 +21,7 @@ from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
 from graphwright.eval.gold import GoldDocument
 from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
+from graphwright.eval.ner_metrics import NERScorer
 from graphwright.eval.re_metrics import REScorer
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import run_document
@@ -89,6 +90,8 @@ def make_scorer(dataset: EvalDataset, kb: Any) -> DocumentScorer:
     """The metrics of the dataset's task: closed IE with the KB's property hierarchy, or strict RE."""
     if dataset.task == "re":
         return REScorer()
+    if dataset.task == "ner":
+        return NERScorer()
     return Scorer(PropertyHierarchy.from_kb(kb), match_names=dataset.match_names)
 
 

@@ -1,0 +1,88 @@
+"""Entity-level NER metrics as AgenticNER reports them (paper 002): micro P/R/F1 where an entity is
+right only with the exact span and the right type.
+
+Entities are read from IOB2 tags the way seqeval's default mode (conlleval) does: a chunk starts at
+``B-X``, and also at ``I-X`` after ``O`` or after another type; it ends before ``O``, ``B-`` or a type
+change. Scores on spans and on tags agree, because spans are turned into well-formed IOB2.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+from graphwright.eval.metrics import Counts
+
+
+class Chunk(NamedTuple):
+    start: int  # first token
+    end: int  # one past the last token
+    type: str
+
+
+def _split(tag: str) -> tuple[str, str]:
+    if tag in ("O", "", None):
+        return "O", ""
+    prefix, _, kind = tag.partition("-")
+    return prefix, kind
+
+
+def chunks(tags: list[str]) -> list[Chunk]:
+    """Entity chunks of a tag sequence, conlleval style (lenient about ``I-`` without ``B-``)."""
+    out: list[Chunk] = []
+    start, kind = None, ""
+    for i, tag in enumerate([*tags, "O"]):
+        prefix, this = _split(tag)
+        ends = start is not None and (prefix in ("O", "B") or this != kind)
+        if ends:
+            out.append(Chunk(start, i, kind))
+            start = None
+        if prefix == "B" or (prefix == "I" and start is None):
+            start, kind = i, this
+    return out
+
+
+def to_iob2(chunks_: Iterable[Chunk], length: int) -> list[str]:
+    """Spans to IOB2 tags; where spans overlap, the earlier-starting (then longer) one keeps its tokens."""
+    tags = ["O"] * length
+    for c in sorted(chunks_, key=lambda c: (c.start, -(c.end - c.start))):
+        if c.start >= c.end or c.end > length or any(t != "O" for t in tags[c.start:c.end]):
+            continue
+        tags[c.start] = f"B-{c.type}"
+        for i in range(c.start + 1, c.end):
+            tags[i] = f"I-{c.type}"
+    return tags
+
+
+def entity_counts(predicted: Iterable[Chunk], gold: Iterable[Chunk]) -> Counts:
+    p, g = set(predicted), set(gold)
+    hit = len(p & g)
+    return Counts(matched_pred=hit, predicted=len(p), matched_gold=hit, gold=len(g))
+
+
+def per_type(predicted: list[Chunk], gold: list[Chunk]) -> dict[str, Counts]:
+    """Counts per entity type (seqeval's per-class rows)."""
+    kinds = sorted({c.type for c in [*predicted, *gold]})
+    return {k: entity_counts([c for c in predicted if c.type == k], [c for c in gold if c.type == k]) for k in kinds}
+
+
+NER_CATEGORIES = ("mentions",)
+
+
+def type_name(type_iri_or_name: str) -> str:
+    """``https://graphwright.dev/schema/genia/cell_line`` -> ``cell_line``; a plain name stays as it is."""
+    from urllib.parse import unquote
+
+    return unquote(type_iri_or_name.rstrip("/").rsplit("/", 1)[-1])
+
+
+class NERScorer:
+    """Exact character span and type of every entity mention, micro-averaged over documents."""
+
+    categories = NER_CATEGORIES
+
+    def score_document(self, result, doc) -> dict[str, Counts]:
+        predicted = [] if result.status != "ok" else [
+            (m.span.start, m.span.end, type_name(e.types[0])) for e in result.entities if e.types
+            for m in e.mentions if m.span is not None]
+        gold = [(g.start, g.end, g.type) for g in doc.entities]
+        return {"mentions": entity_counts(predicted, gold)}

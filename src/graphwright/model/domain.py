@@ -1,0 +1,56 @@
+"""An entity domain: what a domain-agnostic NER system needs to know of a new domain (paper 002).
+
+Written by the user as YAML::
+
+    name: astro
+    domain: Titles of astronomy papers.
+    types:
+      Instrument: Telescopes, detectors, satellites and other instruments.
+      Process: A physical process or phenomenon.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from graphwright.errors import DataNotFoundError, UserError
+
+
+class EntityDomain(BaseModel):
+    name: str
+    domain: str = Field(description="What the texts are, in a sentence or two.")
+    types: dict[str, str] = Field(description="Entity type -> what it covers.")
+    language: str = "en"
+
+    @field_validator("types")
+    @classmethod
+    def _types(cls, value: dict[str, str]) -> dict[str, str]:
+        if not value:
+            raise ValueError("a domain needs at least one entity type")
+        bad = [t for t in value if not t or any(c in t for c in "<>/ \t\n")]
+        if bad:
+            raise ValueError(f"entity type names become XML tags and cannot hold spaces, '<', '>' or '/': {bad}")
+        return value
+
+
+def load_domain(path: Path | str) -> EntityDomain:
+    import yaml
+
+    path = Path(path)
+    if not path.is_file():
+        raise DataNotFoundError(f"domain file {path} not found")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise UserError(f"{path}: not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: a domain is a mapping with 'domain' and 'types'")
+    data.setdefault("name", path.stem)
+    try:
+        return EntityDomain.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        raise UserError(f"{path}: {where}: {err['msg']}") from exc

@@ -1,0 +1,118 @@
+"""Inline-XML tagged output back onto the input text (paper 002, section 4.3, done differently).
+
+The tagger returns the sentence with ``<Type>...</Type>`` around entities, but small and large models
+alike rewrite the text a little (punctuation, case, quotes, a dropped word). The thesis searched each
+entity's tokens in the input and failed on repeated phrases. Here the tag-free output is aligned to
+the input character by character (an order-preserving diff), so the n-th "Silicon Valley" of the
+output lands on the n-th one of the input, and an entity keeps the input characters it was aligned to.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from difflib import SequenceMatcher
+from typing import NamedTuple
+
+_TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-]*)\s*>")
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "`": "'", "´": "'", "–": "-", "—": "-"})
+
+
+class TaggedSpan(NamedTuple):
+    start: int  # character offsets in the tag-free output
+    end: int
+    type: str
+
+
+class CharSpan(NamedTuple):
+    start: int  # character offsets in the input
+    end: int
+    type: str
+
+
+def parse_tagged(output: str, types: list[str]) -> tuple[str, list[TaggedSpan]]:
+    """The tag-free text and the spans of the known entity tags (matched case-insensitively; nested
+    tags give nested spans). Other tags are dropped from the text; an unclosed tag ends at the end."""
+    canonical = {t.casefold(): t for t in types}
+    plain: list[str] = []
+    length = 0
+    spans: list[TaggedSpan] = []
+    stack: list[tuple[str, int]] = []
+    last = 0
+    for m in _TAG.finditer(output):
+        piece = output[last:m.start()]
+        plain.append(piece)
+        length += len(piece)
+        last = m.end()
+        kind = canonical.get(m.group(2).casefold())
+        if kind is None:
+            continue
+        if not m.group(1):
+            stack.append((kind, length))
+        else:
+            for i in range(len(stack) - 1, -1, -1):  # close the innermost open tag of this type
+                if stack[i][0] == kind:
+                    spans.append(TaggedSpan(stack[i][1], length, kind))
+                    del stack[i]
+                    break
+    tail = output[last:]
+    plain.append(tail)
+    length += len(tail)
+    spans += [TaggedSpan(start, length, kind) for kind, start in stack]
+    return "".join(plain), sorted(spans, key=lambda s: (s.start, -s.end))  # outer spans first
+
+
+def _fold(text: str) -> str:
+    """One character for each character: case, quotes, dashes and accents folded, so the alignment
+    forgives such rewrites while offsets stay those of the original."""
+    out = []
+    for ch in text.translate(_QUOTES):
+        low = ch.lower()
+        if len(low) != 1:
+            low = ch
+        base = unicodedata.normalize("NFD", low)[0]
+        out.append(base if base.isalnum() else low)
+    return "".join(out)
+
+
+def align(output: str, source: str, types: list[str]) -> list[CharSpan]:
+    """Entity spans of a tagged ``output`` as character spans of ``source``. A span the output invented
+    (no character of it matches the source) is dropped; leading and trailing spaces are trimmed."""
+    plain, spans = parse_tagged(output, types)
+    position = [-1] * len(plain)  # output char -> source char, where they match
+    matcher = SequenceMatcher(None, _fold(plain), _fold(source), autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            position[block.a + k] = block.b + k
+    out = []
+    for span in spans:
+        hits = [position[i] for i in range(span.start, span.end) if position[i] >= 0]
+        if not hits:
+            continue
+        start, end = hits[0], hits[-1] + 1
+        while start < end and source[start].isspace():
+            start += 1
+        while end > start and source[end - 1].isspace():
+            end -= 1
+        if start < end:
+            out.append(CharSpan(start, end, span.type))
+    return list(dict.fromkeys(out))
+
+
+def token_offsets(tokens: list[str], separator: str = " ") -> list[tuple[int, int]]:
+    """Character offsets of each token in ``separator.join(tokens)``."""
+    offsets, at = [], 0
+    for token in tokens:
+        offsets.append((at, at + len(token)))
+        at += len(token) + len(separator)
+    return offsets
+
+
+def to_token_spans(spans: list[CharSpan], offsets: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Character spans to ``[first, last + 1)`` token spans: every token the span touches."""
+    out = []
+    for span in spans:
+        inside = [i for i, (s, e) in enumerate(offsets) if s < span.end and e > span.start]
+        if inside:
+            out.append((inside[0], inside[-1] + 1, span.type))
+    return list(dict.fromkeys(out))
