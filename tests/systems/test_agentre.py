@@ -63,19 +63,21 @@ async def test_react_agent_uses_tools_then_finishes(inputs):
     assert result.extra["trajectories"][0]["steps"][-1]["action"] == "Finish"
 
 
-async def test_repeated_action_is_refused_and_step_limit_forces_finish(inputs):
+async def test_repeats_are_refused_and_step_limit_forces_finish(inputs):
     script = RoleScript(agent=[
-        step("SearchGuidelines", "Live_In"), step("SearchGuidelines", "Live_In"),
+        step("SearchGuidelines", "Live_In"), step("SearchKG", "Oslo"), step("SearchGuidelines", "Live_In"),
         step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")]),
     ])
-    sys_, llm = system(script, {**inputs, "max_iterations": 2})
+    sys_, llm = system(script, {**inputs, "max_iterations": 3})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Live_In", "Oslo")}
+    actions = [s["properties"]["action"] for s in script.schemas["agent"]]
+    options = [a.get("enum", [a.get("const")]) for a in actions]
+    assert "SearchGuidelines" not in options[1], "the action that just answered is closed for one step"
+    assert "SearchGuidelines" in options[2]
     repeat = [s for s in result.trace if s.node == "SearchGuidelines"][1]
-    assert "already did this" in repeat.output
-    last_schema = script.schemas["agent"][-1]
-    action = last_schema["properties"]["action"]
-    assert action.get("enum", [action.get("const")]) == ["Finish"], "at the limit only Finish is allowed"
+    assert "already did this" in repeat.output, "the same call with the same input is not run twice"
+    assert options[3] == ["Finish"], "at the limit only Finish is allowed"
     assert "Finish now" in script.prompts["agent"][-1][1]
 
 

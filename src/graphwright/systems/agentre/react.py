@@ -32,9 +32,12 @@ async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, pro
 
     for o in retrieval.prefetch(sentence):
         observe(o.action, o.input, o.text)
+    just_used = ""
     for iteration in range(max_iterations + 1):
         last = iteration == max_iterations
-        actions = [FINISH] if last else [*retrieval.actions, FINISH]
+        # the action that just answered is closed for one step: at temperature 0 a small model otherwise
+        # repeats the same call until the step limit (seen with the 1.5B model)
+        actions = [FINISH] if last else [a for a in retrieval.actions if a != just_used] + [FINISH]
         step_type = react_step_model(actions, retrieval.schema.names)
         shown = history + [LAST_CALL] if last else history
         try:
@@ -52,6 +55,7 @@ async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, pro
                                    "observation": triples_json(run.triples)})
             return run
         query = step.action_input.strip()
+        just_used = step.action
         if (step.action, query) in done:
             observe(step.action, query, "you already did this; use the observation above or Finish", step.thought)
         else:
