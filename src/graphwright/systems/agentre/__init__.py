@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.agentre.config import AgentREConfig, parse_agentre_config
+from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.system import AgentRESystem
 from graphwright.systems.base import SYSTEMS
+from graphwright.systems.settings import parse_settings
 
 
 def _factory(name: str, **fixed: Any):
     def make(llm, kb, config: dict[str, Any] | None = None) -> AgentRESystem:
-        return AgentRESystem(llm, kb, parse_agentre_config(name, config, **fixed), name=name)
+        return AgentRESystem(llm, kb, parse_settings(AgentREConfig, name, config, **fixed), name=name)
 
     make.takes_dataset = True  # `eval run` passes the dataset, whose schema and pool it needs
     return make

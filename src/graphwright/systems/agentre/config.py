@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
-from graphwright.errors import UserError
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Tool = Literal["samples", "guidelines", "kg", "memory"]
 MemoryKind = Literal["shallow", "deep", "reflection"]
@@ -45,17 +43,3 @@ class AgentREConfig(BaseModel):
             raise ValueError("agentre needs a relation schema: set dataset=<conll04|scierc|nyt|webnlg|duie2> or "
                              "schema_file=<path to a YAML/JSON schema>")
         return self
-
-
-def parse_agentre_config(system: str, values: dict[str, Any] | None, **fixed: Any) -> AgentREConfig:
-    """User settings plus the ones a baseline fixes; the error names the bad setting and lists the valid ones."""
-    clash = sorted(set(values or {}) & set(fixed))
-    if clash:
-        raise UserError(f"{system} fixes {', '.join(clash)}; use agentre to change it")
-    try:
-        return AgentREConfig.model_validate({**(values or {}), **fixed})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = first["loc"][0] if first["loc"] else "settings"
-        fields = ", ".join(sorted(AgentREConfig.model_fields))
-        raise UserError(f"invalid {system} setting: {first['msg']} ({where}); valid settings: {fields}") from exc

@@ -6,12 +6,12 @@ from typing import Any
 
 from graphwright.systems.base import SYSTEMS
 from graphwright.systems.cie.baseline.system import BaselineConfig, BaselineSystem
-from graphwright.systems.cie.common.config import parse_config
+from graphwright.systems.settings import parse_settings
 
 
 @SYSTEMS.register("cie.baseline")
 def make_baseline_system(llm, kb, config: dict[str, Any] | None = None) -> BaselineSystem:
-    return BaselineSystem(llm, kb, parse_config(BaselineConfig, "cie.baseline", config))
+    return BaselineSystem(llm, kb, parse_settings(BaselineConfig, "cie.baseline", config))
 
 
 __all__ = ["BaselineConfig", "BaselineSystem", "make_baseline_system"]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from graphwright.errors import UserError
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class CieConfig(BaseModel):
@@ -27,13 +25,3 @@ class CieConfig(BaseModel):
                                   "limit when it validates, instead of retrying (small models loop in long lists).")
     max_agent_calls: int = Field(default=2, ge=1, description="Supervisor architectures: calls per specialist agent "
                                  "(small models re-run an extractor that already answered until the step limit).")
-
-
-def parse_config(config_type: type[CieConfig], system: str, values: dict[str, Any] | None) -> CieConfig:
-    """Validate user settings; the error names the bad setting and lists the valid ones."""
-    try:
-        return config_type.model_validate(values or {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        fields = ", ".join(sorted(config_type.model_fields))
-        raise UserError(f"invalid {system} setting: {first['msg']} ({first['loc'][0]}); valid settings: {fields}") from exc

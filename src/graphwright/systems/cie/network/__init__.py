@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from graphwright.systems.base import SYSTEMS
-from graphwright.systems.cie.common.config import parse_config
+from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.network.config import NetworkConfig
 from graphwright.systems.cie.network.system import NetworkSystem
 
 
 @SYSTEMS.register("cie.network")
 def make_network_system(llm, kb, config: dict[str, Any] | None = None) -> NetworkSystem:
-    return NetworkSystem(llm, kb, parse_config(NetworkConfig, "cie.network", config))
+    return NetworkSystem(llm, kb, parse_settings(NetworkConfig, "cie.network", config))
 
 
 __all__ = ["NetworkConfig", "NetworkSystem", "make_network_system"]

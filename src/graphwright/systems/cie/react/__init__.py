@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from graphwright.systems.base import SYSTEMS
-from graphwright.systems.cie.common.config import parse_config
+from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.react.system import ReactConfig, ReactSystem
 
 
 @SYSTEMS.register("cie.react")
 def make_react_system(llm, kb, config: dict[str, Any] | None = None) -> ReactSystem:
-    return ReactSystem(llm, kb, parse_config(ReactConfig, "cie.react", config))
+    return ReactSystem(llm, kb, parse_settings(ReactConfig, "cie.react", config))
 
 
 __all__ = ["ReactConfig", "ReactSystem", "make_react_system"]

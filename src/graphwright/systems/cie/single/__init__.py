@@ -5,24 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
-
-from graphwright.errors import UserError
 from graphwright.systems.base import SYSTEMS
 from graphwright.systems.cie.single.candidates import Candidate, Candidates, retrieve_candidates
 from graphwright.systems.cie.single.config import SingleConfig
 from graphwright.systems.cie.single.system import SingleSystem
+from graphwright.systems.settings import parse_settings
 
 
 @SYSTEMS.register("cie.single")
 def make_single_system(llm, kb, config: dict[str, Any] | None = None) -> SingleSystem:
-    try:
-        settings = SingleConfig.model_validate(config or {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = first["loc"][0] if first["loc"] else "settings"
-        fields = ", ".join(sorted(SingleConfig.model_fields))
-        raise UserError(f"invalid cie.single setting: {first['msg']} ({where}); valid settings: {fields}") from exc
+    settings = parse_settings(SingleConfig, "cie.single", config)
     return SingleSystem(llm, kb, settings)
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from graphwright.systems.base import SYSTEMS
-from graphwright.systems.cie.common.config import parse_config
+from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.ssa.system import SsaConfig, SsaSystem
 
 
 @SYSTEMS.register("cie.ssa")
 def make_ssa_system(llm, kb, config: dict[str, Any] | None = None) -> SsaSystem:
-    return SsaSystem(llm, kb, parse_config(SsaConfig, "cie.ssa", config))
+    return SsaSystem(llm, kb, parse_settings(SsaConfig, "cie.ssa", config))
 
 
 __all__ = ["SsaConfig", "SsaSystem", "make_ssa_system"]

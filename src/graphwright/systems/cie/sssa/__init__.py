@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from graphwright.systems.base import SYSTEMS
-from graphwright.systems.cie.common.config import parse_config
+from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.sssa.system import SssaConfig, SssaSystem
 
 
 @SYSTEMS.register("cie.sssa")
 def make_sssa_system(llm, kb, config: dict[str, Any] | None = None) -> SssaSystem:
-    return SssaSystem(llm, kb, parse_config(SssaConfig, "cie.sssa", config))
+    return SssaSystem(llm, kb, parse_settings(SssaConfig, "cie.sssa", config))
 
 
 __all__ = ["SssaConfig", "SssaSystem", "make_sssa_system"]

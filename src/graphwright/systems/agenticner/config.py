@@ -1,0 +1,36 @@
+"""Settings of ``agenticner`` and its single-call baseline."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class AgenticNERConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt setting is an error, not a silent default
+
+    dataset: str | None = Field(default=None, description="NER dataset whose domain, examples and KB to use; set "
+                                "by `eval run`.")
+    domain_file: str | None = Field(default=None, description="Entity domain (YAML: domain, types) instead of a dataset's.")
+    examples_file: str | None = Field(default=None, description="Labelled examples (JSONL: tokens and IOB2 tags, or "
+                                      "text with inline <Type> tags) instead of the dataset's train split.")
+    kb_file: str | None = Field(default=None, description="Grounding KB (JSONL phrase/types or TSV) instead of the one "
+                                "built from the examples' data.")
+    corpus: list[str] = Field(default=[], description="Text files or folders the offline researcher searches.")
+    search_url: str | None = Field(default=None, description="Tavily-style web search API for the researcher.")
+    search_api_key: str | None = Field(default=None, description="API key of the web search.")
+    examples: int = Field(default=3, ge=0, le=20, description="Few-shot examples (the paper: 3, 12 for Astro-NER).")
+    metaprompt: bool = Field(default=True, description="The LLM writes the tagger prompt from a base prompt (cached); "
+                             "false: the template prompt.")
+    reviewer: bool = Field(default=True, description="A reviewer checks the tagger's output.")
+    researcher: bool = Field(default=True, description="A researcher answers <search> questions.")
+    grounding: bool = Field(default=True, description="One revision round against the grounding KB.")
+    max_turns: int = Field(default=10, ge=1, le=50, description="Speaking turns of all agents (the paper: 10).")
+    max_tokens: int = Field(default=512, ge=64, description="Completion budget of one turn.")
+    token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")
+    seed: int = Field(default=0, description="Seed of the example sampling.")
+
+    @model_validator(mode="after")
+    def _has_domain(self) -> "AgenticNERConfig":
+        if not (self.dataset or self.domain_file):
+            raise ValueError("agenticner needs an entity domain: set dataset=<name> or domain_file=<domain.yaml>")
+        return self

@@ -1,0 +1,26 @@
+"""User settings of a system (``--set KEY=VALUE``) validated against its pydantic config model."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from graphwright.errors import UserError
+
+C = TypeVar("C", bound=BaseModel)
+
+
+def parse_settings(config_type: type[C], system: str, values: dict[str, Any] | None, **fixed: Any) -> C:
+    """``values`` plus the settings a preset system fixes (a baseline's mode, say); the error names the
+    bad setting and lists the valid ones."""
+    clash = sorted(set(values or {}) & set(fixed))
+    if clash:
+        raise UserError(f"{system} fixes {', '.join(clash)}; use the full system to change it")
+    try:
+        return config_type.model_validate({**(values or {}), **fixed})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = first["loc"][0] if first["loc"] else "settings"
+        fields = ", ".join(sorted(config_type.model_fields))
+        raise UserError(f"invalid {system} setting: {first['msg']} ({where}); valid settings: {fields}") from exc
