@@ -24,6 +24,14 @@ class EntityDomain(BaseModel):
     types: dict[str, str] = Field(description="Entity type -> what it covers.")
     language: str = "en"
 
+    def type_iri(self, name: str) -> str:
+        """The class IRI of an entity type, minted under the graphwright schema namespace."""
+        from urllib.parse import quote
+
+        from graphwright.model.schema import SCHEMA_NS
+
+        return SCHEMA_NS + quote(self.name, safe="") + "/" + quote(name, safe="")
+
     @field_validator("types")
     @classmethod
     def _types(cls, value: dict[str, str]) -> dict[str, str]:

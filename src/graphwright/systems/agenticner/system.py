@@ -1,0 +1,178 @@
+"""``agenticner``: NER in a new domain from entity definitions and a few examples, by a tagger, a
+reviewer and a researcher in a supervised group chat, with a grounding engine (paper 002).
+``agenticner.single`` is its baseline: one call with the same generated tagger prompt."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from graphwright.agents.prompts import load_prompt
+from graphwright.chunking import segment_spans
+from graphwright.errors import LLMError, UserError
+from graphwright.eval.ner_data import NERSample, load_ner_dataset
+from graphwright.eval.ner_metrics import Chunk, to_iob2
+from graphwright.llm.base import LLM
+from graphwright.llm.wrappers import MeteredLLM
+from graphwright.model import Document, Entity, ExtractionResult, Mention, TraceStep
+from graphwright.model.domain import EntityDomain, load_domain
+from graphwright.model.schema import entity_iri
+from graphwright.systems.agenticner.align import CharSpan, align, parse_tagged, to_token_spans
+from graphwright.systems.agenticner.config import AgenticNERConfig
+from graphwright.systems.agenticner.examples import sample_examples, tagged_text
+from graphwright.systems.agenticner.grounding import GroundingKB
+from graphwright.systems.agenticner.prompts_build import (
+    PACKAGE, metaprompt_tagger, render_examples, reviewer_prompt, template_tagger_prompt,
+)
+from graphwright.systems.agenticner.protocol import tag_content, text_to_tag
+from graphwright.systems.agenticner.search import LocalSearch, Search, WebSearch
+from graphwright.systems.agenticner.team import Team
+
+SEGMENT_CHARS = 600
+
+
+class AgenticNERSystem:
+    def __init__(self, llm: LLM, kb: Any, config: AgenticNERConfig, name: str = "agenticner", single: bool = False):
+        self.name, self.llm, self.config, self.single = name, llm, config, single
+        self.domain, pool = resolve_domain_and_pool(config)
+        self.types = list(self.domain.types)
+        self.examples = sample_examples(pool, self.types, config.examples, seed=config.seed)
+        self.grounding = None
+        if config.grounding and not single:
+            self.grounding = GroundingKB.from_file(config.kb_file) if config.kb_file else GroundingKB.from_samples(pool)
+        self.search = self._search() if config.researcher and not single else None
+        self._tagger_prompt: str | None = None
+        self._prompt_warnings: list[str] = []
+        self._lock = asyncio.Lock()
+
+    def _search(self) -> Search:
+        if self.config.search_url:
+            return WebSearch(self.config.search_url, self.config.search_api_key)
+        known = [f"{name}: {description}" for name, description in self.domain.types.items()]
+        if self.grounding is not None:
+            known += [f"'{phrase}' is a {' or '.join(sorted(types))}" for phrase, types in self.grounding.entries.items()]
+        return LocalSearch.from_files(self.config.corpus, extra=known)
+
+    async def tagger_prompt(self, llm: LLM) -> str:
+        """Written once per system (the first document pays the Metaprompter call)."""
+        async with self._lock:
+            if self._tagger_prompt is None:
+                research, debate = self.config.researcher and not self.single, self.config.reviewer and not self.single
+                if self.config.metaprompt:
+                    self._tagger_prompt, self._prompt_warnings = await metaprompt_tagger(
+                        llm, self.domain, self.examples, research=research, debate=debate)
+                else:
+                    self._tagger_prompt = template_tagger_prompt(self.domain, render_examples(self.examples),
+                                                                 research=research, debate=debate)
+            return self._tagger_prompt
+
+    def team(self, llm: LLM, prompt: str) -> Team:
+        example = tagged_text(self.examples[0]) if self.examples else f"<{self.types[0]}>...</{self.types[0]}>"
+        return Team(llm=llm, tagger_prompt=prompt,
+                    reviewer_prompt=reviewer_prompt(self.domain, example, research=self.config.researcher)
+                    if self.config.reviewer else None,
+                    researcher=load_prompt(PACKAGE, "researcher") if self.config.researcher else None,
+                    search=self.search, ground=self._ground if self.grounding is not None else None,
+                    max_turns=self.config.max_turns, max_tokens=self.config.max_tokens)
+
+    def _ground(self, output: str, text: str) -> list[str]:
+        return self.grounding.feedback([(text[s.start:s.end], s.type) for s in align(output, text, self.types)])
+
+    async def run(self, document: Document) -> ExtractionResult:
+        started = time.perf_counter()
+        meter = MeteredLLM(self.llm, budget=self.config.token_budget)
+        result = ExtractionResult(document_id=document.id, system=self.name)
+
+        def step(node: str, kind: str, output: str) -> None:
+            result.trace.append(TraceStep(step=len(result.trace) + 1, node=node, kind=kind, output=output))
+
+        spans: list[CharSpan] = []
+        try:
+            prompt = await self.tagger_prompt(meter)
+            for start, end in segment_spans(document.text, SEGMENT_CHARS):
+                segment = document.text[start:end]
+                if self.single:
+                    reply = (await meter.chat([{"role": "system", "content": prompt},
+                                               {"role": "user", "content": text_to_tag(segment)}],
+                                              max_tokens=self.config.max_tokens)).text
+                    step("tagger", "agent", reply)
+                    output = tag_content(reply, "output")
+                    output = reply if output is None else output
+                else:
+                    chat = await self.team(meter, prompt).tag(segment)
+                    for turn in chat.turns[1:]:
+                        step(turn.speaker, "agent" if turn.speaker in ("tagger", "reviewer", "researcher") else "system",
+                             turn.content)
+                    if chat.stopped_by_cap:
+                        result.warnings.append(f"characters {start}-{end}: the chat reached {self.config.max_turns} "
+                                               "turns; the last tagger output is the answer")
+                    output = chat.output
+                if output is None:
+                    result.warnings.append(f"characters {start}-{end}: the tagger never gave an <output>")
+                    continue
+                spans += [CharSpan(s.start + start, s.end + start, s.type) for s in align(output, segment, self.types)]
+        except LLMError as exc:  # backend down, budget spent: the document fails with its reason
+            return ExtractionResult.failed(document.id, self.name, f"{type(exc).__name__}: {exc}", trace=result.trace,
+                                           usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+        result.warnings += self._prompt_warnings
+        result.entities = _entities(document, spans, self.domain)
+        result.output = "\n".join(f"{s.start}\t{s.end}\t{s.type}\t{document.text[s.start:s.end]}" for s in spans)
+        result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        return result
+
+
+def _entities(document: Document, spans: list[CharSpan], domain: EntityDomain) -> list[Entity]:
+    """One entity per (text, type), with every mention of it."""
+    grouped: dict[tuple[str, str], Entity] = {}
+    for s in sorted(spans):
+        surface = document.text[s.start:s.end]
+        entity = grouped.setdefault((surface, s.type), Entity(iri=entity_iri(surface), label=surface,
+                                                              types=[domain.type_iri(s.type)]))
+        entity.mentions.append(Mention(surface=surface, span=document.span(s.start, s.end)))
+    return list(grouped.values())
+
+
+def resolve_domain_and_pool(config: AgenticNERConfig) -> tuple[EntityDomain, list[NERSample]]:
+    domain, pool = None, []
+    if config.dataset:
+        data = load_ner_dataset(config.dataset)
+        domain, pool = data.domain, data.train
+    if config.domain_file:
+        domain = load_domain(config.domain_file)
+    if config.examples_file:
+        pool = read_examples(Path(config.examples_file), list(domain.types))
+    assert domain is not None  # the config requires a dataset or a domain file
+    return domain, pool
+
+
+def read_examples(path: Path, types: list[str]) -> list[NERSample]:
+    """Labelled examples from JSONL: ``{"tokens": [...], "tags": [IOB2...]}`` or ``{"text": "<Type>..</Type> ..."}``."""
+    import json
+
+    if not path.is_file():
+        raise UserError(f"examples file {path} not found")
+    samples = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if "tokens" in row:
+                sample = NERSample(id=f"ex-{number}", tokens=row["tokens"], tags=row["tags"])
+            else:
+                plain, tagged = parse_tagged(row["text"], types)
+                words = [(m.start(), m.end()) for m in re.finditer(r"\S+", plain)]
+                chunks = to_token_spans([CharSpan(*t) for t in tagged], words)
+                sample = NERSample(id=f"ex-{number}", tokens=[plain[s:e] for s, e in words],
+                                   tags=to_iob2([Chunk(*c) for c in chunks], len(words)))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise UserError(f"{path}:{number}: not an example ({type(exc).__name__}: {exc}); expected "
+                            '{"tokens": [...], "tags": [...]} or {"text": "... <Type>...</Type> ..."}') from exc
+        unknown = sorted({c.type for c in sample.entities} - set(types))
+        if unknown:
+            raise UserError(f"{path}:{number}: entity types not in the domain: {', '.join(unknown)}")
+        samples.append(sample)
+    return samples
