@@ -1,0 +1,135 @@
+"""agenticner with a scripted model: the supervisor's routing, the turn cap, grounding once, the
+researcher's view, the Metaprompter cache, the single-call baseline and web search on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from graphwright.llm.fake import ScriptedLLM
+from graphwright.model import Document
+from graphwright.systems.agenticner.search import SearchUnavailableError, WebSearch
+from graphwright.systems.base import make_system
+
+TEXT = "Angela Merkel visited Paris ."
+TAGGED = "<output><person>Angela Merkel</person> visited <location>Paris</location> .</output>"
+ROLES = {"metaprompter": "expert prompt engineer", "tagger": "named entity tagger for",
+         "reviewer": "You review", "researcher": "research assistant"}
+
+
+class Chat:
+    def __init__(self, **replies):
+        self.replies = {k: list(v) for k, v in replies.items()}
+        self.seen: dict[str, list[list[dict]]] = {k: [] for k in ROLES}
+
+    def __call__(self, messages, schema=None):
+        # a prompt the Metaprompter wrote has no fixed wording: anything unrecognised is the tagger
+        role = next((r for r, marker in ROLES.items() if marker in messages[0]["content"]), "tagger")
+        self.seen[role].append(messages)
+        assert self.replies.get(role), f"no reply left for {role}"
+        return self.replies[role].pop(0)
+
+
+@pytest.fixture()
+def settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
+    domain = tmp_path / "news.yaml"
+    domain.write_text("name: news\ndomain: News.\ntypes:\n  person: People.\n  location: Places.\n")
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(json.dumps({"text": "<person>Paris Hilton</person> flew to <location>Rome</location> ."}) + "\n")
+    return {"domain_file": str(domain), "examples_file": str(examples), "metaprompt": False}
+
+
+async def run(chat, settings, system="agenticner"):
+    llm = ScriptedLLM(chat)
+    result = await make_system(system, llm, None, settings).run(Document(id="d", text=TEXT))
+    return result, llm
+
+
+def found(result):
+    return sorted((e.label, e.types[0].rsplit("/", 1)[1]) for e in result.entities)
+
+
+async def test_review_search_and_approval(settings):
+    chat = Chat(tagger=["<output><person>Angela Merkel</person> visited Paris .</output>", "<search>Is Paris a place?</search>",
+                        TAGGED],
+                reviewer=["<feedback>Paris is missing.</feedback>", "APPROVED!"],
+                researcher=["<answer>Paris is the capital of France.</answer>"])
+    result, llm = await run(chat, settings)
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+    assert [s.node for s in result.trace] == ["tagger", "reviewer", "supervisor", "tagger", "researcher", "tagger",
+                                              "reviewer"]
+    researcher_view = chat.seen["researcher"][0][-1]["content"]
+    assert "Is Paris a place?" in researcher_view and "Angela Merkel visited" not in researcher_view, \
+        "the researcher sees only the question"
+    assert "[researcher]: <answer>Paris is the capital" in chat.seen["tagger"][2][-1]["content"]
+    assert "Rome" in chat.seen["tagger"][0][0]["content"], "the examples are in the tagger's prompt"
+    mention = result.entities[1].mentions[0]
+    assert (mention.span.start, mention.span.end) == (22, 27)
+
+
+async def test_grounding_runs_once_and_the_revision_is_final(settings):
+    chat = Chat(tagger=["<output><location>Paris Hilton</location> visited <location>Paris</location> .</output>",
+                        "<output><person>Paris Hilton</person> visited <location>Paris</location> .</output>"],
+                reviewer=["APPROVED!"])
+    text = "Paris Hilton visited Paris ."
+    llm = ScriptedLLM(chat)
+    result = await make_system("agenticner", llm, None, settings).run(Document(id="d", text=text))
+    grounding = [s for s in result.trace if s.node == "grounding"]
+    assert len(grounding) == 1 and "'Paris Hilton' is tagged as 'location'. It should likely be person instead" in grounding[0].output
+    assert found(result) == [("Paris", "location"), ("Paris Hilton", "person")]
+    assert len(chat.seen["reviewer"]) == 1, "the answer to grounding is not reviewed again"
+
+
+async def test_turn_cap_keeps_the_last_tagger_output(settings):
+    chat = Chat(tagger=[TAGGED, TAGGED], reviewer=["<feedback>Again.</feedback>"] * 2)
+    result, llm = await run(chat, {**settings, "max_turns": 4})
+    assert len(llm.calls) == 4 and found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+    assert any("reached 4 turns" in w for w in result.warnings)
+
+
+async def test_without_researcher_the_supervisor_says_so(settings):
+    chat = Chat(tagger=["<search>Who is Merkel?</search>", TAGGED], reviewer=["APPROVED!"])
+    result, _ = await run(chat, {**settings, "researcher": False})
+    assert "The researcher is not available" in next(s.output for s in result.trace if s.node == "researcher")
+    assert "<search>" not in chat.seen["tagger"][0][0]["content"].split("Examples:")[0], "no search in the prompt"
+
+
+async def test_single_call_baseline_and_metaprompt_cache(settings):
+    written = ("<prompt>You tag news. Types: person (people), location (places). Copy the text, add tags, answer in "
+               "<output>. " + "Be careful. " * 20 + "\n[[EXAMPLES]]</prompt>")
+    chat = Chat(metaprompter=[written], tagger=[TAGGED, TAGGED])
+    single = {**settings, "metaprompt": True}
+    result, llm = await run(chat, single, "agenticner.single")
+    assert len(llm.calls) == 2 and found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+    assert "You tag news" in chat.seen["tagger"][0][0]["content"] and "Rome" in chat.seen["tagger"][0][0]["content"]
+    again, llm = await run(chat, single, "agenticner.single")
+    assert len(llm.calls) == 1, "the generated prompt is cached per configuration"
+
+
+def test_web_search_on_a_local_server():
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            data = json.dumps({"answer": f"about {body['query']}", "results": [{"title": "T", "content": "C"}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/search"
+        assert WebSearch(url).search("5D SUGRA") == ["about 5D SUGRA", "T: C"]
+    finally:
+        server.shutdown()
+        server.server_close()
+    with pytest.raises(SearchUnavailableError):
+        WebSearch(url, timeout=1).search("x")
