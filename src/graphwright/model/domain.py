@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
-from graphwright.errors import DataNotFoundError, UserError
+from graphwright.model.files import load_model_file
 
 
 class EntityDomain(BaseModel):
@@ -44,21 +44,4 @@ class EntityDomain(BaseModel):
 
 
 def load_domain(path: Path | str) -> EntityDomain:
-    import yaml
-
-    path = Path(path)
-    if not path.is_file():
-        raise DataNotFoundError(f"domain file {path} not found")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise UserError(f"{path}: not valid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise UserError(f"{path}: a domain is a mapping with 'domain' and 'types'")
-    data.setdefault("name", path.stem)
-    try:
-        return EntityDomain.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err["loc"])
-        raise UserError(f"{path}: {where}: {err['msg']}") from exc
+    return load_model_file(path, EntityDomain, "domain", "a mapping with 'domain' and 'types'")

@@ -16,14 +16,13 @@ into the graph store; entities found only by name get minted IRIs the same way.
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from pathlib import Path
 from urllib.parse import quote
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
-from graphwright.errors import DataNotFoundError, UserError
+from graphwright.model.files import load_model_file
 
 SCHEMA_NS = "https://graphwright.dev/schema/"
 ENTITY_NS = "https://graphwright.dev/entity/"
@@ -86,28 +85,10 @@ def entity_iri(name: str) -> str:
 
 def load_schema(path: Path | str) -> RelationSchema:
     """A schema from a YAML or JSON file; ``relations`` may be a list or a name -> definition mapping."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataNotFoundError(f"schema file {path} not found")
-    text = path.read_text(encoding="utf-8")
-    try:
-        if path.suffix == ".json":
-            data = json.loads(text)
-        else:
-            import yaml
+    def listed(data: dict) -> dict:
+        relations = data.get("relations")
+        if isinstance(relations, dict):
+            data = {**data, "relations": [{"name": k, **(v or {})} for k, v in relations.items()]}
+        return data
 
-            data = yaml.safe_load(text)
-    except Exception as exc:  # noqa: BLE001 - any parser error is the user's file
-        raise UserError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}") from exc
-    if not isinstance(data, dict):
-        raise UserError(f"{path}: a schema is a mapping with 'name' and 'relations'")
-    relations = data.get("relations")
-    if isinstance(relations, dict):
-        data = {**data, "relations": [{"name": k, **(v or {})} for k, v in relations.items()]}
-    data.setdefault("name", path.stem)
-    try:
-        return RelationSchema.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err["loc"])
-        raise UserError(f"{path}: {where}: {err['msg']}") from exc
+    return load_model_file(path, RelationSchema, "schema", "a mapping with 'name' and 'relations'", listed)
