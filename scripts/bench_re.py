@@ -44,20 +44,24 @@ def slug(name: str) -> str:
     return name.replace(" ", "").replace(",", "-").replace("/", "")
 
 
+def uses_memory(system_name: str, settings: dict) -> bool:
+    return "memory" in settings.get("tools", ALL_TOOLS if system_name == "agentre" else [])
+
+
 async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
     data = load_dataset(dataset, args.sentences)
     memory_dir = RE_RUNS / f"memory-{dataset}"
+    if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
+        learner = make_system("agentre", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)})
+        counts = await warm_up(learner, learner.pool.samples[:args.warm_up], llm,
+                               on_progress=lambda i: print(f"warm-up {dataset}: {i}", file=sys.stderr, flush=True))
+        print(f"warm-up {dataset}: {counts}", file=sys.stderr)
     results = []
     for name in args.configs:
         system_name, settings = CONFIGS[name]
         settings = {**data.system_settings, **settings}
-        if "memory" in settings.get("tools", ALL_TOOLS if system_name == "agentre" else []):
+        if uses_memory(system_name, settings):
             settings["memory_dir"] = str(memory_dir)
-            if args.warm_up:
-                learner = make_system("agentre", llm, None, {**settings, "tools": ALL_TOOLS})
-                counts = await warm_up(learner, learner.pool.samples[:args.warm_up], llm,
-                                       on_progress=lambda i: print(f"warm-up {dataset}: {i}", file=sys.stderr, flush=True))
-                print(f"warm-up {dataset}: {counts}", file=sys.stderr)
         folder = RE_RUNS / f"{slug(name)}-{dataset}"
         traced = TracingLLM(llm, folder / "llm-trace.jsonl")
         info = RunInfo(system=system_name, dataset=dataset, model=llm.name, kb="none", limit=args.sentences,

@@ -7,7 +7,6 @@ with its reason; a rerun skips documents whose results are already stored.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -15,6 +14,7 @@ from typing import Callable, Iterable
 from graphwright.chunking import chunk_document
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
+from graphwright.jsonl import append_jsonl
 from graphwright.model import Document, ExtractionResult, Span, Usage
 from graphwright.systems.base import System
 
@@ -91,8 +91,7 @@ async def extract_batch(
                 summary.failed.append((document.source or document.id, result.reason or "unknown"))
             summary.usage = summary.usage + result.usage
             if results_path:
-                with results_path.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps({"source": document.source, **result.model_dump(mode="json")}, ensure_ascii=False) + "\n")
+                append_jsonl(results_path, {"source": document.source, **result.model_dump(mode="json")})
 
     async def one(document: Document) -> None:
         async with gate:

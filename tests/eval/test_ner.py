@@ -8,7 +8,8 @@ from graphwright.errors import UserError
 from graphwright.eval.datasets import load_dataset
 from graphwright.eval.gold import GoldDocument, GoldEntity
 from graphwright.eval.ner_data import NER_DATASETS, load_ner_dataset
-from graphwright.eval.ner_metrics import Chunk, NERScorer, chunks, entity_counts, per_type, to_iob2
+from graphwright.eval.metrics import set_counts
+from graphwright.eval.ner_metrics import Chunk, NERScorer, chunks, per_type, to_iob2
 from graphwright.model import Entity, ExtractionResult, Mention, Span
 from graphwright.model.domain import load_domain
 from graphwright.paths import data_dir
@@ -32,7 +33,7 @@ def test_iob2_round_trip_and_overlaps():
 def test_micro_counts_need_exact_span_and_type():
     gold = [Chunk(0, 2, "PER"), Chunk(4, 5, "LOC")]
     predicted = [Chunk(0, 2, "PER"), Chunk(4, 5, "ORG"), Chunk(6, 8, "LOC")]
-    counts = entity_counts(predicted, gold)
+    counts = set_counts(predicted, gold)
     assert (counts.matched_pred, counts.predicted, counts.gold) == (1, 3, 2)
     assert counts.precision == pytest.approx(1 / 3) and counts.recall == pytest.approx(1 / 2)
     assert per_type(predicted, gold)["PER"].f1 == 1.0 and per_type(predicted, gold)["LOC"].recall == 0.0

@@ -10,7 +10,7 @@ from graphwright.eval.gold import GoldDocument, GoldTerm, GoldTriple
 from graphwright.eval.re_data import load_re_dataset
 from graphwright.eval.re_metrics import REScorer
 from graphwright.model import ExtractionResult, Provenance, Term, Triple
-from graphwright.model.schema import RelationSchema, RelationType, entity_iri, load_schema
+from graphwright.model.schema import RelationSchema, RelationType, load_schema, name_entity_iri
 from graphwright.paths import data_dir
 
 SCHEMA = RelationSchema(name="news", relations=[RelationType(name="Work_For"), RelationType(name="Live_In")])
@@ -20,7 +20,7 @@ needs_data = pytest.mark.skipif(not (data_dir() / "conll04").is_dir(),
 
 def result(*triples, status="ok"):
     def term(text):
-        return Term.iri(entity_iri(text), surface=text, label=text)
+        return Term.iri(name_entity_iri(text), surface=text, label=text)
     return ExtractionResult(document_id="d", system="s", status=status, triples=[
         Triple(subject=term(h), predicate=Term.iri(SCHEMA.relation_iri(r), label=r), object=term(t),
                provenance=Provenance(system="s")) for h, r, t in triples])
@@ -79,8 +79,8 @@ def test_bad_schema_files_are_clear_errors(tmp_path, text, error):
 
 
 def test_entity_iris_are_stable_and_escaped():
-    assert entity_iri("New  York") == entity_iri("New York")
-    assert entity_iri('a "b" <c>').endswith("a%20%22b%22%20%3Cc%3E")
+    assert name_entity_iri("New  York") == name_entity_iri("New York")
+    assert name_entity_iri('a "b" <c>').endswith("a%20%22b%22%20%3Cc%3E")
 
 
 @needs_data

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from graphwright.systems.agenticner.align import align, parse_tagged, to_token_spans, token_offsets
+from graphwright.eval.ner_data import token_offsets
+from graphwright.systems.agenticner.align import align, parse_tagged, to_token_spans
 
 TYPES = ["person", "location", "organisation", "misc", "protein", "DNA"]
 

@@ -57,10 +57,14 @@ def data_file(*parts: str) -> Path:
     return path
 
 
+def open_text(path: Path):
+    """A UTF-8 text file, gunzipped when its name ends in .gz."""
+    return (gzip.open if path.suffix == ".gz" else open)(path, "rt", encoding="utf-8")
+
+
 def read_json(path: Path):
     """JSON, or JSON Lines for *.jsonl(.gz); gzip by suffix."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as fh:
+    with open_text(path) as fh:
         return json.load(fh) if not path.name.endswith((".jsonl", ".jsonl.gz")) else [json.loads(x) for x in fh if x.strip()]
 
 

@@ -9,6 +9,7 @@ exact character offsets.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -16,7 +17,7 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from graphwright.eval.datasets import DATASETS, EvalDataset, data_file, read_json
+from graphwright.eval.datasets import DATASETS, EvalDataset, data_file, open_text, read_json
 from graphwright.eval.gold import GoldDocument, GoldEntity
 from graphwright.eval.ner_metrics import Chunk, chunks, to_iob2
 from graphwright.model.domain import EntityDomain, load_domain
@@ -37,16 +38,18 @@ class NERSample(BaseModel):
     def entities(self) -> list[Chunk]:
         return chunks(self.tags)
 
-    def offsets(self) -> list[tuple[int, int]]:
-        out, at = [], 0
-        for token in self.tokens:
-            out.append((at, at + len(token)))
-            at += len(token) + len(self.separator)
-        return out
-
     def char_spans(self) -> list[tuple[int, int, str]]:
-        offsets = self.offsets()
+        offsets = token_offsets(self.tokens, self.separator)
         return [(offsets[c.start][0], offsets[c.end - 1][1], c.type) for c in self.entities]
+
+
+def token_offsets(tokens: list[str], separator: str = " ") -> list[tuple[int, int]]:
+    """Character offsets of each token in ``separator.join(tokens)``."""
+    offsets, at = [], 0
+    for token in tokens:
+        offsets.append((at, at + len(token)))
+        at += len(token) + len(separator)
+    return offsets
 
 
 @dataclass
@@ -97,8 +100,6 @@ def _domain(name: str) -> EntityDomain:
 def read_columns(*parts: str, split: str, separator: str = " ", token: Callable[[str], str] = lambda t: t) -> list[NERSample]:
     """Token-per-line ``token<TAB>tag`` files, blank line between sentences; ``-DOCSTART-`` lines are
     skipped and BIO tags are repaired into IOB2 (an ``I-`` that starts an entity becomes ``B-``)."""
-    path = data_file(*parts)
-    opener = __import__("gzip").open if path.suffix == ".gz" else open
     samples, tokens, tags = [], [], []
 
     def flush() -> None:
@@ -108,7 +109,7 @@ def read_columns(*parts: str, split: str, separator: str = " ", token: Callable[
         tokens.clear()
         tags.clear()
 
-    with opener(path, "rt", encoding="utf-8") as fh:
+    with open_text(data_file(*parts)) as fh:
         for line in fh:
             line = line.rstrip("\n")
             if not line.strip():
@@ -125,8 +126,6 @@ def read_columns(*parts: str, split: str, separator: str = " ", token: Callable[
 
 def _astro(split: str) -> list[NERSample]:
     """Paper titles with character offsets: split into words and punctuation, tags from the offsets."""
-    import re
-
     samples = []
     for row in read_json(data_file("astro-ner", f"{split}.json")):
         title = row["title"]

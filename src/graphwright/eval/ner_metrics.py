@@ -9,8 +9,9 @@ change. Scores on spans and on tags agree, because spans are turned into well-fo
 from __future__ import annotations
 
 from typing import Iterable, NamedTuple
+from urllib.parse import unquote
 
-from graphwright.eval.metrics import Counts
+from graphwright.eval.metrics import Counts, set_counts
 
 
 class Chunk(NamedTuple):
@@ -53,16 +54,10 @@ def to_iob2(chunks_: Iterable[Chunk], length: int) -> list[str]:
     return tags
 
 
-def entity_counts(predicted: Iterable[Chunk], gold: Iterable[Chunk]) -> Counts:
-    p, g = set(predicted), set(gold)
-    hit = len(p & g)
-    return Counts(matched_pred=hit, predicted=len(p), matched_gold=hit, gold=len(g))
-
-
 def per_type(predicted: list[Chunk], gold: list[Chunk]) -> dict[str, Counts]:
     """Counts per entity type (seqeval's per-class rows)."""
     kinds = sorted({c.type for c in [*predicted, *gold]})
-    return {k: entity_counts([c for c in predicted if c.type == k], [c for c in gold if c.type == k]) for k in kinds}
+    return {k: set_counts([c for c in predicted if c.type == k], [c for c in gold if c.type == k]) for k in kinds}
 
 
 NER_CATEGORIES = ("mentions",)
@@ -70,8 +65,6 @@ NER_CATEGORIES = ("mentions",)
 
 def type_name(type_iri_or_name: str) -> str:
     """``https://graphwright.dev/schema/genia/cell_line`` -> ``cell_line``; a plain name stays as it is."""
-    from urllib.parse import unquote
-
     return unquote(type_iri_or_name.rstrip("/").rsplit("/", 1)[-1])
 
 
@@ -85,4 +78,4 @@ class NERScorer:
             (m.span.start, m.span.end, type_name(e.types[0])) for e in result.entities if e.types
             for m in e.mentions if m.span is not None]
         gold = [(g.start, g.end, g.type) for g in doc.entities]
-        return {"mentions": entity_counts(predicted, gold)}
+        return {"mentions": set_counts(predicted, gold)}

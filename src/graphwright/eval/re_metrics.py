@@ -10,10 +10,8 @@ A failed document counts as predicting nothing.
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable
-
 from graphwright.eval.gold import GoldDocument, iri_key
-from graphwright.eval.metrics import Counts
+from graphwright.eval.metrics import Counts, set_counts
 from graphwright.model import ExtractionResult, Term
 
 RE_CATEGORIES = ("triples", "boundaries")
@@ -27,12 +25,6 @@ def normalize_argument(text: str) -> str:
 
 def triple_key(head: str, relation: str, tail: str) -> Key:
     return normalize_argument(head), relation, normalize_argument(tail)
-
-
-def set_counts(predicted: Iterable, gold: Iterable) -> Counts:
-    p, g = set(predicted), set(gold)
-    hit = len(p & g)
-    return Counts(matched_pred=hit, predicted=len(p), matched_gold=hit, gold=len(g))
 
 
 class REScorer:

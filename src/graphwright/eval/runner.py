@@ -23,6 +23,7 @@ from graphwright.eval.gold import GoldDocument
 from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
 from graphwright.eval.ner_metrics import NERScorer
 from graphwright.eval.re_metrics import REScorer
+from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import run_document
 from graphwright.systems.base import System
@@ -67,10 +68,10 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
         result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
                                     max_chars=max(len(doc.text) + 1, 200_000))
         seconds = time.perf_counter() - started
-        _append(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
+        append_jsonl(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
             s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings,
             "extra": result.extra})  # e.g. agentre's trajectories, read by `train sft-export`
-        _append(out_dir / DOCS_FILE, document_row(doc, result, scorer, seconds))
+        append_jsonl(out_dir / DOCS_FILE, document_row(doc, result, scorer, seconds))
         if on_progress:
             on_progress(doc.id)
     wanted = {d.id for d in dataset.documents}
@@ -142,15 +143,7 @@ def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo, categories: tuple[
 
 def read_documents(out_dir: Path) -> list[dict[str, Any]]:
     """Scored documents of a run folder; a line cut short by an interruption is skipped (rescored)."""
-    path = out_dir / DOCS_FILE
-    rows = []
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return rows
+    return read_jsonl(out_dir / DOCS_FILE)
 
 
 def load_aggregate(run_dir: Path) -> dict[str, Any]:
@@ -183,11 +176,6 @@ def _drop_partial_line(path: Path) -> None:
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         path.write_bytes(data[: data.rfind(b"\n") + 1])
-
-
-def _append(path: Path, row: dict[str, Any]) -> None:
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def run_sync(*args, **kwargs) -> dict[str, Any]:

@@ -12,10 +12,12 @@ Written by the user as YAML::
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from pydantic import BaseModel, Field, field_validator
 
 from graphwright.model.files import load_model_file
+from graphwright.model.schema import SCHEMA_NS
 
 
 class EntityDomain(BaseModel):
@@ -26,10 +28,6 @@ class EntityDomain(BaseModel):
 
     def type_iri(self, name: str) -> str:
         """The class IRI of an entity type, minted under the graphwright schema namespace."""
-        from urllib.parse import quote
-
-        from graphwright.model.schema import SCHEMA_NS
-
         return SCHEMA_NS + quote(self.name, safe="") + "/" + quote(name, safe="")
 
     @field_validator("types")

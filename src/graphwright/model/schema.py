@@ -77,7 +77,7 @@ class RelationSchema(BaseModel):
         return "\n".join(f"- {r.guideline()}" for r in wanted)
 
 
-def entity_iri(name: str) -> str:
+def name_entity_iri(name: str) -> str:
     """A stable IRI for an entity known only by its name: the same name in two documents is one node."""
     key = " ".join(unicodedata.normalize("NFKC", name).split())
     return ENTITY_NS + quote(key, safe="")

@@ -23,6 +23,11 @@ _WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+def has_cjk(text: str) -> bool:
+    """True for text with Chinese characters, which has no spaces between words."""
+    return bool(_CJK.search(text))
+
+
 def terms(text: str) -> list[str]:
     """Lower-cased words; a run of CJK characters becomes its characters' bigrams (and the single
     character when the run is one long)."""

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from graphwright.agents.call import call_agent
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import UserError
+from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.llm.base import LLM
 
 PROMPTS_PACKAGE = "graphwright.train"
@@ -43,9 +44,9 @@ def read_run(run_dir: Path) -> tuple[dict[str, Any], list[ScoredSentence]]:
         if not path.is_file():
             raise UserError(f"{run_dir} is not an eval run folder: {path.name} is missing")
     run = json.loads(run_file.read_text(encoding="utf-8"))
-    traces = {row["trace_id"]: row for row in _jsonl(traces_file)}
+    traces = {row["trace_id"]: row for row in read_jsonl(traces_file)}
     sentences = []
-    for row in _jsonl(docs_file):
+    for row in read_jsonl(docs_file):
         trace = traces.get(row["trace_id"], {})
         segments = (trace.get("extra") or {}).get("trajectories") or []
         if len(segments) != 1:
@@ -72,7 +73,7 @@ async def export_sft(run_dir: Path, out_path: Path, relations: str, llm: LLM | N
     """Append one chat example per scored sentence to ``out_path`` (JSONL); ids already there are
     skipped, so an interrupted export resumes. ``llm=None`` writes plain examples without rationale."""
     _, sentences = read_run(run_dir)
-    done = {row["id"] for row in _jsonl(out_path)} if out_path.is_file() else set()
+    done = {row["id"] for row in read_jsonl(out_path)}
     student, summariser = load_prompt(PROMPTS_PACKAGE, "student"), load_prompt(PROMPTS_PACKAGE, "rationale")
     counts = {"written": 0, "skipped": 0}
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -91,19 +92,8 @@ async def export_sft(run_dir: Path, out_path: Path, relations: str, llm: LLM | N
             row = {"id": sentence.id, "messages": [{"role": "system", "content": system},
                                                    {"role": "user", "content": user},
                                                    {"role": "assistant", "content": answer}]}
-            with out_path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            append_jsonl(out_path, row)
             counts["written"] += 1
         if on_progress:
             on_progress(sentence.id)
     return counts
-
-
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue  # a line cut by an interruption
-    return rows

@@ -99,15 +99,6 @@ def align(output: str, source: str, types: list[str]) -> list[CharSpan]:
     return list(dict.fromkeys(out))
 
 
-def token_offsets(tokens: list[str], separator: str = " ") -> list[tuple[int, int]]:
-    """Character offsets of each token in ``separator.join(tokens)``."""
-    offsets, at = [], 0
-    for token in tokens:
-        offsets.append((at, at + len(token)))
-        at += len(token) + len(separator)
-    return offsets
-
-
 def to_token_spans(spans: list[CharSpan], offsets: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Character spans to ``[first, last + 1)`` token spans: every token the span touches."""
     out = []

@@ -1,11 +1,18 @@
 """Few-shot examples (paper 002, section 4.1): random labelled sentences, redrawn until every entity
-type of the domain appears at least once, rendered as the tagger should answer."""
+type of the domain appears at least once, rendered as the tagger should answer; and a user's own
+labelled examples."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from pathlib import Path
 
+from graphwright.errors import UserError
 from graphwright.eval.ner_data import NERSample
+from graphwright.eval.ner_metrics import Chunk, to_iob2
+from graphwright.systems.agenticner.align import CharSpan, parse_tagged, to_token_spans
 
 MAX_DRAWS = 2000
 
@@ -42,3 +49,31 @@ def tagged_text(sample: NERSample) -> str:
             piece += f"</{ends[i].type}>"
         parts.append(piece)
     return sample.separator.join(parts)
+
+
+def read_examples(path: Path, types: list[str]) -> list[NERSample]:
+    """Labelled examples from JSONL: ``{"tokens": [...], "tags": [IOB2...]}`` or ``{"text": "<Type>..</Type> ..."}``."""
+    if not path.is_file():
+        raise UserError(f"examples file {path} not found")
+    samples = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if "tokens" in row:
+                sample = NERSample(id=f"ex-{number}", tokens=row["tokens"], tags=row["tags"])
+            else:
+                plain, tagged = parse_tagged(row["text"], types)
+                words = [(m.start(), m.end()) for m in re.finditer(r"\S+", plain)]
+                chunks = to_token_spans([CharSpan(*t) for t in tagged], words)
+                sample = NERSample(id=f"ex-{number}", tokens=[plain[s:e] for s, e in words],
+                                   tags=to_iob2([Chunk(*c) for c in chunks], len(words)))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise UserError(f"{path}:{number}: not an example ({type(exc).__name__}: {exc}); expected "
+                            '{"tokens": [...], "tags": [...]} or {"text": "... <Type>...</Type> ..."}') from exc
+        unknown = sorted({c.type for c in sample.entities} - set(types))
+        if unknown:
+            raise UserError(f"{path}:{number}: entity types not in the domain: {', '.join(unknown)}")
+        samples.append(sample)
+    return samples

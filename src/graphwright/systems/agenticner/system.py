@@ -5,24 +5,22 @@ reviewer and a researcher in a supervised group chat, with a grounding engine (p
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from pathlib import Path
 from typing import Any
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
-from graphwright.errors import LLMError, UserError
+from graphwright.errors import LLMError
 from graphwright.eval.ner_data import NERSample, load_ner_dataset
-from graphwright.eval.ner_metrics import Chunk, to_iob2
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, TraceStep
 from graphwright.model.domain import EntityDomain, load_domain
-from graphwright.model.schema import entity_iri
-from graphwright.systems.agenticner.align import CharSpan, align, parse_tagged, to_token_spans
+from graphwright.model.schema import name_entity_iri
+from graphwright.systems.agenticner.align import CharSpan, align
 from graphwright.systems.agenticner.config import AgenticNERConfig
-from graphwright.systems.agenticner.examples import sample_examples, tagged_text
+from graphwright.systems.agenticner.examples import read_examples, sample_examples, tagged_text
 from graphwright.systems.agenticner.grounding import GroundingKB
 from graphwright.systems.agenticner.prompts_build import (
     PACKAGE, metaprompt_tagger, render_examples, reviewer_prompt, template_tagger_prompt,
@@ -44,6 +42,11 @@ class AgenticNERSystem:
         if config.grounding and not single:
             self.grounding = GroundingKB.from_file(config.kb_file) if config.kb_file else GroundingKB.from_samples(pool)
         self.search = self._search() if config.researcher and not single else None
+        # built once: every segment's chat uses the same reviewer and researcher prompts
+        example = tagged_text(self.examples[0]) if self.examples else f"<{self.types[0]}>...</{self.types[0]}>"
+        self.reviewer = reviewer_prompt(self.domain, example, research=config.researcher) \
+            if config.reviewer and not single else None
+        self.researcher = load_prompt(PACKAGE, "researcher") if config.researcher and not single else None
         self._tagger_prompt: str | None = None
         self._prompt_warnings: list[str] = []
         self._lock = asyncio.Lock()
@@ -70,11 +73,7 @@ class AgenticNERSystem:
             return self._tagger_prompt
 
     def team(self, llm: LLM, prompt: str) -> Team:
-        example = tagged_text(self.examples[0]) if self.examples else f"<{self.types[0]}>...</{self.types[0]}>"
-        return Team(llm=llm, tagger_prompt=prompt,
-                    reviewer_prompt=reviewer_prompt(self.domain, example, research=self.config.researcher)
-                    if self.config.reviewer else None,
-                    researcher=load_prompt(PACKAGE, "researcher") if self.config.researcher else None,
+        return Team(llm=llm, tagger_prompt=prompt, reviewer_prompt=self.reviewer, researcher=self.researcher,
                     search=self.search, ground=self._ground if self.grounding is not None else None,
                     max_turns=self.config.max_turns, max_tokens=self.config.max_tokens)
 
@@ -129,7 +128,7 @@ def _entities(document: Document, spans: list[CharSpan], domain: EntityDomain) -
     grouped: dict[tuple[str, str], Entity] = {}
     for s in sorted(spans):
         surface = document.text[s.start:s.end]
-        entity = grouped.setdefault((surface, s.type), Entity(iri=entity_iri(surface), label=surface,
+        entity = grouped.setdefault((surface, s.type), Entity(iri=name_entity_iri(surface), label=surface,
                                                               types=[domain.type_iri(s.type)]))
         entity.mentions.append(Mention(surface=surface, span=document.span(s.start, s.end)))
     return list(grouped.values())
@@ -146,33 +145,3 @@ def resolve_domain_and_pool(config: AgenticNERConfig) -> tuple[EntityDomain, lis
         pool = read_examples(Path(config.examples_file), list(domain.types))
     assert domain is not None  # the config requires a dataset or a domain file
     return domain, pool
-
-
-def read_examples(path: Path, types: list[str]) -> list[NERSample]:
-    """Labelled examples from JSONL: ``{"tokens": [...], "tags": [IOB2...]}`` or ``{"text": "<Type>..</Type> ..."}``."""
-    import json
-
-    if not path.is_file():
-        raise UserError(f"examples file {path} not found")
-    samples = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            if "tokens" in row:
-                sample = NERSample(id=f"ex-{number}", tokens=row["tokens"], tags=row["tags"])
-            else:
-                plain, tagged = parse_tagged(row["text"], types)
-                words = [(m.start(), m.end()) for m in re.finditer(r"\S+", plain)]
-                chunks = to_token_spans([CharSpan(*t) for t in tagged], words)
-                sample = NERSample(id=f"ex-{number}", tokens=[plain[s:e] for s, e in words],
-                                   tags=to_iob2([Chunk(*c) for c in chunks], len(words)))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise UserError(f"{path}:{number}: not an example ({type(exc).__name__}: {exc}); expected "
-                            '{"tokens": [...], "tags": [...]} or {"text": "... <Type>...</Type> ..."}') from exc
-        unknown = sorted({c.type for c in sample.entities} - set(types))
-        if unknown:
-            raise UserError(f"{path}:{number}: entity types not in the domain: {', '.join(unknown)}")
-        samples.append(sample)
-    return samples

@@ -16,21 +16,20 @@ from graphwright.systems.agentre.pool import render_triples
 from graphwright.systems.agentre.steps import Caller, SentenceRun
 
 
-def check(predicted: list[RETriple], gold: list[RETriple]) -> Checked:
+def check(text: str, predicted: list[RETriple], gold: list[RETriple]) -> Checked:
     """Split a prediction into right and wrong triples, and list the gold triples it missed."""
     gold_keys = {triple_key(*t) for t in gold}
     predicted_keys = {triple_key(*t) for t in predicted}
-    return Checked(text="", correct=[t for t in predicted if triple_key(*t) in gold_keys],
+    return Checked(text=text, correct=[t for t in predicted if triple_key(*t) in gold_keys],
                    wrong=[t for t in predicted if triple_key(*t) not in gold_keys],
                    missed=[t for t in gold if triple_key(*t) not in predicted_keys])
 
 
 async def learn_sample(system, sample: RESample, llm: LLM) -> Checked:
-    """One labelled sample into memory; a sample already learnt is skipped (warm-up resumes)."""
+    """Extract from one labelled sample, check against its gold and write what was learnt to memory."""
     memory = system.memory
     run = await system.extract_sentence(sample.text, llm)
-    checked = check(run.triples, sample.triples)
-    checked.text = sample.text
+    checked = check(sample.text, run.triples, sample.triples)
     memory.add_checked(checked)
     caller = Caller(llm, system.config.max_tokens, system.config.parse_retries)
     prompts = system.prompts

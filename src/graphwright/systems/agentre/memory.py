@@ -17,6 +17,7 @@ from pathlib import Path
 from graphwright.errors import UserError
 from graphwright.eval.re_data import RETriple
 from graphwright.eval.re_metrics import normalize_argument
+from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.retrieval import RetrieverKind, make_index
 from graphwright.systems.agentre.pool import render_triples
 
@@ -49,9 +50,9 @@ class AgentMemory:
         self.schema = schema
         self.seen: set[str] = set(manifest.get("seen", []))
         self.checked = [Checked(r["text"], *[[RETriple(*t) for t in r[k]] for k in ("correct", "wrong", "missed")])
-                        for r in _read_jsonl(self.folder / SHALLOW)]
+                        for r in read_jsonl(self.folder / SHALLOW)]
         self.summaries: dict[str, str] = _read_json(self.folder / DEEP)
-        self.lessons: list[dict[str, str]] = _read_jsonl(self.folder / REFLECTIONS)
+        self.lessons: list[dict[str, str]] = read_jsonl(self.folder / REFLECTIONS)
         kind: RetrieverKind = "bm25" if retriever == "random" else retriever  # recall must be by similarity
         self._checked_index = make_index(kind, [c.text for c in self.checked])
         self._lesson_index = make_index(kind, [x["text"] for x in self.lessons])
@@ -85,7 +86,7 @@ class AgentMemory:
     def add_checked(self, checked: Checked) -> None:
         self.checked.append(checked)
         self._checked_index.add([checked.text])
-        _append(self.folder / SHALLOW, {"text": checked.text, **{k: [list(t) for t in getattr(checked, k)]
+        append_jsonl(self.folder / SHALLOW, {"text": checked.text, **{k: [list(t) for t in getattr(checked, k)]
                                                                   for k in ("correct", "wrong", "missed")}})
 
     def set_summary(self, entity: str, summary: str) -> None:
@@ -96,24 +97,12 @@ class AgentMemory:
         row = {"text": text, "lesson": lesson.strip()}
         self.lessons.append(row)
         self._lesson_index.add([text])
-        _append(self.folder / REFLECTIONS, row)
+        append_jsonl(self.folder / REFLECTIONS, row)
 
     def mark_seen(self, sample_id: str) -> None:
         """Called once every update from the sample is written, so an interrupted warm-up redoes it."""
         self.seen.add(sample_id)
         _write_json(self.folder / MANIFEST, {"schema": self.schema, "seen": sorted(self.seen)})
-
-
-def _read_jsonl(path: Path) -> list[dict]:
-    if not path.is_file():
-        return []
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue  # a line cut by an interruption; the sample is learnt again
-    return rows
 
 
 def _read_json(path: Path) -> dict:
@@ -124,8 +113,3 @@ def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     tmp.replace(path)  # atomic: an interruption leaves the old file, never half a file
-
-
-def _append(path: Path, row: dict) -> None:
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps(row, ensure_ascii=False) + "\n")

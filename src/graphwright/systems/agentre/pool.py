@@ -9,9 +9,7 @@ from collections import defaultdict
 
 from graphwright.eval.re_data import RESample, RETriple
 from graphwright.eval.re_metrics import normalize_argument
-from graphwright.retrieval import RetrieverKind, make_index
-
-_CJK = re.compile(r"[\u3400-\u9fff]")
+from graphwright.retrieval import RetrieverKind, has_cjk, make_index
 
 
 class SamplePool:
@@ -40,7 +38,7 @@ class SamplePool:
             self._names = [(n, re.compile(rf"(?<!\w){re.escape(n)}(?!\w)")) for n in self._facts if len(n) > 2]
         lowered = _key(text)
         # CJK text has no spaces between words, so there a name is found anywhere in the text
-        found = [n for n, pattern in self._names if (n in lowered if _CJK.search(n) else pattern.search(lowered))]
+        found = [n for n, pattern in self._names if (n in lowered if has_cjk(n) else pattern.search(lowered))]
         return sorted(found, key=len, reverse=True)[:limit]
 
 

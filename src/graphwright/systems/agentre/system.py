@@ -15,7 +15,7 @@ from graphwright.eval.re_data import RESample, load_re_dataset, read_samples
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
-from graphwright.model.schema import RelationSchema, entity_iri, load_schema
+from graphwright.model.schema import RelationSchema, load_schema, name_entity_iri
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.fixed import extract_fixed
 from graphwright.systems.agentre.memory import AgentMemory
@@ -85,9 +85,9 @@ class AgentRESystem:
     def _triple(self, t, evidence: Span) -> Triple:
         provenance = Provenance(evidence=evidence, system=self.name, agent=self.config.mode, model=self.llm.name,
                                 prompt_version=self.prompt_version)
-        return Triple(subject=Term.iri(entity_iri(t.head), surface=t.head, label=t.head),
+        return Triple(subject=Term.iri(name_entity_iri(t.head), surface=t.head, label=t.head),
                       predicate=Term.iri(self.schema.relation_iri(t.relation), surface=t.relation, label=t.relation),
-                      object=Term.iri(entity_iri(t.tail), surface=t.tail, label=t.tail), provenance=provenance)
+                      object=Term.iri(name_entity_iri(t.tail), surface=t.tail, label=t.tail), provenance=provenance)
 
 
 def resolve_schema_and_pool(config: AgentREConfig) -> tuple[RelationSchema, list[RESample]]:
