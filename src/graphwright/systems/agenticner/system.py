@@ -63,7 +63,9 @@ class AgenticNERSystem:
         """Written once per system (the first document pays the Metaprompter call)."""
         async with self._lock:
             if self._tagger_prompt is None:
-                research, debate = self.config.researcher and not self.single, self.config.reviewer and not self.single
+                # the baseline gets the same prompt as the team, mentions of reviewer and researcher included,
+                # as in the paper (and the cached Metaprompter answer is shared)
+                research, debate = self.config.researcher, self.config.reviewer
                 if self.config.metaprompt:
                     self._tagger_prompt, self._prompt_warnings = await metaprompt_tagger(
                         llm, self.domain, self.examples, research=research, debate=debate)
