@@ -19,6 +19,8 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from bench_ledger import ROOT, RUNS, restore, save
+
 from graphwright.eval.benchmarks_md import machine, write_section
 from graphwright.eval.datasets import load_dataset
 from graphwright.eval.runner import RunInfo, read_documents, run_eval
@@ -27,9 +29,7 @@ from graphwright.llm import make_llm
 from graphwright.llm.wrappers import TracingLLM
 from graphwright.systems.base import make_system
 
-ROOT = Path(__file__).resolve().parent.parent
 BENCH_MD = ROOT / "docs" / "BENCHMARKS.md"
-RUNS = ROOT / "runs" / "bench"
 
 
 def header(title: str, model: str | None, command: str) -> list[str]:
@@ -54,13 +54,19 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     for name in args.systems:
         folder = RUNS / f"{name}-rebel-sample"
         info = RunInfo(system=name, dataset=data.name, model=llm.name, kb=data.kb, limit=args.docs)
+        restore(folder)
         traced = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call, for reading failures
         agg = await run_eval(make_system(name, traced, kb), data, kb, info, folder,
-                             on_progress=lambda doc_id: print(f"{name}: {doc_id}", file=sys.stderr, flush=True))
+                             on_progress=lambda doc_id, f=folder: progress(f, f"{name}: {doc_id}"))
         wanted = {d.id for d in data.documents}  # a folder may hold more documents from a longer run
         out.append((name, agg, [r for r in read_documents(folder) if r["id"] in wanted]))
     await llm.aclose()
     return out
+
+
+def progress(folder: Path, message: str) -> None:
+    save(folder)  # each finished document reaches the ledger at once
+    print(message, file=sys.stderr, flush=True)
 
 
 def e2e_table(results, model: str, command: str, docs: int) -> str:

@@ -15,7 +15,8 @@ import argparse
 import asyncio
 import sys
 
-from bench_eval import BENCH_MD, RUNS, header
+from bench_eval import BENCH_MD, header, progress
+from bench_ledger import RUNS, restore
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
@@ -63,11 +64,12 @@ async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
         if uses_memory(system_name, settings):
             settings["memory_dir"] = str(memory_dir)
         folder = RE_RUNS / f"{slug(name)}-{dataset}"
+        restore(folder)
         traced = TracingLLM(llm, folder / "llm-trace.jsonl")
         info = RunInfo(system=system_name, dataset=dataset, model=llm.name, kb="none", limit=args.sentences,
                        settings=settings)
         agg = await run_eval(make_system(system_name, traced, None, settings), data, None, info, folder,
-                             on_progress=lambda i, n=name: print(f"{n} on {dataset}: {i}", file=sys.stderr, flush=True))
+                             on_progress=lambda i, n=name, f=folder: progress(f, f"{n} on {dataset}: {i}"))
         results.append((name, agg))
     return results
 

@@ -161,3 +161,28 @@ def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default
     assert "| Triples F1 | 0.800 | 0.800 |" in compared.output
     missing = runner.invoke(app, ["eval", "compare", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "not a finished eval run" in missing.output
+
+
+def test_the_bench_ledger_restores_a_lost_run_folder_without_dataset_text(tmp_path, monkeypatch):
+    import importlib.util
+    import shutil
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "bench_ledger.py"
+    spec = importlib.util.spec_from_file_location("bench_ledger", path)
+    ledger = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ledger)
+    monkeypatch.setattr(ledger, "RUNS", tmp_path / "runs")
+    monkeypatch.setattr(ledger, "LEDGER", tmp_path / "ledger")
+    folder = tmp_path / "runs" / "re" / "fixed-toy"
+    first = run(FixedSystem({"a": [(ARNOLD, "P19", THAL)]}, failing={"c"}), folder)
+    ledger.save(folder)
+    saved = (tmp_path / "ledger" / "re--fixed-toy.json").read_text()
+    assert TEXT[:30] not in saved and "<b>x</b>" not in saved  # neither dataset text nor predictions
+
+    shutil.rmtree(folder)  # a new machine
+    assert ledger.restore(folder) == 3
+    again = FixedSystem({})
+    resumed = run(again, folder)
+    assert again.calls == []
+    assert resumed["macro"] == first["macro"] and resumed["error_rate"] == first["error_rate"]
+    assert ledger.restore(folder) == 0  # a folder that exists is never overwritten
