@@ -59,6 +59,8 @@ def extract(
     encoding: str = typer.Option("utf-8", "--encoding", help="Text encoding of the input files."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE, e.g. --set max_steps=6 (repeatable)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings; for "
+                                          "agenticner an entity domain file); --set overrides it."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
     from graphwright.inputs import iter_inputs
@@ -73,11 +75,12 @@ def extract(
         SYSTEMS.get(system)  # fail fast on a typo, before loading models
         if base_url and not model:
             raise UserError("--base-url needs --model: the name of the model to use on that server")
+        settings = _settings(option, config)
         items = list(iter_inputs(paths, encoding))
         out.mkdir(parents=True, exist_ok=True)
         llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache, trace_path=out / "llm-trace.jsonl")
         knowledge = open_kb(kb)
-        runner = make_system(system, llm, knowledge, _settings(option))
+        runner = make_system(system, llm, knowledge, settings)
         started = time.perf_counter()
         with GraphStore.open(store) as graph_store, _progress() as progress:
             task = progress.add_task("extracting", total=len(items))
@@ -92,11 +95,14 @@ def extract(
         raise typer.Exit(code=2)
 
 
-def _settings(pairs: list[str]) -> dict:
-    """``KEY=VALUE`` pairs; values are read as JSON when they parse (numbers, booleans)."""
+def _settings(pairs: list[str], config: Path | None = None) -> dict:
+    """The ``--config`` file's settings, then ``KEY=VALUE`` pairs; values are read as JSON when they parse
+    (numbers, booleans)."""
     import json
 
-    settings = {}
+    from graphwright.systems.settings import read_settings_file
+
+    settings = read_settings_file(config) if config else {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
@@ -227,6 +233,8 @@ def eval_run(
     out: Optional[Path] = typer.Option(None, "--out", help="Run folder (default runs/<system>-<dataset>-<model>)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE (repeatable)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings); "
+                                          "--set overrides it."),
 ) -> None:
     """Run a system on a dataset and score it (paper 000 metrics). Rerunning into the same folder resumes."""
     from graphwright.eval.datasets import load_dataset
@@ -246,7 +254,7 @@ def eval_run(
         llm = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call of the run, for reading failures
         kb_name = kb or data.kb
         knowledge = open_kb(kb_name)
-        settings = _settings(option)
+        settings = _settings(option, config)
         if getattr(SYSTEMS.get(system), "takes_dataset", False):
             settings = {**data.system_settings, **settings}  # e.g. agentre gets the dataset's schema and pool
         runner = make_system(system, llm, knowledge, settings)

@@ -15,7 +15,7 @@ from graphwright.chunking import chunk_document
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
 from graphwright.jsonl import append_jsonl
-from graphwright.model import Document, ExtractionResult, Span, Usage
+from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
 from graphwright.systems.base import System
 
 
@@ -42,6 +42,7 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
     pieces = chunk_document(document, chunk_chars)
     merged = ExtractionResult(document_id=document.id, system=system.name)
     seen: set[tuple[str, str, str]] = set()
+    entities: dict[tuple[str, tuple[str, ...]], Entity] = {}  # one entity per (IRI, types) over the pieces
     for offset, piece in pieces:
         try:
             result = await system.run(piece)
@@ -54,13 +55,17 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         merged.warnings += result.warnings
         if result.status == "failed":
             merged.status, merged.reason = "failed", (result.reason if len(pieces) == 1 else f"piece at offset {offset}: {result.reason}")
-            merged.triples = []
+            merged.triples, merged.entities = [], []
             return merged
         for triple in result.triples:
             if triple.key() not in seen:
                 seen.add(triple.key())
                 triple.provenance.evidence = _shift(triple.provenance.evidence, offset, document)
                 merged.triples.append(triple)
+        for entity in result.entities:
+            kept = entities.setdefault((entity.iri, tuple(entity.types)), entity.model_copy(update={"mentions": []}))
+            kept.mentions += [m.model_copy(update={"span": _shift(m.span, offset, document)}) for m in entity.mentions]
+        merged.entities = list(entities.values())
         merged.output = result.output if len(pieces) == 1 else None
         merged.extra = result.extra if len(pieces) == 1 else {"pieces": len(pieces)}
     return merged

@@ -39,8 +39,10 @@ def test_export_triple_formats_reparse_to_the_kg(filled, fmt):
     year = ox.Literal("1934", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#gYear"))
     assert ox.Triple(CURIE, ox.NamedNode(WDT + "P570"), year) in triples
     assert ox.Triple(ox.NamedNode(WD + "Q270"), LABEL, ox.Literal("Warszawa 🇵🇱")) in triples
-    # 3 triples + 5 labels; no provenance by default
-    assert len(triples) == 8
+    # an entity's types are typed nodes of the graph
+    assert ox.Triple(CURIE, ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), ox.NamedNode(WD + "Q5")) in triples
+    # 3 triples + 5 labels + 1 type; no provenance by default
+    assert len(triples) == 9
     assert not any(t.predicate.value.startswith(v.GW) for t in triples)
 
 
@@ -61,7 +63,7 @@ def test_export_turtle_uses_the_prefixes(filled):
 def test_export_same_triple_from_two_runs_is_written_once(store, document):
     store.add_result(document, make_result(document))
     store.add_result(document, make_result(document, system="agentre"))
-    assert len(parse(serialize_graph(store, "ntriples"), "ntriples")) == 8
+    assert len(parse(serialize_graph(store, "ntriples"), "ntriples")) == 9
 
 
 def test_export_with_provenance_adds_reification(filled):

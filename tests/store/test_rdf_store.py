@@ -75,10 +75,10 @@ def test_rdf_store_each_run_has_its_own_named_graphs(store, document, result):
         v.doc_graph("doc-2", SYSTEM), v.prov_graph("doc-2", SYSTEM),
         v.doc_graph("doc-2", "agentre"), v.prov_graph("doc-2", "agentre"),
     }
-    # The KG graph holds the triples and labels; the reification lives only in provenance.
+    # The KG graph holds the triples, labels and entity types; the reification lives only in provenance.
     kg = ox.NamedNode(v.doc_graph(document.id, SYSTEM))
     kg_quads = list(store.oxigraph.quads_for_pattern(None, None, None, kg))
-    assert {q.predicate.value for q in kg_quads} == {WDT + "P19", WDT + "P570", WDT + "P1449", v.LABEL}
+    assert {q.predicate.value for q in kg_quads} == {WDT + "P19", WDT + "P570", WDT + "P1449", v.LABEL, v.RDF_TYPE}
     assert store.count() == 9
     assert store.count(document_id="doc-2") == 6
     assert store.count(document_id="doc-2", system="agentre") == 3

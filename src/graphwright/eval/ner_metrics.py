@@ -74,8 +74,12 @@ class NERScorer:
     categories = NER_CATEGORIES
 
     def score_document(self, result, doc) -> dict[str, Counts]:
-        predicted = [] if result.status != "ok" else [
-            (m.span.start, m.span.end, type_name(e.types[0])) for e in result.entities if e.types
-            for m in e.mentions if m.span is not None]
+        predicted = [] if result.status != "ok" else predicted_mentions(result)
         gold = [(g.start, g.end, g.type) for g in doc.entities]
         return {"mentions": set_counts(predicted, gold)}
+
+
+def predicted_mentions(result) -> list[tuple[int, int, str]]:
+    """(start, end, type name) of every typed mention a system found."""
+    return [(m.span.start, m.span.end, type_name(e.types[0])) for e in result.entities if e.types
+            for m in e.mentions if m.span is not None]

@@ -21,7 +21,7 @@ from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
 from graphwright.eval.gold import GoldDocument
 from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
-from graphwright.eval.ner_metrics import NERScorer
+from graphwright.eval.ner_metrics import NERScorer, predicted_mentions
 from graphwright.eval.re_metrics import REScorer
 from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.model import Document, ExtractionResult
@@ -108,7 +108,16 @@ def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentSc
         "usage": {**result.usage.model_dump(mode="json"), "wall_seconds": round(seconds, 2)},
         "warnings": result.warnings,
         "trace_id": doc.id,
+        **(_entity_rows(doc, result) if doc.entities or result.entities else {}),
     }
+
+
+def _entity_rows(doc: GoldDocument, result: ExtractionResult) -> dict[str, Any]:
+    """NER runs: the predicted and gold mentions with their text, for reading a run's mistakes."""
+    def rows(mentions):
+        return [{"start": s, "end": e, "type": t, "surface": doc.text[s:e]} for s, e, t in sorted(mentions)]
+    return {"entities": rows(predicted_mentions(result)),
+            "gold_entities": rows((g.start, g.end, g.type) for g in doc.entities)}
 
 
 def _triple_row(t) -> dict[str, Any]:

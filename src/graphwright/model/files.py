@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -13,10 +13,9 @@ from graphwright.errors import DataNotFoundError, UserError
 M = TypeVar("M", bound=BaseModel)
 
 
-def load_model_file(path: Path | str, model: type[M], what: str, shape: str,
-                    prepare: Callable[[dict], dict] = lambda d: d) -> M:
-    """``path`` (JSON by suffix, else YAML) as ``model``; ``name`` defaults to the file's stem.
-    ``what`` and ``shape`` word the errors ("schema", "a mapping with 'name' and 'relations'")."""
+def read_mapping(path: Path | str, what: str, shape: str) -> dict[str, Any]:
+    """``path`` (JSON by suffix, else YAML) as a mapping; ``what`` and ``shape`` word the errors
+    ("schema", "a mapping with 'name' and 'relations'")."""
     import yaml
 
     path = Path(path)
@@ -29,7 +28,14 @@ def load_model_file(path: Path | str, model: type[M], what: str, shape: str,
         raise UserError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}: {exc}") from exc
     if not isinstance(data, dict):
         raise UserError(f"{path}: a {what} is {shape}")
-    data = prepare({"name": path.stem, **data})
+    return data
+
+
+def load_model_file(path: Path | str, model: type[M], what: str, shape: str,
+                    prepare: Callable[[dict], dict] = lambda d: d) -> M:
+    """``path`` read by :func:`read_mapping` as ``model``; ``name`` defaults to the file's stem."""
+    path = Path(path)
+    data = prepare({"name": path.stem, **read_mapping(path, what, shape)})
     try:
         return model.model_validate(data)
     except ValidationError as exc:

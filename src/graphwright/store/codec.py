@@ -146,7 +146,9 @@ def _encode_entity(
     prov.add(rec, v.ENTITY, node)
     prov.add(rec, v.ENTITY_LABEL, e.label)
     for type_iri in e.types:
-        prov.add(rec, v.ENTITY_TYPE, iri_node(type_iri, f"entity {index} type"))
+        type_node = iri_node(type_iri, f"entity {index} type")
+        kg.add(node, v.RDF_TYPE, type_node)  # a typed node of the graph, queryable without provenance
+        prov.add(rec, v.ENTITY_TYPE, type_node)
     for j, mention in enumerate(e.mentions):
         m = ox.NamedNode(v.mention_iri(doc_id, system, index, j))
         prov.add(rec, v.HAS_MENTION, m)

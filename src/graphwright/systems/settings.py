@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from graphwright.errors import UserError
+from graphwright.model.files import read_mapping
 
 C = TypeVar("C", bound=BaseModel)
 
@@ -24,3 +26,19 @@ def parse_settings(config_type: type[C], system: str, values: dict[str, Any] | N
         where = first["loc"][0] if first["loc"] else "settings"
         fields = ", ".join(sorted(config_type.model_fields))
         raise UserError(f"invalid {system} setting: {first['msg']} ({where}); valid settings: {fields}") from exc
+
+
+def read_settings_file(path: Path | str) -> dict[str, Any]:
+    """A system configuration file (``--config``): a YAML or JSON mapping of settings, as ``--set`` takes
+    them. File and folder settings written relative to it are read relative to it, so a configuration
+    and its examples travel together."""
+    path = Path(path)
+    data = read_mapping(path, "configuration", "a mapping of settings (KEY: VALUE)")
+
+    def beside(value: Any) -> Any:
+        if isinstance(value, list):
+            return [beside(v) for v in value]
+        return str(path.parent / value) if isinstance(value, str) and not Path(value).is_absolute() else value
+
+    return {key: beside(value) if key.endswith(("_file", "_dir")) or key == "corpus" else value
+            for key, value in data.items()}

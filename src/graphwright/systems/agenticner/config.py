@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from graphwright.model.domain import EntityDomain
+
+DOMAIN_KEYS = ("name", "domain", "types", "language")
 
 
 class AgenticNERConfig(BaseModel):
@@ -11,6 +17,8 @@ class AgenticNERConfig(BaseModel):
     dataset: str | None = Field(default=None, description="NER dataset whose domain, examples and KB to use; set "
                                 "by `eval run`.")
     domain_file: str | None = Field(default=None, description="Entity domain (YAML: domain, types) instead of a dataset's.")
+    entity_domain: EntityDomain | None = Field(default=None, description="The entity domain itself; a configuration "
+                                               "file may write its name, domain and types at the top level.")
     examples_file: str | None = Field(default=None, description="Labelled examples (JSONL: tokens and IOB2 tags, or "
                                       "text with inline <Type> tags) instead of the dataset's train split.")
     kb_file: str | None = Field(default=None, description="Grounding KB (JSONL phrase/types or TSV) instead of the one "
@@ -29,8 +37,18 @@ class AgenticNERConfig(BaseModel):
     token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")
     seed: int = Field(default=0, description="Seed of the example sampling.")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _inline_domain(cls, data: Any) -> Any:
+        """``--config domain.yaml``: a domain file with settings beside it is a whole configuration."""
+        if isinstance(data, dict) and "types" in data:
+            data = dict(data)
+            data["entity_domain"] = {"name": "user-domain", **{k: data.pop(k) for k in DOMAIN_KEYS if k in data}}
+        return data
+
     @model_validator(mode="after")
     def _has_domain(self) -> "AgenticNERConfig":
-        if not (self.dataset or self.domain_file):
-            raise ValueError("agenticner needs an entity domain: set dataset=<name> or domain_file=<domain.yaml>")
+        if not (self.dataset or self.domain_file or self.entity_domain):
+            raise ValueError("agenticner needs an entity domain: set dataset=<name> or "
+                             "domain_file=<domain.yaml>, or pass --config domain.yaml")
         return self

@@ -143,7 +143,9 @@ def resolve_domain_and_pool(config: AgenticNERConfig) -> tuple[EntityDomain, lis
         domain, pool = data.domain, data.train
     if config.domain_file:
         domain = load_domain(config.domain_file)
+    if config.entity_domain:
+        domain = config.entity_domain
     if config.examples_file:
         pool = read_examples(Path(config.examples_file), list(domain.types))
-    assert domain is not None  # the config requires a dataset or a domain file
+    assert domain is not None  # the config requires a dataset or a domain
     return domain, pool
