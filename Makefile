@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-fast bench bench-ablation bench-re clean
+.PHONY: install demo test test-fast bench bench-ablation bench-re bench-ner clean
 
 install: $(STAMP)
 
@@ -42,6 +42,12 @@ bench-ablation: install
 RE_SENTENCES ?= 100
 bench-re: install
 	$(BIN)/python scripts/bench_re.py --sentences $(RE_SENTENCES) --datasets conll04,scierc --warm-up 50 \
+		--model embedded:qwen2.5-coder-1.5b --no-cache
+
+# agenticner against its single-call baseline and ablations on four NER datasets (paper 002 Tables 2-4)
+NER_SENTENCES ?= 100
+bench-ner: install
+	$(BIN)/python scripts/bench_ner.py --sentences $(NER_SENTENCES) --datasets conll2003,crossner-ai,crossner-music,crossner-politics \
 		--model embedded:qwen2.5-coder-1.5b --no-cache
 
 clean:

@@ -46,6 +46,15 @@ def linking(args, command: str) -> None:
     write_section(BENCH_MD, "linking", "\n".join(header("URI retrieval linking (no LLM)", None, command)) + "\n" + table)
 
 
+async def run_config(label: str, system_name: str, settings: dict, data, kb, llm, folder: Path, limit: int) -> dict:
+    """One system configuration on a dataset, resumed from its run folder or the ledger; the aggregate."""
+    restore(folder)
+    info = RunInfo(system=system_name, dataset=data.name, model=llm.name, kb=data.kb, limit=limit, settings=settings)
+    traced = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call, for reading failures
+    return await run_eval(make_system(system_name, traced, kb, settings or None), data, kb, info, folder,
+                          on_progress=lambda doc_id: progress(folder, f"{label}: {doc_id}"))
+
+
 async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     data = load_dataset("rebel-sample", args.docs)
     kb = open_kb(data.kb)
@@ -53,11 +62,7 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     out = []
     for name in args.systems:
         folder = RUNS / f"{name}-rebel-sample"
-        info = RunInfo(system=name, dataset=data.name, model=llm.name, kb=data.kb, limit=args.docs)
-        restore(folder)
-        traced = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call, for reading failures
-        agg = await run_eval(make_system(name, traced, kb), data, kb, info, folder,
-                             on_progress=lambda doc_id, f=folder: progress(f, f"{name}: {doc_id}"))
+        agg = await run_config(name, name, {}, data, kb, llm, folder, args.docs)
         wanted = {d.id for d in data.documents}  # a folder may hold more documents from a longer run
         out.append((name, agg, [r for r in read_documents(folder) if r["id"] in wanted]))
     await llm.aclose()

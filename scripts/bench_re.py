@@ -15,14 +15,12 @@ import argparse
 import asyncio
 import sys
 
-from bench_eval import BENCH_MD, header, progress
-from bench_ledger import RUNS, restore
+from bench_eval import BENCH_MD, header, run_config
+from bench_ledger import RUNS
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
-from graphwright.eval.runner import RunInfo, run_eval
 from graphwright.llm import make_llm
-from graphwright.llm.wrappers import TracingLLM
 from graphwright.systems.agentre.learn import warm_up
 from graphwright.systems.base import make_system
 
@@ -64,12 +62,7 @@ async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
         if uses_memory(system_name, settings):
             settings["memory_dir"] = str(memory_dir)
         folder = RE_RUNS / f"{slug(name)}-{dataset}"
-        restore(folder)
-        traced = TracingLLM(llm, folder / "llm-trace.jsonl")
-        info = RunInfo(system=system_name, dataset=dataset, model=llm.name, kb="none", limit=args.sentences,
-                       settings=settings)
-        agg = await run_eval(make_system(system_name, traced, None, settings), data, None, info, folder,
-                             on_progress=lambda i, n=name, f=folder: progress(f, f"{n} on {dataset}: {i}"))
+        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, args.sentences)
         results.append((name, agg))
     return results
 

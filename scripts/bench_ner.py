@@ -1,0 +1,89 @@
+"""`make bench-ner`: agenticner against its single-call baseline and its ablations (paper 002).
+
+Every configuration runs on the same first N test sentences of each dataset with the same model: the
+single call with the generated tagger prompt (the paper's baseline), the full team, the team without the
+grounding engine and without the researcher. Scores are micro entity-level P/R/F1 (strict span and type,
+conlleval chunks). Runs go to runs/bench/ner/ and resume; the ledger (docs/bench-ledger/) carries them
+to a new machine.
+
+    python scripts/bench_ner.py --sentences 100 --datasets conll2003,crossner-ai,crossner-music,crossner-politics --no-cache
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from bench_eval import BENCH_MD, header, run_config
+from bench_ledger import RUNS
+from bench_re import slug
+
+from graphwright.eval.benchmarks_md import write_section
+from graphwright.eval.datasets import load_dataset
+from graphwright.llm import make_llm
+
+NER_RUNS = RUNS / "ner"
+# name -> (system, settings)
+CONFIGS: dict[str, tuple[str, dict]] = {
+    "single call": ("agenticner.single", {}),
+    "agenticner": ("agenticner", {}),
+    "w/o grounding": ("agenticner", {"grounding": False}),
+    "w/o researcher": ("agenticner", {"researcher": False}),
+}
+
+
+async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
+    data = load_dataset(dataset, args.sentences)
+    results = []
+    for name in args.configs:
+        system_name, settings = CONFIGS[name]
+        settings = {**data.system_settings, **settings}
+        folder = NER_RUNS / f"{slug(name)}-{dataset}"
+        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, args.sentences)
+        results.append((name, agg))
+    return results
+
+
+def table(dataset: str, results, model: str, command: str, sentences: int) -> str:
+    lines = header(f"agenticner on the first {sentences} {dataset} test sentences (strict micro scores)", model, command)
+    lines += ["| configuration | P | R | F1 | error rate | LLM calls | prompt tokens | completion tokens | seconds |",
+              "|---|" + "---|" * 8]
+    for name, agg in results:
+        m, cost = agg["micro"]["mentions"], agg["per_document"]
+        lines.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {agg['error_rate']:.2f} | "
+                     f"{cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | "
+                     f"{cost['seconds']:.1f} |")
+    lines += ["", "Per-sentence values are means over the sentences; the tagger prompt is written once per "
+              "configuration (its Metaprompter call counts in the first sentence)."]
+    return "\n".join(lines)
+
+
+async def run_all(args, command: str) -> None:
+    llm = make_llm(args.model, cache=not args.no_cache)
+    for dataset in args.datasets:
+        results = await run_dataset(dataset, args, llm)
+        body = table(dataset, results, results[0][1]["run"]["model"], command, args.sentences)
+        write_section(BENCH_MD, f"agenticner-{dataset}-{args.sentences}", body)
+        print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
+    await llm.aclose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sentences", type=int, default=100)
+    parser.add_argument("--datasets", default="conll2003,crossner-ai,crossner-music,crossner-politics",
+                        type=lambda s: s.split(","))
+    parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
+    args = parser.parse_args()
+    unknown = [c for c in args.configs if c not in CONFIGS]
+    if unknown:
+        parser.error(f"unknown configurations {unknown}; choose from {list(CONFIGS)}")
+    command = "python scripts/bench_ner.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
+    asyncio.run(run_all(args, command))
+
+
+if __name__ == "__main__":
+    main()
