@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from datetime import date
 from pathlib import Path
@@ -23,7 +24,7 @@ from bench_ledger import ROOT, RUNS, restore, save
 
 from graphwright.eval.benchmarks_md import machine, write_section
 from graphwright.eval.datasets import load_dataset
-from graphwright.eval.runner import RunInfo, read_documents, run_eval
+from graphwright.eval.runner import RUN_FILE, RunInfo, aggregate_rows, read_documents, run_eval
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 from graphwright.llm.wrappers import TracingLLM
@@ -53,6 +54,22 @@ async def run_config(label: str, system_name: str, settings: dict, data, kb, llm
     traced = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call, for reading failures
     return await run_eval(make_system(system_name, traced, kb, settings or None), data, kb, info, folder,
                           on_progress=lambda doc_id: progress(folder, f"{label}: {doc_id}"))
+
+
+def finished_systems(args) -> tuple[list[tuple[str, dict, list[dict]]], list[str]]:
+    """``--table-only``: the systems whose runs (or ledger) hold every document, and what the others lack."""
+    wanted = [d.id for d in load_dataset("rebel-sample", args.docs).documents]
+    done, missing = [], []
+    for name in args.systems:
+        folder = RUNS / f"{name}-rebel-sample"
+        restore(folder)
+        rows = [r for r in read_documents(folder) if r["id"] in set(wanted)]
+        if len(rows) < len(wanted):
+            missing.append(f"{name} ({len(rows)} of {len(wanted)} documents)")
+            continue
+        info = RunInfo(**json.loads((folder / RUN_FILE).read_text(encoding="utf-8")))
+        done.append((name, aggregate_rows(rows, info, tuple(rows[0]["counts"])), rows))
+    return done, missing
 
 
 async def systems(args) -> list[tuple[str, dict, list[dict]]]:
@@ -117,14 +134,18 @@ def main() -> None:
     parser.add_argument("--linking-limit", type=int, default=300, help="queries per linking set")
     parser.add_argument("--skip-linking", action="store_true")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
+    parser.add_argument("--table-only", action="store_true",
+                        help="write the table from the finished runs (or the ledger) without calling the model")
     args = parser.parse_args()
-    command = "python scripts/bench_eval.py " + " ".join(sys.argv[1:])
-    if not args.skip_linking:
+    command = "python scripts/bench_eval.py " + " ".join(a for a in sys.argv[1:] if a != "--table-only")
+    if not (args.skip_linking or args.table_only):
         linking(args, command)
         print(f"linking table written to {BENCH_MD}", file=sys.stderr)
-    results = asyncio.run(systems(args))
+    results, missing = finished_systems(args) if args.table_only else (asyncio.run(systems(args)), [])
     model = results[0][1]["run"]["model"] if results else args.model
-    write_section(BENCH_MD, f"cie-e2e-{args.docs}", e2e_table(results, model, command, args.docs) + "\n\n" + per_document_table(results))
+    pending = f"\n\nNot yet measured (`make bench-ablation` resumes them from the ledger): {', '.join(missing)}." if missing else ""
+    write_section(BENCH_MD, f"cie-e2e-{args.docs}", e2e_table(results, model, command, args.docs) + pending
+                  + "\n\n" + per_document_table(results))
     print(f"wrote {BENCH_MD}")
 
 
