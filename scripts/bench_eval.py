@@ -39,6 +39,18 @@ def header(title: str, model: str | None, command: str) -> list[str]:
             f"- command: `{command}`", ""]
 
 
+def config_args(parser: argparse.ArgumentParser, configs: dict, script: str) -> tuple[argparse.Namespace, str]:
+    """Shared options of the configuration benchmarks (bench_re, bench_ner); the arguments and the command line."""
+    parser.add_argument("--configs", default=",".join(configs), type=lambda s: s.split(","))
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
+    args = parser.parse_args()
+    unknown = [c for c in args.configs if c not in configs]
+    if unknown:
+        parser.error(f"unknown configurations {unknown}; choose from {list(configs)}")
+    return args, f"python scripts/{script} " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
+
+
 def linking(args, command: str) -> None:
     from graphwright.eval.linking import run_linking_benchmark
 

@@ -15,7 +15,7 @@ import argparse
 import asyncio
 import sys
 
-from bench_eval import BENCH_MD, header, run_config
+from bench_eval import BENCH_MD, config_args, header, run_config
 from bench_ledger import RUNS
 from bench_re import slug
 
@@ -74,14 +74,7 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=100)
     parser.add_argument("--datasets", default="conll2003,crossner-ai,crossner-music,crossner-politics",
                         type=lambda s: s.split(","))
-    parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
-    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
-    parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
-    args = parser.parse_args()
-    unknown = [c for c in args.configs if c not in CONFIGS]
-    if unknown:
-        parser.error(f"unknown configurations {unknown}; choose from {list(CONFIGS)}")
-    command = "python scripts/bench_ner.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
+    args, command = config_args(parser, CONFIGS, "bench_ner.py")
     asyncio.run(run_all(args, command))
 
 

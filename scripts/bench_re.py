@@ -15,7 +15,7 @@ import argparse
 import asyncio
 import sys
 
-from bench_eval import BENCH_MD, header, run_config
+from bench_eval import BENCH_MD, config_args, header, run_config
 from bench_ledger import RUNS
 
 from graphwright.eval.benchmarks_md import write_section
@@ -87,15 +87,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=100)
     parser.add_argument("--datasets", default="conll04,scierc", type=lambda s: s.split(","))
-    parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
     parser.add_argument("--warm-up", type=int, default=50, help="pool samples learnt into memory first")
-    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
-    parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
-    args = parser.parse_args()
-    unknown = [c for c in args.configs if c not in CONFIGS]
-    if unknown:
-        parser.error(f"unknown configurations {unknown}; choose from {list(CONFIGS)}")
-    command = "python scripts/bench_re.py " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
+    args, command = config_args(parser, CONFIGS, "bench_re.py")
     asyncio.run(run_all(args, command))
 
 
