@@ -54,8 +54,8 @@ def table(dataset: str, results, model: str, command: str, sentences: int) -> st
         lines.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {agg['error_rate']:.2f} | "
                      f"{cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | "
                      f"{cost['seconds']:.1f} |")
-    lines += ["", "Per-sentence values are means over the sentences; the tagger prompt is written once per "
-              "configuration (its Metaprompter call counts in the first sentence)."]
+    lines += ["", "Per-sentence values are means over the sentences. The Metaprompter's tagger prompt is cached on "
+              "disk per domain and setting: the first configuration that needs it pays its call."]
     return "\n".join(lines)
 
 
