@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 
 from bench_eval import BENCH_MD, config_args, header, run_config
-from bench_ledger import RUNS
+from bench_ledger import ROOT, RUNS
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
@@ -49,7 +50,8 @@ def uses_memory(system_name: str, settings: dict) -> bool:
 
 async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
     data = load_dataset(dataset, args.sentences)
-    memory_dir = RE_RUNS / f"memory-{dataset}"
+    # relative to the repository (main() runs there): the run settings, and so the ledger, name no machine path
+    memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
     if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
         learner = make_system("agentre", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)})
         counts = await warm_up(learner, learner.pool.samples[:args.warm_up], llm,
@@ -89,6 +91,7 @@ def main() -> None:
     parser.add_argument("--datasets", default="conll04,scierc", type=lambda s: s.split(","))
     parser.add_argument("--warm-up", type=int, default=50, help="pool samples learnt into memory first")
     args, command = config_args(parser, CONFIGS, "bench_re.py")
+    os.chdir(ROOT)
     asyncio.run(run_all(args, command))
 
 
