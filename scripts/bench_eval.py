@@ -70,12 +70,12 @@ async def run_config(label: str, system_name: str, settings: dict, data, kb, llm
 
 def finished_systems(args) -> tuple[list[tuple[str, dict, list[dict]]], list[str]]:
     """``--table-only``: the systems whose runs (or ledger) hold every document, and what the others lack."""
-    wanted = [d.id for d in load_dataset("rebel-sample", args.docs).documents]
+    wanted = {d.id for d in load_dataset("rebel-sample", args.docs).documents}
     done, missing = [], []
     for name in args.systems:
         folder = RUNS / f"{name}-rebel-sample"
         restore(folder)
-        rows = [r for r in read_documents(folder) if r["id"] in set(wanted)]
+        rows = [r for r in read_documents(folder) if r["id"] in wanted]
         if len(rows) < len(wanted):
             missing.append(f"{name} ({len(rows)} of {len(wanted)} documents)")
             continue

@@ -65,9 +65,9 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         for entity in result.entities:
             kept = entities.setdefault((entity.iri, tuple(entity.types)), entity.model_copy(update={"mentions": []}))
             kept.mentions += [m.model_copy(update={"span": _shift(m.span, offset, document)}) for m in entity.mentions]
-        merged.entities = list(entities.values())
         merged.output = result.output if len(pieces) == 1 else None
         merged.extra = result.extra if len(pieces) == 1 else {"pieces": len(pieces)}
+    merged.entities = list(entities.values())
     return merged
 
 
