@@ -90,12 +90,36 @@ async def test_a_cut_off_answer_is_echoed_only_in_part_so_retries_fit_the_contex
     assert len(echoed["content"]) < len(looping) // 5
 
 
-def test_close_truncated_json_keeps_the_complete_items():
-    from graphwright.llm.structured import close_truncated_json
+def test_closed_prefixes_keep_the_complete_items_longest_first():
+    from graphwright.llm.structured import closed_prefixes
 
     cut = '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}, {"s": "e", "p'
-    assert close_truncated_json(cut) == '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}]}'
-    assert close_truncated_json('{"name": "Ada') is None
+    first, *rest = closed_prefixes(cut)
+    assert first == '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}, {"s": "e"}]}'
+    assert '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}]}' in rest
+    assert next(closed_prefixes('{"names": ["Ada", "Alan", "Gra'), None) == '{"names": ["Ada", "Alan"]}'
+    assert list(closed_prefixes('{"name": "Ada')) == []
+
+
+def test_salvage_skips_closed_halves_that_do_not_validate():
+    from graphwright.llm.structured import salvage
+
+    class People(BaseModel):
+        people: list[Person]
+
+    cut = '{"people": [{"name": "Ada", "age": 36}, {"name": "Alan", "age": 41}, {"name": "Gra'
+    parsed, text = salvage(cut, People)
+    assert [p.name for p in parsed.people] == ["Ada", "Alan"]  # not {"name": "Gra"} closed without its age
+    assert salvage('{"people": [{"name": "Ada"', People) is None
+
+
+async def test_a_looping_string_list_is_salvaged_in_one_call():
+    class Names(BaseModel):
+        names: list[str]
+
+    looping = '{"names": ["instance of", "occupation", ' + '"instance of", ' * 300 + '"instance o'
+    reply = await chat_structured(_CutOffOnce([looping]), MESSAGES, Names, salvage_cut_off=True)
+    assert reply.attempts == 1 and reply.salvaged and reply.parsed.names[:2] == ["instance of", "occupation"]
 
 
 async def test_a_cut_off_list_is_salvaged_when_asked_and_retried_otherwise():

@@ -199,3 +199,11 @@ def test_a_context_overflow_wraps_up_the_run_instead_of_failing_it(default_kb):
     result = run("cie.baseline", script, default_kb)
     assert result.status == "ok" and keys(result) == EXPECTED  # the draft from triples and mapping
     assert any("exceeds the available context" in w for w in result.warnings)
+
+
+def test_entity_and_property_lists_keep_each_phrase_once():
+    from graphwright.systems.cie.common.outputs import EntityList, PropertyList
+
+    looped = PropertyList.model_validate_json('{"properties": ["instance of", "occupation", "instance of", " ", "occupation "]}')
+    assert looped.properties == ["instance of", "occupation"]
+    assert EntityList(entities=["Kue cubit", "Indonesia", "Kue cubit"]).entities == ["Kue cubit", "Indonesia"]

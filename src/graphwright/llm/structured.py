@@ -60,14 +60,16 @@ def parse_output(text: str, output_type: type[T]) -> T:
     raise ModelOutputError(_describe(first_error)) from first_error
 
 
-def close_truncated_json(text: str) -> str | None:
-    """The longest prefix of a cut-off JSON answer that ends after a complete object, closed with the
-    brackets still open: ``{"triples": [{..}, {..}, {"subj`` -> ``{"triples": [{..}, {..}]}``. None if
-    no such prefix parses. For list answers whose complete items are still worth keeping."""
+def closed_prefixes(text: str, limit: int = 400):
+    """The prefixes of a cut-off JSON answer that end after a complete value, each closed with the
+    brackets still open, longest first: ``{"triples": [{..}, {"subj`` -> ``{"triples": [{..}]}``;
+    ``{"names": ["a", "b", "c`` -> ``{"names": ["a", "b"]}``. Only those that parse as JSON; the caller
+    validates them against its model (a closed half object may parse but lack required fields)."""
     start = text.find("{")
     if start < 0:
-        return None
-    ends = [i for i in range(len(text) - 1, start, -1) if text[i] == "}"][:200]
+        return
+    # a complete value ends with a closing brace, bracket or quote; look back at most ``limit`` of them
+    ends = [i for i in range(len(text) - 1, start, -1) if text[i] in '}]"'][:limit]
     for end in ends:
         prefix = text[start : end + 1]
         closers = _open_brackets(prefix)
@@ -77,7 +79,16 @@ def close_truncated_json(text: str) -> str | None:
             json.loads(prefix + closers)
         except json.JSONDecodeError:
             continue
-        return prefix + closers
+        yield prefix + closers
+
+
+def salvage(text: str, output_type: type[T]) -> tuple[T, str] | None:
+    """The longest complete part of a cut-off answer that validates, with its text; None if none does."""
+    for closed in closed_prefixes(extract_json(text)):
+        try:
+            return output_type.model_validate_json(closed), closed
+        except ValidationError:
+            continue
     return None
 
 
@@ -165,15 +176,10 @@ async def chat_structured(
         except ModelOutputError as e:
             errors.append(str(e))
             cut_off = response.finish_reason == "length"
-            closed = close_truncated_json(extract_json(response.text)) if cut_off and salvage_cut_off else None
-            if closed is not None:
-                try:
-                    output = output_type.model_validate_json(closed)
-                except ValidationError:
-                    pass
-                else:
-                    return StructuredReply(parsed=output, text=closed, attempts=attempt, errors=errors,
-                                           usage=usage, salvaged=True)
+            kept = salvage(response.text, output_type) if cut_off and salvage_cut_off else None
+            if kept is not None:
+                return StructuredReply(parsed=kept[0], text=kept[1], attempts=attempt, errors=errors,
+                                       usage=usage, salvaged=True)
             if cut_off:
                 errors[-1] += " (the answer was cut off at the token limit)"
             history += [

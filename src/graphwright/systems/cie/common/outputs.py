@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 
 class FreeTriple(BaseModel):
@@ -11,12 +11,21 @@ class FreeTriple(BaseModel):
     object: str
 
 
+def unique(items: list[str]) -> list[str]:
+    """Each item once, in first-seen order: a small model looping on a list repeats the same phrase."""
+    return list(dict.fromkeys(item.strip() for item in items if item.strip()))
+
+
 class EntityList(BaseModel):
     entities: list[str] = Field(description="every named entity, date and number the text mentions, as written")
+
+    _unique = field_validator("entities")(unique)
 
 
 class PropertyList(BaseModel):
     properties: list[str] = Field(description="every relation the text states, as a short Wikidata-style phrase")
+
+    _unique = field_validator("properties")(unique)
 
 
 class TripleList(BaseModel):
