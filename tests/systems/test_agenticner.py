@@ -85,10 +85,41 @@ async def test_grounding_runs_once_and_the_revision_is_final(settings):
 
 
 async def test_turn_cap_keeps_the_last_tagger_output(settings):
-    chat = Chat(tagger=[TAGGED, TAGGED], reviewer=["<feedback>Again.</feedback>"] * 2)
+    first = "<output><person>Angela Merkel</person> visited Paris .</output>"
+    chat = Chat(tagger=[first, TAGGED], reviewer=["<feedback>Again.</feedback>"] * 2)
     result, llm = await run(chat, {**settings, "max_turns": 4})
     assert len(llm.calls) == 4 and found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
     assert any("reached 4 turns" in w for w in result.warnings)
+
+
+async def test_a_repeated_output_ends_the_review(settings):
+    feedback = "<feedback>Merkel is not a person.</feedback>"
+    chat = Chat(tagger=[TAGGED, TAGGED], reviewer=[feedback])
+    result, llm = await run(chat, {**settings, "grounding": False})
+    assert len(llm.calls) == 3 and not result.warnings
+    assert [s.node for s in result.trace][-1] == "supervisor" and "kept its output" in result.trace[-1].output
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+    paper = Chat(tagger=[TAGGED, TAGGED, TAGGED], reviewer=[feedback] * 2)
+    result, llm = await run(paper, {**settings, "grounding": False, "stop_on_repeat": False, "max_turns": 5})
+    assert len(llm.calls) == 5 and any("reached 5 turns" in w for w in result.warnings)
+
+
+async def test_an_output_that_is_not_the_text_is_asked_again(settings):
+    answer = "<output>Paris is the capital and largest city of France.</output>"
+    chat = Chat(tagger=[answer, TAGGED], reviewer=["APPROVED!"])
+    result, llm = await run(chat, {**settings, "grounding": False})
+    assert [s.node for s in result.trace] == ["tagger", "supervisor", "tagger", "reviewer"]
+    assert "not the text to tag" in result.trace[1].output
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+    only_wrong = Chat(tagger=[answer], reviewer=[])
+    result, _ = await run(only_wrong, {**settings, "max_turns": 1})
+    assert result.entities == [] and any("never gave an <output>" in w for w in result.warnings)
+
+
+async def test_feedback_without_words_counts_as_approval(settings):
+    chat = Chat(tagger=[TAGGED], reviewer=["<feedback>...</feedback>"])
+    result, llm = await run(chat, {**settings, "grounding": False})
+    assert len(llm.calls) == 2 and found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
 
 
 async def test_without_researcher_the_supervisor_says_so(settings):

@@ -57,3 +57,13 @@ def test_invented_entities_are_dropped_and_spans_snap_to_tokens():
     tokens = ["Dr.", "Smith", "arrived"]
     found = align("Dr. <person>Smit</person>h arrived", " ".join(tokens), TYPES)
     assert to_token_spans(found, token_offsets(tokens)) == [(1, 2, "person")]
+
+
+def test_coverage_tells_a_rewritten_copy_from_other_text():
+    from graphwright.systems.agenticner.align import coverage
+
+    source = "SOCCER - JAPAN GET LUCKY WIN , CHINA IN SURPRISE DEFEAT ."
+    assert coverage("<location>Japan</location> get lucky win, <location>China</location> in surprise defeat.",
+                    source) > 0.8
+    assert coverage("Soccer is a sport played between two teams of eleven players each, using a ball.", source) < 0.5
+    assert coverage("", "") == 1.0 and coverage("", source) == 0.0

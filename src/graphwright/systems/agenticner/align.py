@@ -99,6 +99,18 @@ def align(output: str, source: str, types: list[str]) -> list[CharSpan]:
     return list(dict.fromkeys(out))
 
 
+def coverage(output: str, source: str) -> float:
+    """How much of ``source`` the tag-free ``output`` reproduces: aligned characters over the longer of
+    the two. A small model sometimes answers with other text (a researcher's answer, a refusal); such an
+    <output> scores far below a lightly rewritten copy of the input."""
+    plain, _ = parse_tagged(output, [])
+    longest = max(len(plain), len(source))
+    if not longest:
+        return 1.0
+    matcher = SequenceMatcher(None, _fold(plain), _fold(source), autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / longest
+
+
 def to_token_spans(spans: list[CharSpan], offsets: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Character spans to ``[first, last + 1)`` token spans: every token the span touches."""
     out = []

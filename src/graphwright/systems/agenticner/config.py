@@ -33,6 +33,10 @@ class AgenticNERConfig(BaseModel):
     researcher: bool = Field(default=True, description="A researcher answers <search> questions.")
     grounding: bool = Field(default=True, description="One revision round against the grounding KB.")
     max_turns: int = Field(default=10, ge=1, le=50, description="Speaking turns of all agents (the paper: 10).")
+    stop_on_repeat: bool = Field(default=True, description="End the review when the tagger answers feedback with "
+                                 "the same output again (at temperature 0 the chat loops to the turn cap); the paper: no.")
+    min_coverage: float = Field(default=0.5, ge=0, le=1, description="Share of the text an <output> must reproduce "
+                                "(character alignment); less, and the tagger is asked again for the tagged text.")
     max_tokens: int = Field(default=512, ge=64, description="Completion budget of one turn.")
     token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")
     seed: int = Field(default=0, description="Seed of the example sampling.")

@@ -77,7 +77,8 @@ class AgenticNERSystem:
     def team(self, llm: LLM, prompt: str) -> Team:
         return Team(llm=llm, tagger_prompt=prompt, reviewer_prompt=self.reviewer, researcher=self.researcher,
                     search=self.search, ground=self._ground if self.grounding is not None else None,
-                    max_turns=self.config.max_turns, max_tokens=self.config.max_tokens)
+                    max_turns=self.config.max_turns, max_tokens=self.config.max_tokens,
+                    stop_on_repeat=self.config.stop_on_repeat, min_coverage=self.config.min_coverage)
 
     def _ground(self, output: str, text: str) -> list[str]:
         return self.grounding.feedback([(text[s.start:s.end], s.type) for s in align(output, text, self.types)])

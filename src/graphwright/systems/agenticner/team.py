@@ -7,6 +7,12 @@ researcher, <feedback> to the tagger, APPROVED! to grounding, anything else back
 researcher answers whoever asked and sees only the question. Grounding runs once: with feedback the
 tagger answers once more and that answer is final. At most ``max_turns`` agent turns; the last tagger
 <output> is the answer.
+
+Two rules the paper lacks, from real runs of a small model at temperature 0: an <output> that does not
+reproduce the text (``min_coverage``) is sent back to the tagger and never becomes the answer; and a
+tagger that answers feedback with the same output again ends the review (``stop_on_repeat``), because
+the reviewer then repeats its feedback until the cap. Feedback with no words in it (a copied
+``<feedback>...</feedback>``) asks for nothing and counts as approval.
 """
 
 from __future__ import annotations
@@ -16,12 +22,17 @@ from typing import Callable
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.llm.base import LLM
+from graphwright.systems.agenticner.align import coverage
 from graphwright.systems.agenticner.protocol import APPROVED, tag_content, text_to_tag
 from graphwright.systems.agenticner.search import Search, SearchUnavailableError
 
 NO_OUTPUT = "You should put your final output inside <output> tags!"
 NO_RESEARCHER = "Sorry. The researcher is not available. Complete the task using your own internal knowledge."
-REVIEWER_AGAIN = "Answer with exactly one of: <feedback>...</feedback>, <search>...</search> or APPROVED!"
+REVIEWER_AGAIN = ("Answer with exactly one of: what to change inside <feedback></feedback> tags, a question inside "
+                  "<search></search> tags, or APPROVED!")
+NOT_THE_TEXT = ("Your <output> is not the text to tag. Copy the text inside <text_to_tag> exactly, add the entity tags, "
+                "and put it inside <output></output>.")
+KEPT_OUTPUT = "The tagger kept its output unchanged; the review ends."
 
 
 @dataclass
@@ -49,6 +60,8 @@ class Team:
     ground: Callable[[str, str], list[str]] | None  # (output, text) -> feedback lines; None: no grounding
     max_turns: int = 10
     max_tokens: int = 512
+    stop_on_repeat: bool = True
+    min_coverage: float = 0.5
 
     async def tag(self, text: str) -> ChatResult:
         result = ChatResult(output=None, turns=[Turn("user", text_to_tag(text))])
@@ -63,11 +76,16 @@ class Team:
             result.turns.append(Turn(speaker, reply))
             if speaker == "tagger":
                 output = tag_content(reply, "output")
-                if output is not None:
+                if output is not None and coverage(output, text) < self.min_coverage:
+                    result.turns.append(Turn("supervisor", NOT_THE_TEXT))
+                elif output is not None:
+                    repeated = self.stop_on_repeat and output == result.output
                     result.output = output
                     if final_next:
                         return result  # the answer to grounding feedback is not reviewed again
-                    if self.reviewer_prompt is not None:
+                    if repeated:
+                        result.turns.append(Turn("supervisor", KEPT_OUTPUT))
+                    if self.reviewer_prompt is not None and not repeated:
                         speaker = "reviewer"
                     elif not self._grounded(result, text):
                         return result
@@ -80,13 +98,14 @@ class Team:
                 else:
                     result.turns.append(Turn("supervisor", NO_OUTPUT))
             else:  # reviewer
+                feedback = tag_content(reply, "feedback")
                 if tag_content(reply, "search") is not None:
                     speaker, asker = "researcher", "reviewer"
-                elif tag_content(reply, "feedback") is not None:
+                elif feedback is not None and any(ch.isalnum() for ch in feedback):
                     result.turns.append(Turn("supervisor", "Remember, you need to tag the following:\n"
                                                            f"<text_to_tag>{text}</text_to_tag>"))
                     speaker = "tagger"
-                elif APPROVED in reply:
+                elif APPROVED in reply or feedback is not None:  # empty feedback asks for nothing
                     if not self._grounded(result, text):
                         return result
                     speaker, final_next = "tagger", True
