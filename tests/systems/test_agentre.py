@@ -63,12 +63,12 @@ async def test_react_agent_uses_tools_then_finishes(inputs):
     assert result.extra["trajectories"][0]["steps"][-1]["action"] == "Finish"
 
 
-async def test_repeats_are_refused_and_step_limit_forces_finish(inputs):
+async def test_a_repeated_search_is_refused_and_forces_finish(inputs):
     script = RoleScript(agent=[
         step("SearchGuidelines", "Live_In"), step("SearchKG", "Oslo"), step("SearchGuidelines", "Live_In"),
         step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")]),
     ])
-    sys_, llm = system(script, {**inputs, "max_iterations": 3})
+    sys_, llm = system(script, {**inputs, "max_iterations": 6})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Live_In", "Oslo")}
     actions = [s["properties"]["action"] for s in script.schemas["agent"]]
@@ -77,8 +77,18 @@ async def test_repeats_are_refused_and_step_limit_forces_finish(inputs):
     assert "SearchGuidelines" in options[2]
     repeat = [s for s in result.trace if s.node == "SearchGuidelines"][1]
     assert "already did this" in repeat.output, "the same call with the same input is not run twice"
-    assert options[3] == ["Finish"], "at the limit only Finish is allowed"
-    assert "Finish now" in script.prompts["agent"][-1][1]
+    assert options[3] == ["Finish"], "after a repeated search only Finish is allowed, long before the limit"
+    assert "You repeated a search" in script.prompts["agent"][-1][1]
+
+
+async def test_the_step_limit_forces_finish(inputs):
+    script = RoleScript(agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
+    sys_, llm = system(script, {**inputs, "max_iterations": 1})
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Live_In", "Oslo")}
+    options = [a.get("enum", [a.get("const")]) for a in (s["properties"]["action"] for s in script.schemas["agent"])]
+    assert options[1] == ["Finish"], "at the limit only Finish is allowed"
+    assert "You have used every action" in script.prompts["agent"][-1][1]
 
 
 async def test_malformed_steps_are_fed_back_then_incorporated(inputs):

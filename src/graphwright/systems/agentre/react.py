@@ -15,6 +15,7 @@ from graphwright.systems.agentre.tools import Retrieval
 
 FINISH = "Finish"
 LAST_CALL = "You have used every action: Finish now with the triples you found."
+REPEATED = "You repeated a search you already made, so there is nothing new to find: Finish now with the triples you found."
 
 
 async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, prompt: PromptTemplate,
@@ -32,14 +33,16 @@ async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, pro
 
     for o in retrieval.prefetch(sentence):
         observe(o.action, o.input, o.text)
-    just_used = ""
+    just_used, repeated = "", False
     for iteration in range(max_iterations + 1):
-        last = iteration == max_iterations
+        # a repeated search means the agent has nothing left to look up: it alternated two tools on the
+        # same input until the step limit when only the last action was closed (seen with the 1.5B model)
+        last = iteration == max_iterations or repeated
         # the action that just answered is closed for one step: at temperature 0 a small model otherwise
         # repeats the same call until the step limit (seen with the 1.5B model)
         actions = [FINISH] if last else [a for a in retrieval.actions if a != just_used] + [FINISH]
         step_type = react_step_model(actions, retrieval.schema.names)
-        shown = history + [LAST_CALL] if last else history
+        shown = history + [REPEATED if repeated else LAST_CALL] if last else history
         try:
             step = await caller.ask(run, "agent", prompt, step_type, sentence=sentence, history="\n\n".join(shown),
                                     relations=retrieval.relation_lines(False), actions=retrieval.describe_actions(),
@@ -56,7 +59,8 @@ async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, pro
             return run
         query = step.action_input.strip()
         just_used = step.action
-        if (step.action, query) in done:
+        repeated = (step.action, query) in done
+        if repeated:
             observe(step.action, query, "you already did this; use the observation above or Finish", step.thought)
         else:
             observe(step.action, query, retrieval.call(step.action, query, sentence).text, step.thought)
