@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Iterator, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -60,7 +60,7 @@ def parse_output(text: str, output_type: type[T]) -> T:
     raise ModelOutputError(_describe(first_error)) from first_error
 
 
-def closed_prefixes(text: str, limit: int = 400):
+def closed_prefixes(text: str, limit: int = 400) -> Iterator[str]:
     """The prefixes of a cut-off JSON answer that end after a complete value, each closed with the
     brackets still open, longest first: ``{"triples": [{..}, {"subj`` -> ``{"triples": [{..}]}``;
     ``{"names": ["a", "b", "c`` -> ``{"names": ["a", "b"]}``. Only those that parse as JSON; the caller

@@ -8,10 +8,10 @@ researcher answers whoever asked and sees only the question. Grounding runs once
 tagger answers once more and that answer is final. At most ``max_turns`` agent turns; the last tagger
 <output> is the answer.
 
-Two rules the paper lacks, from real runs of a small model at temperature 0: an <output> that does not
-reproduce the text (``min_coverage``) is sent back to the tagger and never becomes the answer; and a
+Three rules the paper lacks, from real runs of a small model at temperature 0: an <output> that does not
+reproduce the text (``min_coverage``) is sent back to the tagger and never becomes the answer; a
 tagger that answers feedback with the same output again ends the review (``stop_on_repeat``), because
-the reviewer then repeats its feedback until the cap. Feedback with no words in it (a copied
+the reviewer then repeats its feedback until the cap; and feedback with no words in it (a copied
 ``<feedback>...</feedback>``) asks for nothing and counts as approval.
 """
 
