@@ -40,14 +40,16 @@ bench-ablation: install
 
 # agentre against its baselines and ablations on CoNLL04 and SciERC (paper 001 Tables 1-3)
 RE_SENTENCES ?= 100
+RE_STEP ?= 5
 bench-re: install
-	$(BIN)/python scripts/bench_re.py --sentences $(RE_SENTENCES) --datasets conll04,scierc --warm-up 50 \
+	$(BIN)/python scripts/bench_re.py --sentences $(RE_SENTENCES) --step $(RE_STEP) --datasets conll04,scierc --warm-up 50 \
 		--model embedded:qwen2.5-coder-1.5b --no-cache
 
 # agenticner against its single-call baseline and ablations on four NER datasets (paper 002 Tables 2-4)
 NER_SENTENCES ?= 100
+NER_STEP ?= 5
 bench-ner: install
-	$(BIN)/python scripts/bench_ner.py --sentences $(NER_SENTENCES) --datasets conll2003,crossner-ai,crossner-music,crossner-politics \
+	$(BIN)/python scripts/bench_ner.py --sentences $(NER_SENTENCES) --step $(NER_STEP) --datasets conll2003,crossner-ai,crossner-music,crossner-politics \
 		--model embedded:qwen2.5-coder-1.5b --no-cache
 
 clean:

@@ -42,6 +42,8 @@ def header(title: str, model: str | None, command: str) -> list[str]:
 def config_args(parser: argparse.ArgumentParser, configs: dict, script: str) -> tuple[argparse.Namespace, str]:
     """Shared options of the configuration benchmarks (bench_re, bench_ner); the arguments and the command line."""
     parser.add_argument("--configs", default=",".join(configs), type=lambda s: s.split(","))
+    parser.add_argument("--step", type=int, default=0,
+                        help="run in rounds of this many more sentences for every dataset and configuration")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
     args = parser.parse_args()
@@ -49,6 +51,19 @@ def config_args(parser: argparse.ArgumentParser, configs: dict, script: str) -> 
     if unknown:
         parser.error(f"unknown configurations {unknown}; choose from {list(configs)}")
     return args, f"python scripts/{script} " + " ".join(f"'{a}'" if " " in a else a for a in sys.argv[1:])
+
+
+def rounds(total: int, step: int) -> list[int]:
+    """The sentence counts a benchmark runs up to, in order: every dataset and configuration reaches one
+    before any goes on, so a run cut short (or carried to another machine by the ledger) still leaves
+    tables that compare the configurations on the same sentences."""
+    if step <= 0 or step >= total:
+        return [total]
+    return list(range(step, total, step)) + [total]
+
+
+def sentences_title(done: int, planned: int) -> str:
+    return f"the first {done} " if done == planned else f"the first {done} (of {planned} planned) "
 
 
 def linking(args, command: str) -> None:

@@ -4,9 +4,10 @@ Every configuration runs on the same first N test sentences of each dataset with
 single call with the generated tagger prompt (the paper's baseline), the full team, the team without the
 grounding engine and without the researcher. Scores are micro entity-level P/R/F1 (strict span and type,
 conlleval chunks). Runs go to runs/bench/ner/ and resume; the ledger (docs/bench-ledger/) carries them
-to a new machine.
+to a new machine. ``--step K`` runs in rounds of K more sentences, each dataset's table rewritten after
+every round, so a benchmark longer than a session grows across sessions with comparable tables.
 
-    python scripts/bench_ner.py --sentences 100 --datasets conll2003,crossner-ai,crossner-music,crossner-politics --no-cache
+    python scripts/bench_ner.py --sentences 100 --step 5 --datasets conll2003,crossner-ai,crossner-music,crossner-politics --no-cache
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import argparse
 import asyncio
 import sys
 
-from bench_eval import BENCH_MD, config_args, header, run_config
+from bench_eval import BENCH_MD, config_args, header, rounds, run_config, sentences_title
 from bench_ledger import RUNS
 from bench_re import slug
 
@@ -33,20 +34,20 @@ CONFIGS: dict[str, tuple[str, dict]] = {
 }
 
 
-async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
-    data = load_dataset(dataset, args.sentences)
+async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict]]:
+    data = load_dataset(dataset, sentences)
     results = []
     for name in args.configs:
         system_name, settings = CONFIGS[name]
         settings = {**data.system_settings, **settings}
         folder = NER_RUNS / f"{slug(name)}-{dataset}"
-        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, args.sentences)
+        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, sentences)
         results.append((name, agg))
     return results
 
 
-def table(dataset: str, results, model: str, command: str, sentences: int) -> str:
-    lines = header(f"agenticner on the first {sentences} {dataset} test sentences (strict micro scores)", model, command)
+def table(dataset: str, results, model: str, command: str, sentences: str) -> str:
+    lines = header(f"agenticner on {sentences}{dataset} test sentences (strict micro scores)", model, command)
     lines += ["| configuration | P | R | F1 | error rate | LLM calls | prompt tokens | completion tokens | seconds |",
               "|---|" + "---|" * 8]
     for name, agg in results:
@@ -61,11 +62,13 @@ def table(dataset: str, results, model: str, command: str, sentences: int) -> st
 
 async def run_all(args, command: str) -> None:
     llm = make_llm(args.model, cache=not args.no_cache)
-    for dataset in args.datasets:
-        results = await run_dataset(dataset, args, llm)
-        body = table(dataset, results, results[0][1]["run"]["model"], command, args.sentences)
-        write_section(BENCH_MD, f"agenticner-{dataset}-{args.sentences}", body)
-        print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
+    for sentences in rounds(args.sentences, args.step):
+        for dataset in args.datasets:
+            results = await run_dataset(dataset, args, llm, sentences)
+            body = table(dataset, results, results[0][1]["run"]["model"], command,
+                         sentences_title(sentences, args.sentences))
+            write_section(BENCH_MD, f"agenticner-{dataset}", body)
+            print(f"wrote the {dataset} table ({sentences} sentences) to {BENCH_MD}", file=sys.stderr)
     await llm.aclose()
 
 

@@ -4,9 +4,10 @@ For each dataset: memory is warmed on the first labelled pool samples, then ever
 on the same first N test sentences. Configurations: the zero-shot and few-shot baselines, agentre,
 agentre without retrieval and without memory (Table 2), and few-shot with each sample retriever
 (Table 3: labelled samples only, k = 5). Scores are strict micro P/R/F1 (exact head, relation and tail)
-plus the argument-pair F1 with the relation ignored. Runs go to runs/bench/re/ and resume.
+plus the argument-pair F1 with the relation ignored. Runs go to runs/bench/re/ and resume; ``--step K``
+runs in rounds of K more sentences (see bench_ner).
 
-    python scripts/bench_re.py --sentences 100 --datasets conll04,scierc --warm-up 50 --no-cache
+    python scripts/bench_re.py --sentences 100 --step 5 --datasets conll04,scierc --warm-up 50 --no-cache
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import asyncio
 import os
 import sys
 
-from bench_eval import BENCH_MD, config_args, header, run_config
+from bench_eval import BENCH_MD, config_args, header, rounds, run_config, sentences_title
 from bench_ledger import ROOT, RUNS
 
 from graphwright.eval.benchmarks_md import write_section
@@ -48,8 +49,8 @@ def uses_memory(system_name: str, settings: dict) -> bool:
     return "memory" in settings.get("tools", ALL_TOOLS if system_name == "agentre" else [])
 
 
-async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
-    data = load_dataset(dataset, args.sentences)
+async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict]]:
+    data = load_dataset(dataset, sentences)
     # relative to the repository (main() runs there): the run settings, and so the ledger, name no machine path
     memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
     if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
@@ -64,13 +65,13 @@ async def run_dataset(dataset: str, args, llm) -> list[tuple[str, dict]]:
         if uses_memory(system_name, settings):
             settings["memory_dir"] = str(memory_dir)
         folder = RE_RUNS / f"{slug(name)}-{dataset}"
-        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, args.sentences)
+        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, sentences)
         results.append((name, agg))
     return results
 
 
-def table(dataset: str, results, model: str, command: str, sentences: int, warmed: int) -> str:
-    lines = header(f"agentre on the first {sentences} {dataset} test sentences (strict micro scores)", model, command)
+def table(dataset: str, results, model: str, command: str, sentences: str, warmed: int) -> str:
+    lines = header(f"agentre on {sentences}{dataset} test sentences (strict micro scores)", model, command)
     lines += [f"- memory: warmed on the first {warmed} train sentences; retrieval pool: the train split "
               "(first 1,000); k = 5", "",
               "| configuration | P | R | F1 | pair F1 (relation ignored) | error rate | LLM calls | prompt tokens | "
@@ -97,11 +98,13 @@ def main() -> None:
 
 async def run_all(args, command: str) -> None:
     llm = make_llm(args.model, cache=not args.no_cache)
-    for dataset in args.datasets:
-        results = await run_dataset(dataset, args, llm)
-        body = table(dataset, results, results[0][1]["run"]["model"], command, args.sentences, args.warm_up)
-        write_section(BENCH_MD, f"agentre-{dataset}-{args.sentences}", body)
-        print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
+    for sentences in rounds(args.sentences, args.step):
+        for dataset in args.datasets:
+            results = await run_dataset(dataset, args, llm, sentences)  # the warm-up resumes: only the first round learns
+            body = table(dataset, results, results[0][1]["run"]["model"], command,
+                         sentences_title(sentences, args.sentences), args.warm_up)
+            write_section(BENCH_MD, f"agentre-{dataset}", body)
+            print(f"wrote the {dataset} table ({sentences} sentences) to {BENCH_MD}", file=sys.stderr)
     await llm.aclose()
 
 

@@ -186,3 +186,30 @@ def test_the_bench_ledger_restores_a_lost_run_folder_without_dataset_text(tmp_pa
     assert again.calls == []
     assert resumed["macro"] == first["macro"] and resumed["error_rate"] == first["error_rate"]
     assert ledger.restore(folder) == 0  # a folder that exists is never overwritten
+
+
+def test_a_benchmark_in_rounds_scores_the_same_as_one_run(tmp_path):
+    import importlib.util
+    import sys
+
+    scripts = Path(__file__).resolve().parents[2] / "scripts"
+    scripts_dir = str(scripts)
+    sys.path.insert(0, scripts_dir)  # bench_eval imports its sibling bench_ledger
+    try:
+        spec = importlib.util.spec_from_file_location("bench_eval", scripts / "bench_eval.py")
+        bench = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(scripts_dir)
+    assert bench.rounds(12, 5) == [5, 10, 12] and bench.rounds(3, 5) == [3] and bench.rounds(3, 0) == [3]
+
+    answers = {"a": [(ARNOLD, "P19", THAL)], "b": [("Q1", "P31", "Q5")]}
+    whole = run(FixedSystem(answers, failing={"c"}), tmp_path / "whole")
+    system = FixedSystem(answers, failing={"c"})
+    for limit in bench.rounds(3, 2):
+        docs = dataset().documents[:limit]
+        info = RunInfo(system="fixed", dataset="toy", model="m", kb="none", limit=limit)
+        part = run(system, tmp_path / "rounds", EvalDataset("toy", docs), info)
+        assert part["documents"] == limit
+    assert sorted(system.calls) == ["a", "b", "c"], "each round runs only the sentences it adds"
+    assert part["macro"] == whole["macro"] and part["error_rate"] == whole["error_rate"]
