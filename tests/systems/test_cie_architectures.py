@@ -207,3 +207,14 @@ def test_entity_and_property_lists_keep_each_phrase_once():
     looped = PropertyList.model_validate_json('{"properties": ["instance of", "occupation", "instance of", " ", "occupation "]}')
     assert looped.properties == ["instance of", "occupation"]
     assert EntityList(entities=["Kue cubit", "Indonesia", "Kue cubit"]).entities == ["Kue cubit", "Indonesia"]
+
+
+def test_the_react_view_cuts_a_tool_answer_larger_than_its_budget():
+    from graphwright.systems.cie.react.system import render_view
+
+    huge = "wd:Q42 Douglas Adams (English writer). " * 2000  # 80,000 characters of search results
+    state = {"messages": [{"id": 0, "author": "react_agent", "content": "search"},
+                          {"id": 1, "author": "uri_retrieval_tool", "content": huge}], "steps": 1}
+    view = render_view(state, limit=4000, max_steps=10)
+    assert len(view) < 4500 and "cut at 4000 characters" in view
+    assert "[0] react_agent" not in view, "older messages give way to the newest"

@@ -93,6 +93,8 @@ def render_view(state: ReactState, limit: int, max_steps: int) -> str:
     lines, size = [], 0
     for m in reversed(state.get("messages") or []):
         line = f"[{m['id']}] {m['author']}: {m['content']}"
+        if not lines and len(line) > limit:  # one tool answer alone can exceed the context window
+            line = line[:limit] + f" …[cut at {limit} characters: ask for fewer terms at a time]"
         if size + len(line) > limit and lines:
             lines.append("[... older messages cut: delete or summarise what you no longer need]")
             break
