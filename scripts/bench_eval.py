@@ -66,6 +66,24 @@ def sentences_title(done: int, planned: int) -> str:
     return f"the first {done} " if done == planned else f"the first {done} (of {planned} planned) "
 
 
+def slug(name: str) -> str:
+    """A configuration's name as a run folder name."""
+    return name.replace(" ", "").replace(",", "-").replace("/", "")
+
+
+async def run_in_rounds(args, command: str, prefix: str, run_dataset, table) -> None:
+    """Every dataset's configurations up to each round's sentence count, its table rewritten each round."""
+    llm = make_llm(args.model, cache=not args.no_cache)
+    for sentences in rounds(args.sentences, args.step):
+        for dataset in args.datasets:
+            results = await run_dataset(dataset, args, llm, sentences)
+            body = table(dataset, results, results[0][1]["run"]["model"], command,
+                         sentences_title(sentences, args.sentences))
+            write_section(BENCH_MD, f"{prefix}-{dataset}", body)
+            print(f"wrote the {dataset} table ({sentences} sentences) to {BENCH_MD}", file=sys.stderr)
+    await llm.aclose()
+
+
 def linking(args, command: str) -> None:
     from graphwright.eval.linking import run_linking_benchmark
 

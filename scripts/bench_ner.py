@@ -14,15 +14,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 
-from bench_eval import BENCH_MD, config_args, header, rounds, run_config, sentences_title
+from bench_eval import config_args, header, run_config, run_in_rounds, slug
 from bench_ledger import RUNS
-from bench_re import slug
 
-from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
-from graphwright.llm import make_llm
 
 NER_RUNS = RUNS / "ner"
 # name -> (system, settings)
@@ -60,25 +56,13 @@ def table(dataset: str, results, model: str, command: str, sentences: str) -> st
     return "\n".join(lines)
 
 
-async def run_all(args, command: str) -> None:
-    llm = make_llm(args.model, cache=not args.no_cache)
-    for sentences in rounds(args.sentences, args.step):
-        for dataset in args.datasets:
-            results = await run_dataset(dataset, args, llm, sentences)
-            body = table(dataset, results, results[0][1]["run"]["model"], command,
-                         sentences_title(sentences, args.sentences))
-            write_section(BENCH_MD, f"agenticner-{dataset}", body)
-            print(f"wrote the {dataset} table ({sentences} sentences) to {BENCH_MD}", file=sys.stderr)
-    await llm.aclose()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=100)
     parser.add_argument("--datasets", default="conll2003,crossner-ai,crossner-music,crossner-politics",
                         type=lambda s: s.split(","))
     args, command = config_args(parser, CONFIGS, "bench_ner.py")
-    asyncio.run(run_all(args, command))
+    asyncio.run(run_in_rounds(args, command, "agenticner", run_dataset, table))
 
 
 if __name__ == "__main__":

@@ -17,12 +17,10 @@ import asyncio
 import os
 import sys
 
-from bench_eval import BENCH_MD, config_args, header, rounds, run_config, sentences_title
+from bench_eval import config_args, header, run_config, run_in_rounds, slug
 from bench_ledger import ROOT, RUNS
 
-from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
-from graphwright.llm import make_llm
 from graphwright.systems.agentre.learn import warm_up
 from graphwright.systems.base import make_system
 
@@ -39,10 +37,6 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     "few-shot, tf-idf": ("agentre.fewshot", {"retriever": "tfidf"}),
     "few-shot, random": ("agentre.fewshot", {"retriever": "random"}),
 }
-
-
-def slug(name: str) -> str:
-    return name.replace(" ", "").replace(",", "-").replace("/", "")
 
 
 def uses_memory(system_name: str, settings: dict) -> bool:
@@ -93,19 +87,9 @@ def main() -> None:
     parser.add_argument("--warm-up", type=int, default=50, help="pool samples learnt into memory first")
     args, command = config_args(parser, CONFIGS, "bench_re.py")
     os.chdir(ROOT)
-    asyncio.run(run_all(args, command))
-
-
-async def run_all(args, command: str) -> None:
-    llm = make_llm(args.model, cache=not args.no_cache)
-    for sentences in rounds(args.sentences, args.step):
-        for dataset in args.datasets:
-            results = await run_dataset(dataset, args, llm, sentences)  # the warm-up resumes: only the first round learns
-            body = table(dataset, results, results[0][1]["run"]["model"], command,
-                         sentences_title(sentences, args.sentences), args.warm_up)
-            write_section(BENCH_MD, f"agentre-{dataset}", body)
-            print(f"wrote the {dataset} table ({sentences} sentences) to {BENCH_MD}", file=sys.stderr)
-    await llm.aclose()
+    # the warm-up resumes, so only the first round learns
+    asyncio.run(run_in_rounds(args, command, "agentre", run_dataset,
+                              lambda *row: table(*row, warmed=args.warm_up)))
 
 
 if __name__ == "__main__":
