@@ -153,6 +153,30 @@ def test_turtle_to_label_labels_a_correct_triple_and_flags_made_up_iris(default_
     assert any("wrong namespace for predicate wd:P102: use wdt:P102" in p for p in bad.problems)
 
 
+def test_a_rejected_turtle_keeps_every_statement_that_parses_alone():
+    from graphwright.tools.turtle import salvage_turtle
+
+    turtle = ("@prefix ex: <http://example.org/> .\n"
+              "wd:Q2685 wdt:P102 wd:Q29468 .\n"
+              "wd:Q2685 wdt:P26 Maria Shriver .\n"  # an unquoted name: the whole document fails to parse
+              "ex:a wdt:P31 wd:Q5 ;\n    wdt:P27 wd:Q30 .")
+    triples, errors = salvage_turtle(turtle)
+    assert [(t.subject.value.rsplit("/", 1)[-1], t.predicate.value.rsplit("/", 1)[-1]) for t in triples] == [
+        ("Q2685", "P102"), ("a", "P31"), ("a", "P27")]
+    assert len(errors) == 1 and "Maria Shriver" in errors[0]
+    assert len(salvage_turtle("wd:Q2685 wdt:P102 wd:Q29468 .")[0]) == 1 and salvage_turtle("wd:Q2685 wdt:P102 wd:Q29468 .")[1] == []
+
+
+def test_the_final_check_keeps_the_good_triples_of_a_partly_broken_turtle(default_kb):
+    from graphwright.systems.cie.common.finish import check_turtle
+
+    outcome = check_turtle(default_kb, "wd:Q2685 wdt:P102 wd:Q29468 .\nwd:Q2685 wdt:P26 Maria Shriver .", "agent")
+    assert [t["predicate"]["value"] for t in outcome.triples] == ["http://www.wikidata.org/prop/direct/P102"]
+    assert outcome.parse_error is None and any("Maria Shriver" in p for p in outcome.problems)
+    broken = check_turtle(default_kb, "wd:Q2685 wdt:P26 Maria Shriver .", "agent")
+    assert broken.triples == [] and broken.parse_error and "Invalid Turtle" in broken.parse_error
+
+
 # --- URI retrieval, compact mode ----------------------------------------------------------------
 
 def test_compact_uri_retrieval_keeps_only_a_candidate_or_none(default_kb):

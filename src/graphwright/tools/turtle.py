@@ -11,6 +11,7 @@ from graphwright.errors import ModelOutputError
 from graphwright.kb.namespaces import TURTLE_PREFIXES
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*|```\s*$", re.MULTILINE)
+_PREFIX = re.compile(r"\s*(@prefix|PREFIX)\s", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,46 @@ def parse_turtle(text: str) -> list[ParsedTriple]:
         return [ParsedTriple(_term(q.subject), _term(q.predicate), _term(q.object)) for q in quads]
     except SyntaxError as exc:
         raise ModelOutputError(f"Invalid Turtle: {exc}. Fix the syntax and send the whole Turtle again.") from exc
+
+
+def _statements(body: str) -> list[str]:
+    """The body cut into statements: lines gathered until one ends with '.' (an agent writes one triple
+    per line; a literal spanning lines stays whole because its statement ends later). Prefix lines are
+    repeated before each statement."""
+    prefixes, statements, current = [], [], []
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        if not current and _PREFIX.match(line):  # declared prefixes stay in force for every statement
+            prefixes.append(line)
+            continue
+        current.append(line)
+        if line.rstrip().endswith("."):
+            statements.append("\n".join(prefixes + current))
+            current = []
+    if current:
+        statements.append("\n".join(prefixes + current))
+    return statements
+
+
+def salvage_turtle(text: str) -> tuple[list[ParsedTriple], list[str]]:
+    """The triples of every statement that parses on its own, and one error per statement that does not.
+
+    For a Turtle the parser rejects as a whole: one bad line (a missing dot, an unquoted name) would
+    otherwise cost the run every good triple it found.
+    """
+    try:
+        return parse_turtle(text), []
+    except ModelOutputError:
+        pass
+    triples: list[ParsedTriple] = []
+    errors: list[str] = []
+    for statement in _statements(_FENCE.sub("", text).strip()):
+        try:
+            triples.extend(parse_turtle(statement))
+        except ModelOutputError:
+            errors.append(f"Invalid Turtle, left out: {statement.strip()[:200]}")
+    return triples, errors
 
 
 def _node(term: RdfTerm) -> ox.NamedNode | ox.Literal:
