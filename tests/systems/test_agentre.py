@@ -206,6 +206,8 @@ async def test_memory_warm_up_writes_memory_that_a_new_run_reads(inputs, tmp_pat
     sys_, llm = system(script, settings)
     counts = await warm_up(sys_, samples, llm)
     assert counts == {"learnt": 1, "skipped": 0, "correct": 1, "wrong": 1, "missed": 1}
+    learning = script.prompts["extract"][0][1]  # a pool sentence never sees its own labels
+    assert "Nordbank" not in learning.replace(samples[0].text, "")
     reflection_prompt = script.prompts["reflection"][0][1]
     assert '["Oslo", "Live_In", "Nordbank"]' in reflection_prompt and '["Carl Dahl", "Work_For", "Nordbank"]' in reflection_prompt
     assert {p.name for p in memory_dir.iterdir()} >= {"shallow.jsonl", "deep.json", "reflections.jsonl", "manifest.json"}
@@ -217,6 +219,7 @@ async def test_memory_warm_up_writes_memory_that_a_new_run_reads(inputs, tmp_pat
     sys_, _ = system(reader, settings)
     await run(sys_, text="Carl Dahl moved to Oslo last year .")
     user = reader.prompts["extract"][0][1]
+    assert "Carl Dahl | Work_For | Nordbank" in user  # another sentence does see the pool's facts
     assert "About Carl Dahl: Carl Dahl lives in Oslo." in user
     assert "Lesson: A place never lives in an organisation" in user
     assert 'wrong (do not repeat): [["Oslo", "Live_In", "Nordbank"]]' in user

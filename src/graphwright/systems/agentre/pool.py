@@ -16,29 +16,36 @@ class SamplePool:
     def __init__(self, samples: list[RESample], retriever: RetrieverKind, *, seed: int = 0):
         self.samples = samples
         self.index = make_index(retriever, [s.text for s in samples], seed=seed)
-        self._facts: dict[str, list[RETriple]] = defaultdict(list)
+        # entity -> (the sentence stating it, fact): a sentence never learns from its own labels
+        self._facts: dict[str, list[tuple[str, RETriple]]] = defaultdict(list)
         for sample in samples:
             for t in sample.triples:
                 for name in (t.head, t.tail):
-                    self._facts[_key(name)].append(t)
+                    self._facts[_key(name)].append((sample.text.strip(), t))
         self._names: list[tuple[str, re.Pattern]] | None = None
 
-    def similar(self, text: str, k: int) -> list[RESample]:
-        """The ``k`` most similar samples, never the sentence itself (warm-up runs over the pool)."""
+    def similar(self, text: str, k: int, sentence: str | None = None) -> list[RESample]:
+        """The ``k`` samples most similar to ``text``, never the ``sentence`` being extracted (by default
+        ``text`` itself): warm-up runs over the pool, and its own labels would be the answer."""
+        own = (sentence if sentence is not None else text).strip()
         hits = [self.samples[i] for i in self.index.top(text, k + 1)]
-        return [s for s in hits if s.text.strip() != text.strip()][:k]
+        return [s for s in hits if s.text.strip() != own][:k]
 
-    def facts(self, entity: str, limit: int = 8) -> list[RETriple]:
-        return list(dict.fromkeys(self._facts.get(_key(entity), [])))[:limit]
+    def facts(self, entity: str, limit: int = 8, sentence: str | None = None) -> list[RETriple]:
+        """What the pool states about ``entity``, leaving out what the ``sentence`` being extracted states."""
+        own = sentence.strip() if sentence is not None else None
+        return list(dict.fromkeys(t for text, t in self._facts.get(_key(entity), []) if text != own))[:limit]
 
     def entities_in(self, text: str, limit: int = 5) -> list[str]:
         """Pool entities the text names (a gazetteer: AgentRE's entity recognition and linking step),
-        longest first; names of one or two characters are skipped as too ambiguous."""
+        longest first; names of one or two characters are skipped as too ambiguous, and so are names
+        the pool knows only from this very text."""
         if self._names is None:
             self._names = [(n, re.compile(rf"(?<!\w){re.escape(n)}(?!\w)")) for n in self._facts if len(n) > 2]
         lowered = _key(text)
         # CJK text has no spaces between words, so there a name is found anywhere in the text
-        found = [n for n, pattern in self._names if (n in lowered if has_cjk(n) else pattern.search(lowered))]
+        found = [n for n, pattern in self._names if (n in lowered if has_cjk(n) else pattern.search(lowered))
+                 and self.facts(n, limit=1, sentence=text)]
         return sorted(found, key=len, reverse=True)[:limit]
 
 

@@ -55,30 +55,33 @@ class Retrieval:
         if tool is None:
             text = f"unknown action {action!r}; available: {', '.join(self.actions + ['Finish'])}"
         else:
-            text = getattr(self, f"search_{tool}")(query.strip() or sentence)
+            text = getattr(self, f"search_{tool}")(query.strip() or sentence, sentence)
         return Observation(action, query, text)
 
     # ---- the tools ------------------------------------------------------------------------------------------
 
-    def search_samples(self, query: str) -> str:
-        found = self.pool.similar(query, self.k) if self.pool else []
+    # each tool takes the action input and the sentence being extracted (which must not find itself)
+
+    def search_samples(self, query: str, sentence: str) -> str:
+        found = self.pool.similar(query, self.k, sentence=sentence) if self.pool else []
         return render_samples(found) if found else "no similar labelled sentences"
 
-    def search_guidelines(self, query: str) -> str:
+    def search_guidelines(self, query: str, sentence: str) -> str:
         """Relations whose name or definition shares a word with the query; all of them when none does."""
         wanted = set(terms(query))
         names = [r.name for r in self.schema.relations if wanted & set(terms(f"{r.name} {r.description}"))]
         text = self.schema.guidelines(names or None)
         return f"{text}\nNote: {self.schema.note}" if self.schema.note else text
 
-    def search_kg(self, entity: str) -> str:
-        lines = [f"{t.head} | {t.relation} | {t.tail}" for t in (self.pool.facts(entity) if self.pool else [])]
+    def search_kg(self, entity: str, sentence: str) -> str:
+        facts = self.pool.facts(entity, sentence=sentence) if self.pool else []
+        lines = [f"{t.head} | {t.relation} | {t.tail}" for t in facts]
         if self.kb is not None:
             lines += [f"{h.record.short()}" for h in self.kb.search(entity, kind="entity", mode="label", k=2)
                       if h.matched in ("exact", "alias")]
         return "\n".join(lines) if lines else f"nothing known about {entity!r}"
 
-    def search_memory(self, query: str) -> str:
+    def search_memory(self, query: str, sentence: str) -> str:
         if self.memory is None:
             return "no memory"
         parts = []
