@@ -157,6 +157,24 @@ def test_cie_react_step_limit_keeps_the_last_checked_turtle(default_kb):
     assert {t.provenance.agent for t in result.triples} == {"fallback"}
 
 
+def test_cie_react_step_limit_keeps_the_good_lines_of_a_broken_turtle(default_kb):
+    broken = TURTLE + "\nwd:Q2685 wdt:P26 Maria Shriver ."  # an unquoted name: the parser rejects the whole
+    script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES),
+                                react("semantic_validation_tool", turtle=broken),
+                                react("uri_retrieval_tool", searches=ALL_SEARCHES)])
+    result = run("cie.react", script, default_kb, max_steps=3)
+    assert keys(result) == EXPECTED
+    assert any("Maria Shriver" in w for w in result.warnings)
+
+
+def test_cie_react_caps_the_requests_of_one_action(default_kb):
+    script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES), react("finish", turtle=TURTLE)])
+    run("cie.react", script, default_kb)
+    variants = {v["properties"]["goto"]["const"]: v["properties"] for v in script.schemas["react"][0]["anyOf"]}
+    assert variants["network_traversal_tool"]["traverse"]["maxItems"] == 5
+    assert variants["uri_retrieval_tool"]["searches"]["maxItems"] == 15
+
+
 def test_cie_react_step_limit_ends_the_run(default_kb):
     script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES)] * 3)
     result = run("cie.react", script, default_kb, max_steps=2)

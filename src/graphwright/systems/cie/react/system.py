@@ -39,7 +39,7 @@ TOOL_HELP = {
               'and object; kind "entity" for subjects and objects, "property" for predicates; mode "fused" (usual), '
               '"label", "description", or "example" (properties: a sentence such as "Merkel is a member of the CDU").',
     TRAVERSAL_TOOL: '- network_traversal_tool: shows the broader and narrower properties of a property, and which fit '
-                    'the subject and object types. traverse: [{"property": "wdt:P463", "subject": "wd:Q..", "object": "wd:Q.."}].',
+                    'the subject and object types. traverse: up to 5 requests [{"property": "wdt:P..", "subject": "wd:Q..", "object": "wd:Q.."}] for properties you found.',
     SEMANTIC_TOOL: "- semantic_validation_tool: checks each triple of the turtle against the property's datatype and "
                    "type constraints; on failure it gives the expected types.",
     LABEL_TOOL: "- turtle_to_label_tool: shows the label of every IRI in the turtle and flags unknown IRIs and wrong "
