@@ -50,6 +50,20 @@ def test_scorer_reads_mentions_and_type_iris():
     assert (counts.matched_pred, counts.predicted, counts.gold) == (1, 2, 2)
 
 
+def test_scorer_reads_predictions_as_iob2_tags_on_the_gold_tokens():
+    # "Dr. Smith of New York": a span inside a word snaps to the word; nested spans keep the outer one
+    doc = GoldDocument(id="d", text="Dr. Smith of New York", tokens=[(0, 3), (4, 9), (10, 12), (13, 16), (17, 21)],
+                       entities=[GoldEntity(start=4, end=9, type="person"), GoldEntity(start=13, end=21, type="location")])
+    result = ExtractionResult(document_id="d", system="s", entities=[
+        Entity(iri="x:smith", types=["person"], mentions=[Mention(surface="Smit", span=Span(start=4, end=8))]),
+        Entity(iri="x:ny", types=["location"], mentions=[Mention(surface="New York", span=Span(start=13, end=21))]),
+        Entity(iri="x:york", types=["location"], mentions=[Mention(surface="York", span=Span(start=17, end=21))])])
+    counts = NERScorer().score_document(result, doc)["mentions"]
+    assert (counts.matched_pred, counts.predicted, counts.gold) == (2, 2, 2)
+    untokenized = NERScorer().score_document(result, doc.model_copy(update={"tokens": None}))["mentions"]
+    assert (untokenized.matched_pred, untokenized.predicted) == (1, 3)
+
+
 def test_domain_files_are_checked(tmp_path):
     good = tmp_path / "d.yaml"
     good.write_text("domain: news\ntypes: {person: people}\n")

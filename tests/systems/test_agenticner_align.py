@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from graphwright.eval.ner_data import token_offsets
-from graphwright.systems.agenticner.align import align, parse_tagged, to_token_spans
+from graphwright.eval.ner_metrics import to_token_spans
+from graphwright.systems.agenticner.align import align, parse_tagged
 
 TYPES = ["person", "location", "organisation", "misc", "protein", "DNA"]
 

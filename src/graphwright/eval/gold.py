@@ -88,6 +88,8 @@ class GoldDocument(BaseModel):
     triples: list[GoldTriple] = Field(default_factory=list)
     entities: list[GoldEntity] = Field(default_factory=list)
     title: str | None = None
+    # NER data: (start, end) of each token; predictions are scored on these tokens, as seqeval does
+    tokens: list[tuple[int, int]] | None = None
 
 
 def iri_key(iri: str) -> str:

@@ -73,8 +73,9 @@ def gold_documents(dataset: NERDataset, limit: int | None = None) -> list[GoldDo
     docs = []
     for sample in dataset.test[:limit] if limit else dataset.test:
         text = sample.text
-        docs.append(GoldDocument(id=sample.id, text=text, entities=[
-            GoldEntity(start=s, end=e, type=t, surface=text[s:e]) for s, e, t in sample.char_spans()]))
+        docs.append(GoldDocument(id=sample.id, text=text, tokens=token_offsets(sample.tokens, sample.separator),
+                                 entities=[GoldEntity(start=s, end=e, type=t, surface=text[s:e])
+                                           for s, e, t in sample.char_spans()]))
     return docs
 
 

@@ -68,13 +68,34 @@ def type_name(type_iri_or_name: str) -> str:
     return unquote(type_iri_or_name.rstrip("/").rsplit("/", 1)[-1])
 
 
+def to_token_spans(spans: Iterable[tuple[int, int, str]], offsets: list[tuple[int, int]]) -> list[Chunk]:
+    """Character spans (start, end, type) to token chunks: every token a span touches."""
+    out = []
+    for start, end, kind in spans:
+        inside = [i for i, (s, e) in enumerate(offsets) if s < end and e > start]
+        if inside:
+            out.append(Chunk(inside[0], inside[-1] + 1, kind))
+    return list(dict.fromkeys(out))
+
+
+def as_tagged(spans: Iterable[tuple[int, int, str]], offsets: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Character spans as a token tagger would give them: snapped to whole tokens and made into one IOB2
+    sequence (nested and overlapping spans keep the earlier, then longer one), read back as spans."""
+    tags = to_iob2(to_token_spans(spans, offsets), len(offsets))
+    return [(offsets[c.start][0], offsets[c.end - 1][1], c.type) for c in chunks(tags)]
+
+
 class NERScorer:
-    """Exact character span and type of every entity mention, micro-averaged over documents."""
+    """Exact span and type of every entity mention, micro-averaged over documents. Where the gold data
+    has tokens, predictions are scored as IOB2 tags on them (seqeval's strict entity F1); otherwise on
+    exact character spans."""
 
     categories = NER_CATEGORIES
 
     def score_document(self, result, doc) -> dict[str, Counts]:
         predicted = [] if result.status != "ok" else predicted_mentions(result)
+        if doc.tokens is not None:
+            predicted = as_tagged(predicted, doc.tokens)
         gold = [(g.start, g.end, g.type) for g in doc.entities]
         return {"mentions": set_counts(predicted, gold)}
 

@@ -109,13 +109,3 @@ def coverage(output: str, source: str) -> float:
         return 1.0
     matcher = SequenceMatcher(None, _fold(plain), _fold(source), autojunk=False)
     return sum(block.size for block in matcher.get_matching_blocks()) / longest
-
-
-def to_token_spans(spans: list[CharSpan], offsets: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """Character spans to ``[first, last + 1)`` token spans: every token the span touches."""
-    out = []
-    for span in spans:
-        inside = [i for i, (s, e) in enumerate(offsets) if s < span.end and e > span.start]
-        if inside:
-            out.append((inside[0], inside[-1] + 1, span.type))
-    return list(dict.fromkeys(out))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from graphwright.errors import UserError
 from graphwright.eval.ner_data import NERSample
-from graphwright.eval.ner_metrics import Chunk, to_iob2
-from graphwright.systems.agenticner.align import CharSpan, parse_tagged, to_token_spans
+from graphwright.eval.ner_metrics import to_iob2, to_token_spans
+from graphwright.systems.agenticner.align import parse_tagged
 
 MAX_DRAWS = 2000
 
@@ -66,9 +66,8 @@ def read_examples(path: Path, types: list[str]) -> list[NERSample]:
             else:
                 plain, tagged = parse_tagged(row["text"], types)
                 words = [(m.start(), m.end()) for m in re.finditer(r"\S+", plain)]
-                chunks = to_token_spans([CharSpan(*t) for t in tagged], words)
                 sample = NERSample(id=f"ex-{number}", tokens=[plain[s:e] for s, e in words],
-                                   tags=to_iob2([Chunk(*c) for c in chunks], len(words)))
+                                   tags=to_iob2(to_token_spans(tagged, words), len(words)))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             raise UserError(f"{path}:{number}: not an example ({type(exc).__name__}: {exc}); expected "
                             '{"tokens": [...], "tags": [...]} or {"text": "... <Type>...</Type> ..."}') from exc
