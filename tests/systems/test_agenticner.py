@@ -11,7 +11,7 @@ import pytest
 
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
-from graphwright.systems.agenticner.search import SearchUnavailableError, WebSearch
+from graphwright.systems.agenticner.search import LocalSearch, SearchUnavailableError, WebSearch
 from graphwright.systems.base import make_system
 
 TEXT = "Angela Merkel visited Paris ."
@@ -141,7 +141,18 @@ async def test_single_call_baseline_and_metaprompt_cache(settings):
     assert len(llm.calls) == 1, "the generated prompt is cached per configuration"
 
 
-def test_web_search_on_a_local_server():
+async def test_an_unusable_written_prompt_falls_back_to_the_template_and_says_so_each_run(settings):
+    chat = Chat(metaprompter=["<prompt>Tag things.</prompt>"], tagger=[TAGGED, TAGGED], reviewer=["APPROVED!"] * 2)
+    team = {**settings, "metaprompt": True, "researcher": False}
+    result, llm = await run(chat, team)
+    prompt = chat.seen["tagger"][0][0]["content"]
+    assert "named entity tagger for" in prompt and prompt.count("<objection>") == 1
+    assert any("Metaprompter's prompt was unusable" in w for w in result.warnings)
+    again, llm = await run(chat, team)
+    assert not chat.seen["metaprompter"][1:] and any("unusable" in w for w in again.warnings)
+
+
+async def test_web_search_on_a_local_server():
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -158,9 +169,31 @@ def test_web_search_on_a_local_server():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/search"
-        assert WebSearch(url).search("5D SUGRA") == ["about 5D SUGRA", "T: C"]
+        assert await WebSearch(url).search("5D SUGRA") == ["about 5D SUGRA", "T: C"]
     finally:
         server.shutdown()
         server.server_close()
     with pytest.raises(SearchUnavailableError):
-        WebSearch(url, timeout=1).search("x")
+        await WebSearch(url, timeout=1).search("x")
+
+
+async def test_local_search_finds_passages_that_share_a_word_and_nothing_else(tmp_path):
+    (tmp_path / "notes.md").write_text("Cisplatin is a chemotherapy drug.\n\nThe lab moved in May.", encoding="utf-8")
+    search = LocalSearch.from_files([tmp_path], extra=["Chemical: substances and compounds"])
+    assert await search.search("what is cisplatin?") == ["Cisplatin is a chemotherapy drug."]
+    assert await search.search("quantum chromodynamics") == []
+
+
+def test_examples_cover_every_type_the_pool_has():
+    from graphwright.eval.ner_data import NERSample
+    from graphwright.systems.agenticner.examples import sample_examples
+
+    def sample(i, tags):
+        return NERSample(id=f"s{i}", tokens=[f"w{j}" for j in range(len(tags))], tags=tags)
+
+    pool = [sample(0, ["B-a", "O"]), sample(1, ["B-b", "O", "B-c"]), sample(2, ["O", "O"]), sample(3, ["B-d"]),
+            sample(4, ["O", "B-a", "O", "O"])]
+    picked = sample_examples(pool, ["a", "b", "c", "d", "e"], n=2, seed=1)
+    assert {c.type for s in picked for c in s.entities} == {"a", "b", "c", "d"}  # "e" is not in the pool
+    assert len(picked) == 3 and len({s.id for s in picked}) == 3
+    assert len(sample_examples(pool, ["a"], n=2)) == 2

@@ -238,3 +238,13 @@ def test_pool_file_errors_name_the_line(inputs, tmp_path):
     bad.write_text('{"text": "a", "triples": [["x", "Married_To", "y"]]}\n')
     with pytest.raises(UserError, match=r"bad.jsonl:1: relations not in schema 'news': Married_To"):
         make_system("agentre", ScriptedLLM([]), None, {**inputs, "pool_file": str(bad)})
+
+
+def test_deep_memory_recalls_an_entity_only_where_the_sentence_names_it(tmp_path):
+    from graphwright.systems.agentre.memory import AgentMemory
+
+    memory = AgentMemory(tmp_path / "memory", "news", "bm25")
+    memory.set_summary("Al", "Al works for Acme Corp.")
+    memory.set_summary("Oslo", "Oslo is a city.")
+    assert memory.entity_summaries("Alan moved to Oslo .", 3) == [("Oslo", "Oslo is a city.")]
+    assert [e for e, _ in memory.entity_summaries("Al met Alan in Oslo .", 3)] == ["Oslo", "Al"]

@@ -18,8 +18,9 @@ MAX_DRAWS = 2000
 
 
 def sample_examples(pool: list[NERSample], types: list[str], n: int, seed: int = 0) -> list[NERSample]:
-    """``n`` samples whose entities together cover every type that the pool has at all. When no draw of
-    ``n`` covers them, the draw covering most types is kept."""
+    """At least ``n`` samples whose entities together cover every type the pool has at all: the random
+    draw of ``n`` covering most types, then, while a type is missing, the sample adding most missing
+    types (the shortest among equals). A domain with more types than ``n`` sentences show gets more."""
     if len(pool) <= n:
         return list(pool)
     wanted = set(types) & {c.type for s in pool for c in s.entities}
@@ -32,7 +33,14 @@ def sample_examples(pool: list[NERSample], types: list[str], n: int, seed: int =
         if cover > best_cover:
             best, best_cover = draw, cover
         if cover == len(wanted):
+            return best
+    missing = wanted - {c.type for s in best for c in s.entities}
+    while missing:
+        gain, _, pick = max(((len(missing & {c.type for c in s.entities}), -len(s.tokens), i) for i, s in enumerate(pool)))
+        if gain == 0:
             break
+        best.append(pool[pick])
+        missing -= {c.type for c in pool[pick].entities}
     return best
 
 

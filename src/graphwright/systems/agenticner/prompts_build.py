@@ -50,30 +50,36 @@ async def metaprompt_tagger(llm: LLM, domain: EntityDomain, examples: list[NERSa
     examples_text = render_examples(examples)
     key = hashlib.sha256(json.dumps([llm.name, domain.model_dump(), examples_text, research, debate],
                                     sort_keys=True).encode()).hexdigest()[:24]
-    path = cache_dir() / "agenticner-prompts" / f"{key}.txt"
-    warnings: list[str] = []
-    if path.is_file():
-        written = path.read_text(encoding="utf-8")
+    path = cache_dir() / "agenticner-prompts" / f"{key}.json"
+    if path.is_file():  # at temperature 0 the Metaprompter would write the same again, unusable or not
+        cached = json.loads(path.read_text(encoding="utf-8"))
+        written, warnings = cached["prompt"], cached["warnings"]
     else:
-        with resources.as_file(resources.files("graphwright.eval").joinpath("ner_domains", "genia-ner.yaml")) as f:
-            genia = load_domain(f)
-        base = template_tagger_prompt(genia, EXAMPLES_MARK, research=True, debate=True)
-        system, user = load_prompt(PACKAGE, "metaprompter").render(
-            base_prompt=base, domain=domain.domain, types=render_types(domain), examples=examples_text)
-        reply = await llm.chat([{"role": "system", "content": system}, {"role": "user", "content": user}],
-                               max_tokens=1500)
-        written = tag_content(reply.text, "prompt") or ""
-        if len(written) < 200 or not all(t in written for t in domain.types):
-            warnings.append("the Metaprompter's prompt was unusable (too short or missing entity types); "
-                            "the template prompt is used")
-            written = template_tagger_prompt(domain, EXAMPLES_MARK, research=research, debate=debate)
+        written, warnings = await _write_tagger_prompt(llm, domain, examples_text, research=research, debate=debate)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(written, encoding="utf-8")
+        path.write_text(json.dumps({"prompt": written, "warnings": warnings}, ensure_ascii=False), encoding="utf-8")
     if EXAMPLES_MARK not in written:
         written += f"\n\nExamples:\n{EXAMPLES_MARK}"
     written = written.replace(EXAMPLES_MARK, examples_text)
-    additions = [SCOPE] + ([DEBATE.strip("- \n")] if debate else [])
+    # the template already has these rules; a written prompt may have dropped them
+    additions = [SCOPE] + ([DEBATE.strip("- \n")] if debate and "<objection>" not in written else [])
     return written + "\n\n" + "\n".join(additions), warnings
+
+
+async def _write_tagger_prompt(llm: LLM, domain: EntityDomain, examples_text: str, *, research: bool,
+                               debate: bool) -> tuple[str, list[str]]:
+    """The Metaprompter's prompt, or the template when its answer is unusable (with a warning)."""
+    with resources.as_file(resources.files("graphwright.eval").joinpath("ner_domains", "genia-ner.yaml")) as f:
+        genia = load_domain(f)
+    base = template_tagger_prompt(genia, EXAMPLES_MARK, research=True, debate=True)
+    system, user = load_prompt(PACKAGE, "metaprompter").render(
+        base_prompt=base, domain=domain.domain, types=render_types(domain), examples=examples_text)
+    reply = await llm.chat([{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=1500)
+    written = tag_content(reply.text, "prompt") or ""
+    if len(written) >= 200 and all(t in written for t in domain.types):
+        return written, []
+    return (template_tagger_prompt(domain, EXAMPLES_MARK, research=research, debate=debate),
+            ["the Metaprompter's prompt was unusable (too short or missing entity types); the template prompt is used"])
 
 
 def reviewer_prompt(domain: EntityDomain, example: str, *, research: bool) -> str:

@@ -8,13 +8,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Protocol
 
 import httpx
 
 from graphwright.errors import DataNotFoundError, GraphwrightError
-from graphwright.retrieval import make_index
+from graphwright.retrieval import terms
+from graphwright.retrieval.indices import BM25Index
 
 PASSAGE_CHARS = 400
 
@@ -24,13 +26,14 @@ class SearchUnavailableError(GraphwrightError):
 
 
 class Search(Protocol):
-    def search(self, query: str, k: int = 3) -> list[str]: ...
+    async def search(self, query: str, k: int = 3) -> list[str]: ...
 
 
 class LocalSearch:
     def __init__(self, passages: list[str]):
         self.passages = [p for p in dict.fromkeys(p.strip() for p in passages) if p]
-        self.index = make_index("bm25", self.passages)
+        self.index = BM25Index()
+        self.index.add(self.passages)
 
     @classmethod
     def from_files(cls, paths: list[Path | str], extra: list[str] = ()) -> "LocalSearch":
@@ -45,22 +48,26 @@ class LocalSearch:
                 passages += [p[:PASSAGE_CHARS] for p in text.split("\n\n")]
         return cls(passages)
 
-    def search(self, query: str, k: int = 3) -> list[str]:
+    async def search(self, query: str, k: int = 3) -> list[str]:
+        """The ``k`` best passages sharing a word with the query; none when nothing matches (an unrelated
+        passage would read to the researcher as an answer)."""
         if not self.passages:
             return []
-        return [self.passages[i] for i in self.index.top(query, k)]
+        scores = self.index.scores(Counter(terms(query)))
+        return [self.passages[i] for i in self.index.top(query, k) if scores[i] > 0]
 
 
 class WebSearch:
     def __init__(self, url: str, api_key: str | None = None, timeout: float = 20.0):
         self.url, self.api_key, self.timeout = url, api_key, timeout
 
-    def search(self, query: str, k: int = 3) -> list[str]:
+    async def search(self, query: str, k: int = 3) -> list[str]:
         payload = {"query": query, "include_answer": True, "max_results": k}
         if self.api_key:
             payload["api_key"] = self.api_key
         try:
-            response = httpx.post(self.url, json=payload, timeout=self.timeout)
+            async with httpx.AsyncClient(timeout=self.timeout) as client:  # never blocks the other documents
+                response = await client.post(self.url, json=payload)
             response.raise_for_status()
             data = response.json()
         except (httpx.HTTPError, ValueError) as exc:

@@ -139,7 +139,7 @@ class Team:
         if self.researcher is None or not question:
             return NO_RESEARCHER
         try:
-            found = self.search.search(question, k=3) if self.search else []
+            found = await self.search.search(question, k=3) if self.search else []
         except SearchUnavailableError as exc:
             found = [f"(search failed: {exc})"]
         result.agent_turns += 1

@@ -19,7 +19,7 @@ from graphwright.eval.re_data import RETriple
 from graphwright.eval.re_metrics import normalize_argument
 from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.retrieval import RetrieverKind, make_index
-from graphwright.systems.agentre.pool import render_triples
+from graphwright.systems.agentre.pool import names_in, render_triples
 
 SHALLOW, DEEP, REFLECTIONS, MANIFEST = "shallow.jsonl", "deep.json", "reflections.jsonl", "manifest.json"
 
@@ -72,7 +72,7 @@ class AgentMemory:
     def entity_summaries(self, text: str, k: int) -> list[tuple[str, str]]:
         """Summaries of entities the sentence names, longest names first (most specific)."""
         lowered = text.casefold()
-        hits = [(e, s) for e, s in self.summaries.items() if e.casefold() in lowered]
+        hits = [(e, s) for e, s in self.summaries.items() if names_in(e.casefold(), lowered)]
         return sorted(hits, key=lambda x: -len(x[0]))[:k]
 
     def similar_lessons(self, text: str, k: int) -> list[str]:

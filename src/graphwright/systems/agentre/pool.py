@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from functools import lru_cache
 
 from graphwright.eval.re_data import RESample, RETriple
 from graphwright.eval.re_metrics import normalize_argument
@@ -22,7 +23,6 @@ class SamplePool:
             for t in sample.triples:
                 for name in (t.head, t.tail):
                     self._facts[_key(name)].append((sample.text.strip(), t))
-        self._names: list[tuple[str, re.Pattern]] | None = None
 
     def similar(self, text: str, k: int, sentence: str | None = None) -> list[RESample]:
         """The ``k`` samples most similar to ``text``, never the ``sentence`` being extracted (by default
@@ -40,13 +40,20 @@ class SamplePool:
         """Pool entities the text names (a gazetteer: AgentRE's entity recognition and linking step),
         longest first; names of one or two characters are skipped as too ambiguous, and so are names
         the pool knows only from this very text."""
-        if self._names is None:
-            self._names = [(n, re.compile(rf"(?<!\w){re.escape(n)}(?!\w)")) for n in self._facts if len(n) > 2]
         lowered = _key(text)
-        # CJK text has no spaces between words, so there a name is found anywhere in the text
-        found = [n for n, pattern in self._names if (n in lowered if has_cjk(n) else pattern.search(lowered))
-                 and self.facts(n, limit=1, sentence=text)]
+        found = [n for n in self._facts if len(n) > 2 and names_in(n, lowered) and self.facts(n, limit=1, sentence=text)]
         return sorted(found, key=len, reverse=True)[:limit]
+
+
+def names_in(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` as a whole word (both case-folded); CJK text has no spaces
+    between words, so there a name is found anywhere."""
+    return name in text if has_cjk(name) else _word(name).search(text) is not None
+
+
+@lru_cache(maxsize=100_000)
+def _word(name: str) -> re.Pattern:
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
 
 
 def _key(name: str) -> str:
