@@ -5,6 +5,10 @@ new machine would start the hours of model calls again. The ledger (docs/bench-l
 tables are computed from and nothing from the datasets: the run settings and, for each scored document,
 its id, status, reason, counts and usage. The bench scripts restore a missing run folder from it before
 resuming the run, and save it after each document. It also lets a reader recompute any table.
+
+Memory that a benchmark warms up before its runs (agentre) is rebuilt on a new machine from the model's
+answers of the first warm-up, kept here too (``ReplayLLM``): the answers, not the prompts that hold the
+train sentences.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ import json
 from pathlib import Path
 
 from graphwright.eval.runner import DOCS_FILE, RUN_FILE, read_documents
-from graphwright.jsonl import append_jsonl
+from graphwright.jsonl import append_jsonl, read_jsonl
+from graphwright.llm.base import ChatResponse
+from graphwright.llm.wrappers import WrapperLLM, cache_key
 
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "docs" / "bench-ledger"
@@ -47,3 +53,25 @@ def restore(folder: Path) -> int:
     for row in saved["documents"]:
         append_jsonl(folder / DOCS_FILE, {**row, "restored_from_ledger": True})
     return len(saved["documents"])
+
+
+class ReplayLLM(WrapperLLM):
+    """Answers a call the ledger has seen with the model's recorded answer, and records new ones: one JSON
+    line per call, keyed by the hash of the request (model, messages, schema, parameters)."""
+
+    def __init__(self, inner, name: str):
+        super().__init__(inner)
+        self.path = LEDGER / f"{name}.jsonl"
+        self.answers = {row["key"]: ChatResponse.model_validate(row["response"]) for row in read_jsonl(self.path)}
+
+    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None):
+        key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens)
+        if key in self.answers:
+            hit = self.answers[key]
+            return hit.model_copy(update={"cached": True, "usage": hit.usage.model_copy(update={"cached_calls": 1})})
+        response = await self.inner.chat(messages, json_schema=json_schema, temperature=temperature,
+                                         max_tokens=max_tokens)
+        self.answers[key] = response
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        append_jsonl(self.path, {"key": key, "response": response.model_dump(mode="json")})
+        return response

@@ -163,14 +163,26 @@ def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default
     assert missing.exit_code == 1 and "not a finished eval run" in missing.output
 
 
-def test_the_bench_ledger_restores_a_lost_run_folder_without_dataset_text(tmp_path, monkeypatch):
+def load_script(name: str):
+    """A module of scripts/ (the bench scripts import their siblings by name)."""
     import importlib.util
+    import sys
+
+    scripts = str(Path(__file__).resolve().parents[2] / "scripts")
+    sys.path.insert(0, scripts)
+    try:
+        spec = importlib.util.spec_from_file_location(name, Path(scripts) / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(scripts)
+    return module
+
+
+def test_the_bench_ledger_restores_a_lost_run_folder_without_dataset_text(tmp_path, monkeypatch):
     import shutil
 
-    path = Path(__file__).resolve().parents[2] / "scripts" / "bench_ledger.py"
-    spec = importlib.util.spec_from_file_location("bench_ledger", path)
-    ledger = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ledger)
+    ledger = load_script("bench_ledger")
     monkeypatch.setattr(ledger, "RUNS", tmp_path / "runs")
     monkeypatch.setattr(ledger, "LEDGER", tmp_path / "ledger")
     folder = tmp_path / "runs" / "re" / "fixed-toy"
@@ -189,18 +201,7 @@ def test_the_bench_ledger_restores_a_lost_run_folder_without_dataset_text(tmp_pa
 
 
 def test_a_benchmark_in_rounds_scores_the_same_as_one_run(tmp_path):
-    import importlib.util
-    import sys
-
-    scripts = Path(__file__).resolve().parents[2] / "scripts"
-    scripts_dir = str(scripts)
-    sys.path.insert(0, scripts_dir)  # bench_eval imports its sibling bench_ledger
-    try:
-        spec = importlib.util.spec_from_file_location("bench_eval", scripts / "bench_eval.py")
-        bench = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(bench)
-    finally:
-        sys.path.remove(scripts_dir)
+    bench = load_script("bench_eval")
     assert bench.rounds(12, 5) == [5, 10, 12] and bench.rounds(3, 5) == [3] and bench.rounds(3, 0) == [3]
 
     answers = {"a": [(ARNOLD, "P19", THAL)], "b": [("Q1", "P31", "Q5")]}
@@ -213,3 +214,21 @@ def test_a_benchmark_in_rounds_scores_the_same_as_one_run(tmp_path):
         assert part["documents"] == limit
     assert sorted(system.calls) == ["a", "b", "c"], "each round runs only the sentences it adds"
     assert part["macro"] == whole["macro"] and part["error_rate"] == whole["error_rate"]
+
+
+async def test_the_ledger_replays_recorded_answers_on_a_new_machine(tmp_path, monkeypatch):
+    from graphwright.llm.fake import ScriptedLLM
+
+    ledger = load_script("bench_ledger")
+    monkeypatch.setattr(ledger, "LEDGER", tmp_path / "ledger")
+    prompt = [{"role": "user", "content": "a train sentence the ledger must not keep"}]
+    first = ScriptedLLM(["the answer"])
+    assert (await ledger.ReplayLLM(first, "warm-up").chat(prompt, max_tokens=8)).text == "the answer"
+    recorded = (tmp_path / "ledger" / "warm-up.jsonl").read_text()
+    assert "the answer" in recorded and "train sentence" not in recorded
+
+    later = ScriptedLLM([])  # a new machine: the model is never asked
+    replayed = await ledger.ReplayLLM(later, "warm-up").chat(prompt, max_tokens=8)
+    assert replayed.text == "the answer" and replayed.cached and not later.calls
+    with pytest.raises(AssertionError):  # another request is not in the ledger: the model is asked
+        await ledger.ReplayLLM(later, "warm-up").chat(prompt, max_tokens=9)
