@@ -76,12 +76,13 @@ def salvage_turtle(text: str) -> tuple[list[ParsedTriple], list[str]]:
     """The triples of every statement that parses on its own, and one error per statement that does not.
 
     For a Turtle the parser rejects as a whole: one bad line (a missing dot, an unquoted name) would
-    otherwise cost the run every good triple it found.
+    otherwise cost the run every good triple it found. Raises the parser's ModelOutputError for the
+    whole text when no statement yields a triple.
     """
     try:
         return parse_turtle(text), []
-    except ModelOutputError:
-        pass
+    except ModelOutputError as exc:
+        whole_error = exc
     triples: list[ParsedTriple] = []
     errors: list[str] = []
     for statement in _statements(_FENCE.sub("", text).strip()):
@@ -89,6 +90,8 @@ def salvage_turtle(text: str) -> tuple[list[ParsedTriple], list[str]]:
             triples.extend(parse_turtle(statement))
         except ModelOutputError:
             errors.append(f"Invalid Turtle, left out: {statement.strip()[:200]}")
+    if not triples:
+        raise whole_error
     return triples, errors
 
 

@@ -16,7 +16,7 @@ from langgraph.types import Command
 from graphwright.errors import ModelOutputError
 from graphwright.kb.namespaces import TURTLE_PREFIXES
 from graphwright.systems.cie.common.turn import trace_step
-from graphwright.tools.turtle import parse_turtle, salvage_turtle
+from graphwright.tools.turtle import salvage_turtle
 from graphwright.tools.turtle_to_label import label_triples
 
 FINISH = "finish"
@@ -38,12 +38,10 @@ def check_turtle(kb, turtle: str, agent: str) -> FinishOutcome:
     turtle = turtle.strip()
     if not turtle:
         return FinishOutcome(turtle="")
-    parsed, bad_statements = salvage_turtle(turtle)
-    if not parsed:
-        try:
-            parse_turtle(turtle)
-        except ModelOutputError as exc:  # the parser's own message is what the agent can act on
-            return FinishOutcome(turtle=turtle, problems=[str(exc)], parse_error=str(exc))
+    try:
+        parsed, bad_statements = salvage_turtle(turtle)
+    except ModelOutputError as exc:
+        return FinishOutcome(turtle=turtle, problems=[str(exc)], parse_error=str(exc))
     outcome = FinishOutcome(turtle=TURTLE_PREFIXES + turtle, problems=bad_statements)
     for triple in parsed:
         report = label_triples(kb, [triple])
