@@ -167,6 +167,21 @@ def test_cie_react_step_limit_keeps_the_good_lines_of_a_broken_turtle(default_kb
     assert any("Maria Shriver" in w for w in result.warnings)
 
 
+def test_cie_react_closes_a_tool_called_twice_with_the_same_input(default_kb):
+    traverse = [{"property": "wdt:P19", "subject": "wd:Q2685", "object": "wd:Q571822"}]
+    script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES),
+                                react("network_traversal_tool", traverse=traverse),
+                                react("uri_retrieval_tool", searches=ALL_SEARCHES),  # the same search again
+                                react("network_traversal_tool", traverse=traverse),
+                                react("finish", turtle=TURTLE)])
+    result = run("cie.react", script, default_kb)
+    assert keys(result) == EXPECTED
+    assert "uri_retrieval_tool is now closed" in script.prompts["react"][3]
+    assert "network_traversal_tool is now closed" in script.prompts["react"][4]
+    assert set(routes(script.schemas["react"][4])) == {"semantic_validation_tool", "turtle_to_label_tool",
+                                                       "message_deletion_tool", "finish"}
+
+
 def test_cie_react_caps_the_requests_of_one_action(default_kb):
     script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES), react("finish", turtle=TURTLE)])
     run("cie.react", script, default_kb)

@@ -69,6 +69,7 @@ class ReactState(RunState, total=False):
     instruction: str
     # bookkeeping
     checked_turtle: str  # the last Turtle the agent gave a check tool
+    closed_tools: list[str]  # tools the agent called twice with the same input
 
 
 Ctx = Runtime[CieContext]
@@ -81,11 +82,13 @@ def add_message(messages: list[dict[str, Any]], author: str, content: str) -> li
 
 def open_routes(state: ReactState, tools: list[str]) -> list[str]:
     """Search before finishing (IRIs from memory are often wrong); act on a tool's answer instead
-    of calling the same tool again (a small model repeats a call until the step limit); prune only
-    a long history."""
+    of calling the same tool again, and never again call a tool that was given the same input twice
+    (a small model repeats a call, or alternates two, until the step limit); prune only a long history."""
     searched = any(step["node"] == URI_TOOL for step in state.get("call_trace") or [])
     last = last_worker(state, (AGENT,))
-    routes = [t for t in tools if t != last and (t != DELETE_TOOL or len(state.get("messages") or []) > 3)]
+    closed = set(state.get("closed_tools") or [])
+    routes = [t for t in tools if t != last and t not in closed
+              and (t != DELETE_TOOL or len(state.get("messages") or []) > 3)]
     return routes + [FINISH] if searched or URI_TOOL not in tools else routes
 
 
@@ -151,14 +154,21 @@ def make_tool(name: str):
         ctx = runtime.context
         args = state.get("tool_input") or {}
         messages = state.get("messages") or []
+        given = json.dumps(args, ensure_ascii=False)[:2000]
+        update: dict[str, Any] = {}
         error = None
-        try:
-            answer, kept = _run_tool(name, ctx.kb, args, messages, ctx.config.candidates_per_term)
-        except ModelOutputError as exc:
-            answer, kept, error = f"ERROR: {exc}", None, str(exc)
+        if any(step["node"] == name and step["input"] == given for step in state.get("call_trace") or []):
+            answer = (f"You already called {name} with this input; its answer is above. {name} is now closed: "
+                      "use what you found, write the Turtle and check it or finish.")
+            kept, update["closed_tools"] = None, [*(state.get("closed_tools") or []), name]
+        else:
+            try:
+                answer, kept = _run_tool(name, ctx.kb, args, messages, ctx.config.candidates_per_term)
+            except ModelOutputError as exc:
+                answer, kept, error = f"ERROR: {exc}", None, str(exc)
         messages = add_message(kept if kept is not None else messages, name, answer)
-        return Command(goto=AGENT, update={"messages": messages, "call_trace": trace_step(
-            state, name, "tool", goto=AGENT, input=json.dumps(args, ensure_ascii=False)[:2000], output=answer[:2000], error=error)})
+        return Command(goto=AGENT, update={**update, "messages": messages, "call_trace": trace_step(
+            state, name, "tool", goto=AGENT, input=given, output=answer[:2000], error=error)})
 
     return tool
 
