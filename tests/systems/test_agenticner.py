@@ -152,6 +152,15 @@ async def test_an_unusable_written_prompt_falls_back_to_the_template_and_says_so
     assert not chat.seen["metaprompter"][1:] and any("unusable" in w for w in again.warnings)
 
 
+async def test_a_written_prompt_without_the_answer_format_gets_the_rules(settings):
+    written = "<prompt>You tag news. Types: person (people), location (places). " + "Be careful. " * 20 + "</prompt>"
+    chat = Chat(metaprompter=[written], tagger=[TAGGED])
+    result, _ = await run(chat, {**settings, "metaprompt": True}, "agenticner.single")
+    prompt = chat.seen["tagger"][0][0]["content"]
+    assert "You tag news" in prompt and "Put the tagged text inside <output>...</output>" in prompt
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")] and not result.warnings
+
+
 async def test_web_search_on_a_local_server():
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):

@@ -35,10 +35,15 @@ def render_examples(examples: list[NERSample]) -> str:
     return "\n".join(example_block(s.text, tagged_text(s)) for s in examples) or "(none)"
 
 
+def answer_rules(domain: EntityDomain) -> str:
+    """How the tagger must answer: the contract with the alignment that reads its output."""
+    return load_prompt(PACKAGE, "answer_rules").render(example_type=next(iter(domain.types)))[0]
+
+
 def template_tagger_prompt(domain: EntityDomain, examples_text: str, *, research: bool, debate: bool) -> str:
     """The tagger prompt filled from the template, without an LLM (also the Metaprompter's example)."""
     system, _ = load_prompt(PACKAGE, "tagger").render(
-        domain=domain.domain, types=render_types(domain), example_type=next(iter(domain.types)),
+        domain=domain.domain, types=render_types(domain), answer_rules=answer_rules(domain),
         research=(RESEARCH_TAGGER if research else "") + (DEBATE if debate else ""), examples=examples_text, text="")
     return system
 
@@ -58,11 +63,13 @@ async def metaprompt_tagger(llm: LLM, domain: EntityDomain, examples: list[NERSa
         written, warnings = await _write_tagger_prompt(llm, domain, examples_text, research=research, debate=debate)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({"prompt": written, "warnings": warnings}, ensure_ascii=False), encoding="utf-8")
+    # the template has these rules; a written prompt may have dropped them (the 1.5B model's prompt for
+    # conll2003 never said to tag or to answer in <output>, and the tagger copied the text untagged)
+    additions = ([answer_rules(domain)] if "<output>" not in written else []) + [SCOPE] \
+        + ([DEBATE.strip("- \n")] if debate and "<objection>" not in written else [])
     if EXAMPLES_MARK not in written:
         written += f"\n\nExamples:\n{EXAMPLES_MARK}"
     written = written.replace(EXAMPLES_MARK, examples_text)
-    # the template already has these rules; a written prompt may have dropped them
-    additions = [SCOPE] + ([DEBATE.strip("- \n")] if debate and "<objection>" not in written else [])
     return written + "\n\n" + "\n".join(additions), warnings
 
 
