@@ -24,7 +24,7 @@ from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.workers import detour, last_worker
 from graphwright.systems.cie.react.outputs import (
-    AGENT, DELETE_TOOL, LABEL_TOOL, SEMANTIC_TOOL, TOOLS, TRAVERSAL_TOOL, URI_TOOL, ReactOutput,
+    AGENT, DELETE_TOOL, LABEL_TOOL, MAX_TRAVERSALS, SEMANTIC_TOOL, TOOLS, TRAVERSAL_TOOL, URI_TOOL, ReactOutput,
 )
 from graphwright.tools.message_deletion import delete_messages
 from graphwright.tools.network_traversal import TraversalRequest, network_traversal, render_traversal
@@ -39,7 +39,8 @@ TOOL_HELP = {
               'and object; kind "entity" for subjects and objects, "property" for predicates; mode "fused" (usual), '
               '"label", "description", or "example" (properties: a sentence such as "Merkel is a member of the CDU").',
     TRAVERSAL_TOOL: '- network_traversal_tool: shows the broader and narrower properties of a property, and which fit '
-                    'the subject and object types. traverse: up to 5 requests [{"property": "wdt:P..", "subject": "wd:Q..", "object": "wd:Q.."}] for properties you found.',
+                    f'the subject and object types. traverse: up to {MAX_TRAVERSALS} requests [{{"property": "wdt:P..", '
+                    '"subject": "wd:Q..", "object": "wd:Q.."}] for properties you found.',
     SEMANTIC_TOOL: "- semantic_validation_tool: checks each triple of the turtle against the property's datatype and "
                    "type constraints; on failure it gives the expected types.",
     LABEL_TOOL: "- turtle_to_label_tool: shows the label of every IRI in the turtle and flags unknown IRIs and wrong "
