@@ -41,7 +41,9 @@ def header(title: str, model: str | None, command: str) -> list[str]:
 
 def config_args(parser: argparse.ArgumentParser, configs: dict, script: str) -> tuple[argparse.Namespace, str]:
     """Shared options of the configuration benchmarks (bench_re, bench_ner); the arguments and the command line."""
-    parser.add_argument("--configs", default=",".join(configs), type=lambda s: s.split(","))
+    # a list default is not passed through `type`: all configurations, whatever their names hold
+    parser.add_argument("--configs", default=list(configs), type=lambda s: s.split(","),
+                        help="comma-separated names; default all")
     parser.add_argument("--step", type=int, default=0,
                         help="run in rounds of this many more sentences for every dataset and configuration")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
@@ -68,7 +70,7 @@ def sentences_title(done: int, planned: int) -> str:
 
 def slug(name: str) -> str:
     """A configuration's name as a run folder name."""
-    return name.replace(" ", "").replace(",", "-").replace("/", "")
+    return "".join(c for c in name if c not in " ,/()")
 
 
 async def run_in_rounds(args, command: str, prefix: str, run_dataset, table) -> None:

@@ -33,9 +33,9 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     "agentre": ("agentre", {}),
     "agentre w/o retrieval": ("agentre", {"tools": ["memory"]}),  # no samples, guidelines or KG facts
     "agentre w/o memory": ("agentre", {"tools": ["samples", "guidelines", "kg"]}),
-    "few-shot, bm25": ("agentre.fewshot", {"retriever": "bm25"}),
-    "few-shot, tf-idf": ("agentre.fewshot", {"retriever": "tfidf"}),
-    "few-shot, random": ("agentre.fewshot", {"retriever": "random"}),
+    "few-shot (bm25)": ("agentre.fewshot", {"retriever": "bm25"}),
+    "few-shot (tf-idf)": ("agentre.fewshot", {"retriever": "tfidf"}),
+    "few-shot (random)": ("agentre.fewshot", {"retriever": "random"}),
 }
 
 

@@ -3,6 +3,7 @@ and `graphwright eval run` end to end against a scripted OpenAI-compatible serve
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 from pathlib import Path
@@ -232,3 +233,17 @@ async def test_the_ledger_replays_recorded_answers_on_a_new_machine(tmp_path, mo
     assert replayed.text == "the answer" and replayed.cached and not later.calls
     with pytest.raises(AssertionError):  # another request is not in the ledger: the model is asked
         await ledger.ReplayLLM(later, "warm-up").chat(prompt, max_tokens=9)
+
+
+@pytest.mark.parametrize("script", ["bench_re", "bench_ner"])
+def test_bench_configurations_parse_by_default_and_by_name(script, monkeypatch):
+    bench, shared = load_script(script), load_script("bench_eval")
+    parse, names = shared.config_args, list(bench.CONFIGS)
+    assert not any("," in name for name in names)  # --configs separates names by commas
+    monkeypatch.setattr("sys.argv", [script])
+    args, _ = parse(argparse.ArgumentParser(), bench.CONFIGS, script)
+    assert args.configs == names  # no name is split apart, whatever it holds
+    monkeypatch.setattr("sys.argv", [script, "--configs", f"{names[-1]},{names[0]}"])
+    args, command = parse(argparse.ArgumentParser(), bench.CONFIGS, script)
+    assert args.configs == [names[-1], names[0]] and names[0] in command
+    assert len({shared.slug(name) for name in names}) == len(names)  # one run folder each
