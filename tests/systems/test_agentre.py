@@ -63,6 +63,17 @@ async def test_react_agent_uses_tools_then_finishes(inputs):
     assert result.extra["trajectories"][0]["steps"][-1]["action"] == "Finish"
 
 
+async def test_search_kg_reads_the_entity_and_its_types_from_a_configured_kb(inputs, default_kb):
+    script = RoleScript(agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
+    settings = {k: v for k, v in inputs.items() if k != "pool_file"}  # the KB alone, no labelled pool
+    sys_ = make_system("agentre", ScriptedLLM(script), default_kb, settings)
+    result = await run(sys_)
+    observation = next(s.output for s in result.trace if s.node == "SearchKG")
+    assert "Oslo (Q585): capital city of Norway" in observation
+    assert "Oslo | instance of | city" in observation, "the KB's types, as facts in the pool's triple form"
+    assert "Sierra Leone" not in observation, "only an exact label or alias match counts as the entity"
+
+
 async def test_a_repeated_search_is_refused_and_forces_finish(inputs):
     script = RoleScript(agent=[
         step("SearchGuidelines", "Live_In"), step("SearchKG", "Oslo"), step("SearchGuidelines", "Live_In"),

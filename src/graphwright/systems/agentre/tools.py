@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from graphwright.kb.records import KBRecord
 from graphwright.model.schema import RelationSchema
 from graphwright.retrieval import terms
 from graphwright.systems.agentre.memory import AgentMemory
@@ -77,8 +78,9 @@ class Retrieval:
         facts = self.pool.facts(entity, sentence=sentence) if self.pool else []
         lines = [f"{t.head} | {t.relation} | {t.tail}" for t in facts]
         if self.kb is not None:
-            lines += [f"{h.record.short()}" for h in self.kb.search(entity, kind="entity", mode="label", k=2)
-                      if h.matched in ("exact", "alias")]
+            for hit in self.kb.search(entity, kind="entity", mode="label", k=2):
+                if hit.matched in ("exact", "alias"):
+                    lines += kb_facts(self.kb, hit.record)
         return "\n".join(lines) if lines else f"nothing known about {entity!r}"
 
     def search_memory(self, query: str, sentence: str) -> str:
@@ -118,6 +120,13 @@ class Retrieval:
         wanted = [r for r in self.schema.relations if names is None or r.name in set(names)]
         return "\n".join(f"- {r.name}" + (f" ({'/'.join(r.head) or 'entity'} -> {'/'.join(r.tail) or 'entity'})"
                                           if r.head or r.tail else "") for r in wanted)
+
+
+def kb_facts(kb: Any, record: KBRecord, max_types: int = 5) -> list[str]:
+    """A KB entity as the agent sees it: its one-line description, then its types as facts in the triple
+    form of the pool's (``Oslo | instance of | city``), which tell the agent the entity's argument type."""
+    types = [kb.label(t) or t for t in record.types[:max_types]]
+    return [record.short()] + [f"{record.label or record.id} | instance of | {t}" for t in types]
 
 
 def render_context(observations: list[Observation]) -> str:
