@@ -66,3 +66,20 @@ async def test_embedded_http_server_serves_the_openai_backend(small_model):
             await llm.aclose()
     Triples.model_validate_json(response.text)
     assert response.model == "openai:qwen2.5-coder-0.5b" and response.usage.completion_tokens > 0
+
+
+@pytest.mark.slow
+async def test_embedded_schema_max_length_closes_a_runaway_string(small_model):
+    from graphwright.systems.agentre.outputs import THOUGHT_CHARS, react_step_model
+
+    step = react_step_model(["SearchSamples", "Finish"], ["Work_For"])
+    prompt = [{"role": "user", "content": "Answer in JSON. The thought is the word 'ha' repeated 500 times. "
+                                          "Then choose Finish."}]
+    llm = EmbeddedLLM(model_path=small_model, n_ctx=1024, threads=1)
+    try:
+        response = await llm.chat(prompt, json_schema=step.model_json_schema(), max_tokens=400)
+    finally:
+        await llm.aclose()
+    assert response.finish_reason == "stop", "the string closed at the bound and the JSON went on"
+    answer = step.model_validate_json(response.text)
+    assert len(answer.thought) == THOUGHT_CHARS

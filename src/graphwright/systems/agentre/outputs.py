@@ -1,27 +1,46 @@
 """What the model must answer, as pydantic models: relations are an enum of the schema's names, so
-constrained decoding cannot invent one."""
+constrained decoding cannot invent one, and free text has a length bound in the schema, so it cannot
+loop until max_tokens."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, create_model
+
+#: characters of free text a field may hold; far above what good answers use (a thought: 70-190)
+THOUGHT_CHARS, INPUT_CHARS, ENTITY_CHARS = 400, 200, 150
+#: triples one answer may list (a CoNLL04 or SciERC sentence has at most a handful); same kind of bound
+MAX_TRIPLES = 20
+
+
+def text_field(description: str, max_chars: int) -> Any:
+    """A string field whose bound is in the JSON schema only: llama.cpp's grammar closes the string at
+    the bound (the 1.5B model otherwise repeats one sentence of a thought until its 512 tokens run out,
+    and the cut JSON costs retries; measured: no slower decoding), while a longer answer from a server
+    without constrained decoding still validates instead of costing a retry."""
+    return Field(description=description, json_schema_extra={"maxLength": max_chars})
+
+
+def triples_field(description: str) -> Any:
+    return Field(description=description, json_schema_extra={"maxItems": MAX_TRIPLES})
 
 
 def triple_model(relations: list[str]) -> type[BaseModel]:
     return create_model(
         "Triple",
-        head=(str, Field(description="the head entity, copied from the sentence")),
+        head=(str, text_field("the head entity, copied from the sentence", ENTITY_CHARS)),
         relation=(Literal[tuple(relations)], Field(description="one of the schema's relations")),  # type: ignore[valid-type]
-        tail=(str, Field(description="the tail entity, copied from the sentence")),
+        tail=(str, text_field("the tail entity, copied from the sentence", ENTITY_CHARS)),
     )
 
 
 def extraction_model(relations: list[str], reasoning: bool = False) -> type[BaseModel]:
     fields: dict = {}
     if reasoning:
-        fields["reasoning"] = (str, Field(description="which entities the sentence names and which relations hold"))
-    fields["triples"] = (list[triple_model(relations)], Field(description="every triple the sentence states; [] if none"))
+        fields["reasoning"] = (str, text_field("which entities the sentence names and which relations hold",
+                                               2 * THOUGHT_CHARS))
+    fields["triples"] = (list[triple_model(relations)], triples_field("every triple the sentence states; [] if none"))
     return create_model("Extraction", **fields)
 
 
@@ -34,16 +53,16 @@ def relation_choice_model(relations: list[str]) -> type[BaseModel]:
 def react_step_model(actions: list[str], relations: list[str]) -> type[BaseModel]:
     return create_model(
         "Step",
-        thought=(str, Field(description="what you know and what to do next")),
+        thought=(str, text_field("what you know and what to do next", THOUGHT_CHARS)),
         action=(Literal[tuple(actions)], Field(description="the action to take")),  # type: ignore[valid-type]
-        action_input=(str, Field(description="the action's input; empty for Finish")),
-        triples=(list[triple_model(relations)], Field(description="with Finish: the final triples; else []")),
+        action_input=(str, text_field("the action's input; empty for Finish", INPUT_CHARS)),
+        triples=(list[triple_model(relations)], triples_field("with Finish: the final triples; else []")),
     )
 
 
 class Lesson(BaseModel):
-    lesson: str = Field(description="one sentence: the rule that avoids the mistake")
+    lesson: str = text_field("one sentence: the rule that avoids the mistake", THOUGHT_CHARS)
 
 
 class Summary(BaseModel):
-    summary: str = Field(description="at most two sentences about the entity")
+    summary: str = text_field("at most two sentences about the entity", THOUGHT_CHARS)
