@@ -52,6 +52,8 @@ async def test_react_agent_uses_tools_then_finishes(inputs):
     first_user = script.prompts["agent"][0][1]
     assert "Anna Berg , a spokeswoman for Acme Corp" in first_user, "the most similar labelled sample is shown"
     assert "Carl Dahl | Live_In | Oslo" in first_user, "facts of the pool about an entity the sentence names"
+    # other sentences (samples, memory) never come last: a small model took them for its task
+    assert first_user.rstrip().endswith(SENTENCE) and first_user.rindex(SENTENCE) > first_user.index("Anna Berg")
     last_user = script.prompts["agent"][2][1]
     assert "the head person works for the tail organisation" in last_user, "SearchGuidelines observation in view"
     # the schema constrains the actions and the relations
@@ -233,6 +235,7 @@ async def test_memory_warm_up_writes_memory_that_a_new_run_reads(inputs, tmp_pat
     assert "Carl Dahl | Work_For | Nordbank" in user  # another sentence does see the pool's facts
     assert "About Carl Dahl: Carl Dahl lives in Oslo." in user
     assert "Lesson: A place never lives in an organisation" in user
+    assert 'Past sentence: Carl Dahl lives in Oslo and works for Nordbank .\nright: [["Carl Dahl", "Live_In", "Oslo"]]' in user
     assert 'wrong (do not repeat): [["Oslo", "Live_In", "Nordbank"]]' in user
 
 

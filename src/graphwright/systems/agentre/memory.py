@@ -34,7 +34,7 @@ class Checked:
     missed: list[RETriple] = field(default_factory=list)
 
     def render(self) -> str:
-        parts = [f"Sentence: {self.text}", f"right: {render_triples(self.correct)}"]
+        parts = [f"Past sentence: {self.text}", f"right: {render_triples(self.correct)}"]
         if self.wrong:
             parts.append(f"wrong (do not repeat): {render_triples(self.wrong)}")
         if self.missed:
