@@ -1,9 +1,7 @@
 """One output model per agent; JSON decoding and the XML-tag parser both yield these.
 
-No maxLength/maxItems here; answer length is bounded by max_tokens. They were
-left out when llama.cpp's grammar for them seemed to slow decoding; agentre's
-bounds (maxLength 400, maxItems 20) later measured no slowdown (docs/decisions.md),
-so adding bounds here needs only a measurement of these nested models.
+No maxLength/maxItems here; answer length is bounded by max_tokens. Bounds cost
+agentre no decoding speed (docs/decisions.md); these nested models are unmeasured.
 """
 
 from __future__ import annotations
