@@ -23,7 +23,9 @@ from pathlib import Path
 from bench_ledger import ROOT, RUNS, restore, save
 
 from graphwright.eval.benchmarks_md import machine, write_section
+from graphwright.eval.bootstrap import RESAMPLES, difference_interval, f1_interval
 from graphwright.eval.datasets import load_dataset
+from graphwright.eval.metrics import counts_from_dict
 from graphwright.eval.runner import RUN_FILE, RunInfo, aggregate_rows, read_documents, run_eval
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
@@ -94,13 +96,42 @@ def linking(args, command: str) -> None:
     write_section(BENCH_MD, "linking", "\n".join(header("URI retrieval linking (no LLM)", None, command)) + "\n" + table)
 
 
-async def run_config(label: str, system_name: str, settings: dict, data, kb, llm, folder: Path, limit: int) -> dict:
-    """One system configuration on a dataset, resumed from its run folder or the ledger; the aggregate."""
+async def run_config(label: str, system_name: str, settings: dict, data, kb, llm, folder: Path,
+                     limit: int) -> tuple[dict, list[dict]]:
+    """One system configuration on a dataset, resumed from its run folder or the ledger: the aggregate, and
+    the scored rows of the dataset's documents (a folder may hold more from a longer run)."""
     restore(folder)
     info = RunInfo(system=system_name, dataset=data.name, model=llm.name, kb=data.kb, limit=limit, settings=settings)
     traced = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call, for reading failures
-    return await run_eval(make_system(system_name, traced, kb, settings or None), data, kb, info, folder,
-                          on_progress=lambda doc_id: progress(folder, f"{label}: {doc_id}"))
+    agg = await run_eval(make_system(system_name, traced, kb, settings or None), data, kb, info, folder,
+                         on_progress=lambda doc_id: progress(folder, f"{label}: {doc_id}"))
+    wanted = {d.id for d in data.documents}
+    return agg, [r for r in read_documents(folder) if r["id"] in wanted]
+
+
+def f1_uncertainty(results, category: str, reference: str) -> dict[str, tuple[str, str]]:
+    """Per configuration: the 95% bootstrap interval of its micro F1, and its F1 minus the reference
+    configuration's with the paired interval (both scored on the same resampled sentences)."""
+    counts = {name: {r["id"]: counts_from_dict(r["counts"])[category] for r in rows} for name, _, rows in results}
+    f1 = {name: agg["micro"][category]["f1"] for name, agg, _ in results}
+    cells = {}
+    for name in counts:
+        low, high = f1_interval(list(counts[name].values()))
+        difference = "–"
+        if name != reference and reference in counts:
+            shared = [i for i in counts[name] if i in counts[reference]]
+            d_low, d_high = difference_interval([counts[name][i] for i in shared],
+                                                [counts[reference][i] for i in shared])
+            difference = f"{f1[name] - f1[reference]:+.3f} ({d_low:+.3f} to {d_high:+.3f})"
+        cells[name] = (f"{low:.3f}–{high:.3f}", difference)
+    return cells
+
+
+def uncertainty_note(reference: str) -> str:
+    return (f"F1 95% CI: percentile bootstrap over the sentences ({RESAMPLES:,} resamples). ΔF1 vs {reference}: "
+            f"this configuration's F1 minus {reference}'s, with the 95% interval of that difference when both are "
+            "scored on the same resampled sentences; an interval that holds 0 means these sentences cannot tell "
+            "the two apart.")
 
 
 def finished_systems(args) -> tuple[list[tuple[str, dict, list[dict]]], list[str]]:
@@ -125,10 +156,8 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     llm = make_llm(args.model, cache=not args.no_cache)
     out = []
     for name in args.systems:
-        folder = RUNS / f"{name}-rebel-sample"
-        agg = await run_config(name, name, {}, data, kb, llm, folder, args.docs)
-        wanted = {d.id for d in data.documents}  # a folder may hold more documents from a longer run
-        out.append((name, agg, [r for r in read_documents(folder) if r["id"] in wanted]))
+        agg, rows = await run_config(name, name, {}, data, kb, llm, RUNS / f"{name}-rebel-sample", args.docs)
+        out.append((name, agg, rows))
     await llm.aclose()
     return out
 

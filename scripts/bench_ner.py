@@ -15,13 +15,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from bench_eval import config_args, header, run_config, run_in_rounds, slug
+from bench_eval import config_args, f1_uncertainty, header, run_config, run_in_rounds, slug, uncertainty_note
 from bench_ledger import RUNS, ReplayLLM
 
 from graphwright.eval.datasets import load_dataset
 from graphwright.systems.base import make_system
 
 NER_RUNS = RUNS / "ner"
+REFERENCE = "single call"  # the baseline the paper's multi-agent system is measured against
 # name -> (system, settings)
 CONFIGS: dict[str, tuple[str, dict]] = {
     "single call": ("agenticner.single", {}),
@@ -31,7 +32,7 @@ CONFIGS: dict[str, tuple[str, dict]] = {
 }
 
 
-async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict]]:
+async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
     data = load_dataset(dataset, sentences)
     results = []
     for name in args.configs:
@@ -39,8 +40,8 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
         settings = {**data.system_settings, **settings}
         await write_tagger_prompt(system_name, settings, llm, dataset)
         folder = NER_RUNS / f"{slug(name)}-{dataset}"
-        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, sentences)
-        results.append((name, agg))
+        results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
+                                                 folder, sentences)))
     return results
 
 
@@ -53,15 +54,18 @@ async def write_tagger_prompt(system_name: str, settings: dict, llm, dataset: st
 
 def table(dataset: str, results, model: str, command: str, sentences: str) -> str:
     lines = header(f"agenticner on {sentences}{dataset} test sentences (strict micro scores)", model, command)
-    lines += ["| configuration | P | R | F1 | error rate | LLM calls | prompt tokens | completion tokens | seconds |",
-              "|---|" + "---|" * 8]
-    for name, agg in results:
+    lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | error rate | LLM calls | "
+              "prompt tokens | completion tokens | seconds |", "|---|" + "---|" * 10]
+    uncertainty = f1_uncertainty(results, "mentions", REFERENCE)
+    for name, agg, _ in results:
         m, cost = agg["micro"]["mentions"], agg["per_document"]
-        lines.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {agg['error_rate']:.2f} | "
-                     f"{cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | "
-                     f"{cost['seconds']:.1f} |")
-    lines += ["", "Per-sentence values are means over the sentences. The Metaprompter writes the tagger prompt once "
-              "per dataset and setting, before the sentences run; that call is not in the per-sentence figures."]
+        interval, difference = uncertainty[name]
+        lines.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {interval} | {difference} | "
+                     f"{agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
+                     f"{cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")
+    lines += ["", "Per-sentence values are means over the sentences. " + uncertainty_note(REFERENCE)
+              + " The Metaprompter writes the tagger prompt once per dataset and setting, before the sentences "
+                "run; that call is not in the per-sentence figures."]
     return "\n".join(lines)
 
 

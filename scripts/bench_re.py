@@ -17,7 +17,7 @@ import asyncio
 import os
 import sys
 
-from bench_eval import config_args, header, run_config, run_in_rounds, slug
+from bench_eval import config_args, f1_uncertainty, header, run_config, run_in_rounds, slug, uncertainty_note
 from bench_ledger import ROOT, RUNS, ReplayLLM
 
 from graphwright.eval.datasets import load_dataset
@@ -25,6 +25,7 @@ from graphwright.systems.agentre.learn import warm_up
 from graphwright.systems.base import make_system
 
 RE_RUNS = RUNS / "re"
+REFERENCE = "few-shot"  # the strongest single call in the paper; every configuration's F1 is compared with it
 ALL_TOOLS = ["samples", "guidelines", "kg", "memory"]
 # name -> (system, settings); "memory" in a setting's tools means it reads the warmed memory
 CONFIGS: dict[str, tuple[str, dict]] = {
@@ -43,7 +44,7 @@ def uses_memory(system_name: str, settings: dict) -> bool:
     return "memory" in settings.get("tools", ALL_TOOLS if system_name == "agentre" else [])
 
 
-async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict]]:
+async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
     data = load_dataset(dataset, sentences)
     # relative to the repository (main() runs there): the run settings, and so the ledger, name no machine path
     memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
@@ -60,8 +61,8 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
         if uses_memory(system_name, settings):
             settings["memory_dir"] = str(memory_dir)
         folder = RE_RUNS / f"{slug(name)}-{dataset}"
-        agg = await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, sentences)
-        results.append((name, agg))
+        results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
+                                                 folder, sentences)))
     return results
 
 
@@ -69,15 +70,17 @@ def table(dataset: str, results, model: str, command: str, sentences: str, warme
     lines = header(f"agentre on {sentences}{dataset} test sentences (strict micro scores)", model, command)
     lines += [f"- memory: warmed on the first {warmed} train sentences; retrieval pool: the train split "
               "(first 1,000); k = 5", "",
-              "| configuration | P | R | F1 | pair F1 (relation ignored) | error rate | LLM calls | prompt tokens | "
-              "completion tokens | seconds |", "|---|" + "---|" * 9]
-    for name, agg in results:
+              f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | pair F1 (relation ignored) | "
+              "error rate | LLM calls | prompt tokens | completion tokens | seconds |", "|---|" + "---|" * 11]
+    uncertainty = f1_uncertainty(results, "triples", REFERENCE)
+    for name, agg, _ in results:
         m, cost = agg["micro"], agg["per_document"]
         t = m["triples"]
-        lines.append(f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | "
+        interval, difference = uncertainty[name]
+        lines.append(f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {interval} | {difference} | "
                      f"{m['boundaries']['f1']:.3f} | {agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | "
                      f"{cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")
-    lines += ["", "Per-sentence values are means over the sentences."]
+    lines += ["", "Per-sentence values are means over the sentences. " + uncertainty_note(REFERENCE)]
     return "\n".join(lines)
 
 

@@ -247,3 +247,26 @@ def test_bench_configurations_parse_by_default_and_by_name(script, monkeypatch):
     args, command = parse(argparse.ArgumentParser(), bench.CONFIGS, script)
     assert args.configs == [names[-1], names[0]] and names[0] in command
     assert len({shared.slug(name) for name in names}) == len(names)  # one run folder each
+
+
+@pytest.mark.parametrize("script,category", [("bench_re", "triples"), ("bench_ner", "mentions")])
+def test_bench_tables_compare_each_configuration_with_the_reference(script, category):
+    bench = load_script(script)
+    assert bench.REFERENCE in bench.CONFIGS
+
+    def result(name, hits):  # ten sentences of two gold items each; `hits` of them found on each
+        rows = [{"id": f"s{i}", "counts": {category: {"matched_pred": hits, "predicted": 2, "matched_gold": hits,
+                                                      "gold": 2}, "boundaries": {}}} for i in range(10)]
+        f1 = hits / 2
+        agg = {"micro": {category: {"precision": f1, "recall": f1, "f1": f1}, "boundaries": {"f1": f1}},
+               "error_rate": 0.0, "per_document": {"llm_calls": 1, "prompt_tokens": 10, "completion_tokens": 5,
+                                                   "seconds": 1.0}}
+        return name, agg, rows
+
+    other = next(n for n in bench.CONFIGS if n != bench.REFERENCE)
+    extra = {"warmed": 50} if script == "bench_re" else {}
+    table = bench.table("conll04", [result(bench.REFERENCE, 1), result(other, 2)], "m", "cmd", "the first 10 ", **extra)
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in table.splitlines() if line.startswith("| ")}
+    assert "| 0.500–0.500 | – |" in rows[bench.REFERENCE]
+    assert "| 1.000–1.000 | +0.500 (+0.500 to +0.500) |" in rows[other]
+    assert "bootstrap" in table
