@@ -125,6 +125,24 @@ async def test_arguments_are_grounded_in_the_sentence(inputs):
     assert any("Bergen" in w for w in result.warnings)
 
 
+def test_grounding_forgives_the_spacing_of_tokenized_sentences():
+    from types import SimpleNamespace as Answer
+
+    from graphwright.systems.agentre.steps import SentenceRun, ground
+
+    sentence = "ATLANTIC CITY , N.J . ( AP ) _ Judith C. Toth of Maryland 's House of Delegates spoke ."
+    run = SentenceRun()
+    ground(run, [Answer(head="Atlantic City", relation="Located_In", tail="N.J."),  # joined by the model
+                 Answer(head="Judith C. Toth", relation="Work_For", tail="Maryland's House of Delegates"),
+                 Answer(head="Judith C . Toth", relation="Live_In", tail="Maryland"),  # split by the model
+                 Answer(head="Judith Toth", relation="Live_In", tail="Maryland")], sentence)  # a word missing
+    # kept in the sentence's own spelling, which is the gold's
+    assert run.triples == [RETriple("ATLANTIC CITY", "Located_In", "N.J ."),
+                           RETriple("Judith C. Toth", "Work_For", "Maryland 's House of Delegates"),
+                           RETriple("Judith C. Toth", "Live_In", "Maryland")]
+    assert run.dropped == [RETriple("Judith Toth", "Live_In", "Maryland")]
+
+
 @pytest.mark.parametrize("mode", ["direct", "cot"])
 async def test_fixed_modes_put_context_in_one_call(inputs, mode):
     answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}

@@ -4,6 +4,7 @@ its trace step, and grounding the answer's arguments in the sentence."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +74,10 @@ def _find(argument: str, sentence: str, lowered: str) -> str | None:
     at = lowered.find(text.casefold())  # casefold keeps the length of almost every text; check it
     if at >= 0 and sentence[at:at + len(text)].casefold() == text.casefold():
         return sentence[at:at + len(text)]
-    return None
+    # tokenized corpora split punctuation off ("N.J .", "Maryland 's") and models write it joined, or the
+    # other way round: match with spaces ignored and keep the sentence's own spelling
+    spaced = re.search(r"\s*".join(re.escape(c) for c in text if not c.isspace()), sentence, re.IGNORECASE)
+    return spaced.group(0) if spaced else None
 
 
 def triples_json(triples: list[RETriple]) -> str:
