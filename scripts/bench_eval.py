@@ -23,9 +23,8 @@ from pathlib import Path
 from bench_ledger import ROOT, RUNS, restore, save
 
 from graphwright.eval.benchmarks_md import machine, write_section
-from graphwright.eval.bootstrap import RESAMPLES, difference_interval, f1_interval
 from graphwright.eval.datasets import load_dataset
-from graphwright.eval.metrics import counts_from_dict
+from graphwright.eval.report import f1_uncertainty
 from graphwright.eval.runner import RUN_FILE, RunInfo, aggregate_rows, read_documents, run_eval
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
@@ -109,29 +108,11 @@ async def run_config(label: str, system_name: str, settings: dict, data, kb, llm
     return agg, [r for r in read_documents(folder) if r["id"] in wanted]
 
 
-def f1_uncertainty(results, category: str, reference: str) -> dict[str, tuple[str, str]]:
-    """Per configuration: the 95% bootstrap interval of its micro F1, and its F1 minus the reference
-    configuration's with the paired interval (both scored on the same resampled sentences)."""
-    counts = {name: {r["id"]: counts_from_dict(r["counts"])[category] for r in rows} for name, _, rows in results}
-    f1 = {name: agg["micro"][category]["f1"] for name, agg, _ in results}
-    cells = {}
-    for name in counts:
-        low, high = f1_interval(list(counts[name].values()))
-        difference = "–"
-        if name != reference and reference in counts:
-            shared = [i for i in counts[name] if i in counts[reference]]
-            d_low, d_high = difference_interval([counts[name][i] for i in shared],
-                                                [counts[reference][i] for i in shared])
-            difference = f"{f1[name] - f1[reference]:+.3f} ({d_low:+.3f} to {d_high:+.3f})"
-        cells[name] = (f"{low:.3f}–{high:.3f}", difference)
-    return cells
-
-
-def uncertainty_note(reference: str) -> str:
-    return (f"F1 95% CI: percentile bootstrap over the sentences ({RESAMPLES:,} resamples). ΔF1 vs {reference}: "
-            f"this configuration's F1 minus {reference}'s, with the 95% interval of that difference when both are "
-            "scored on the same resampled sentences; an interval that holds 0 means these sentences cannot tell "
-            "the two apart.")
+def uncertainty_cells(results, category: str, reference: str) -> list[tuple[str, str]]:
+    """Each configuration's F1 interval and paired difference from the named one (when it ran), in order."""
+    names = [name for name, _, _ in results]
+    return f1_uncertainty([rows for _, _, rows in results], category,
+                          names.index(reference) if reference in names else None)
 
 
 def finished_systems(args) -> tuple[list[tuple[str, dict, list[dict]]], list[str]]:

@@ -15,10 +15,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from bench_eval import config_args, f1_uncertainty, header, run_config, run_in_rounds, slug, uncertainty_note
+from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
 from bench_ledger import RUNS, ReplayLLM
 
 from graphwright.eval.datasets import load_dataset
+from graphwright.eval.report import uncertainty_note
 from graphwright.systems.base import make_system
 
 NER_RUNS = RUNS / "ner"
@@ -56,10 +57,9 @@ def table(dataset: str, results, model: str, command: str, sentences: str) -> st
     lines = header(f"agenticner on {sentences}{dataset} test sentences (strict micro scores)", model, command)
     lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | error rate | LLM calls | "
               "prompt tokens | completion tokens | seconds |", "|---|" + "---|" * 10]
-    uncertainty = f1_uncertainty(results, "mentions", REFERENCE)
-    for name, agg, _ in results:
+    uncertainty = uncertainty_cells(results, "mentions", REFERENCE)
+    for (name, agg, _), (interval, difference) in zip(results, uncertainty):
         m, cost = agg["micro"]["mentions"], agg["per_document"]
-        interval, difference = uncertainty[name]
         lines.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {interval} | {difference} | "
                      f"{agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
                      f"{cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")

@@ -17,10 +17,11 @@ import asyncio
 import os
 import sys
 
-from bench_eval import config_args, f1_uncertainty, header, run_config, run_in_rounds, slug, uncertainty_note
+from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
 from bench_ledger import ROOT, RUNS, ReplayLLM
 
 from graphwright.eval.datasets import load_dataset
+from graphwright.eval.report import uncertainty_note
 from graphwright.systems.agentre.learn import warm_up
 from graphwright.systems.base import make_system
 
@@ -72,11 +73,10 @@ def table(dataset: str, results, model: str, command: str, sentences: str, warme
               "(first 1,000); k = 5", "",
               f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | pair F1 (relation ignored) | "
               "error rate | LLM calls | prompt tokens | completion tokens | seconds |", "|---|" + "---|" * 11]
-    uncertainty = f1_uncertainty(results, "triples", REFERENCE)
-    for name, agg, _ in results:
+    uncertainty = uncertainty_cells(results, "triples", REFERENCE)
+    for (name, agg, _), (interval, difference) in zip(results, uncertainty):
         m, cost = agg["micro"], agg["per_document"]
         t = m["triples"]
-        interval, difference = uncertainty[name]
         lines.append(f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {interval} | {difference} | "
                      f"{m['boundaries']['f1']:.3f} | {agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | "
                      f"{cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")

@@ -277,9 +277,10 @@ def eval_compare(
     average: str = typer.Option("macro", "--average", help="macro or micro"),
     markdown: bool = typer.Option(False, "--markdown", help="Print a Markdown table instead."),
 ) -> None:
-    """Show runs side by side: F1 per category, error rate, LLM calls, tokens and seconds per document."""
-    from graphwright.eval.report import comparison_markdown, comparison_rows
-    from graphwright.eval.runner import load_aggregate
+    """Show runs side by side: F1 per category, error rate, LLM calls, tokens and seconds per document,
+    and how sure the headline F1 is: its bootstrap interval and its paired difference from the first run."""
+    from graphwright.eval.report import categories, comparison_markdown, comparison_rows, uncertainty_rows
+    from graphwright.eval.runner import load_aggregate, read_documents
 
     try:
         if average not in ("macro", "micro"):
@@ -288,11 +289,15 @@ def eval_compare(
     except GraphwrightError as exc:
         _fail(exc)
     names = [r.name for r in runs]
+    rows = comparison_rows(aggs, average)
+    documents = [read_documents(r) for r in runs]
+    if all(documents):
+        rows += uncertainty_rows(documents, names, categories(aggs[0])[0])
     if markdown:
-        typer.echo(comparison_markdown(aggs, names, average))
+        typer.echo(comparison_markdown(rows, names))
         return
     table = Table("metric", *names, title=f"{average} average")
-    for metric, values in comparison_rows(aggs, average):
+    for metric, values in rows:
         table.add_row(metric, *values)
     Console().print(table)
 

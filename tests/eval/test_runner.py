@@ -160,6 +160,9 @@ def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default
     compared = runner.invoke(app, ["eval", "compare", str(out), str(out), "--markdown"])
     assert compared.exit_code == 0, compared.output
     assert "| Triples F1 | 0.800 | 0.800 |" in compared.output
+    # one document: no doubt left about its F1, and a run against itself differs by nothing
+    assert "| Triples F1 (micro) 95% CI | 0.800–0.800 | 0.800–0.800 |" in compared.output
+    assert "| Triples ΔF1 (micro) vs run1, paired 95% CI | – | +0.000 (+0.000 to +0.000) |" in compared.output
     missing = runner.invoke(app, ["eval", "compare", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "not a finished eval run" in missing.output
 

@@ -6,7 +6,8 @@ import html
 from pathlib import Path
 from typing import Any
 
-from graphwright.eval.metrics import CATEGORIES
+from graphwright.eval.bootstrap import RESAMPLES, difference_interval, f1_interval
+from graphwright.eval.metrics import CATEGORIES, Counts, counts_from_dict
 
 LABELS = {
     "triples": "Triples", "triples_parental": "Triples (parental)", "triples_related": "Triples (related)",
@@ -67,9 +68,42 @@ def comparison_rows(aggs: list[dict[str, Any]], average: str = "macro") -> list[
     return rows
 
 
-def comparison_markdown(aggs: list[dict[str, Any]], names: list[str], average: str = "macro") -> str:
+def f1_uncertainty(runs: list[list[dict[str, Any]]], category: str,
+                   reference: int | None = 0) -> list[tuple[str, str]]:
+    """Per run (its scored document rows): the 95% bootstrap interval of its micro F1, and its micro F1
+    minus the reference run's with the paired interval, over the documents the two share ("–" for the
+    reference itself, or where there is none)."""
+    counts = [{r["id"]: counts_from_dict(r["counts"])[category] for r in rows} for rows in runs]
+    cells = []
+    for i, mine in enumerate(counts):
+        low, high = f1_interval(list(mine.values()))
+        difference = "–"
+        shared = [doc for doc in mine if doc in counts[reference]] if reference is not None else []
+        if i != reference and shared:
+            a, b = [mine[doc] for doc in shared], [counts[reference][doc] for doc in shared]
+            d_low, d_high = difference_interval(a, b)
+            d = sum(a, Counts()).f1 - sum(b, Counts()).f1
+            difference = f"{d:+.3f} ({d_low:+.3f} to {d_high:+.3f})"
+        cells.append((f"{low:.3f}–{high:.3f}", difference))
+    return cells
+
+
+def uncertainty_note(reference: str, items: str = "sentences") -> str:
+    return (f"F1 95% CI: percentile bootstrap over the {items} ({RESAMPLES:,} resamples). ΔF1 vs {reference}: "
+            f"F1 minus {reference}'s, with the 95% interval of that difference when both are scored on the same "
+            f"resampled {items}; an interval that holds 0 means these {items} cannot tell the two apart.")
+
+
+def uncertainty_rows(runs: list[list[dict[str, Any]]], names: list[str], category: str) -> list[tuple[str, list[str]]]:
+    """Rows for a comparison table: each run's micro F1 interval, and its paired difference from the first run."""
+    cells = f1_uncertainty(runs, category)
+    return [(f"{label(category)} F1 (micro) 95% CI", [c[0] for c in cells]),
+            (f"{label(category)} ΔF1 (micro) vs {names[0]}, paired 95% CI", [c[1] for c in cells])]
+
+
+def comparison_markdown(rows: list[tuple[str, list[str]]], names: list[str]) -> str:
     lines = ["| metric | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    lines += [f"| {metric} | " + " | ".join(values) + " |" for metric, values in comparison_rows(aggs, average)]
+    lines += [f"| {metric} | " + " | ".join(values) + " |" for metric, values in rows]
     return "\n".join(lines)
 
 
