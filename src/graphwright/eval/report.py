@@ -88,10 +88,11 @@ def f1_uncertainty(runs: list[list[dict[str, Any]]], category: str,
     return cells
 
 
-def uncertainty_note(reference: str, items: str = "sentences") -> str:
-    return (f"F1 95% CI: percentile bootstrap over the {items} ({RESAMPLES:,} resamples). ΔF1 vs {reference}: "
+def uncertainty_note(reference: str) -> str:
+    """The footnote of a benchmark table with the columns of `f1_uncertainty`."""
+    return (f"F1 95% CI: percentile bootstrap over the sentences ({RESAMPLES:,} resamples). ΔF1 vs {reference}: "
             f"F1 minus {reference}'s, with the 95% interval of that difference when both are scored on the same "
-            f"resampled {items}; an interval that holds 0 means these {items} cannot tell the two apart.")
+            "resampled sentences; an interval that holds 0 means these sentences cannot tell the two apart.")
 
 
 def uncertainty_rows(runs: list[list[dict[str, Any]]], names: list[str], category: str) -> list[tuple[str, list[str]]]:
