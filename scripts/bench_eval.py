@@ -137,8 +137,7 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     llm = make_llm(args.model, cache=not args.no_cache)
     out = []
     for name in args.systems:
-        agg, rows = await run_config(name, name, {}, data, kb, llm, RUNS / f"{name}-rebel-sample", args.docs)
-        out.append((name, agg, rows))
+        out.append((name, *await run_config(name, name, {}, data, kb, llm, RUNS / f"{name}-rebel-sample", args.docs)))
     await llm.aclose()
     return out
 

@@ -4,6 +4,7 @@ baselines, grounding, failures, and memory warm-up and reuse."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace as Answer
 
 import pytest
 
@@ -12,6 +13,7 @@ from graphwright.eval.re_data import RESample, RETriple
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.agentre.learn import warm_up
+from graphwright.systems.agentre.steps import SentenceRun, ground
 from graphwright.systems.base import make_system
 from tests.support.agentre_script import SENTENCE, RoleScript, step, triple, write_inputs
 
@@ -126,10 +128,6 @@ async def test_arguments_are_grounded_in_the_sentence(inputs):
 
 
 def test_grounding_forgives_the_spacing_of_tokenized_sentences():
-    from types import SimpleNamespace as Answer
-
-    from graphwright.systems.agentre.steps import SentenceRun, ground
-
     sentence = "ATLANTIC CITY , N.J . ( AP ) _ Judith C. Toth of Maryland 's House of Delegates spoke ."
     run = SentenceRun()
     ground(run, [Answer(head="Atlantic City", relation="Located_In", tail="N.J."),  # joined by the model

@@ -40,11 +40,7 @@ def _resampled_indices(n: int, resamples: int, seed: int) -> list[list[int]]:
 
 
 def _micro_f1(per_document: Sequence[Counts], indices: list[int]) -> float:
-    return Counts(*(sum(field) for field in zip(*(_fields(per_document[i]) for i in indices)))).f1
-
-
-def _fields(c: Counts) -> tuple[int, int, int, int]:
-    return c.matched_pred, c.predicted, c.matched_gold, c.gold
+    return sum((per_document[i] for i in indices), Counts()).f1
 
 
 def _percentiles(samples: list[float], level: float) -> tuple[float, float]:

@@ -55,29 +55,23 @@ class Caller:
 
 def ground(run: SentenceRun, answer: list[Any], sentence: str) -> None:
     """Keep the answer's triples whose head and tail the sentence contains, in the sentence's spelling
-    (a small model may change the case); the rest are recorded as dropped."""
-    lowered = sentence.casefold()
+    (a small model may change the case or the spacing); the rest are recorded as dropped."""
     for t in answer:
-        head, tail = _find(t.head, sentence, lowered), _find(t.tail, sentence, lowered)
+        head, tail = _find(t.head, sentence), _find(t.tail, sentence)
         triple = RETriple(head or t.head.strip(), t.relation, tail or t.tail.strip())
         target = run.triples if head and tail else run.dropped
         if triple not in target:
             target.append(triple)
 
 
-def _find(argument: str, sentence: str, lowered: str) -> str | None:
+def _find(argument: str, sentence: str) -> str | None:
     text = " ".join(argument.split())
-    if not text:
-        return None
-    if text in sentence:
-        return text
-    at = lowered.find(text.casefold())  # casefold keeps the length of almost every text; check it
-    if at >= 0 and sentence[at:at + len(text)].casefold() == text.casefold():
-        return sentence[at:at + len(text)]
-    # tokenized corpora split punctuation off ("N.J .", "Maryland 's") and models write it joined, or the
-    # other way round: match with spaces ignored and keep the sentence's own spelling
-    spaced = re.search(r"\s*".join(re.escape(c) for c in text if not c.isspace()), sentence, re.IGNORECASE)
-    return spaced.group(0) if spaced else None
+    if not text or text in sentence:
+        return text or None
+    # case aside, and spaces ignored: tokenized corpora split punctuation off ("N.J .", "Maryland 's")
+    # where models write it joined, or the other way round
+    found = re.search(r"\s*".join(re.escape(c) for c in text if not c.isspace()), sentence, re.IGNORECASE)
+    return found.group(0) if found else None
 
 
 def triples_json(triples: list[RETriple]) -> str:
