@@ -137,7 +137,8 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     llm = make_llm(args.model, cache=not args.no_cache)
     out = []
     for name in args.systems:
-        out.append((name, *await run_config(name, name, {}, data, kb, llm, RUNS / f"{name}-rebel-sample", args.docs)))
+        agg, rows = await run_config(name, name, {}, data, kb, llm, RUNS / f"{name}-rebel-sample", args.docs)
+        out.append((name, agg, rows))
     await llm.aclose()
     return out
 

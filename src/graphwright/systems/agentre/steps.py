@@ -66,8 +66,10 @@ def ground(run: SentenceRun, answer: list[Any], sentence: str) -> None:
 
 def _find(argument: str, sentence: str) -> str | None:
     text = " ".join(argument.split())
-    if not text or text in sentence:
-        return text or None
+    if not text:
+        return None
+    if text in sentence:
+        return text
     # case aside, and spaces ignored: tokenized corpora split punctuation off ("N.J .", "Maryland 's")
     # where models write it joined, or the other way round
     found = re.search(r"\s*".join(re.escape(c) for c in text if not c.isspace()), sentence, re.IGNORECASE)
