@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -43,9 +44,12 @@ class Document(BaseModel):
         if not surface:
             return None
         at = self.text.find(surface)
-        if at < 0:
-            at = self.text.lower().find(surface.lower())
-        return None if at < 0 else self.span(at, at + len(surface))
+        if at >= 0:
+            return self.span(at, at + len(surface))
+        # matched on the text itself: lower() can change a string's length ("İ" becomes two code points),
+        # which would shift every offset after it
+        found = re.search(re.escape(surface), self.text, re.IGNORECASE)
+        return self.span(found.start(), found.end()) if found else None
 
     def sentence_around(self, span: Span) -> Span:
         """The sentence that contains ``span``: the evidence shown for a triple."""
