@@ -20,7 +20,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from bench_ledger import ROOT, RUNS, restore, save
+from bench_ledger import ROOT, RUNS, ReplayedTime, ReplayLLM, restore, save
 
 from graphwright.eval.benchmarks_md import machine, write_section
 from graphwright.eval.datasets import load_dataset
@@ -96,13 +96,16 @@ def linking(args, command: str) -> None:
 
 
 async def run_config(label: str, system_name: str, settings: dict, data, kb, llm, folder: Path,
-                     limit: int) -> tuple[dict, list[dict]]:
+                     limit: int, replay: ReplayLLM | None = None) -> tuple[dict, list[dict]]:
     """One system configuration on a dataset, resumed from its run folder or the ledger: the aggregate, and
-    the scored rows of the dataset's documents (a folder may hold more from a longer run)."""
+    the scored rows of the dataset's documents (a folder may hold more from a longer run). With ``replay``
+    (answers shared between configurations, over ``llm``) the system calls it, and a replayed answer
+    counts its recorded seconds."""
     restore(folder)
     info = RunInfo(system=system_name, dataset=data.name, model=llm.name, kb=data.kb, limit=limit, settings=settings)
-    traced = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call, for reading failures
-    agg = await run_eval(make_system(system_name, traced, kb, settings or None), data, kb, info, folder,
+    traced = TracingLLM(replay or llm, folder / "llm-trace.jsonl")  # every call, for reading failures
+    system = make_system(system_name, traced, kb, settings or None)
+    agg = await run_eval(ReplayedTime(system, replay) if replay else system, data, kb, info, folder,
                          on_progress=lambda doc_id: progress(folder, f"{label}: {doc_id}"))
     wanted = {d.id for d in data.documents}
     return agg, [r for r in read_documents(folder) if r["id"] in wanted]

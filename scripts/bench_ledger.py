@@ -56,18 +56,21 @@ def restore(folder: Path) -> int:
 
 
 class ReplayLLM(WrapperLLM):
-    """Answers a call the ledger has seen with the model's recorded answer, and records new ones: one JSON
-    line per call, keyed by the hash of the request (model, messages, schema, parameters)."""
+    """Answers a call it has seen with the model's recorded answer, and records new ones in ``path``: one
+    JSON line per call, keyed by the hash of the request (model, messages, schema, parameters).
+    ``replayed_seconds`` sums the model time the replayed answers took when they were first made."""
 
-    def __init__(self, inner, name: str):
+    def __init__(self, inner, path: Path):
         super().__init__(inner)
-        self.path = LEDGER / f"{name}.jsonl"
+        self.path = path
         self.answers = {row["key"]: ChatResponse.model_validate(row["response"]) for row in read_jsonl(self.path)}
+        self.replayed_seconds = 0.0
 
     async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None):
         key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens)
         if key in self.answers:
             hit = self.answers[key]
+            self.replayed_seconds += hit.usage.seconds
             return hit.model_copy(update={"cached": True, "usage": hit.usage.model_copy(update={"cached_calls": 1})})
         response = await self.inner.chat(messages, json_schema=json_schema, temperature=temperature,
                                          max_tokens=max_tokens)
@@ -75,3 +78,18 @@ class ReplayLLM(WrapperLLM):
         self.path.parent.mkdir(parents=True, exist_ok=True)
         append_jsonl(self.path, {"key": key, "response": response.model_dump(mode="json")})
         return response
+
+
+class ReplayedTime:
+    """A system whose documents' seconds include the recorded model time of the answers ``replay`` gave
+    back (documents run one at a time), so a configuration's cost reads as if it had made every call."""
+
+    def __init__(self, system, replay: ReplayLLM):
+        self.system, self.replay, self.name = system, replay, system.name
+
+    async def run(self, document):
+        before = self.replay.replayed_seconds
+        result = await self.system.run(document)
+        seconds = result.usage.seconds + self.replay.replayed_seconds - before
+        result.usage = result.usage.model_copy(update={"seconds": seconds})
+        return result

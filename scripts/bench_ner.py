@@ -16,7 +16,7 @@ import argparse
 import asyncio
 
 from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
-from bench_ledger import RUNS, ReplayLLM
+from bench_ledger import LEDGER, RUNS, ReplayLLM
 
 from graphwright.eval.datasets import load_dataset
 from graphwright.eval.report import uncertainty_note
@@ -35,6 +35,9 @@ CONFIGS: dict[str, tuple[str, dict]] = {
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
     data = load_dataset(dataset, sentences)
+    # the single call's request is the team's first tagger turn, and an ablation repeats the team's calls
+    # until it takes another path: at temperature 0 those are answered once (decisions.md)
+    shared = ReplayLLM(llm, NER_RUNS / f"answers-{dataset}.jsonl")
     results = []
     for name in args.configs:
         system_name, settings = CONFIGS[name]
@@ -42,7 +45,7 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
         await write_tagger_prompt(system_name, settings, llm, dataset)
         folder = NER_RUNS / f"{slug(name)}-{dataset}"
         results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
-                                                 folder, sentences)))
+                                                 folder, sentences, replay=shared)))
     return results
 
 
@@ -50,7 +53,7 @@ async def write_tagger_prompt(system_name: str, settings: dict, llm, dataset: st
     """The Metaprompter's tagger prompt for a configuration, written before its sentences run and kept in
     the ledger (the model's answer only), so a new machine reuses it instead of paying the call again."""
     system = make_system(system_name, llm, None, settings)
-    await system.tagger_prompt(ReplayLLM(llm, f"ner--prompts-{dataset}"))
+    await system.tagger_prompt(ReplayLLM(llm, LEDGER / f"ner--prompts-{dataset}.jsonl"))
 
 
 def table(dataset: str, results, model: str, command: str, sentences: str) -> str:
@@ -65,7 +68,9 @@ def table(dataset: str, results, model: str, command: str, sentences: str) -> st
                      f"{cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")
     lines += ["", "Per-sentence values are means over the sentences. " + uncertainty_note(REFERENCE)
               + " The Metaprompter writes the tagger prompt once per dataset and setting, before the sentences "
-                "run; that call is not in the per-sentence figures."]
+                "run; that call is not in the per-sentence figures. A request that an earlier configuration "
+                "already made (same prompt and history, temperature 0) gets that answer again and counts its "
+                "calls, tokens and recorded seconds."]
     return "\n".join(lines)
 
 

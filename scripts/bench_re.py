@@ -18,7 +18,7 @@ import os
 import sys
 
 from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
-from bench_ledger import ROOT, RUNS, ReplayLLM
+from bench_ledger import LEDGER, ROOT, RUNS, ReplayLLM
 
 from graphwright.eval.datasets import load_dataset
 from graphwright.eval.report import uncertainty_note
@@ -51,7 +51,7 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
     memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
     if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
         learner = make_system("agentre", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)})
-        replay = ReplayLLM(llm, f"re--warm-up-{dataset}")  # a new machine rebuilds the memory without model time
+        replay = ReplayLLM(llm, LEDGER / f"re--warm-up-{dataset}.jsonl")  # a new machine rebuilds the memory without model time
         counts = await warm_up(learner, learner.pool.samples[:args.warm_up], replay,
                                on_progress=lambda i: print(f"warm-up {dataset}: {i}", file=sys.stderr, flush=True))
         print(f"warm-up {dataset}: {counts}", file=sys.stderr)

@@ -18,7 +18,7 @@ from graphwright.eval.gold import GoldDocument, read_gold_jsonl
 from graphwright.eval.report import html_report
 from graphwright.eval.runner import RunInfo, read_documents, run_eval
 from graphwright.eval.metrics import PropertyHierarchy
-from graphwright.model import ExtractionResult, Provenance, Term, Triple, Usage
+from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple, Usage
 from tests.support.cie_script import TEXT, AgentScript, MAPPING, SEARCHES, extractor, uri_agent, validator
 from tests.support.openai_server import ScriptedOpenAIServer
 
@@ -227,15 +227,52 @@ async def test_the_ledger_replays_recorded_answers_on_a_new_machine(tmp_path, mo
     monkeypatch.setattr(ledger, "LEDGER", tmp_path / "ledger")
     prompt = [{"role": "user", "content": "a train sentence the ledger must not keep"}]
     first = ScriptedLLM(["the answer"])
-    assert (await ledger.ReplayLLM(first, "warm-up").chat(prompt, max_tokens=8)).text == "the answer"
-    recorded = (tmp_path / "ledger" / "warm-up.jsonl").read_text()
+    path = tmp_path / "ledger" / "warm-up.jsonl"
+    assert (await ledger.ReplayLLM(first, path).chat(prompt, max_tokens=8)).text == "the answer"
+    recorded = path.read_text()
     assert "the answer" in recorded and "train sentence" not in recorded
 
     later = ScriptedLLM([])  # a new machine: the model is never asked
-    replayed = await ledger.ReplayLLM(later, "warm-up").chat(prompt, max_tokens=8)
+    replayed = await ledger.ReplayLLM(later, path).chat(prompt, max_tokens=8)
     assert replayed.text == "the answer" and replayed.cached and not later.calls
     with pytest.raises(AssertionError):  # another request is not in the ledger: the model is asked
-        await ledger.ReplayLLM(later, "warm-up").chat(prompt, max_tokens=9)
+        await ledger.ReplayLLM(later, path).chat(prompt, max_tokens=9)
+
+
+async def test_configurations_sharing_answers_count_the_replayed_model_time(tmp_path):
+    from graphwright.llm.base import ChatResponse
+    from graphwright.llm.wrappers import MeteredLLM
+
+    ledger = load_script("bench_ledger")
+
+    class SlowModel:  # every answer took 2.5 s of model time
+        name, calls = "slow", 0
+
+        async def chat(self, messages, **kwargs):
+            self.calls += 1
+            return ChatResponse(text=f"tags of {messages[-1]['content']}", model=self.name,
+                                usage=Usage(llm_calls=1, prompt_tokens=50, completion_tokens=5, seconds=2.5))
+
+    class OneCall:  # like a system: its documents' seconds are wall time
+        name = "one-call"
+
+        def __init__(self, llm):
+            self.llm = llm
+
+        async def run(self, document):
+            meter = MeteredLLM(self.llm)
+            reply = await meter.chat([{"role": "user", "content": document.text}])
+            return ExtractionResult(document_id=document.id, system=self.name, output=reply.text, usage=meter.usage)
+
+    model = SlowModel()
+    shared = ledger.ReplayLLM(model, tmp_path / "answers.jsonl")
+    first = await ledger.ReplayedTime(OneCall(shared), shared).run(Document(id="s1", text="a sentence"))
+    second = await ledger.ReplayedTime(OneCall(shared), shared).run(Document(id="s1", text="a sentence"))
+    assert model.calls == 1 and second.output == first.output  # the second configuration got the answer
+    assert second.usage.llm_calls == 1 and second.usage.cached_calls == 1 and second.usage.prompt_tokens == 50
+    assert 2.5 <= second.usage.seconds < 3.0  # the recorded model time, not the instant replay
+    other = await ledger.ReplayedTime(OneCall(shared), shared).run(Document(id="s2", text="another sentence"))
+    assert model.calls == 2 and other.usage.cached_calls == 0  # a new request is asked of the model
 
 
 @pytest.mark.parametrize("script", ["bench_re", "bench_ner"])
