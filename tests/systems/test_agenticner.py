@@ -116,10 +116,21 @@ async def test_an_output_that_is_not_the_text_is_asked_again(settings):
     assert result.entities == [] and any("never gave an <output>" in w for w in result.warnings)
 
 
-async def test_feedback_without_words_counts_as_approval(settings):
-    chat = Chat(tagger=[TAGGED], reviewer=["<feedback>...</feedback>"])
+@pytest.mark.parametrize("review", ["<feedback>...</feedback>", "<feedback>APPROVED!</feedback>",
+                                    "<feedback> approved </feedback>"])
+async def test_feedback_without_words_counts_as_approval(settings, review):
+    chat = Chat(tagger=[TAGGED], reviewer=[review])
     result, llm = await run(chat, {**settings, "grounding": False})
     assert len(llm.calls) == 2 and found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+    assert [s.node for s in result.trace] == ["tagger", "reviewer"]
+
+
+async def test_feedback_that_names_a_change_is_not_approval(settings):
+    chat = Chat(tagger=[TAGGED.replace("<location>Paris</location>", "Paris"), TAGGED],
+                reviewer=["<feedback>Paris is missing; otherwise APPROVED!</feedback>", "APPROVED!"])
+    result, llm = await run(chat, {**settings, "grounding": False})
+    assert [s.node for s in result.trace] == ["tagger", "reviewer", "supervisor", "tagger", "reviewer"]
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
 
 
 async def test_without_researcher_the_supervisor_says_so(settings):

@@ -18,6 +18,14 @@ def tag_content(text: str, name: str) -> str | None:
     return text[opened + len(name) + 2:].strip() if opened >= 0 else None
 
 
+def asks_for_change(feedback: str | None) -> bool:
+    """Whether a reviewer's <feedback> asks for anything: it has words besides the approval itself (a
+    small model writes ``<feedback>APPROVED!</feedback>``, or copies the empty tags)."""
+    if feedback is None:
+        return False
+    return any(ch.isalnum() for ch in re.sub(r"\bAPPROVED\b!?", "", feedback, flags=re.IGNORECASE))
+
+
 def text_to_tag(text: str) -> str:
     return f"<text_to_tag>{text}</text_to_tag>\n\nOnly tag this text: <text_to_tag>{text}</text_to_tag>"
 

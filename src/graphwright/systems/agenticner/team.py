@@ -11,8 +11,9 @@ tagger answers once more and that answer is final. At most ``max_turns`` agent t
 Three rules the paper lacks, from real runs of a small model at temperature 0: an <output> that does not
 reproduce the text (``min_coverage``) is sent back to the tagger and never becomes the answer; a
 tagger that answers feedback with the same output again ends the review (``stop_on_repeat``), because
-the reviewer then repeats its feedback until the cap; and feedback with no words in it (a copied
-``<feedback>...</feedback>``) asks for nothing and counts as approval.
+the reviewer then repeats its feedback until the cap; and feedback with no words in it but the
+approval (a copied ``<feedback>...</feedback>``, or ``<feedback>APPROVED!</feedback>``) asks for
+nothing and counts as approval.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Callable
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.llm.base import LLM
 from graphwright.systems.agenticner.align import coverage
-from graphwright.systems.agenticner.protocol import APPROVED, tag_content, text_to_tag
+from graphwright.systems.agenticner.protocol import APPROVED, asks_for_change, tag_content, text_to_tag
 from graphwright.systems.agenticner.search import Search, SearchUnavailableError
 
 NO_OUTPUT = "You should put your final output inside <output> tags!"
@@ -101,11 +102,11 @@ class Team:
                 feedback = tag_content(reply, "feedback")
                 if tag_content(reply, "search") is not None:
                     speaker, asker = "researcher", "reviewer"
-                elif feedback is not None and any(ch.isalnum() for ch in feedback):
+                elif asks_for_change(feedback):
                     result.turns.append(Turn("supervisor", "Remember, you need to tag the following:\n"
                                                            f"<text_to_tag>{text}</text_to_tag>"))
                     speaker = "tagger"
-                elif APPROVED in reply or feedback is not None:  # empty feedback asks for nothing
+                elif APPROVED in reply or feedback is not None:  # feedback that asks for nothing approves
                     if not self._grounded(result, text):
                         return result
                     speaker, final_next = "tagger", True
