@@ -18,6 +18,9 @@ from graphwright.eval.gold import GoldDocument, read_gold_jsonl
 from graphwright.eval.report import html_report
 from graphwright.eval.runner import RunInfo, read_documents, run_eval
 from graphwright.eval.metrics import PropertyHierarchy
+from graphwright.llm.base import ChatResponse
+from graphwright.llm.fake import ScriptedLLM
+from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple, Usage
 from tests.support.cie_script import TEXT, AgentScript, MAPPING, SEARCHES, extractor, uri_agent, validator
 from tests.support.openai_server import ScriptedOpenAIServer
@@ -220,11 +223,8 @@ def test_a_benchmark_in_rounds_scores_the_same_as_one_run(tmp_path):
     assert part["macro"] == whole["macro"] and part["error_rate"] == whole["error_rate"]
 
 
-async def test_the_ledger_replays_recorded_answers_on_a_new_machine(tmp_path, monkeypatch):
-    from graphwright.llm.fake import ScriptedLLM
-
+async def test_the_ledger_replays_recorded_answers_on_a_new_machine(tmp_path):
     ledger = load_script("bench_ledger")
-    monkeypatch.setattr(ledger, "LEDGER", tmp_path / "ledger")
     prompt = [{"role": "user", "content": "a train sentence the ledger must not keep"}]
     first = ScriptedLLM(["the answer"])
     path = tmp_path / "ledger" / "warm-up.jsonl"
@@ -240,9 +240,6 @@ async def test_the_ledger_replays_recorded_answers_on_a_new_machine(tmp_path, mo
 
 
 async def test_configurations_sharing_answers_count_the_replayed_model_time(tmp_path):
-    from graphwright.llm.base import ChatResponse
-    from graphwright.llm.wrappers import MeteredLLM
-
     ledger = load_script("bench_ledger")
 
     class SlowModel:  # every answer took 2.5 s of model time
