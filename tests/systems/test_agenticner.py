@@ -116,6 +116,15 @@ async def test_an_output_that_is_not_the_text_is_asked_again(settings):
     assert result.entities == [] and any("never gave an <output>" in w for w in result.warnings)
 
 
+async def test_an_output_that_lists_mentions_of_the_text_is_an_answer(settings):
+    chat = Chat(tagger=["<output><person>Angela Merkel</person>, <location>Paris</location></output>"],
+                reviewer=["APPROVED!"])
+    result, llm = await run(chat, {**settings, "grounding": False})
+    assert [s.node for s in result.trace] == ["tagger", "reviewer"]
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+    assert [(m.span.start, m.span.end) for e in result.entities for m in e.mentions] == [(0, 13), (22, 27)]
+
+
 @pytest.mark.parametrize("review", ["<feedback>...</feedback>", "<feedback>APPROVED!</feedback>",
                                     "<feedback> approved </feedback>"])
 async def test_feedback_without_words_counts_as_approval(settings, review):

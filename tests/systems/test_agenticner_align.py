@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from graphwright.eval.ner_data import token_offsets
 from graphwright.eval.ner_metrics import to_token_spans
-from graphwright.systems.agenticner.align import align, parse_tagged
+from graphwright.systems.agenticner.align import align, mention_list, parse_tagged
 
 TYPES = ["person", "location", "organisation", "misc", "protein", "DNA"]
 
@@ -68,3 +68,17 @@ def test_coverage_tells_a_rewritten_copy_from_other_text():
                     source) > 0.8
     assert coverage("Soccer is a sport played between two teams of eleven players each, using a ball.", source) < 0.5
     assert coverage("", "") == 1.0 and coverage("", source) == 0.0
+
+
+def test_a_list_of_mentions_is_placed_where_the_text_writes_them():
+    source = "Paris is where Angela Merkel met Macron , and Macron met Merkel in PARIS ."
+    assert spans("<person>Angela Merkel</person>", source) == [("Angela Merkel", "person")]
+    # out of the text's order, and a repeated mention on its next occurrence
+    found = align("<person>Macron</person> <location>Paris</location> <person>Macron</person>", source, TYPES)
+    assert [(source[s.start:s.end], s.start, s.type) for s in found] == [
+        ("Macron", 33, "person"), ("PARIS", 67, "location"), ("Macron", 46, "person")]
+    assert [(source[s.start:s.end], s.type) for s in mention_list(
+        "<person>Olaf Scholz</person> <person>Angela Merkel</person>", source, TYPES)] == [("Angela Merkel", "person")]
+    assert mention_list("Angela Merkel", source, TYPES) == []  # nothing tagged
+    # an invented mention is dropped, not spread over the characters of the text that it shares
+    assert align("<person>Olaf Scholz</person>", source, TYPES) == []

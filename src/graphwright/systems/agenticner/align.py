@@ -15,6 +15,7 @@ from difflib import SequenceMatcher
 from typing import NamedTuple
 
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.\-]*)\s*>")
+LIST_COVERAGE = 0.5  # an output that reproduces less of the source is read as a list of mentions
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "`": "'", "´": "'", "–": "-", "—": "-"})
 
 
@@ -77,7 +78,10 @@ def _fold(text: str) -> str:
 
 def align(output: str, source: str, types: list[str]) -> list[CharSpan]:
     """Entity spans of a tagged ``output`` as character spans of ``source``. A span the output invented
-    (no character of it matches the source) is dropped; leading and trailing spaces are trimmed."""
+    (no character of it matches the source) is dropped; leading and trailing spaces are trimmed. An
+    output that lists mentions instead of copying the text is placed by ``mention_list``."""
+    if coverage(output, source) < LIST_COVERAGE:
+        return mention_list(output, source, types)
     plain, spans = parse_tagged(output, types)
     position = [-1] * len(plain)  # output char -> source char, where they match
     matcher = SequenceMatcher(None, _fold(plain), _fold(source), autojunk=False)
@@ -96,6 +100,29 @@ def align(output: str, source: str, types: list[str]) -> list[CharSpan]:
             end -= 1
         if start < end:
             out.append(CharSpan(start, end, span.type))
+    return list(dict.fromkeys(out))
+
+
+def mention_list(output: str, source: str, types: list[str]) -> list[CharSpan]:
+    """The spans of an output that gives only tagged mentions (``<person>Bitar</person>``, or a fragment
+    of the text) rather than the whole tagged text: each mention where the source writes it (case,
+    quotes and accents aside), at its next occurrence after the previous mention, else at its first
+    occurrence not yet taken; a mention the source lacks is dropped. The character diff of ``align``
+    would spread a short list over unrelated characters of the source."""
+    plain, spans = parse_tagged(output, types)
+    folded = _fold(source)
+    out: list[CharSpan] = []
+    cursor = 0
+    for span in spans:
+        wanted = _fold(plain[span.start:span.end].strip())
+        starts = [m.start() for m in re.finditer(re.escape(wanted), folded)] if wanted else []
+        if not starts:
+            continue
+        taken = {s.start for s in out}
+        at = next((i for i in starts if i >= cursor and i not in taken), None)
+        at = next((i for i in starts if i not in taken), starts[0]) if at is None else at
+        out.append(CharSpan(at, at + len(wanted), span.type))
+        cursor = at + len(wanted)
     return list(dict.fromkeys(out))
 
 

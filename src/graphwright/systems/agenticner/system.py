@@ -76,7 +76,7 @@ class AgenticNERSystem:
 
     def team(self, llm: LLM, prompt: str) -> Team:
         return Team(llm=llm, tagger_prompt=prompt, reviewer_prompt=self.reviewer, researcher=self.researcher,
-                    search=self.search, ground=self._ground if self.grounding is not None else None,
+                    search=self.search, ground=self._ground if self.grounding is not None else None, types=self.types,
                     max_turns=self.config.max_turns, max_tokens=self.config.max_tokens,
                     stop_on_repeat=self.config.stop_on_repeat, min_coverage=self.config.min_coverage)
 

@@ -9,7 +9,8 @@ tagger answers once more and that answer is final. At most ``max_turns`` agent t
 <output> is the answer.
 
 Three rules the paper lacks, from real runs of a small model at temperature 0: an <output> that does not
-reproduce the text (``min_coverage``) is sent back to the tagger and never becomes the answer; a
+reproduce the text (``min_coverage``) and is not a list of tagged mentions found in it is sent back to
+the tagger and never becomes the answer; a
 tagger that answers feedback with the same output again ends the review (``stop_on_repeat``), because
 the reviewer then repeats its feedback until the cap; and feedback with no words in it but the
 approval (a copied ``<feedback>...</feedback>``, or ``<feedback>APPROVED!</feedback>``) asks for
@@ -23,7 +24,7 @@ from typing import Callable
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.llm.base import LLM
-from graphwright.systems.agenticner.align import coverage
+from graphwright.systems.agenticner.align import coverage, mention_list
 from graphwright.systems.agenticner.protocol import APPROVED, asks_for_change, tag_content, text_to_tag
 from graphwright.systems.agenticner.search import Search, SearchUnavailableError
 
@@ -59,6 +60,7 @@ class Team:
     researcher: PromptTemplate | None  # None: the researcher is not available
     search: Search | None
     ground: Callable[[str, str], list[str]] | None  # (output, text) -> feedback lines; None: no grounding
+    types: list[str]  # the entity types, to read an output that lists tagged mentions
     max_turns: int = 10
     max_tokens: int = 512
     stop_on_repeat: bool = True
@@ -77,7 +79,8 @@ class Team:
             result.turns.append(Turn(speaker, reply))
             if speaker == "tagger":
                 output = tag_content(reply, "output")
-                if output is not None and coverage(output, text) < self.min_coverage:
+                if output is not None and coverage(output, text) < self.min_coverage \
+                        and not mention_list(output, text, self.types):
                     result.turns.append(Turn("supervisor", NOT_THE_TEXT))
                 elif output is not None:
                     repeated = self.stop_on_repeat and output == result.output
