@@ -10,11 +10,10 @@ tagger answers once more and that answer is final. At most ``max_turns`` agent t
 
 Three rules the paper lacks, from real runs of a small model at temperature 0: an <output> that does not
 reproduce the text (``min_coverage``) and is not a list of tagged mentions found in it is sent back to
-the tagger and never becomes the answer; a
-tagger that answers feedback with the same output again ends the review (``stop_on_repeat``), because
-the reviewer then repeats its feedback until the cap; and feedback with no words in it but the
-approval (a copied ``<feedback>...</feedback>``, or ``<feedback>APPROVED!</feedback>``) asks for
-nothing and counts as approval.
+the tagger and never becomes the answer; a tagger that answers feedback with the same output again ends
+the review (``stop_on_repeat``), because the reviewer then repeats its feedback until the cap; and
+feedback with no words in it but the approval (a copied ``<feedback>...</feedback>``, or
+``<feedback>APPROVED!</feedback>``) asks for nothing and counts as approval.
 """
 
 from __future__ import annotations
