@@ -51,6 +51,7 @@ def _merge_record(base: KBRecord, extra: KBRecord) -> KBRecord:
         "subject_types": base.subject_types or extra.subject_types,
         "value_types": base.value_types or extra.value_types,
         "unchecked_constraints": sources.ordered_unique([*base.unchecked_constraints, *extra.unchecked_constraints]),
+        "sitelinks": base.sitelinks if base.sitelinks is not None else extra.sitelinks,
     })
 
 
@@ -148,7 +149,8 @@ def _finish_properties(cat: Catalogue, labels: Mapping[str, str]) -> dict[str, K
 def build_kb(out_dir: Path | str, *, properties_dir: Path | str | None | bool = None,
              arnold_dir: Path | str | None | bool = None, rebel_path: Path | str | None | bool = None,
              entity_files: Sequence[Path | str] = (), property_files: Sequence[Path | str] = (),
-             ontology_files: Sequence[Path | str] = (), embedder: str = "minilm", overwrite: bool = True) -> Path:
+             ontology_files: Sequence[Path | str] = (), catalogues: Sequence[Catalogue] = (),
+             embedder: str = "minilm", overwrite: bool = True) -> Path:
     """Build a KB from any mix of sources.
 
     ``properties_dir`` / ``arnold_dir``: None = the default folder under the data root
@@ -157,12 +159,15 @@ def build_kb(out_dir: Path | str, *, properties_dir: Path | str | None | bool = 
     ``entity_files`` / ``property_files``: generic JSONL files (format in :mod:`graphwright.kb.sources`);
     ``ontology_files``: RDFS ontologies (:mod:`graphwright.kb.ontology`). Both take priority over the
     other sources for labels, descriptions and type constraints.
+    ``catalogues``: sources already read (e.g. a Wikidata JSON dump import, :mod:`graphwright.kb.wikidata_dump`),
+    ranked after the JSONL files and before the KGTK folders.
     """
     from graphwright.kb.ontology import read_rdf_ontology
 
     cats: list[Catalogue] = [read_rdf_ontology(Path(p)) for p in ontology_files]
     cats += [sources.read_property_jsonl(Path(p)) for p in property_files]
     cats += [sources.read_entity_jsonl(Path(p)) for p in entity_files]
+    cats += list(catalogues)
     if properties_dir is not False:
         cats.append(sources.read_wikidata_properties(
             _default("wikidata-properties") if properties_dir in (None, True) else Path(properties_dir)))

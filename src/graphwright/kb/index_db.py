@@ -17,7 +17,7 @@ from graphwright.kb.records import KBRecord
 DB_NAME = "kb.sqlite"
 #: KBRecord fields kept in the ``data`` JSON column (label, description, id, kind have columns).
 STORED_FIELDS = {"aliases", "types", "examples", "datatype", "super_properties", "subject_types", "value_types",
-                 "unchecked_constraints"}
+                 "unchecked_constraints", "sitelinks"}  # a field missing from old KBs reads as its default
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -5,8 +5,8 @@ loading the same N-Triples into an in-memory store takes ~0.7 s at every open; s
 writes an on-disk store and readers open it read-only (safe across processes).
 
 Triples use Wikidata's vocabulary so that one SPARQL query serves the local KB and the live
-endpoint: rdfs:label, skos:altLabel, schema:description, wdt:P31, wdt:P279, wdt:P1647 and
-wikibase:propertyType.
+endpoint: rdfs:label, skos:altLabel, schema:description, wdt:P31, wdt:P279, wdt:P1647,
+wikibase:propertyType and wikibase:sitelinks.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ STORE_NAME = "rdf"
 SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 SCHEMA_DESC = "http://schema.org/description"
 WIKIBASE = "http://wikiba.se/ontology#"
+XSD_INTEGER = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
 
 SPARQL_PREFIXES = (
     f"PREFIX wd: <{WD}>\nPREFIX wdt: <{WDT}>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
@@ -40,6 +41,7 @@ def _quads(records: Iterable[KBRecord], subclass_of: dict[str, set[str]]) -> Ite
     label, alt, desc = ox.NamedNode(RDFS_LABEL), ox.NamedNode(SKOS_ALT), ox.NamedNode(SCHEMA_DESC)
     p31, p279, p1647 = (ox.NamedNode(WDT + p) for p in ("P31", "P279", "P1647"))
     ptype = ox.NamedNode(WIKIBASE + "propertyType")
+    sitelinks = ox.NamedNode(WIKIBASE + "sitelinks")
     for rec in records:
         s = ox.NamedNode(WD + rec.id)
         if rec.label:
@@ -54,6 +56,8 @@ def _quads(records: Iterable[KBRecord], subclass_of: dict[str, set[str]]) -> Ite
             yield ox.Quad(s, p1647, ox.NamedNode(WD + sp))
         if rec.datatype:
             yield ox.Quad(s, ptype, ox.NamedNode(datatype_iri(rec.datatype)))
+        if rec.sitelinks is not None:  # Wikidata's own RDF spelling, so SPARQL reads the same on both
+            yield ox.Quad(s, sitelinks, ox.Literal(str(rec.sitelinks), datatype=XSD_INTEGER))
     for child, parents in subclass_of.items():
         for parent in sorted(parents):
             yield ox.Quad(ox.NamedNode(WD + child), p279, ox.NamedNode(WD + parent))

@@ -38,6 +38,9 @@ class KBRecord(BaseModel):
     unchecked_constraints: list[str] = Field(
         default_factory=list, description='Type constraints the source declares without their classes ("subject type", '
         '"value type"): the offline Wikidata dump has P2302 statements but not their P2308 qualifiers.')
+    sitelinks: int | None = Field(
+        default=None, description="Number of Wikipedia and other Wikimedia pages about the item (a popularity prior); "
+        "None where the source does not say.")
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -11,13 +11,16 @@ Formats:
 * Generic entity JSONL (plain or .gz), one object per line::
 
       {"id": "Q42", "label": "Douglas Adams", "aliases": ["Douglas Noël Adams"],
-       "description": "English writer", "types": ["Q5"], "subclass_of": []}
+       "description": "English writer", "types": ["Q5"], "subclass_of": [], "sitelinks": 120}
 
-  ``id`` and ``label`` are required; ids are Wikidata-style (Q... for entities).
+  ``id`` and ``label`` are required; ids are Wikidata-style (Q... for entities); ``sitelinks``
+  (the item's number of Wikimedia pages, a popularity prior) is optional.
 * Generic property JSONL: ``{"id": "P102", "label", "aliases", "description", "datatype",
   "super_properties": ["P463"], "subject_types": ["Q5"], "value_types": ["Q7278"],
+  "unchecked_constraints": ["value type"],
   "example_subjects": [["Q83396", "Eleanor Roosevelt"], ["Q16977", null]]}``.
-  This is the format of the packaged default slice.
+  This is the format of the packaged default slice, and of a Wikidata JSON dump import
+  (:mod:`graphwright.kb.wikidata_dump`).
 * An RDFS ontology in Turtle (see :mod:`graphwright.kb.ontology`): labels, comments, rdf:type,
   rdfs:subClassOf, rdfs:subPropertyOf, and rdfs:domain / rdfs:range as type constraints.
 """
@@ -202,9 +205,12 @@ def read_entity_jsonl(path: Path) -> Catalogue:
         rid, label = str(obj.get("id", "")), str(obj.get("label") or "")
         if not is_wikidata_id(rid) or not label:
             raise UserError(f"{path}:{n}: every line needs a Wikidata-style 'id' and a 'label'")
+        sitelinks = obj.get("sitelinks")
+        if sitelinks is not None and (type(sitelinks) is not int or sitelinks < 0):
+            raise UserError(f"{path}:{n}: 'sitelinks' must be a count (a whole number >= 0), got {sitelinks!r}")
         rec = _record(rid, label=label, description=obj.get("description") or "",
                       aliases=ordered_unique(obj.get("aliases") or [], exclude=label),
-                      types=[t for t in obj.get("types") or [] if is_wikidata_id(t)])
+                      types=[t for t in obj.get("types") or [] if is_wikidata_id(t)], sitelinks=sitelinks)
         (cat.properties if rec.kind == "property" else cat.entities)[rid] = rec
         for parent in obj.get("subclass_of") or []:
             if is_wikidata_id(parent):
@@ -225,7 +231,8 @@ def read_property_jsonl(path: Path) -> Catalogue:
             aliases=ordered_unique(obj.get("aliases") or [], exclude=label), datatype=obj.get("datatype"),
             super_properties=[p for p in obj.get("super_properties") or [] if is_wikidata_id(p)],
             subject_types=[t for t in obj.get("subject_types") or [] if is_wikidata_id(t)],
-            value_types=[t for t in obj.get("value_types") or [] if is_wikidata_id(t)])
+            value_types=[t for t in obj.get("value_types") or [] if is_wikidata_id(t)],
+            unchecked_constraints=[c for c in obj.get("unchecked_constraints") or [] if c in TYPE_CONSTRAINTS.values()])
         subjects = [(s[0], s[1] if len(s) > 1 else None) for s in obj.get("example_subjects") or [] if s]
         if subjects:
             cat.example_subjects[pid] = subjects
