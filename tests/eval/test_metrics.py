@@ -130,3 +130,29 @@ def test_literal_keys():
     assert literal_key("1913-01-01T00:00:00Z^^http://www.w3.org/2001/XMLSchema#dateTime") == literal_key("1913")
     assert literal_key('"1951-10-08"^^xsd:date') == literal_key("1951-10-08T00:00:00Z")
     assert literal_key("+42") == literal_key("42")
+
+
+def test_unlinked_entities_match_gold_entities_the_kb_lacks_by_name():
+    """Open-world scoring: Vogel (not in the KB) kept unlinked is right; Vogel forced onto a real
+    person with the same surface is wrong; Hamburg (in the KB) must be linked."""
+    gold = GoldDocument.model_validate({"id": "d", "text": "...", "triples": [
+        {"subject": {"iri": "Q900001", "surface": "Katrin Vogel"}, "predicate": {"iri": "P19"},
+         "object": {"iri": "Q1055", "surface": "Hamburg"}}]})
+    prov = Provenance(system="test")
+    vogel = Term.iri("https://graphwright.dev/entity/Katrin%20Vogel", surface="Katrin Vogel", label="Katrin Vogel")
+    forced = Term.iri("http://www.wikidata.org/entity/Q467464", surface="Katrin Vogel")
+    hamburg = Term.iri("http://www.wikidata.org/entity/Q1055", surface="Hamburg")
+    unlinked_hamburg = Term.iri("https://graphwright.dev/entity/Hamburg", surface="Hamburg")
+    born = Term.iri("http://www.wikidata.org/prop/direct/P19")
+    scorer = Scorer(kb_has=lambda qid: qid == "Q1055")
+
+    def triples_f1(s: Term, o: Term) -> float:
+        pred = ExtractionResult(document_id="d", system="t", triples=[Triple(subject=s, predicate=born, object=o,
+                                                                             provenance=prov)])
+        return scorer.score(predicted_facts(pred), gold_facts(gold))["triples"].f1
+
+    assert triples_f1(vogel, hamburg) == 1.0
+    assert triples_f1(forced, hamburg) == 0.0
+    assert triples_f1(vogel, unlinked_hamburg) == 0.0
+    assert Scorer().score(predicted_facts(ExtractionResult(document_id="d", system="t", triples=[
+        Triple(subject=vogel, predicate=born, object=hamburg, provenance=prov)])), gold_facts(gold))["triples"].f1 == 0.0

@@ -90,6 +90,19 @@ def test_html_view_caps_edges(store, document):
     assert len(data["edges"]) == 10 and data["total_triples"] == 50
 
 
+def _unlinked_result(document) -> ExtractionResult:
+    vogel = Term.iri("https://graphwright.dev/entity/Katrin%20Vogel", surface="Katrin Vogel", label="Katrin Vogel")
+    return ExtractionResult(document_id=document.id, system="s", triples=[Triple(
+        subject=Term.iri(WD + "Q7186", label="Marie Curie"), predicate=Term.iri(WDT + "P26", label="spouse"),
+        object=vogel, provenance=Provenance(system="s"))])
+
+
+def test_html_view_marks_unlinked_entities(store, document):
+    store.add_result(document, _unlinked_result(document))
+    nodes = {n["label"]: n for n in graph_data(store)["nodes"]}
+    assert nodes["Katrin Vogel"]["unlinked"] and not nodes["Marie Curie"]["unlinked"]
+
+
 def test_html_view_write_html(filled, tmp_path):
     path = write_html(filled, tmp_path / "out" / "kg.html", title="KG")
     assert path.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
@@ -124,7 +137,7 @@ def test_html_view_script_runs_and_shows_evidence(store, document, tmp_path):
     store.add_result(document, make_result(document, label=EVIL))
     out = _run_page(render_html(store), tmp_path)
     assert (out["edges"], out["nodes"], out["badGeometry"]) == (3, 4, 0)
-    assert out["stats"] == "4 nodes · 3 triples · 1 document"
+    assert out["stats"] == "4 nodes (0 not in the KB) · 3 triples · 1 document"
     assert not out["emptyShown"]
     assert out["selected"]
     assert out["marks"] == ["Marie Curie", "Warschau", "geboren"]
@@ -134,6 +147,14 @@ def test_html_view_script_runs_and_shows_evidence(store, document, tmp_path):
     assert out["panelAfterDrag"] == out["edgePanel"]
     assert "Triples (3)" in out["nodePanel"]
     assert out["viewBox"]
+
+
+@node
+def test_html_view_script_draws_unlinked_entities_apart(store, document, tmp_path):
+    store.add_result(document, _unlinked_result(document))
+    out = _run_page(render_html(store), tmp_path)
+    assert out["stats"] == "2 nodes (1 not in the KB) · 1 triples · 1 document"
+    assert "not in the KB" in out["edgePanel"]
 
 
 @node

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from graphwright.eval.gold import GoldDocument, GoldTerm, iri_key, literal_key, normalize_name
+from graphwright.kb.namespaces import is_unlinked
 from graphwright.model import ExtractionResult, Term
 
 CATEGORIES = (
@@ -146,16 +147,22 @@ def match_both_ways(predicted: list, gold: list, same: Callable[[object, object]
 @dataclass
 class Scorer:
     """Scores one document's facts; ``match_names`` also accepts a name match for gold entities with IRIs
-    (for datasets whose entities the KB lacks, e.g. FewRel)."""
+    (for datasets whose entities the KB lacks, e.g. FewRel). With ``kb_has`` (a KB's membership test),
+    an unlinked prediction matches a gold entity the KB lacks by name: open-world linking kept it
+    under its own IRI, which is the right answer when the KB cannot have it."""
 
     hierarchy: Hierarchy = field(default_factory=lambda: NO_HIERARCHY)
     match_names: bool = False
+    kb_has: Callable[[str], bool] | None = None
     categories = CATEGORIES  # class attribute: what score_document counts
 
     def same_entity(self, pred: Entity, gold: Entity) -> bool:
         if pred.key == gold.key:
             return True
-        return (gold.by_name or self.match_names) and bool(pred.names & gold.names)
+        if not pred.names & gold.names:
+            return False
+        return (gold.by_name or self.match_names
+                or (self.kb_has is not None and is_unlinked(pred.key) and not self.kb_has(gold.key)))
 
     def parental(self, pred: str, gold: str) -> bool:
         return pred == gold or pred in self.hierarchy.parents(gold)

@@ -93,7 +93,7 @@ def make_scorer(dataset: EvalDataset, kb: Any) -> DocumentScorer:
         return REScorer()
     if dataset.task == "ner":
         return NERScorer()
-    return Scorer(PropertyHierarchy.from_kb(kb), match_names=dataset.match_names)
+    return Scorer(PropertyHierarchy.from_kb(kb), match_names=dataset.match_names, kb_has=getattr(kb, "contains", None))
 
 
 def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentScorer, seconds: float) -> dict[str, Any]:

@@ -7,6 +7,8 @@ import re
 WD = "http://www.wikidata.org/entity/"
 WDT = "http://www.wikidata.org/prop/direct/"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+#: Entities the text names but the KB lacks: minted by graphwright, never a KB link.
+UNLINKED = "https://graphwright.dev/entity/"
 
 TURTLE_PREFIXES = (
     f"@prefix wd: <{WD}> .\n"
@@ -14,6 +16,10 @@ TURTLE_PREFIXES = (
     "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
     "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
 )
+
+def is_unlinked(iri: str) -> bool:
+    return iri.startswith(UNLINKED) or iri.startswith("gwe:")
+
 
 _ID = re.compile(r"^[PQ][1-9][0-9]*$")
 

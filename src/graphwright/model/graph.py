@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
+from graphwright.kb.namespaces import is_unlinked
 from graphwright.model.document import Span
 
 
@@ -17,12 +18,18 @@ class Mention(BaseModel):
 
 
 class Entity(BaseModel):
-    """A knowledge-base entity found in the text."""
+    """An entity found in the text: a KB entity, or one the KB lacks, kept under a minted IRI."""
 
     iri: str
     label: str | None = None
     types: list[str] = Field(default_factory=list, description="Class IRIs (e.g. from P31).")
     mentions: list[Mention] = Field(default_factory=list)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def linked(self) -> bool:
+        """False for an entity no KB entity fits, kept under an IRI graphwright minted."""
+        return not is_unlinked(self.iri)
 
 
 class Term(BaseModel):
@@ -33,14 +40,16 @@ class Term(BaseModel):
     surface: str | None = Field(default=None, description="How the text expressed it.")
     label: str | None = Field(default=None, description="The KB label of the IRI.")
     datatype: str | None = Field(default=None, description="Literal datatype IRI, if any.")
+    lang: str | None = Field(default=None, description="Language tag of a language-tagged string literal.")
 
     @classmethod
     def iri(cls, value: str, surface: str | None = None, label: str | None = None) -> "Term":
         return cls(kind="iri", value=value, surface=surface, label=label)
 
     @classmethod
-    def literal(cls, value: str, datatype: str | None = None, surface: str | None = None) -> "Term":
-        return cls(kind="literal", value=value, datatype=datatype, surface=surface)
+    def literal(cls, value: str, datatype: str | None = None, surface: str | None = None,
+                lang: str | None = None) -> "Term":
+        return cls(kind="literal", value=value, datatype=None if lang else datatype, surface=surface, lang=lang)
 
 
 class Provenance(BaseModel):

@@ -22,10 +22,11 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, Field, field_validator
 
+from graphwright.kb.namespaces import UNLINKED
 from graphwright.model.files import load_model_file
 
 SCHEMA_NS = "https://graphwright.dev/schema/"
-ENTITY_NS = "https://graphwright.dev/entity/"
+ENTITY_NS = UNLINKED  # entities known only by their name: no KB entity behind them
 
 
 class RelationType(BaseModel):

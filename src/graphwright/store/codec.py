@@ -13,6 +13,7 @@ from typing import Any, Iterable
 import pyoxigraph as ox
 
 from graphwright.errors import StoreError
+from graphwright.kb.namespaces import is_unlinked
 from graphwright.model import Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple
 from graphwright.store import vocab as v
 
@@ -31,6 +32,8 @@ def term_node(term: Term, what: str) -> ox.NamedNode | ox.Literal:
     if term.kind == "literal":
         datatype = None if term.datatype is None else iri_node(term.datatype, f"{what} datatype")
         try:
+            if term.lang:
+                return ox.Literal(term.value, language=term.lang)
             return ox.Literal(term.value, datatype=datatype)
         except ValueError as exc:
             raise StoreError(f"{what} literal {term.value!r} cannot be stored ({exc})") from exc
@@ -107,6 +110,8 @@ def _encode_triple(kg: _Writer, prov: _Writer, run: ox.NamedNode, iri: str, inde
     for term, node in ((t.subject, s), (t.predicate, p), (t.object, o)):
         if term.label is not None and isinstance(node, ox.NamedNode):
             kg.add(node, v.LABEL, term.label)
+        if isinstance(node, ox.NamedNode) and is_unlinked(node.value):
+            kg.add(node, v.RDF_TYPE, ox.NamedNode(v.UNLINKED_ENTITY))
 
     stmt = ox.NamedNode(iri)
     prov.add(stmt, v.RDF_TYPE, ox.NamedNode(v.RDF_STATEMENT))
@@ -139,6 +144,8 @@ def _encode_entity(
     node = iri_node(e.iri, f"entity {index}")
     if e.label is not None:
         kg.add(node, v.LABEL, e.label)
+    if not e.linked:
+        kg.add(node, v.RDF_TYPE, ox.NamedNode(v.UNLINKED_ENTITY))
     rec = ox.NamedNode(v.entity_record_iri(doc_id, system, index))
     prov.add(rec, v.RDF_TYPE, ox.NamedNode(v.ENTITY_RECORD))
     prov.add(rec, v.RUN, run)
@@ -203,7 +210,8 @@ def _term(node: Node, surface: str | None, label: str | None) -> Term:
     if isinstance(node, ox.Literal):
         # RDF 1.1 gives every plain literal xsd:string; the model spells that as "no datatype".
         dt = node.datatype.value
-        return Term.literal(node.value, datatype=None if dt == v.XSD_STRING else dt, surface=surface)
+        return Term.literal(node.value, datatype=None if dt == v.XSD_STRING else dt, surface=surface,
+                            lang=node.language)
     return Term.iri(node.value, surface=surface, label=label)
 
 

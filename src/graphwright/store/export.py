@@ -38,7 +38,7 @@ EXTENSIONS = {
 }
 _ALIASES = {"ttl": "turtle", "nt": "ntriples", "n-triples": "ntriples", "json-ld": "jsonld", "nq": "nquads",
             "n-quads": "nquads"}
-EXPORT_PREFIXES = {k: v.PREFIXES[k] for k in ("wd", "wdt", "rdf", "rdfs", "xsd", "gw")}
+EXPORT_PREFIXES = {k: v.PREFIXES[k] for k in ("wd", "wdt", "rdf", "rdfs", "xsd", "gw", "gwe")}
 
 
 def resolve_format(fmt: str | None, target: object = None) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.errors import UserError
-from graphwright.kb.namespaces import local_id
+from graphwright.kb.namespaces import is_unlinked, local_id
 from graphwright.model import Term, Triple
 from graphwright.store.rdf_store import GraphStore
 
@@ -53,6 +53,7 @@ def graph_data(
                 "iri": term.value if term.kind == "iri" else None,
                 "label": _label(term, labels),
                 "datatype": term.datatype,
+                "unlinked": term.kind == "iri" and is_unlinked(term.value),  # drawn apart: no KB entity fits
             }
         return nodes[key]["id"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, unquote
 
-from graphwright.kb.namespaces import RDFS_LABEL, WD, WDT
+from graphwright.kb.namespaces import RDFS_LABEL, UNLINKED, WD, WDT
 
 GW = "https://graphwright.dev/ns#"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -33,6 +33,7 @@ PREFIXES: dict[str, str] = {
     "owl": OWL,
     "schema": SCHEMA,
     "gw": GW,
+    "gwe": UNLINKED,
 }
 
 RDF_TYPE = RDF + "type"
@@ -50,6 +51,7 @@ XSD_DATETIME = XSD + "dateTime"
 DOCUMENT_RUN = GW + "DocumentRun"
 ENTITY_RECORD = GW + "EntityRecord"
 MENTION = GW + "Mention"
+UNLINKED_ENTITY = GW + "UnlinkedEntity"  # a node the text names and the KB lacks
 
 # Run record (one per document and system).
 DOCUMENT_ID = GW + "documentId"

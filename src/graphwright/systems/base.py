@@ -37,8 +37,14 @@ def load_builtin_systems() -> None:
 
 
 def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = None) -> System:
+    """The system with its settings; one that links to the KB gets open-world linking after it unless
+    the ``linking`` setting is ``closed``."""
+    from graphwright.linking.system import with_linking
+
     load_builtin_systems()
-    return SYSTEMS.get(name)(llm, kb, config)
+    settings = dict(config or {})
+    mode = str(settings.pop("linking", "open"))
+    return with_linking(SYSTEMS.get(name)(llm, kb, settings), kb, mode)
 
 
 def system_names() -> list[str]:

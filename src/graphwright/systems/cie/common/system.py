@@ -34,6 +34,7 @@ class CieGraphSystem:
 
     name: str
     version: str
+    links_to_kb = True  # its subjects and objects are KB IRIs: open-world linking checks them
     prompts_package: str
     prompt_names: tuple[str, ...]
 

@@ -1,0 +1,136 @@
+"""`make bench-linking`: linking correctness on the KB a user has, closed-world against open-world.
+
+Each system runs once per document with ``linking=closed`` (every mention on the KB entity it chose, as
+before open-world linking); the same results are then resolved open-world (``graphwright.linking``),
+so both columns come from the same model answers and differ only by the linking. Data: the first N
+rebel-sample and fewrel documents against the default KB (not rebel's own closed-world KB), and the
+made-up texts of ``graphwright/eval/made_up_texts.jsonl``. The model's answers are kept in the ledger
+(docs/bench-ledger/linking--answers-*.jsonl), so another machine recomputes the tables without it.
+
+    python scripts/bench_linking.py --docs 20 --systems cie.single,cie.network --model embedded:qwen2.5-coder-1.5b
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections import Counter
+
+from bench_eval import BENCH_MD, header
+from bench_ledger import LEDGER, RUNS, ReplayLLM
+
+from graphwright.eval.benchmarks_md import write_section
+from graphwright.eval.datasets import load_dataset
+from graphwright.eval.gold import GoldDocument
+from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer
+from graphwright.eval.open_world import check_facts, entity_outcomes, made_up_texts
+from graphwright.jsonl import append_jsonl, read_jsonl
+from graphwright.kb import open_kb
+from graphwright.linking import LinkJudge, resolve
+from graphwright.llm import make_llm
+from graphwright.model import Document, ExtractionResult
+from graphwright.systems.base import make_system
+
+LINKING_RUNS = RUNS / "linking"
+MADE_UP = "made-up"
+
+
+async def closed_results(system_name: str, dataset: str, docs: list[Document], kb, llm) -> list[ExtractionResult]:
+    """The system's closed-world result per document, resumed from its run folder; answers via the ledger."""
+    path = LINKING_RUNS / f"{system_name}-{dataset}.jsonl"
+    done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
+    replay = ReplayLLM(llm, LEDGER / f"linking--answers-{system_name}-{dataset}.jsonl")
+    system = make_system(system_name, replay, kb, {"linking": "closed"})
+    for i, doc in enumerate(docs):
+        if doc.id not in done:
+            done[doc.id] = await system.run(doc)
+            append_jsonl(path, done[doc.id].model_dump(mode="json"))
+        print(f"{system_name} {dataset}: {i + 1}/{len(docs)}", file=sys.stderr, flush=True)
+    return [done[d.id] for d in docs]
+
+
+def scored(results: list[ExtractionResult], gold: list[GoldDocument], kb) -> tuple[Counter, Counts]:
+    scorer = Scorer(PropertyHierarchy.from_kb(kb), kb_has=kb.contains)
+    entities, triples = Counter(), Counts()
+    for result, doc in zip(results, gold):
+        entities += entity_outcomes(result, doc, kb.contains)
+        triples = triples + scorer.score_document(result, doc)["triples"]
+    return entities, triples
+
+
+def rate(part: int, whole: int) -> str:
+    return f"{part / whole:.3f} ({part}/{whole})" if whole else "-"
+
+
+def entity_row(label: str, mode: str, e: Counter, t: Counts) -> str:
+    outside = sum(e[(False, o)] for o in ("wrong", "unlinked"))
+    inside = sum(e[(True, o)] for o in ("right", "wrong", "unlinked"))
+    return (f"| {label} | {mode} | {rate(e[(False, 'wrong')], outside)} | {rate(e[(False, 'unlinked')], outside)} | "
+            f"{rate(e[(True, 'right')], inside)} | {rate(e[(True, 'wrong')], inside)} | "
+            f"{t.precision:.3f} | {t.recall:.3f} | {t.f1:.3f} |")
+
+
+async def run(args) -> str:
+    kb = open_kb("default")
+    judge = LinkJudge(kb)
+    llm = make_llm(args.model, cache=not args.no_cache)
+    lines = ["| system, data | linking | wrong-link rate, entities outside the KB | kept unlinked | "
+             "right-link rate, entities in the KB | wrong link, in the KB | triple P | triple R | triple F1 |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    made_up_lines, facts_lines = [], []
+    for system_name in args.systems:
+        for dataset in ("rebel-sample", "fewrel"):
+            gold = load_dataset(dataset, args.docs).documents
+            docs = [Document(id=d.id, text=d.text) for d in gold]
+            closed = await closed_results(system_name, dataset, docs, kb, llm)
+            opened = [resolve(r, d, judge) for r, d in zip(closed, docs)]
+            for mode, results in (("closed", closed), ("open", opened)):
+                lines.append(entity_row(f"{system_name}, {dataset} ({len(docs)})", mode, *scored(results, gold, kb)))
+        texts = made_up_texts()
+        docs = [Document(id=t.id, text=t.text) for t in texts]
+        closed = await closed_results(system_name, MADE_UP, docs, kb, llm)
+        for mode, results in (("closed", closed), ("open", [resolve(r, d, judge) for r, d in zip(closed, docs)])):
+            checks = [check_facts(r, t) for r, t in zip(results, texts)]
+            made_up_lines.append(
+                f"| {system_name} | {mode} | {sum(c.facts for c in checks)} | {sum(c.on_made_up for c in checks)} | "
+                f"{sum(len(c.on_real_entity) for c in checks)} | {sum(len(c.values_as_items) for c in checks)} |")
+            if mode == "open":
+                facts_lines += [f"- {system_name}, {t.id}: " + ("; ".join(_fact(x) for x in r.triples) or "no facts")
+                                for r, t in zip(results, texts)]
+    await llm.aclose()
+    body = header(f"Linking correctness against the default KB (first {args.docs} documents; made-up texts)",
+                  llm.name, args.command)
+    body += lines + ["", "Made-up texts: facts, facts about a made-up person or company, of those on a real KB entity "
+                     "(must be 0), numbers or dates linked as items (must be 0).", "",
+                     "| system | linking | facts | about made-up entities | made-up name on a KB entity | value as item |",
+                     "|---|---|---|---|---|---|", *made_up_lines, "", "Every open-world fact of the made-up texts:", "",
+                     *facts_lines]
+    return "\n".join(body)
+
+
+def _fact(t) -> str:
+    def show(term) -> str:
+        if term.kind == "literal":
+            return json.dumps(term.value, ensure_ascii=False)
+        name = term.label or term.surface or term.value
+        return f"{name} (unlinked)" if term.value.startswith("https://graphwright.dev/entity/") else \
+            f"{name} ({term.value.rsplit('/', 1)[-1]})"
+    return f"{show(t.subject)} · {t.predicate.label or t.predicate.value.rsplit('/', 1)[-1]} · {show(t.object)}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=int, default=20)
+    parser.add_argument("--systems", default="cie.single", type=lambda s: s.split(","))
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--no-cache", action="store_true")
+    args = parser.parse_args()
+    args.command = "python scripts/bench_linking.py " + " ".join(sys.argv[1:])
+    write_section(BENCH_MD, "linking-correctness", asyncio.run(run(args)))
+    print(f"wrote {BENCH_MD}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

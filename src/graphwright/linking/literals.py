@@ -1,0 +1,102 @@
+"""Values as typed literals, by the property's Wikibase datatype.
+
+"won the Nobel Prize in 1911" must never become an item called "1910": a time-valued property gets an
+``xsd:gYear`` / ``xsd:gYearMonth`` / ``xsd:date``, a quantity an ``xsd:decimal``, strings and
+identifiers a string. A surface that does not parse as the datatype asks for gives None, and the
+caller drops the triple rather than store a malformed value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+
+ITEM_DATATYPES = {"wikibase-item", "wikibase-property", "wikibase-lexeme", "wikibase-form", "wikibase-sense"}
+#: datatypes whose values are text as written
+STRING_DATATYPES = {"string": XSD + "string", "external-id": XSD + "string", "url": XSD + "anyURI",
+                    "math": XSD + "string", "musical-notation": XSD + "string", "commonsMedia": XSD + "string"}
+LITERAL_DATATYPES = {"time", "quantity", "monolingualtext", *STRING_DATATYPES}
+
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december"))}
+_MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_YEAR = r"(?P<year>\d{3,4})"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_DATE_FORMS = [
+    re.compile(rf"^{_YEAR}-(?P<mnum>\d{{1,2}})-(?P<day>\d{{1,2}})$"),  # 1867-11-07
+    re.compile(rf"^{_YEAR}-(?P<mnum>\d{{1,2}})$"),  # 1867-11
+    re.compile(rf"^{_DAY} {_MONTH},? {_YEAR}$"),  # 7 November 1867
+    re.compile(rf"^{_MONTH} {_DAY},? {_YEAR}$"),  # November 7, 1867
+    re.compile(rf"^{_MONTH},? {_YEAR}$"),  # November 1867
+    re.compile(rf"^(?:in |the year )?{_YEAR}$"),  # 1911
+]
+
+
+@dataclass(frozen=True)
+class TypedValue:
+    lexical: str
+    datatype: str
+    lang: str | None = None
+
+
+def parse_date(text: str) -> TypedValue | None:
+    """A year, year-month or full date in the usual English spellings; None for anything else."""
+    cleaned = re.sub(r"\s+", " ", text.strip().casefold())
+    for form in _DATE_FORMS:
+        m = form.match(cleaned)
+        if not m:
+            continue
+        parts = m.groupdict()
+        year = int(parts["year"])
+        month = int(parts["mnum"]) if parts.get("mnum") else _MONTHS.get(parts.get("month") or "")
+        if parts.get("day"):
+            try:
+                return TypedValue(date(year, month or 0, int(parts["day"])).isoformat(), XSD + "date")
+            except ValueError:
+                return None  # 31 February, month 13
+        if month:
+            return TypedValue(f"{year:04d}-{month:02d}", XSD + "gYearMonth") if 1 <= month <= 12 else None
+        return TypedValue(f"{year:04d}", XSD + "gYear")
+    return None
+
+
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_QUANTITY = re.compile(r"^(?:about |around |approximately |over |some )?(?P<sign>[-−])?(?P<num>\d[\d,]*(?:\.\d+)?)"
+                       r"(?: (?P<scale>thousand|million|billion|trillion))?(?: [^\d]*)?$")  # a unit, no other number
+
+
+def parse_quantity(text: str) -> TypedValue | None:
+    """The number of "1,200", "3.5 million people", "42 km"; the unit is not kept (not in the model yet)."""
+    m = _QUANTITY.match(re.sub(r"\s+", " ", text.strip().casefold()))
+    if not m:
+        return None
+    try:
+        value = Decimal(m["num"].replace(",", "")) * _SCALES.get(m["scale"] or "", 1)
+    except InvalidOperation:
+        return None
+    if m["sign"]:
+        value = -value
+    return TypedValue(format(value.normalize(), "f"), XSD + "decimal")
+
+
+def typed_value(datatype: str, text: str) -> TypedValue | None:
+    """``text`` as a literal of a Wikibase ``datatype``; None when it does not parse or the datatype
+    takes items (or cannot be written from text, e.g. coordinates and shapes)."""
+    text = text.strip()
+    if not text or datatype not in LITERAL_DATATYPES:
+        return None
+    if datatype == "time":
+        return parse_date(text)
+    if datatype == "quantity":
+        return parse_quantity(text)
+    if datatype == "monolingualtext":
+        return TypedValue(text, RDF_LANG_STRING, lang="en")
+    return TypedValue(text, STRING_DATATYPES[datatype])

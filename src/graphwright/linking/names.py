@@ -1,0 +1,109 @@
+"""How well a mention's words name a KB entity: exact, a spelling variant, a shorter form, or not at all.
+
+A link is only as good as its name match. Look-alikes ("Katrin Vogel" / "Katrín Jakobsdóttir", "Pierre
+Curie" / "Pierre", "Nordwind Logistics" / "logistics") share a token or most letters but name someone
+else, so anything below a near-exact match counts as no match at all.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+from rapidfuzz import fuzz
+
+SPELLING_MIN = 0.9  # ratio of a misspelling of the same name ("Schwarzeneger"); look-alikes score lower
+SPELLING_MIN_CHARS = 6  # short names differ by one letter from other names ("Jonas" / "Jon")
+
+Kind = Literal["exact", "spelling", "part", "demonym", "none"]
+DEMONYM_ENDINGS = ("an", "ian", "ese", "ish", "i", "ic", "ean", "er")  # Afghan, Congolese, Turkish, Israeli
+
+
+def normalize(name: str) -> str:
+    """Case, accents, punctuation and a leading "the" do not make another name."""
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    text = re.sub(r"[\"'`´’]", "", text)
+    text = re.sub(r"\s+", " ", re.sub(r"[^\w]+", " ", text)).strip()
+    return text[4:] if text.startswith("the ") else text
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    kind: Kind
+    score: float  # 1.0 exact; the spelling ratio; the share of the name's words the mention has
+    name: str = ""  # the KB name (label or alias) it matched
+
+    @property
+    def is_name(self) -> bool:
+        return self.kind != "none"
+
+
+NO_MATCH = NameMatch("none", 0.0)
+
+
+def match_name(surface: str, names: Iterable[str]) -> NameMatch:
+    """The best match of ``surface`` against a record's label and aliases.
+
+    ``part``: every word of the mention is a word of the name ("Curie" for "Marie Curie"); whether the
+    full name is also in the document is the judge's business. A name shorter than the mention
+    ("Pierre" for "Pierre Curie") is never a match: the mention says more than the name."""
+    names = list(names)
+    best = _match(surface, names)
+    head = surface.split(",")[0]
+    if best.kind == "none" and head != surface:  # "Toronto, Canada": the name, then where it is
+        best = _match(head, names)
+    return best
+
+
+def _match(surface: str, names: list[str]) -> NameMatch:
+    mention = normalize(surface)
+    if not mention:
+        return NO_MATCH
+    words = mention.split()
+    best = NO_MATCH
+    for name in names:
+        norm = normalize(name)
+        if not norm:
+            continue
+        if norm == mention:
+            return NameMatch("exact", 1.0, name)
+        name_words = norm.split()
+        if len(name_words) == len(words) and min(len(norm), len(mention)) >= SPELLING_MIN_CHARS:
+            ratio = fuzz.ratio(norm, mention) / 100
+            if ratio >= SPELLING_MIN and (best.kind != "spelling" or ratio > best.score):
+                best = NameMatch("spelling", ratio, name)
+        elif best.kind == "none" and len(name_words) > len(words) and _in_order(words, name_words):
+            best = NameMatch("part", len(words) / len(name_words), name)
+        if best.kind == "none" and _demonym(surface, mention, norm):
+            best = NameMatch("demonym", 1.0, name)
+    return best
+
+
+def _demonym(surface: str, mention: str, name: str) -> bool:
+    """"Afghan" / "Afghanistan", "Turkish" / "Turkey": one capitalised word that is the name with a
+    demonym ending; the fitted weight of this kind says how far to trust it."""
+    if " " in mention or " " in name or not surface[:1].isupper() or not mention.endswith(DEMONYM_ENDINGS):
+        return False
+    shared = len(os.path.commonprefix([mention, name]))
+    return shared >= 4 and (shared >= len(name) - 2 or name.startswith(mention)) and mention != name
+
+
+def _in_order(words: list[str], name_words: list[str]) -> bool:
+    """``words`` occur in ``name_words`` in the same order, adjacent ("Curie" in "Marie Curie")."""
+    n = len(words)
+    return any(name_words[i:i + n] == words for i in range(len(name_words) - n + 1))
+
+
+_NUMBERISH = re.compile(r"^[\d\s.,/:\-–]+(bc|bce|ad|ce|s)?$")
+
+
+def is_number_or_date(surface: str) -> bool:
+    """"1911", "1,200", "12 May 1990" style strings: values, never names of items."""
+    from graphwright.linking.literals import parse_date
+
+    text = surface.strip().casefold()
+    return bool(text) and (bool(_NUMBERISH.match(text)) or parse_date(surface) is not None)

@@ -1,0 +1,189 @@
+"""Open-world linking of a system's result: keep the links the KB supports, mint the rest, type values.
+
+Every triple a linking system produced is checked term by term:
+
+* subject and item value: the mention's words must name the proposed KB entity (see judge.py); if
+  they do not, another KB entity of that name may take its place; if none does, the entity is kept
+  under a minted IRI with the mention as its label, so its facts are kept without being pinned on
+  someone else. "A and B" is two entities. A number or a date is never an item;
+* value of a time, quantity, string, identifier or monolingual-text property: a typed literal from
+  the words of the text, never an item such as "1910".
+
+A triple whose parts cannot be resolved (an entity not named in the text, a value that is not of
+the property's datatype, a KB entity of the property's wrong type) is dropped with a warning.
+Each decision is recorded in ``result.extra["linking"]``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
+from graphwright.kb.records import KBRecord
+from graphwright.linking.judge import LinkJudge
+from graphwright.linking.literals import ITEM_DATATYPES, LITERAL_DATATYPES, typed_value
+from graphwright.linking.names import is_number_or_date, normalize
+from graphwright.model import Document, Entity, ExtractionResult, Mention, Term, Triple
+from graphwright.model.schema import name_entity_iri
+from graphwright.tools.type_constraints import Role, constraint_classes
+
+ALTERNATIVES = 5  # same-name KB entities considered when the proposed one is not supported
+_COORDINATED = re.compile(r"^(?P<a>[A-Z].*?)(?:\s+and\s+|\s*&\s*)(?P<b>[A-Z].*)$")
+
+
+class Drop(Exception):
+    """This triple cannot be kept; the message says why."""
+
+
+@dataclass
+class _Outcome:
+    terms: list[Term]
+    minted: list[Entity] = field(default_factory=list)
+
+
+class Resolver:
+    """Resolves the triples of one document against ``judge.kb``."""
+
+    def __init__(self, judge: LinkJudge, document: Document):
+        self.judge, self.kb, self.document = judge, judge.kb, document
+        self.decisions: list[dict[str, Any]] = []
+        self.warnings: list[str] = []
+        self.minted: dict[str, Entity] = {}
+        self._memo: dict[tuple[str, str, str, str], _Outcome] = {}
+
+    def result(self, result: ExtractionResult) -> ExtractionResult:
+        if result.status != "ok":
+            return result
+        triples: dict[tuple[str, str, str], Triple] = {}
+        for triple in result.triples:
+            try:
+                for t in self.triple(triple):
+                    triples.setdefault(t.key(), t)
+            except Drop as why:
+                self.warnings.append(f"dropped {_show(triple)}: {why}")
+        return result.model_copy(update={
+            "triples": list(triples.values()),
+            "entities": result.entities + list(self.minted.values()),
+            "warnings": result.warnings + self.warnings,
+            "extra": {**result.extra, "linking": self.decisions}})
+
+    def triple(self, t: Triple) -> list[Triple]:
+        prop = self.kb.get(t.predicate.value) if t.predicate.kind == "iri" else None
+        sentence = (t.provenance.evidence.text if t.provenance.evidence else None) or self.document.text
+        subjects = self.item(t.subject, prop, "subject", sentence)
+        values = self.value(t.object, prop, sentence)
+        return [t.model_copy(update={"subject": s, "object": o}) for s, o in itertools.product(subjects, values)]
+
+    def value(self, term: Term, prop: KBRecord | None, sentence: str) -> list[Term]:
+        datatype = prop.datatype if prop else None
+        if datatype in LITERAL_DATATYPES:
+            text = term.value if term.kind == "literal" else self._surface(term)
+            typed = typed_value(datatype, text) if text else None
+            if typed is None:
+                raise Drop(f"{text or term.value!r} is not a {datatype} value, which {prop.id} needs")
+            return [Term.literal(typed.lexical, datatype=typed.datatype, lang=typed.lang, surface=text)]
+        if datatype == "wikibase-item" or (datatype is None and term.kind == "iri"):
+            return self.item(term, prop, "value", sentence)
+        return [term]  # a property, lexeme or a literal of a property whose datatype the KB lacks
+
+    def item(self, term: Term, prop: KBRecord | None, role: Role, sentence: str) -> list[Term]:
+        if term.kind == "iri" and is_unlinked(term.value):
+            return [term]
+        proposed = self.kb.get(term.value) if term.kind == "iri" else None
+        if term.kind == "iri" and proposed is None:
+            raise Drop(f"{term.value} is not in the KB")
+        surface = term.value if term.kind == "literal" else self._surface(term)
+        if not surface:
+            raise Drop(f"{term.value} ({term.label or '?'}) is not named in the text")
+        if is_number_or_date(surface):
+            raise Drop(f"{surface!r} is a number or date, not an item")
+        outcome = self.link_or_mint(surface, proposed, prop, role, sentence)
+        for entity in outcome.minted:
+            kept = self.minted.setdefault(entity.iri, entity)
+            if kept is not entity:
+                kept.mentions += [m for m in entity.mentions if m not in kept.mentions]
+        return outcome.terms
+
+    def link_or_mint(self, surface: str, proposed: KBRecord | None, prop: KBRecord | None, role: Role,
+                     sentence: str) -> _Outcome:
+        key = (normalize(surface), proposed.id if proposed else "", prop.id if prop else "", role)
+        if key not in self._memo:
+            self._memo[key] = self._link_or_mint(surface, proposed, prop, role, sentence)
+        return self._memo[key]
+
+    def _link_or_mint(self, surface: str, proposed: KBRecord | None, prop: KBRecord | None, role: Role,
+                      sentence: str) -> _Outcome:
+        best, conflict = None, None
+        for record in self._candidates(surface, proposed):
+            evidence, decision = self.judge.judge(surface, record, document=self.document.text, sentence=sentence,
+                                                  prop=prop, role=role)
+            self._log(surface, role, prop, proposed, record, decision.linked, decision.confidence, decision.reason)
+            if decision.linked and (best is None or (decision.confidence, _popularity(record)) >
+                                    (best[1], _popularity(best[0]))):
+                best = (record, decision.confidence)
+            elif evidence.names_it and evidence.type_fit is False:
+                conflict = record
+            if best and record is proposed:
+                break  # the system's own choice among same-name entities stands when supported
+        if best:
+            record = best[0]
+            return _Outcome([Term.iri(record.iri, surface=surface, label=record.label)])
+        if conflict is not None:
+            expected = ", ".join(constraint_classes(prop, role)) if prop else "?"
+            raise Drop(f"{surface!r} names {conflict.id} ({conflict.label}), which is not of a type the {role} of "
+                       f"{prop.id if prop else '?'} takes ({expected})")
+        parts = _COORDINATED.match(surface)
+        if parts and all(len(part.split()) >= 2 for part in parts.groups()):  # full names, not "Black and Decker"
+            outcomes = [self.link_or_mint(part.strip(), None, prop, role, sentence) for part in parts.groups()]
+            return _Outcome([t for o in outcomes for t in o.terms], [e for o in outcomes for e in o.minted])
+        return self._mint(surface.split(",")[0].strip() or surface, prop, role)  # "Ridgecrest Falls, Ohio"
+
+    def _candidates(self, surface: str, proposed: KBRecord | None) -> list[KBRecord]:
+        seen = {proposed.id} if proposed else set()
+        others = []
+        for hit in self.kb.search(surface, kind="entity", mode="label", k=ALTERNATIVES):
+            if hit.record.id not in seen:
+                seen.add(hit.record.id)
+                others.append(hit.record)
+        return ([proposed] if proposed else []) + others
+
+    def _mint(self, surface: str, prop: KBRecord | None, role: Role) -> _Outcome:
+        iri = name_entity_iri(surface)  # the node any graphwright system gives this name
+        expected = constraint_classes(prop, role) if prop else []
+        span = self.document.find(surface)
+        entity = Entity(iri=iri, label=surface, types=[entity_iri(expected[0])] if len(expected) == 1 else [],
+                        mentions=[Mention(surface=surface, span=span)])
+        self.decisions.append({"surface": surface, "role": role, "property": prop.id if prop else None,
+                               "decision": "minted", "iri": iri})
+        return _Outcome([Term.iri(iri, surface=surface, label=surface)], [entity])
+
+    def _surface(self, term: Term) -> str | None:
+        """The words of the text behind a term: the system's mention, else the KB label if the text has it."""
+        if term.surface:
+            return term.surface
+        if term.label and self.document.find(term.label) is not None:
+            return term.label
+        return None
+
+    def _log(self, surface: str, role: Role, prop: KBRecord | None, proposed: KBRecord | None, record: KBRecord,
+             linked: bool, confidence: float, reason: str) -> None:
+        self.decisions.append({
+            "surface": surface, "role": role, "property": prop.id if prop else None,
+            "proposed": proposed.id if proposed else None, "candidate": record.id, "label": record.label,
+            "decision": "linked" if linked else "rejected", "confidence": round(confidence, 3), "reason": reason})
+
+
+def resolve(result: ExtractionResult, document: Document, judge: LinkJudge) -> ExtractionResult:
+    return Resolver(judge, document).result(result)
+
+
+def _popularity(record: KBRecord) -> int:
+    return getattr(record, "sitelinks", None) or 0  # sitelinks, where the KB has them
+
+
+def _show(t: Triple) -> str:
+    return " ".join(x.surface or x.label or (parse_wikidata_id(x.value) or x.value) for x in (t.subject, t.predicate,
+                                                                                            t.object))

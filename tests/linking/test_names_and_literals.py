@@ -1,0 +1,67 @@
+"""Name matching (what counts as naming an entity) and typed literals per datatype."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphwright.linking.literals import XSD, typed_value
+from graphwright.linking.names import is_number_or_date, match_name
+
+
+@pytest.mark.parametrize("surface,names,kind", [
+    ("Marie Curie", ["Marie Curie"], "exact"),
+    ("marie  CURIE", ["Marie Curie"], "exact"),
+    ("Katrin Jakobsdottir", ["Katrín Jakobsdóttir"], "exact"),  # accents do not make another name
+    ("Madame Curie", ["Marie Curie", "Madame Curie"], "exact"),  # an alias
+    ("Toronto, Canada", ["Toronto"], "exact"),  # the name, then where it is
+    ("Schwarzeneger", ["Schwarzenegger"], "spelling"),
+    ("Curie", ["Marie Curie"], "part"),
+    ("Afghan", ["Afghanistan"], "demonym"),
+    # look-alikes: a shared first name, a shared word, most letters
+    ("Katrin Vogel", ["Katrín Jakobsdóttir"], "none"),
+    ("Jonas Berg", ["Jonas Rivera"], "none"),
+    ("Pierre Curie", ["Pierre"], "none"),
+    ("Irène Joliot-Curie", ["Irene Cara"], "none"),
+    ("Nordwind Logistics", ["logistics"], "none"),
+    ("chemist", ["biochemistry"], "none"),
+    ("Jon", ["Jonas"], "none"),
+])
+def test_match_name(surface, names, kind):
+    assert match_name(surface, names).kind == kind
+
+
+@pytest.mark.parametrize("datatype,text,lexical,xsd", [
+    ("time", "1911", "1911", "gYear"),
+    ("time", "in 1911", "1911", "gYear"),
+    ("time", "March 1911", "1911-03", "gYearMonth"),
+    ("time", "7 November 1867", "1867-11-07", "date"),
+    ("time", "November 7, 1867", "1867-11-07", "date"),
+    ("time", "1867-11-07", "1867-11-07", "date"),
+    ("quantity", "1,200", "1200", "decimal"),
+    ("quantity", "3.5 million people", "3500000", "decimal"),
+    ("quantity", "42 km", "42", "decimal"),
+    ("string", "ACME-7", "ACME-7", "string"),
+    ("external-id", "113230702", "113230702", "string"),
+    ("url", "https://example.org", "https://example.org", "anyURI"),
+])
+def test_typed_value(datatype, text, lexical, xsd):
+    value = typed_value(datatype, text)
+    assert (value.lexical, value.datatype) == (lexical, XSD + xsd)
+
+
+def test_monolingual_text_is_a_language_tagged_string():
+    value = typed_value("monolingualtext", "Nordwind Logistik GmbH")
+    assert (value.lexical, value.lang) == ("Nordwind Logistik GmbH", "en")
+
+
+@pytest.mark.parametrize("datatype,text", [
+    ("time", "Paris"), ("time", "31 February 2000"), ("time", "March 13th"), ("quantity", "many"),
+    ("quantity", "7 November 1867"), ("wikibase-item", "Paris"), ("globe-coordinate", "48.85, 2.35"),
+])
+def test_values_that_do_not_parse_give_none(datatype, text):
+    assert typed_value(datatype, text) is None
+
+
+def test_numbers_and_dates_are_not_names():
+    assert is_number_or_date("1911") and is_number_or_date("12 May 1990") and is_number_or_date("1,200")
+    assert not is_number_or_date("Paris") and not is_number_or_date("Apollo 11")
