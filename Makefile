@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-fast bench bench-ablation bench-re bench-ner clean
+.PHONY: install demo test test-fast bench bench-ablation bench-re bench-ner bench-linking clean
 
 install: $(STAMP)
 
@@ -51,6 +51,12 @@ NER_STEP ?= 5
 bench-ner: install
 	$(BIN)/python scripts/bench_ner.py --sentences $(NER_SENTENCES) --step $(NER_STEP) --datasets conll2003,crossner-ai,crossner-music,crossner-politics \
 		--model embedded:qwen2.5-coder-1.5b --no-cache
+
+# closed-world against open-world linking on the default KB: rebel-sample, fewrel and the made-up texts (issue 21)
+LINKING_DOCS ?= 20
+LINKING_SYSTEMS ?= cie.single,cie.network
+bench-linking: install
+	$(BIN)/python scripts/bench_linking.py --docs $(LINKING_DOCS) --systems $(LINKING_SYSTEMS) --model embedded:qwen2.5-coder-1.5b
 
 clean:
 	rm -rf out build dist
