@@ -130,7 +130,7 @@ def test_cie_react_uses_every_tool_and_prunes_its_messages(default_kb):
     assert "[2] uri_retrieval_tool:" in prompts[1] and "wd:Q2685" in prompts[1]
     assert "broader (super-property): wdt:P463 member of" in prompts[2]
     assert "(Arnold Schwarzenegger; member of political party; Republican Party)" in prompts[3]
-    assert "the KB has no type constraints for P19" in prompts[4]
+    assert "Q2685 P19 Q571822: valid" in prompts[4]  # type-checked with the default KB's derived types
     last = prompts[5]  # after deletion: the search and traversal answers are gone, the summary stays
     assert "[2] uri_retrieval_tool:" not in last and "[4] network_traversal_tool:" not in last
     assert "summary: IRIs: Arnold wd:Q2685" in last and "deleted messages [2, 4]" in last

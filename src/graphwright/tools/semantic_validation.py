@@ -4,8 +4,11 @@ property (CIExMAS section 4.2.3).
 Checks the property's datatype (an item-valued property needs an entity as
 object; a time, quantity or string property needs a literal) and, where the KB
 has type constraints, the subject and value classes through the whole class
-hierarchy (cycles cut, so it is loop-free). Where the KB has no constraint
-classes it says it cannot check them rather than guess.
+hierarchy (cycles cut, so it is loop-free). The classes are Wikidata's own (live
+endpoint), a user ontology's domain and range, or, in the default KB, broad
+classes derived from how each property is used (graphwright.kb.expected_types).
+Where the KB has no constraint classes it says it cannot check them rather than
+guess.
 """
 
 from __future__ import annotations

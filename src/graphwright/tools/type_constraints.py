@@ -2,13 +2,17 @@
 
 An entity fits when one of its P31 classes, or an ancestor of one through P279, is among the
 allowed classes. Semantic validation follows the whole (cycle-cut, so loop-free) hierarchy;
-network traversal allows one superclass level, as in CIExMAS section 4.2.2.
+network traversal allows one superclass level, as in CIExMAS section 4.2.2. The default KB's
+constraint classes are broad classes derived from usage (:mod:`graphwright.kb.expected_types`), and
+its type classes link straight to the broad classes they reach, so one level suffices there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+
+from graphwright.kb.expected_types import BROAD_CLASSES
 
 WHOLE_HIERARCHY = 64  # the KB's own depth cap; superclasses() cuts cycles, so this terminates
 
@@ -43,14 +47,29 @@ def entity_classes(kb, ident: str, depth: int) -> set[str]:
     return classes
 
 
+def entity_kinds(kb, qid: str, depth: int = WHOLE_HIERARCHY) -> set[str]:
+    """The broad classes (``BROAD_CLASSES``) ``qid`` is an instance of, through its P31 types and their
+    P279 ancestors up to ``depth`` levels; empty when it has no type or reaches none."""
+    return entity_classes(kb, qid, depth) & BROAD_CLASSES.keys()
+
+
+def type_fit(kb, qid: str, expected: list[str], depth: int = WHOLE_HIERARCHY) -> bool | None:
+    """True when ``qid`` is an instance of one of ``expected`` (or of a subclass), False when it has
+    types and none leads there, None when that is unknown (no expected classes, or no type)."""
+    if not expected:
+        return None
+    have = entity_classes(kb, qid, depth)
+    return bool(have & set(expected)) if have else None
+
+
 def check_type(kb, ident: str, prop, role: Role, depth: int = WHOLE_HIERARCHY) -> TypeVerdict:
     allowed = constraint_classes(prop, role)
     if not allowed:
         return TypeVerdict(None, unchecked_reason(prop, role) or "")
-    have = entity_classes(kb, ident, depth)
-    if not have:
+    fits = type_fit(kb, ident, allowed, depth)
+    if fits is None:
         return TypeVerdict(None, f"{role} {ident} has no known type; {role} type constraint not checked")
-    if have & set(allowed):
+    if fits:
         return TypeVerdict(True)
     names = ", ".join(f"{c} ({kb.label(c) or '?'})" for c in allowed)
     return TypeVerdict(False, f"{role} {ident} is not of an allowed type ({names})")
