@@ -7,7 +7,7 @@ rebel-sample and fewrel documents against the default KB (not rebel's own closed
 made-up texts of ``graphwright/eval/made_up_texts.jsonl``. The model's answers are kept in the ledger
 (docs/bench-ledger/linking--answers-*.jsonl), so another machine recomputes the tables without it.
 
-    python scripts/bench_linking.py --docs 20 --systems cie.single,cie.network --model embedded:qwen2.5-coder-1.5b
+    python scripts/bench_linking.py --systems cie.single:20,cie.network:5 --model embedded:qwen2.5-coder-1.5b
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ import json
 import sys
 from collections import Counter
 
-from bench_eval import BENCH_MD, header
+from bench_eval import BENCH_MD, header, slug
 from bench_ledger import LEDGER, RUNS, ReplayLLM
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
-from graphwright.eval.gold import GoldDocument
+from graphwright.eval.gold import GoldDocument, iri_key
 from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer
 from graphwright.eval.open_world import check_facts, entity_outcomes, made_up_texts
 from graphwright.jsonl import append_jsonl, read_jsonl
+from graphwright.kb.namespaces import is_unlinked
 from graphwright.kb import open_kb
 from graphwright.linking import LinkJudge, resolve
 from graphwright.llm import make_llm
@@ -39,9 +40,10 @@ MADE_UP = "made-up"
 
 async def closed_results(system_name: str, dataset: str, docs: list[Document], kb, llm) -> list[ExtractionResult]:
     """The system's closed-world result per document, resumed from its run folder; answers via the ledger."""
-    path = LINKING_RUNS / f"{system_name}-{dataset}.jsonl"
+    name = f"{system_name}-{dataset}-{slug(llm.name).replace(':', '_')}"
+    path = LINKING_RUNS / f"{name}.jsonl"
     done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
-    replay = ReplayLLM(llm, LEDGER / f"linking--answers-{system_name}-{dataset}.jsonl")
+    replay = ReplayLLM(llm, LEDGER / f"linking--answers-{name}.jsonl")
     system = make_system(system_name, replay, kb, {"linking": "closed"})
     for i, doc in enumerate(docs):
         if doc.id not in done:
@@ -72,40 +74,41 @@ def entity_row(label: str, mode: str, e: Counter, t: Counts) -> str:
             f"{t.precision:.3f} | {t.recall:.3f} | {t.f1:.3f} |")
 
 
-async def run(args) -> str:
+async def run(args, system_name: str, docs_wanted: int) -> str:
     kb = open_kb("default")
     judge = LinkJudge(kb)
     llm = make_llm(args.model, cache=not args.no_cache)
-    lines = ["| system, data | linking | wrong-link rate, entities outside the KB | kept unlinked | "
+    lines = ["| data | linking | wrong-link rate, entities outside the KB | kept unlinked | "
              "right-link rate, entities in the KB | wrong link, in the KB | triple P | triple R | triple F1 |",
              "|---|---|---|---|---|---|---|---|---|"]
     made_up_lines, facts_lines = [], []
-    for system_name in args.systems:
+    if docs_wanted:
         for dataset in ("rebel-sample", "fewrel"):
-            gold = load_dataset(dataset, args.docs).documents
+            gold = load_dataset(dataset, docs_wanted).documents
             docs = [Document(id=d.id, text=d.text) for d in gold]
             closed = await closed_results(system_name, dataset, docs, kb, llm)
             opened = [resolve(r, d, judge) for r, d in zip(closed, docs)]
             for mode, results in (("closed", closed), ("open", opened)):
-                lines.append(entity_row(f"{system_name}, {dataset} ({len(docs)})", mode, *scored(results, gold, kb)))
-        texts = made_up_texts()
-        docs = [Document(id=t.id, text=t.text) for t in texts]
-        closed = await closed_results(system_name, MADE_UP, docs, kb, llm)
-        for mode, results in (("closed", closed), ("open", [resolve(r, d, judge) for r, d in zip(closed, docs)])):
-            checks = [check_facts(r, t) for r, t in zip(results, texts)]
-            made_up_lines.append(
-                f"| {system_name} | {mode} | {sum(c.facts for c in checks)} | {sum(c.on_made_up for c in checks)} | "
-                f"{sum(len(c.on_real_entity) for c in checks)} | {sum(len(c.values_as_items) for c in checks)} |")
-            if mode == "open":
-                facts_lines += [f"- {system_name}, {t.id}: " + ("; ".join(_fact(x) for x in r.triples) or "no facts")
-                                for r, t in zip(results, texts)]
+                lines.append(entity_row(f"{dataset} ({len(docs)})", mode, *scored(results, gold, kb)))
+    texts = made_up_texts()
+    docs = [Document(id=t.id, text=t.text) for t in texts]
+    closed = await closed_results(system_name, MADE_UP, docs, kb, llm)
+    for mode, results in (("closed", closed), ("open", [resolve(r, d, judge) for r, d in zip(closed, docs)])):
+        checks = [check_facts(r, t) for r, t in zip(results, texts)]
+        made_up_lines.append(
+            f"| {mode} | {sum(c.facts for c in checks)} | {sum(c.on_made_up for c in checks)} | "
+            f"{sum(len(c.on_real_entity) for c in checks)} | {sum(len(c.values_as_items) for c in checks)} |")
+        if mode == "open":
+            facts_lines += [f"- {t.id}: " + ("; ".join(_fact(x) for x in r.triples) or "no facts")
+                            for r, t in zip(results, texts)]
     await llm.aclose()
-    body = header(f"Linking correctness against the default KB (first {args.docs} documents; made-up texts)",
+    title = f"first {docs_wanted} documents and " if docs_wanted else ""
+    body = header(f"{system_name}: linking against the default KB ({title}the {len(texts)} made-up texts)",
                   llm.name, args.command)
-    body += lines + ["", "Made-up texts: facts, facts about a made-up person or company, of those on a real KB entity "
+    body += (lines if docs_wanted else []) + ["", "Made-up texts: facts, facts about a made-up person or company, of those on a real KB entity "
                      "(must be 0), numbers or dates linked as items (must be 0).", "",
-                     "| system | linking | facts | about made-up entities | made-up name on a KB entity | value as item |",
-                     "|---|---|---|---|---|---|", *made_up_lines, "", "Every open-world fact of the made-up texts:", "",
+                     "| linking | facts | about made-up entities | made-up name on a KB entity | value as item |",
+                     "|---|---|---|---|---|", *made_up_lines, "", "Every open-world fact of the made-up texts:", "",
                      *facts_lines]
     return "\n".join(body)
 
@@ -115,21 +118,22 @@ def _fact(t) -> str:
         if term.kind == "literal":
             return json.dumps(term.value, ensure_ascii=False)
         name = term.label or term.surface or term.value
-        return f"{name} (unlinked)" if term.value.startswith("https://graphwright.dev/entity/") else \
-            f"{name} ({term.value.rsplit('/', 1)[-1]})"
+        return f"{name} (unlinked)" if is_unlinked(term.value) else f"{name} ({iri_key(term.value)})"
     return f"{show(t.subject)} · {t.predicate.label or t.predicate.value.rsplit('/', 1)[-1]} · {show(t.object)}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=int, default=20)
-    parser.add_argument("--systems", default="cie.single", type=lambda s: s.split(","))
+    parser.add_argument("--systems", default="cie.single:20", type=lambda s: s.split(","),
+                        help="system:N pairs: N rebel-sample and N fewrel documents (0: the made-up texts only)")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args()
     args.command = "python scripts/bench_linking.py " + " ".join(sys.argv[1:])
-    write_section(BENCH_MD, "linking-correctness", asyncio.run(run(args)))
-    print(f"wrote {BENCH_MD}", file=sys.stderr)
+    for spec in args.systems:
+        name, _, docs = spec.partition(":")
+        write_section(BENCH_MD, f"linking-{name}", asyncio.run(run(args, name, int(docs or 0))))
+        print(f"wrote the {name} table to {BENCH_MD}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from graphwright.cli import app
 from tests.support.cie_script import (
-    MAPPING, SEARCHES, TEXT, AgentScript, architecture_script, extractor, uri_agent, validator,
+    MAPPING, SEARCHES, TEXT, TRIPLES, TURTLE, AgentScript, architecture_script, extractor, uri_agent, validator,
 )
 from tests.support.openai_server import ScriptedOpenAIServer
 
@@ -128,3 +128,32 @@ def test_cli_misspelt_setting_is_an_error(tmp_path, doc, default_kb):
                                  "--model", "m", "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
     assert result.exit_code == 1
     assert "max_stepz" in result.output and "max_steps" in result.output
+
+
+VOGEL_TEXT = "Katrin Vogel was born in Thal. She is a member of the Republican Party."
+VOGEL = "https://graphwright.dev/entity/Katrin%20Vogel"
+
+
+def look_alike_script():
+    """The model maps a person the KB lacks onto a look-alike, as small models do."""
+    triples = [{**t, "subject": "Katrin Vogel"} for t in TRIPLES]
+    mapping = [{"surface": "Katrin Vogel", "iri": "wd:Q467464"}, *MAPPING[1:]]
+    turtle = TURTLE.replace("wd:Q2685", "wd:Q467464")
+    return AgentScript(extractor=[extractor(triples=triples)],
+                       uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("validation_and_output", mapping=mapping)],
+                       validation=[validator("turtle_to_label_tool", turtle=turtle), validator("finish", turtle=turtle)])
+
+
+@pytest.mark.parametrize("linking,subject", [("open", VOGEL), ("closed", "http://www.wikidata.org/entity/Q467464")])
+def test_cli_extract_keeps_a_person_the_kb_lacks_unlinked(tmp_path, default_kb, linking, subject):
+    doc = tmp_path / "vogel.txt"
+    doc.write_text(VOGEL_TEXT, encoding="utf-8")
+    with ScriptedOpenAIServer(look_alike_script()) as server:
+        done = extract(tmp_path, server, str(doc), extra=["--no-cache", "--set", f"linking={linking}"])
+    assert done.exit_code == 0, done.output
+    assert f"kept unlinked) │ {1 if linking == 'open' else 0}" in done.output.replace("  ", " ").replace("  ", " ")
+    ttl = tmp_path / "g.ttl"
+    assert runner.invoke(app, ["graph", "export", str(ttl), "--store", str(tmp_path / "store")]).exit_code == 0
+    subjects = {t.subject.value for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)
+                if t.predicate.value == "http://www.wikidata.org/prop/direct/P102"}
+    assert subjects == {subject}

@@ -124,6 +124,7 @@ def _print_summary(summary, seconds: float, model: str) -> None:
     table.add_row("model", model)
     table.add_row("documents done / skipped / failed", f"{summary.done} / {summary.skipped} / {len(summary.failed)}")
     table.add_row("triples", str(summary.triples))
+    table.add_row("entities not in the KB (kept unlinked)", str(summary.unlinked))
     usage = summary.usage
     table.add_row("LLM calls (cached)", f"{usage.llm_calls} ({usage.cached_calls})")
     table.add_row("tokens (prompt + completion)", f"{usage.total_tokens} ({usage.prompt_tokens} + {usage.completion_tokens})")
