@@ -8,8 +8,10 @@ system choosing the nearest label does), the other label matches the alternative
 whose entity the KB lacks (about three in four) are the cases a closed-world linker gets wrong.
 
 Weights: L2-regularised logistic regression on the (mention, candidate) pairs that pass the name
-gate, fitted on documents 100-499. Threshold: the lowest one whose wrong-link rate on mentions
-outside the KB stays at or below ``--max-wrong`` on those documents (most right links kept).
+gate, fitted on documents 100-499. Threshold: on those documents, among the thresholds whose
+wrong-link rate on mentions outside the KB stays at or below ``--max-wrong``, the one with the most
+right links minus ``--wrong-cost`` times the wrong ones (a false fact about a real entity costs more
+than a missing link). The curve is stored beside the weights.
 Documents 500-919 are held out: their rates are printed and stored beside the weights.
 
     python scripts/fit_link_judge.py            # needs ../shared/data (or GRAPHWRIGHT_DATA_DIR)
@@ -112,6 +114,7 @@ def closed_world(cases_: list[dict]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--max-wrong", type=float, default=0.03, help="wrong-link rate allowed outside the KB (fit docs)")
+    ap.add_argument("--wrong-cost", type=float, default=2.0, help="how many right links one wrong link costs")
     ap.add_argument("--fit", default="100:500", help="document slice to fit on")
     ap.add_argument("--held-out", default="500:", help="document slice to report on")
     args = ap.parse_args()
@@ -123,15 +126,24 @@ def main() -> None:
     pairs = [(ev.vector(), float(cid == c["gold"])) for c in fit_cases for cid, ev in c["pairs"] if ev.names_it]
     x, y = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     w = fit_logistic(x, y)
-    grid = sorted({0.0, *np.round(np.linspace(0.05, 0.95, 19), 2)})
-    threshold = next((t for t in grid if rates(fit_cases, w, t)["wrong_link_rate_outside_kb"] <= args.max_wrong), 0.95)
+    grid = [float(t) for t in sorted({0.0, *np.round(np.linspace(0.05, 0.95, 19), 2)})]
+    curve = {t: rates(fit_cases, w, t) for t in grid}
+
+    def utility(r: dict) -> float:
+        wrong = r["wrong_link_rate_in_kb"] * r["mentions_in_kb"] + r["wrong_link_rate_outside_kb"] * r["mentions_outside_kb"]
+        return r["right_link_rate"] * r["mentions_in_kb"] - args.wrong_cost * wrong
+
+    allowed = [t for t in grid if curve[t]["wrong_link_rate_outside_kb"] <= args.max_wrong] or [grid[-1]]
+    threshold = max(allowed, key=lambda t: (utility(curve[t]), -t))
     result = {
         "features": list(FEATURES), "weights": [round(float(v), 4) for v in w], "threshold": threshold,
         "note": f"fitted {date.today().isoformat()} by scripts/fit_link_judge.py on rebel-sample documents "
                 f"{args.fit} ({len(pairs)} name-matched pairs, {int(y.sum())} right) against the default KB; "
-                f"threshold: lowest with wrong-link rate outside the KB <= {args.max_wrong}",
+                f"threshold: most right links minus {args.wrong_cost} x wrong links, with a wrong-link rate "
+                f"outside the KB <= {args.max_wrong}",
         "fit": rates(fit_cases, w, threshold), "held_out": rates(held_cases, w, threshold),
         "held_out_closed_world": closed_world(held_cases),
+        "fit_curve": {str(t): {k: v for k, v in r.items() if k.endswith("rate") or "rate_" in k} for t, r in curve.items()},
     }
     OUT.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=2))

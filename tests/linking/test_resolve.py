@@ -120,3 +120,11 @@ def test_failed_results_pass_through(judge):
     doc = Document(text="x")
     failed = ExtractionResult.failed(doc.id, "test", "boom")
     assert resolve(failed, doc, judge) is failed
+
+
+def test_coordinated_kb_entities_are_each_linked(judge):
+    text = "Nordwind Logistics ships freight between Paris and Hamburg."
+    out = run(judge, text, (("Nordwind Logistics", "Q177777"), "P159", ("Paris and Hamburg", "Q90")))
+    assert sorted(t.object.value for t in out.triples) == [WD + "Q1055", WD + "Q90"]
+    solo = run(judge, "It is Hamburg and Kiel.", (("Nordwind Logistics", "Q177777"), "P159", ("Hamburg and Kiel", "Q90")))
+    assert [t.object.value for t in solo.triples] == [UNLINKED + "Hamburg%20and%20Kiel"]  # Kiel alone is no name

@@ -41,7 +41,7 @@ class Drop(Exception):
 @dataclass
 class _Outcome:
     terms: list[Term]
-    minted: list[Entity] = field(default_factory=list)
+    minted: list[Entity] = field(default_factory=list)  # entities the KB lacks, behind some of ``terms``
 
 
 class Resolver:
@@ -102,6 +102,8 @@ class Resolver:
             raise Drop(f"{surface!r} is a number or date, not an item")
         outcome = self.link_or_mint(surface, proposed, prop, role, sentence)
         for entity in outcome.minted:
+            self.decisions.append({"surface": entity.label, "role": role, "property": prop.id if prop else None,
+                                   "decision": "minted", "iri": entity.iri})
             kept = self.minted.setdefault(entity.iri, entity)
             if kept is not entity:
                 kept.mentions += [m for m in entity.mentions if m not in kept.mentions]
@@ -136,9 +138,13 @@ class Resolver:
             raise Drop(f"{surface!r} names {conflict.id} ({conflict.label}), which is not of a type the {role} of "
                        f"{prop.id if prop else '?'} takes ({expected})")
         parts = _COORDINATED.match(surface)
-        if parts and all(len(part.split()) >= 2 for part in parts.groups()):  # full names, not "Black and Decker"
-            outcomes = [self.link_or_mint(part.strip(), None, prop, role, sentence) for part in parts.groups()]
-            return _Outcome([t for o in outcomes for t in o.terms], [e for o in outcomes for e in o.minted])
+        if parts:  # "Germany and Denmark": two KB entities; "Priya Ramaswamy and Daniel Okafor": two people
+            try:
+                outcomes = [self.link_or_mint(part.strip(), None, prop, role, sentence) for part in parts.groups()]
+            except Drop:  # a part names something else ("Black" in "Black and Decker"): one name after all
+                outcomes = []
+            if outcomes and (all(not o.minted for o in outcomes) or all(len(p.split()) >= 2 for p in parts.groups())):
+                return _Outcome([t for o in outcomes for t in o.terms], [e for o in outcomes for e in o.minted])
         return self._mint(surface.split(",")[0].strip() or surface, prop, role)  # "Ridgecrest Falls, Ohio"
 
     def _candidates(self, surface: str, proposed: KBRecord | None) -> list[KBRecord]:
@@ -156,8 +162,6 @@ class Resolver:
         span = self.document.find(surface)
         entity = Entity(iri=iri, label=surface, types=[entity_iri(expected[0])] if len(expected) == 1 else [],
                         mentions=[Mention(surface=surface, span=span)])
-        self.decisions.append({"surface": surface, "role": role, "property": prop.id if prop else None,
-                               "decision": "minted", "iri": iri})
         return _Outcome([Term.iri(iri, surface=surface, label=surface)], [entity])
 
     def _surface(self, term: Term) -> str | None:
