@@ -37,6 +37,8 @@ def test_match_name(surface, names, kind):
     ("time", "7 November 1867", "1867-11-07", "date"),
     ("time", "November 7, 1867", "1867-11-07", "date"),
     ("time", "1867-11-07", "1867-11-07", "date"),
+    ("time", "+1867-11-07T00:00:00Z", "1867-11-07", "date"),  # Wikibase's own spelling
+    ("time", "1911-00-00T00:00:00Z", "1911", "gYear"),
     ("quantity", "1,200", "1200", "decimal"),
     ("quantity", "3.5 million people", "3500000", "decimal"),
     ("quantity", "42 km", "42", "decimal"),

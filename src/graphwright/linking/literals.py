@@ -47,9 +47,16 @@ class TypedValue:
     lang: str | None = None
 
 
+_WIKIBASE_TIME = re.compile(r"^\+?(\d{3,4})-(\d{2})-(\d{2})t[\d:]+z?$")  # +1947-07-30T00:00:00Z, 00 = unknown
+
+
 def parse_date(text: str) -> TypedValue | None:
     """A year, year-month or full date in the usual English spellings; None for anything else."""
     cleaned = re.sub(r"\s+", " ", text.strip().casefold())
+    stamp = _WIKIBASE_TIME.match(cleaned)
+    if stamp:
+        year, month, day = stamp.groups()
+        cleaned = "-".join(part for part in (year, month, day) if part != "00") if month != "00" else year
     for form in _DATE_FORMS:
         m = form.match(cleaned)
         if not m:
