@@ -41,6 +41,7 @@ MADE_UP = "made-up"
 async def closed_results(system_name: str, dataset: str, docs: list[Document], kb, llm) -> list[ExtractionResult]:
     """The system's closed-world result per document, resumed from its run folder; answers via the ledger."""
     name = f"{system_name}-{dataset}-{slug(llm.name).replace(':', '_')}"
+    LINKING_RUNS.mkdir(parents=True, exist_ok=True)
     path = LINKING_RUNS / f"{name}.jsonl"
     done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
     replay = ReplayLLM(llm, LEDGER / f"linking--answers-{name}.jsonl")
