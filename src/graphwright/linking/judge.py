@@ -117,10 +117,9 @@ class LinkJudge:
         texts = [sentence, f"{record.label}: {record.description}"]
         missing = [t for t in texts if t not in self._memo]
         if missing:
+            if len(self._memo) > 20_000:  # a long batch must not grow this without bound
+                self._memo = {t: v for t, v in self._memo.items() if t in texts}
             self._memo.update(zip(missing, self._embed(missing)))
-        if len(self._memo) > 20_000:  # a long batch must not grow this without bound
-            self._memo.clear()
-            return self._context(sentence, record)
         return float(np.dot(self._memo[texts[0]], self._memo[texts[1]]))
 
 
