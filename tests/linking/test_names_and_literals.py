@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphwright.linking.literals import XSD, typed_value
-from graphwright.linking.names import is_number_or_date, match_name
+from graphwright.linking.names import full_name, is_number_or_date, match_name
 
 
 @pytest.mark.parametrize("surface,names,kind", [
@@ -67,3 +67,21 @@ def test_values_that_do_not_parse_give_none(datatype, text):
 def test_numbers_and_dates_are_not_names():
     assert is_number_or_date("1911") and is_number_or_date("12 May 1990") and is_number_or_date("1,200")
     assert not is_number_or_date("Paris") and not is_number_or_date("Apollo 11")
+
+
+
+TEXT = ("Kenji Sato-Whitfield was mayor of Ridgecrest Falls. He won the Grand Prix de Vernay. Katrin Vogel founded "
+        "Nordwind Logistics in Hamburg. In Hamburg it grew. He studied at the University of Toronto in Toronto, Canada. "
+        "Marie Curie was born in Warsaw. Curie moved to Paris.")
+
+
+@pytest.mark.parametrize("mention,name", [
+    ("Falls", "Ridgecrest Falls"), ("Grand Prix", "Grand Prix de Vernay"), ("Logistics", "Nordwind Logistics"),
+    ("Vogel", "Katrin Vogel"), ("University", "University of Toronto"),
+    ("Hamburg", "Hamburg"),  # "In" starts a sentence; it is not part of the name
+    ("Toronto", "Toronto"),  # "of" only joins a name rightwards
+    ("Curie", "Curie"),  # one occurrence stands alone
+    ("Whitfield", "Whitfield"), ("mayor", "mayor"), ("Paris", "Paris"),
+])
+def test_full_name_grows_a_piece_of_a_name(mention, name):
+    assert full_name(mention, TEXT) == name

@@ -128,3 +128,10 @@ def test_coordinated_kb_entities_are_each_linked(judge):
     assert sorted(t.object.value for t in out.triples) == [WD + "Q1055", WD + "Q90"]
     solo = run(judge, "It is Hamburg and Kiel.", (("Nordwind Logistics", "Q177777"), "P159", ("Hamburg and Kiel", "Q90")))
     assert [t.object.value for t in solo.triples] == [UNLINKED + "Hamburg%20and%20Kiel"]  # Kiel alone is no name
+
+
+def test_a_piece_of_a_longer_name_is_not_linked_on_its_own(judge):
+    out = run(judge, "Katrin Vogel founded Nordwind Logistics in Hamburg.",
+              (("Katrin Vogel", "Q467464"), "P108", ("Logistics", "Q177777")))
+    (t,) = out.triples
+    assert t.object.value == UNLINKED + "Nordwind%20Logistics" and t.object.surface == "Nordwind Logistics"

@@ -107,3 +107,47 @@ def is_number_or_date(surface: str) -> bool:
 
     text = surface.strip().casefold()
     return bool(text) and (bool(_NUMBERISH.match(text)) or parse_date(surface) is not None)
+
+
+_WORD = r"[^\W\d_][\w'’-]*"  # a word that starts with a letter
+_PARTICLES = {"de", "du", "des", "da", "di", "del", "della", "van", "von", "der", "den", "la", "le", "of", "y", "al", "bin"}
+# capitalised at a sentence's start, or a title word, without being part of the name that follows
+_NOT_NAME = {"a", "an", "the", "in", "on", "at", "by", "for", "from", "with", "as", "after", "before", "during",
+             "his", "her", "their", "its", "this", "that", "these", "those", "he", "she", "it", "they", "we", "i",
+             "and", "but", "or", "to", "when", "while", "since", "until", "although", "however", "today", "then"}
+
+
+def _is_name_word(word: str) -> bool:
+    return word[:1].isupper() and word.casefold() not in _NOT_NAME
+
+
+def full_name(surface: str, text: str) -> str:
+    """The whole proper name a mention is part of, where the text writes it only inside one.
+
+    Small models cut names into pieces ("Falls" of "Ridgecrest Falls", "Grand Prix" of "Grand Prix de
+    Vernay", "Logistics" of "Nordwind Logistics"), and a piece often is some KB entity's name. A mention
+    is grown over the capitalised words next to it (rightwards also over particles such as "de" or
+    "of" before a capitalised word); if any occurrence stands alone, or the occurrences grow into
+    different names, the mention is kept as written."""
+    if not surface[:1].isupper():
+        return surface
+    grown = set()
+    for m in re.finditer(r"(?<![\w'’-])" + re.escape(surface) + r"(?![\w'’-])", text):
+        start, end = m.start(), m.end()
+        while (left := re.search(r"(" + _WORD + r")[ -]$", text[:start])) and _is_name_word(left.group(1)):
+            start = left.start(1)
+        while True:
+            right = re.match(r"[ -](" + _WORD + r")", text[end:])
+            if right and _is_name_word(right.group(1)):
+                end += right.end(1)
+                continue
+            particle = re.match(r" (\w+) (" + _WORD + r")", text[end:])
+            if particle and particle.group(1) in _PARTICLES and _is_name_word(particle.group(2)):
+                end += particle.end(2)
+                continue
+            break
+        grown.add(text[start:end])
+    if len(grown) != 1:
+        return surface
+    name = grown.pop()
+    return surface if len(name) <= len(surface) else name

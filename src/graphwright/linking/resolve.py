@@ -25,7 +25,7 @@ from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.literals import ITEM_DATATYPES, LITERAL_DATATYPES, typed_value
-from graphwright.linking.names import is_number_or_date, normalize
+from graphwright.linking.names import full_name, is_number_or_date, normalize
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Term, Triple
 from graphwright.model.schema import name_entity_iri
 from graphwright.tools.type_constraints import Role, constraint_classes
@@ -98,6 +98,7 @@ class Resolver:
         surface = term.value if term.kind == "literal" else self._surface(term)
         if not surface:
             raise Drop(f"{term.value} ({term.label or '?'}) is not named in the text")
+        surface = full_name(surface, self.document.text)  # "Falls" of "Ridgecrest Falls" names no waterfall
         if is_number_or_date(surface):
             raise Drop(f"{surface!r} is a number or date, not an item")
         outcome = self.link_or_mint(surface, proposed, prop, role, sentence)
