@@ -106,7 +106,8 @@ async def run(args, system_name: str, docs_wanted: int) -> str:
     title = f"first {docs_wanted} documents and " if docs_wanted else ""
     body = header(f"{system_name}: linking against the default KB ({title}the {len(texts)} made-up texts)",
                   llm.name, args.command)
-    body += (lines if docs_wanted else []) + ["", "Made-up texts: facts, facts about a made-up person or company, mentions of a made-up person or company (or of a real one the KB lacks) linked to a KB entity "
+    body += (lines if docs_wanted else []) + ["", "Made-up texts: facts, facts about a made-up person or company, "
+                     "mentions of a made-up person or company (or of a real one the KB lacks) linked to a KB entity "
                      "(must be 0), numbers or dates linked as items (must be 0).", "",
                      "| linking | facts | about made-up entities | made-up or KB-less name linked to a KB entity | value as item |",
                      "|---|---|---|---|---|", *made_up_lines, "", "Every open-world fact of the made-up texts:", "",
