@@ -75,7 +75,7 @@ def entity_row(label: str, mode: str, e: Counter, t: Counts) -> str:
             f"{t.precision:.3f} | {t.recall:.3f} | {t.f1:.3f} |")
 
 
-async def run(args, system_name: str, docs_wanted: int) -> str:
+async def run(args, system_name: str, docs_wanted: dict[str, int]) -> str:
     kb = open_kb("default")
     judge = LinkJudge(kb)
     llm = make_llm(args.model, cache=not args.no_cache)
@@ -83,9 +83,9 @@ async def run(args, system_name: str, docs_wanted: int) -> str:
              "right-link rate, entities in the KB | wrong link, in the KB | triple P | triple R | triple F1 |",
              "|---|---|---|---|---|---|---|---|---|"]
     made_up_lines, facts_lines = [], []
-    if docs_wanted:
-        for dataset in ("rebel-sample", "fewrel"):
-            gold = load_dataset(dataset, docs_wanted).documents
+    for dataset, wanted in docs_wanted.items():
+        if wanted:
+            gold = load_dataset(dataset, wanted).documents
             docs = [Document(id=d.id, text=d.text) for d in gold]
             closed = await closed_results(system_name, dataset, docs, kb, llm)
             opened = [resolve(r, d, judge) for r, d in zip(closed, docs)]
@@ -103,10 +103,10 @@ async def run(args, system_name: str, docs_wanted: int) -> str:
             facts_lines += [f"- {t.id}: " + ("; ".join(_fact(x) for x in r.triples) or "no facts")
                             for r, t in zip(results, texts)]
     await llm.aclose()
-    title = f"first {docs_wanted} documents and " if docs_wanted else ""
+    title = "".join(f"first {n} {d} documents, " for d, n in docs_wanted.items() if n)
     body = header(f"{system_name}: linking against the default KB ({title}the {len(texts)} made-up texts)",
                   llm.name, args.command)
-    body += (lines if docs_wanted else []) + ["", "Made-up texts: facts, facts about a made-up person or company, "
+    body += (lines if any(docs_wanted.values()) else []) + ["", "Made-up texts: facts, facts about a made-up person or company, "
                      "mentions of a made-up person or company (or of a real one the KB lacks) linked to a KB entity "
                      "(must be 0), numbers or dates linked as items (must be 0).", "",
                      "| linking | facts | about made-up entities | made-up or KB-less name linked to a KB entity | value as item |",
@@ -127,14 +127,17 @@ def _fact(t) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", default="cie.single:20", type=lambda s: s.split(","),
-                        help="system:N pairs: N rebel-sample and N fewrel documents (0: the made-up texts only)")
+                        help="system:N (N rebel-sample and N fewrel documents; 0: the made-up texts only) "
+                             "or system:N/M (N rebel-sample, M fewrel)")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args()
     args.command = "python scripts/bench_linking.py " + " ".join(sys.argv[1:])
     for spec in args.systems:
         name, _, docs = spec.partition(":")
-        write_section(BENCH_MD, f"linking-{name}", asyncio.run(run(args, name, int(docs or 0))))
+        rebel, _, fewrel = (docs or "0").partition("/")
+        wanted = {"rebel-sample": int(rebel), "fewrel": int(fewrel or rebel)}
+        write_section(BENCH_MD, f"linking-{name}", asyncio.run(run(args, name, wanted)))
         print(f"wrote the {name} table to {BENCH_MD}", file=sys.stderr)
 
 

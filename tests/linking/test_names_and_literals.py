@@ -25,6 +25,9 @@ from graphwright.linking.names import full_name, is_number_or_date, match_name
     ("Nordwind Logistics", ["logistics"], "none"),
     ("chemist", ["biochemistry"], "none"),
     ("Jon", ["Jonas"], "none"),
+    ("The Bridge", ["bridge"], "none"),  # a proper name is not the common noun it contains
+    ("the bridge", ["bridge"], "exact"),
+    ("The Hague", ["The Hague"], "exact"),
 ])
 def test_match_name(surface, names, kind):
     assert match_name(surface, names).kind == kind

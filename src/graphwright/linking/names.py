@@ -65,9 +65,10 @@ def _match(surface: str, names: list[str]) -> NameMatch:
         return NO_MATCH
     words = mention.split()
     best = NO_MATCH
+    proper = len(surface.split()) > 1 and surface.strip()[:1].isupper()
     for name in names:
         norm = normalize(name)
-        if not norm:
+        if not norm or (proper and name.islower()):  # "The Bridge" (a title) is not "bridge" (a structure)
             continue
         if norm == mention:
             return NameMatch("exact", 1.0, name)
