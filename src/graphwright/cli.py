@@ -84,15 +84,28 @@ def extract(
         started = time.perf_counter()
         with GraphStore.open(store) as graph_store, _progress() as progress:
             task = progress.add_task("extracting", total=len(items))
-            summary = asyncio.run(extract_batch(
+            summary = _run_and_close(llm, extract_batch(
                 items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
                 max_chars=max_chars, on_progress=lambda _: progress.advance(task)))
-        asyncio.run(llm.aclose())
     except GraphwrightError as exc:
         _fail(exc)
     _print_summary(summary, time.perf_counter() - started, llm.name)
     if summary.failed and not summary.done and not summary.skipped:
         raise typer.Exit(code=2)
+
+
+def _run_and_close(llm, work):
+    """Run ``work`` and close ``llm`` in one event loop: an HTTP client's pooled connections belong to
+    the loop that opened them, and closing them from a second ``asyncio.run`` fails ("Event loop is
+    closed") once the first loop is gone."""
+    async def both():
+        try:
+            return await work
+        finally:
+            if llm is not None:
+                await llm.aclose()
+
+    return asyncio.run(both())
 
 
 def _settings(pairs: list[str], config: Path | None = None) -> dict:
@@ -327,9 +340,8 @@ def eval_run(
         info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
         with _progress() as progress:
             task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))
-            aggregate = asyncio.run(run_eval(runner, data, knowledge, info, folder,
-                                             on_progress=lambda _: progress.advance(task)))
-        asyncio.run(llm.aclose())
+            aggregate = _run_and_close(llm, run_eval(runner, data, knowledge, info, folder,
+                                                     on_progress=lambda _: progress.advance(task)))
         md, page = write_reports(folder, aggregate, read_documents(folder))
     except GraphwrightError as exc:
         _fail(exc)
@@ -426,8 +438,7 @@ def agentre_warm_up(
         chosen = system.pool.samples[:samples]
         with _progress() as progress:
             task = progress.add_task("learning", total=len(chosen))
-            counts = asyncio.run(warm_up(system, chosen, llm, on_progress=lambda _: progress.advance(task)))
-        asyncio.run(llm.aclose())
+            counts = _run_and_close(llm, warm_up(system, chosen, llm, on_progress=lambda _: progress.advance(task)))
     except GraphwrightError as exc:
         _fail(exc)
     typer.echo(f"learnt {counts['learnt']} samples ({counts['skipped']} already in memory): {counts['correct']} right, "
@@ -461,10 +472,8 @@ def train_sft_export(
         llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache) if rationale else None
         with _progress() as progress:
             task = progress.add_task("exporting", total=len(sentences))
-            counts = asyncio.run(export_sft(run, out, schema.guidelines(), llm,
-                                            on_progress=lambda _: progress.advance(task)))
-        if llm is not None:
-            asyncio.run(llm.aclose())
+            counts = _run_and_close(llm, export_sft(run, out, schema.guidelines(), llm,
+                                                    on_progress=lambda _: progress.advance(task)))
     except GraphwrightError as exc:
         _fail(exc)
     typer.echo(f"wrote {counts['written']} examples to {out} ({counts['skipped']} were already there)")

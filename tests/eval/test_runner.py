@@ -310,3 +310,18 @@ def test_bench_tables_compare_each_configuration_with_the_reference(script, cate
     assert "bootstrap" in table
     if script == "bench_ner":  # model time, with replayed answers at their recorded time; wall time skips them
         assert rows[other].endswith("| 3.0 |")
+
+
+def test_a_closed_ie_run_without_a_kb_scores_exact_properties():
+    """`--kb none`: no property hierarchy, so only exact properties count, and no crash."""
+    from graphwright.eval.runner import make_scorer
+
+    gold = GoldDocument.model_validate({"id": "d", "text": "...", "triples": [
+        {"subject": {"surface": "Katrin Vogel"}, "predicate": {"iri": "P102"}, "object": {"surface": "Green Party"}}]})
+    pred = ExtractionResult(document_id="d", system="t", triples=[Triple(
+        subject=Term.iri("https://graphwright.dev/entity/Katrin%20Vogel", surface="Katrin Vogel"),
+        predicate=Term.iri("http://www.wikidata.org/prop/direct/P102"),
+        object=Term.iri("https://graphwright.dev/entity/Green%20Party", surface="Green Party"),
+        provenance=Provenance(system="t"))])
+    scorer = make_scorer(EvalDataset("mine", [gold]), None)
+    assert scorer.score_document(pred, gold)["triples"].f1 == 1.0

@@ -18,6 +18,8 @@ class ScriptedOpenAIServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as vLLM, Ollama and llama.cpp servers do
+
             def log_message(self, *args):  # keep test output clean
                 pass
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Protocol
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
 from graphwright.eval.gold import GoldDocument
-from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
+from graphwright.eval.metrics import NO_HIERARCHY, Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
 from graphwright.eval.ner_metrics import NERScorer, predicted_mentions
 from graphwright.eval.re_metrics import REScorer
 from graphwright.jsonl import append_jsonl, read_jsonl
@@ -93,7 +93,8 @@ def make_scorer(dataset: EvalDataset, kb: Any) -> DocumentScorer:
         return REScorer()
     if dataset.task == "ner":
         return NERScorer()
-    return Scorer(PropertyHierarchy.from_kb(kb), match_names=dataset.match_names, kb_has=getattr(kb, "contains", None))
+    hierarchy = PropertyHierarchy.from_kb(kb) if kb is not None else NO_HIERARCHY  # --kb none: exact properties
+    return Scorer(hierarchy, match_names=dataset.match_names, kb_has=getattr(kb, "contains", None))
 
 
 def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentScorer, seconds: float) -> dict[str, Any]:
