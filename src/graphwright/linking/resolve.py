@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
@@ -148,14 +148,13 @@ class Resolver:
                 return _Outcome([t for o in outcomes for t in o.terms], [e for o in outcomes for e in o.minted])
         return self._mint(surface.split(",")[0].strip() or surface, prop, role)  # "Ridgecrest Falls, Ohio"
 
-    def _candidates(self, surface: str, proposed: KBRecord | None) -> list[KBRecord]:
-        seen = {proposed.id} if proposed else set()
-        others = []
+    def _candidates(self, surface: str, proposed: KBRecord | None) -> Iterator[KBRecord]:
+        """The system's choice first; the KB is searched for others only when it is not supported."""
+        if proposed:
+            yield proposed
         for hit in self.kb.search(surface, kind="entity", mode="label", k=ALTERNATIVES):
-            if hit.record.id not in seen:
-                seen.add(hit.record.id)
-                others.append(hit.record)
-        return ([proposed] if proposed else []) + others
+            if proposed is None or hit.record.id != proposed.id:
+                yield hit.record
 
     def _mint(self, surface: str, prop: KBRecord | None, role: Role) -> _Outcome:
         iri = name_entity_iri(surface)  # the node any graphwright system gives this name
