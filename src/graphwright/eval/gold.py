@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -27,6 +26,7 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from graphwright.errors import DataNotFoundError, UserError
 from graphwright.kb.namespaces import parse_wikidata_id
+from graphwright.linking.names import fold as normalize_name
 
 
 class GoldTerm(BaseModel):
@@ -112,12 +112,6 @@ def literal_key(value: str) -> str:
     elif re.fullmatch(r"[+]?\d+(\.\d+)?", text):
         text = text.lstrip("+")
     return "literal:" + text.casefold()
-
-
-def normalize_name(name: str) -> str:
-    text = unicodedata.normalize("NFKC", name).casefold()
-    text = re.sub(r"[\"'`´’]", "", text)
-    return re.sub(r"\s+", " ", re.sub(r"[^\w]+", " ", text)).strip()
 
 
 def read_gold_jsonl(path: Path | str) -> list[GoldDocument]:

@@ -15,6 +15,8 @@ from typing import Iterable, Literal
 
 from rapidfuzz import fuzz
 
+from graphwright.linking.literals import parse_date
+
 SPELLING_MIN = 0.9  # ratio of a misspelling of the same name ("Schwarzeneger"); look-alikes score lower
 SPELLING_MIN_CHARS = 6  # short names differ by one letter from other names ("Jonas" / "Jon")
 
@@ -22,12 +24,17 @@ Kind = Literal["exact", "spelling", "part", "demonym", "none"]
 DEMONYM_ENDINGS = ("an", "ian", "ese", "ish", "i", "ic", "ean", "er")  # Afghan, Congolese, Turkish, Israeli
 
 
-def normalize(name: str) -> str:
-    """Case, accents, punctuation and a leading "the" do not make another name."""
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+def fold(name: str) -> str:
+    """Case, quotes, punctuation and spacing folded away: how scores compare names."""
+    text = unicodedata.normalize("NFKC", name).casefold()
     text = re.sub(r"[\"'`´’]", "", text)
-    text = re.sub(r"\s+", " ", re.sub(r"[^\w]+", " ", text)).strip()
+    return re.sub(r"\s+", " ", re.sub(r"[^\w]+", " ", text)).strip()
+
+
+def normalize(name: str) -> str:
+    """``fold``, and accents and a leading "the" do not make another name either (linking)."""
+    text = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+    text = fold(text)
     return text[4:] if text.startswith("the ") else text
 
 
@@ -104,8 +111,6 @@ _NUMBERISH = re.compile(r"^[\d\s.,/:\-–]+(bc|bce|ad|ce|s)?$")
 
 def is_number_or_date(surface: str) -> bool:
     """"1911", "1,200", "12 May 1990" style strings: values, never names of items."""
-    from graphwright.linking.literals import parse_date
-
     text = surface.strip().casefold()
     return bool(text) and (bool(_NUMBERISH.match(text)) or parse_date(surface) is not None)
 

@@ -103,10 +103,11 @@ class Resolver:
             raise Drop(f"{surface!r} is a number or date, not an item")
         outcome = self.link_or_mint(surface, proposed, prop, role, sentence)
         for entity in outcome.minted:
-            self.decisions.append({"surface": entity.label, "role": role, "property": prop.id if prop else None,
-                                   "decision": "minted", "iri": entity.iri})
             kept = self.minted.setdefault(entity.iri, entity)
-            if kept is not entity:
+            if kept is entity:  # logged once, however often the name comes back
+                self.decisions.append({"surface": entity.label, "role": role, "property": prop.id if prop else None,
+                                       "decision": "minted", "iri": entity.iri})
+            else:
                 kept.mentions += [m for m in entity.mentions if m not in kept.mentions]
         return outcome.terms
 

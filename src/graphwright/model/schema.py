@@ -26,7 +26,6 @@ from graphwright.kb.namespaces import UNLINKED
 from graphwright.model.files import load_model_file
 
 SCHEMA_NS = "https://graphwright.dev/schema/"
-ENTITY_NS = UNLINKED  # entities known only by their name: no KB entity behind them
 
 
 class RelationType(BaseModel):
@@ -81,7 +80,7 @@ class RelationSchema(BaseModel):
 def name_entity_iri(name: str) -> str:
     """A stable IRI for an entity known only by its name: the same name in two documents is one node."""
     key = " ".join(unicodedata.normalize("NFKC", name).split())
-    return ENTITY_NS + quote(key, safe="")
+    return UNLINKED + quote(key, safe="")  # the namespace of entities no KB entity stands behind
 
 
 def load_schema(path: Path | str) -> RelationSchema:
