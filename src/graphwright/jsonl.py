@@ -4,13 +4,23 @@ line it was writing: readers skip a line cut short, and the work it recorded is 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
+
+from graphwright.failpoints import armed, failpoint
 
 
 def append_jsonl(path: Path, row: dict[str, Any]) -> None:
+    line = json.dumps(row, ensure_ascii=False) + "\n"
     with path.open("a", encoding="utf-8") as fh:
-        fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        if armed("jsonl.half-line"):  # crash tests: die with half the line on disk
+            fh.write(line[: len(line) // 2])
+            fh.flush()
+            failpoint("jsonl.half-line")
+            line = line[len(line) // 2:]
+        fh.write(line)
+    failpoint("jsonl.appended")
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -24,3 +34,34 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             continue  # a line cut by an interruption
     return rows
+
+
+def rewrite_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """Replace ``path`` with ``rows`` all at once: a crash leaves the old file or the new, never half."""
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(partial, path)
+
+
+def keep_only(path: Path, rows: list[dict[str, Any]], kept: list[dict[str, Any]]) -> None:
+    """Rewrite ``path`` (whose complete lines are ``rows``) to ``kept`` when they differ or when its last
+    line was cut short, so that appends start on a clean line."""
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    if len(kept) != len(rows) or (data and not data.endswith(b"\n")):
+        rewrite_jsonl(path, kept)
+
+
+def last_per_key(rows: Iterable[dict[str, Any]], *fields: str) -> list[dict[str, Any]]:
+    """One row per value of ``fields``, the last one written (a rerun replaces a row), in the order written."""
+    latest: dict[tuple, dict[str, Any]] = {}
+    for row in rows:
+        key = tuple(row.get(f) for f in fields)
+        latest.pop(key, None)
+        latest[key] = row
+    return list(latest.values())

@@ -1,7 +1,11 @@
 """Run a system over many documents: chunking, concurrency, resume, no silent loss.
 
 Every document ends as an ``ok`` result in the store or a recorded failure
-with its reason; a rerun skips documents whose results are already stored.
+with its reason; a rerun skips documents whose results are already stored and redoes the failed ones.
+
+The store is the commit point: a document's line goes to results.jsonl first, then its result into
+the store. After a crash between the two, the rerun drops the line the store never confirmed and
+redoes the document, so results.jsonl ends as one line per document, as after an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Callable, Iterable
 from graphwright.chunking import chunk_document
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
-from graphwright.jsonl import append_jsonl
+from graphwright.jsonl import append_jsonl, keep_only, last_per_key, read_jsonl
 from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
 from graphwright.systems.base import System
 
@@ -48,7 +52,7 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         try:
             result = await system.run(piece)
         except GraphwrightError as exc:  # a system should record failures itself; this is the safety net
-            result = ExtractionResult.failed(piece.id, system.name, f"{type(exc).__name__}: {exc}")
+            result = ExtractionResult.from_error(piece.id, system.name, exc)
         except Exception as exc:  # noqa: BLE001 - a bug must not lose the rest of the batch
             result = ExtractionResult.failed(piece.id, system.name, f"internal error (please report): {type(exc).__name__}: {exc}")
         merged.usage = merged.usage + result.usage
@@ -56,6 +60,7 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         merged.warnings += result.warnings
         if result.status == "failed":
             merged.status, merged.reason = "failed", (result.reason if len(pieces) == 1 else f"piece at offset {offset}: {result.reason}")
+            merged.retryable = result.retryable
             merged.triples, merged.entities = [], []
             return merged
         for triple in result.triples:
@@ -89,7 +94,9 @@ async def extract_batch(
 
     async def record(document: Document, result: ExtractionResult) -> None:
         async with lock:
-            store.add_result(document, result)  # a failed result keeps its reason and usage
+            if results_path:
+                append_jsonl(results_path, {"source": document.source, **result.model_dump(mode="json")})
+            store.add_result(document, result)  # the commit point; a failed result keeps its reason and usage
             if result.status == "ok":
                 summary.done += 1
                 summary.triples += len(result.triples)
@@ -97,8 +104,6 @@ async def extract_batch(
             else:
                 summary.failed.append((document.source or document.id, result.reason or "unknown"))
             summary.usage = summary.usage + result.usage
-            if results_path:
-                append_jsonl(results_path, {"source": document.source, **result.model_dump(mode="json")})
 
     async def one(document: Document) -> None:
         async with gate:
@@ -107,7 +112,7 @@ async def extract_batch(
             if on_progress:
                 on_progress(document.source or document.id)
 
-    tasks = []
+    todo: list[Document] = []
     for item in items:
         if isinstance(item, InputFailure):
             summary.failed.append((item.source, item.reason))
@@ -119,6 +124,18 @@ async def extract_batch(
             if on_progress:
                 on_progress(item.source or item.id)
         else:
-            tasks.append(asyncio.create_task(one(item)))
-    await asyncio.gather(*tasks)
+            todo.append(item)
+    if results_path:
+        keep_committed_results(results_path, store, system.name, redo={d.id for d in todo})
+    await asyncio.gather(*(one(document) for document in todo))
     return summary
+
+
+def keep_committed_results(path: Path, store, system: str, redo: set[str]) -> None:
+    """Make ``path`` hold one line per document of ``system`` that the store confirms, before a run
+    appends to it: lines of documents about to be redone go, and so do lines the store never got
+    (a crash came between the two writes) and half-written last lines."""
+    rows = read_jsonl(path)
+    kept = [row for row in last_per_key(rows, "document_id", "system") if row.get("system") != system or (
+        row.get("document_id") not in redo and store.document_status(row.get("document_id"), system) == row.get("status"))]
+    keep_only(path, rows, kept)

@@ -3,7 +3,11 @@
 A run folder holds ``run.json`` (what was run), ``documents.jsonl`` (one line per scored document:
 prediction, gold, counts, status, usage, trace id), ``traces.jsonl`` (the agent steps of each
 document), ``aggregate.json`` and the reports. Rerunning into the same folder scores only the
-documents it has not scored yet, and the LLM cache makes repeated calls free.
+documents it has not scored yet (and those that failed), and the LLM cache makes repeated calls free.
+
+documents.jsonl is the commit point: a document's trace line is written first, then its row. A rerun
+first rewrites both files to the rows it keeps (the scored documents, one line each) and their traces,
+so an interrupted run, resumed, leaves the same files as an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from graphwright.eval.gold import GoldDocument
 from graphwright.eval.metrics import NO_HIERARCHY, Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
 from graphwright.eval.ner_metrics import NERScorer, predicted_mentions
 from graphwright.eval.re_metrics import REScorer
-from graphwright.jsonl import append_jsonl, read_jsonl
+from graphwright.jsonl import append_jsonl, keep_only, last_per_key, read_jsonl
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import run_document
 from graphwright.systems.base import System
@@ -53,9 +57,7 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
     """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate."""
     out_dir.mkdir(parents=True, exist_ok=True)
     _claim(out_dir, info)
-    for name in (DOCS_FILE, TRACES_FILE):
-        _drop_partial_line(out_dir / name)
-    done = {row["id"] for row in read_documents(out_dir)}
+    done = _keep_scored(out_dir)
     scorer = make_scorer(dataset, kb)
     if hasattr(kb, "warm_up"):
         kb.warm_up()  # index building must not count as the first document's seconds
@@ -103,6 +105,7 @@ def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentSc
         "id": doc.id,
         "status": result.status,
         "reason": result.reason,
+        **({"retryable": True} if result.retryable else {}),
         "prediction": [_triple_row(t) for t in result.triples],
         "gold": [t.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for t in doc.triples],
         "counts": {c: counts[c].as_dict() for c in scorer.categories},
@@ -152,8 +155,9 @@ def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo, categories: tuple[
 
 
 def read_documents(out_dir: Path) -> list[dict[str, Any]]:
-    """Scored documents of a run folder; a line cut short by an interruption is skipped (rescored)."""
-    return read_jsonl(out_dir / DOCS_FILE)
+    """Scored documents of a run folder, one row each; a line cut short by an interruption is skipped
+    (rescored)."""
+    return last_per_key(read_jsonl(out_dir / DOCS_FILE), "id")
 
 
 def load_aggregate(run_dir: Path) -> dict[str, Any]:
@@ -179,13 +183,19 @@ def _claim(out_dir: Path, info: RunInfo) -> None:
     path.write_text(json.dumps(asdict(info), indent=2), encoding="utf-8")
 
 
-def _drop_partial_line(path: Path) -> None:
-    """An interrupted write leaves a last line without its newline; cut it so appends start clean."""
-    if not path.is_file():
-        return
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
+def _keep_scored(out_dir: Path) -> set[str]:
+    """Keep one row per scored document and the trace of each; drop half-written lines, traces whose row
+    was never written and rows of documents the model could not be reached for (they are redone: the
+    system's own failures are results, the server's are not). Returns the ids kept."""
+    docs_path, traces_path = out_dir / DOCS_FILE, out_dir / TRACES_FILE
+    rows = read_jsonl(docs_path)
+    kept = [row for row in last_per_key(rows, "id") if not row.get("retryable")]
+    done = {row["id"] for row in kept}
+    traces = read_jsonl(traces_path)
+    kept_traces = [t for t in last_per_key(traces, "trace_id") if t.get("trace_id") in done]
+    keep_only(traces_path, traces, kept_traces)
+    keep_only(docs_path, rows, kept)
+    return done
 
 
 def run_sync(*args, **kwargs) -> dict[str, Any]:

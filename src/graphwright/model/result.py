@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from graphwright.errors import LLMUnavailableError
 from graphwright.model.graph import Entity, Triple
 
 
@@ -51,6 +52,8 @@ class ExtractionResult(BaseModel):
     system: str
     status: Literal["ok", "failed"] = "ok"
     reason: str | None = Field(default=None, description="Why the document failed.")
+    retryable: bool = Field(default=False, description="The failure came from outside the system (the model "
+                            "server unreachable or timing out): a rerun may succeed, and evaluation redoes it.")
     triples: list[Triple] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
@@ -62,3 +65,9 @@ class ExtractionResult(BaseModel):
     @classmethod
     def failed(cls, document_id: str, system: str, reason: str, **kw: Any) -> "ExtractionResult":
         return cls(document_id=document_id, system=system, status="failed", reason=reason, **kw)
+
+    @classmethod
+    def from_error(cls, document_id: str, system: str, exc: Exception, *, prefix: str = "", **kw: Any) -> "ExtractionResult":
+        """A failure caused by ``exc``; retryable when the model could not be reached."""
+        return cls.failed(document_id, system, f"{prefix}{type(exc).__name__}: {exc}",
+                          retryable=isinstance(exc, LLMUnavailableError), **kw)

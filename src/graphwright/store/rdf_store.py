@@ -19,6 +19,7 @@ from typing import Any, Literal
 import pyoxigraph as ox
 
 from graphwright.errors import DataNotFoundError, StoreError
+from graphwright.failpoints import failpoint
 from graphwright.model import Document, Entity, ExtractionResult, Triple
 from graphwright.store import codec
 from graphwright.store import vocab as v
@@ -140,9 +141,11 @@ class GraphStore:
         quads = codec.encode_result(result, source)
         with _translated(f"cannot store document {result.document_id!r}"):
             self._drop(result.document_id, result.system)
+            failpoint("store.dropped")
             # One atomic insert holding the run record: a crash before it leaves no status, so a
             # resumed batch redoes the document instead of trusting half of it.
             self.oxigraph.extend(quads)
+        failpoint("store.written")
 
     def _drop(self, document_id: str, system: str) -> None:
         # Provenance (with the run record) goes first, so a stale "ok" never outlives its triples.

@@ -117,8 +117,8 @@ class AgenticNERSystem:
                     continue
                 spans += [CharSpan(s.start + start, s.end + start, s.type) for s in align(output, segment, self.types)]
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
-            return ExtractionResult.failed(document.id, self.name, f"{type(exc).__name__}: {exc}", trace=result.trace,
-                                           usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
+                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
         result.warnings += self._prompt_warnings
         result.entities = _entities(document, spans, self.domain)
         result.output = "\n".join(f"{s.start}\t{s.end}\t{s.type}\t{document.text[s.start:s.end]}" for s in spans)

@@ -65,8 +65,7 @@ class AgentRESystem:
                 continue
             except LLMError as exc:  # backend down, budget spent: the document fails with its reason
                 result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
-                return ExtractionResult.failed(document.id, self.name, f"{type(exc).__name__}: {exc}",
-                                               usage=result.usage, trace=result.trace)
+                return ExtractionResult.from_error(document.id, self.name, exc, usage=result.usage, trace=result.trace)
             for step in run.steps:
                 result.trace.append(step.model_copy(update={"step": len(result.trace) + 1}))
             evidence = document.span(start, end)

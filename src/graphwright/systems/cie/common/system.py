@@ -68,7 +68,7 @@ class CieGraphSystem:
                                              context=context)
         except (LLMError, GraphRecursionError) as exc:
             usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
-            return ExtractionResult.failed(document.id, self.name, f"{type(exc).__name__}: {exc}", usage=usage)
+            return ExtractionResult.from_error(document.id, self.name, exc, usage=usage)
         usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
         trace = state.get("call_trace") or []
         if not any(step["kind"] == "agent" and not step.get("error") for step in trace):

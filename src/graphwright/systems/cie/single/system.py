@@ -54,8 +54,8 @@ class SingleSystem:
         try:
             found = self.candidates(document.text)
         except GraphwrightError as exc:  # e.g. live Wikidata unreachable: this document fails, the batch goes on
-            return ExtractionResult.failed(document.id, NAME, f"candidate retrieval failed: {type(exc).__name__}: {exc}",
-                                           usage=usage())
+            return ExtractionResult.from_error(document.id, NAME, exc, prefix="candidate retrieval failed: ",
+                                               usage=usage())
         ask = bool(found.entities and found.properties)  # a triple needs both
         trace = [TraceStep(step=1, node=RETRIEVAL, kind="tool", goto=AGENT if ask else None,
                            output=_clip(f"entities:\n{found.render('entity')}\nproperties:\n{found.render('property')}"))]
@@ -81,8 +81,7 @@ class SingleSystem:
             return ExtractionResult.failed(document.id, NAME, reason, usage=usage(), trace=trace, extra=extra)
         except LLMError as exc:  # backend down, budget spent: recorded, never raised
             trace.append(TraceStep(step=len(trace) + 1, node=AGENT, kind="agent", error=f"{type(exc).__name__}: {exc}"))
-            return ExtractionResult.failed(document.id, NAME, f"{type(exc).__name__}: {exc}", usage=usage(),
-                                           trace=trace, extra=extra)
+            return ExtractionResult.from_error(document.id, NAME, exc, usage=usage(), trace=trace, extra=extra)
         trace += _rejected(reply.errors, start=2)
         trace.append(TraceStep(step=len(trace) + 1, node=AGENT, kind="agent", output=_clip(reply.text)))
 
