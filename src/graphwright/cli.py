@@ -66,6 +66,7 @@ def extract(
     from graphwright.inputs import iter_inputs
     from graphwright.kb import open_kb
     from graphwright.llm import make_llm
+    from graphwright.locks import folder_lock
     from graphwright.pipeline import extract_batch
     from graphwright.store import GraphStore
     from graphwright.systems.base import SYSTEMS, load_builtin_systems, make_system
@@ -77,16 +78,17 @@ def extract(
             raise UserError("--base-url needs --model: the name of the model to use on that server")
         settings = _settings(option, config)
         items = list(iter_inputs(paths, encoding))
-        out.mkdir(parents=True, exist_ok=True)
-        llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache, trace_path=out / "llm-trace.jsonl")
-        knowledge = open_kb(kb)
-        runner = make_system(system, llm, knowledge, settings)
-        started = time.perf_counter()
-        with GraphStore.open(store) as graph_store, _progress() as progress:
-            task = progress.add_task("extracting", total=len(items))
-            summary = _run_and_close(llm, extract_batch(
-                items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
-                max_chars=max_chars, on_progress=lambda _: progress.advance(task)))
+        # the output folder and the store first: a second run on them stops before loading a model
+        with folder_lock(out, "--out"), GraphStore.open(store) as graph_store:
+            llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
+                           trace_path=out / "llm-trace.jsonl")
+            runner = make_system(system, llm, open_kb(kb), settings)
+            started = time.perf_counter()
+            with _progress() as progress:
+                task = progress.add_task("extracting", total=len(items))
+                summary = _run_and_close(llm, extract_batch(
+                    items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
+                    max_chars=max_chars, on_progress=lambda _: progress.advance(task)))
     except GraphwrightError as exc:
         _fail(exc)
     _print_summary(summary, time.perf_counter() - started, llm.name)
@@ -145,6 +147,9 @@ def _print_summary(summary, seconds: float, model: str) -> None:
     console.print(table)
     for source, reason in summary.failed:
         console.print(f"failed {source}: {reason}", style="yellow", highlight=False, markup=False)
+    if summary.failed:
+        console.print(f"{len(summary.failed)} document(s) failed; run the same command again to retry them "
+                      "(finished documents are skipped)", style="yellow", highlight=False, markup=False)
 
 
 @app.command()
@@ -322,6 +327,7 @@ def eval_run(
     from graphwright.kb import open_kb
     from graphwright.llm import make_llm
     from graphwright.llm.wrappers import TracingLLM
+    from graphwright.locks import folder_lock
     from graphwright.systems.base import SYSTEMS, load_builtin_systems, make_system
 
     try:
@@ -338,15 +344,20 @@ def eval_run(
             settings = {**data.system_settings, **settings}  # e.g. agentre gets the dataset's schema and pool
         runner = make_system(system, llm, knowledge, settings)
         info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
-        with _progress() as progress:
+        with folder_lock(folder, "--out"), _progress() as progress:
             task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))
             aggregate = _run_and_close(llm, run_eval(runner, data, knowledge, info, folder,
                                                      on_progress=lambda _: progress.advance(task)))
-        md, page = write_reports(folder, aggregate, read_documents(folder))
+        rows = read_documents(folder)
+        md, page = write_reports(folder, aggregate, rows)
     except GraphwrightError as exc:
         _fail(exc)
     typer.echo(markdown_report(aggregate))
     typer.echo(f"wrote {folder}/documents.jsonl, {md.name} and {page.name}")
+    unreached = sum(bool(row.get("retryable")) for row in rows)
+    if unreached:
+        console.print(f"{unreached} document(s) failed because the model could not be reached; run the same "
+                      "command again to complete them", style="yellow", highlight=False, markup=False)
 
 
 @eval_app.command("compare")
@@ -425,6 +436,7 @@ def agentre_warm_up(
 ) -> None:
     """Fill AgentRE's memory from labelled samples: extract, check against gold, remember (paper 001, 3.3)."""
     from graphwright.llm import make_llm
+    from graphwright.locks import folder_lock
     from graphwright.systems.agentre.learn import warm_up
     from graphwright.systems.base import make_system
 
@@ -436,7 +448,7 @@ def agentre_warm_up(
         if system.pool is None:
             raise UserError("warm-up needs labelled samples: set --dataset or --set pool_file=<jsonl>")
         chosen = system.pool.samples[:samples]
-        with _progress() as progress:
+        with folder_lock(memory_dir, "--memory-dir"), _progress() as progress:
             task = progress.add_task("learning", total=len(chosen))
             counts = _run_and_close(llm, warm_up(system, chosen, llm, on_progress=lambda _: progress.advance(task)))
     except GraphwrightError as exc:
