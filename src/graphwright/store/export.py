@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 from typing import IO
 
@@ -27,6 +28,9 @@ FORMATS: dict[str, ox.RdfFormat] = {
     "trig": ox.RdfFormat.TRIG,
 }
 QUAD_FORMATS = frozenset({"nquads", "trig"})
+_LINE_FORMATS = frozenset({"ntriples", "nquads"})
+# UTF-8 of the C1 controls U+0080-U+009F (U+0085 is NEXT LINE) and of U+2028/U+2029.
+_RAW_BREAKS = re.compile(rb"\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]")
 EXTENSIONS = {
     ".ttl": "turtle",
     ".turtle": "turtle",
@@ -77,9 +81,16 @@ def serialize_graph(
         else:
             # Same triple from several documents or systems: written once.
             data = sorted({q.triple for q in store.quads(graphs)}, key=_triple_key)
-        return ox.serialize(data, format=FORMATS[name], prefixes=EXPORT_PREFIXES)
+        out = ox.serialize(data, format=FORMATS[name], prefixes=EXPORT_PREFIXES)
     except (OSError, ValueError, TypeError) as exc:
         raise StoreError(f"cannot export as {name}: {exc}") from exc
+    if name in _LINE_FORMATS:
+        # The writer escapes C0 controls but leaves C1 controls and U+2028/U+2029 raw (valid N-Triples);
+        # line readers such as str.splitlines() break lines at U+0085/U+2028/U+2029, so they are
+        # written as \u escapes and each statement stays one line. Such characters can only stand in
+        # literals or IRIs, and both take \u escapes.
+        out = _RAW_BREAKS.sub(lambda m: b"\\u%04X" % ord(m.group().decode("utf-8")), out)
+    return out
 
 
 def export_graph(

@@ -6,9 +6,13 @@ must be written out as text, e.g. for a remote endpoint.
 
 from __future__ import annotations
 
+import re
+
 import pyoxigraph as ox
 
 from graphwright.errors import UserError
+
+_LANGTAG = re.compile(r"[A-Za-z]+(-[A-Za-z0-9]+)*")
 
 # SPARQL 1.1 ECHAR escapes; every other character may stand in a double-quoted string.
 _ESCAPES = {
@@ -36,9 +40,14 @@ def sparql_literal(value: str, datatype: str | None = None, language: str | None
     """A complete SPARQL literal: ``"..."``, ``"..."@en`` or ``"..."^^<datatype>``."""
     text = f'"{escape_sparql_string(value)}"'
     if language is not None:
-        # BCP47 tags are letters, digits and hyphens; anything else could end the literal.
-        if not language or not all(part.isascii() and part.isalnum() for part in language.split("-")):
-            raise UserError(f"invalid language tag {language!r}")
+        # The grammar's LANGTAG (letters, then hyphenated letters or digits) keeps anything that could
+        # end the literal out; the parser also wants a well-formed BCP47 tag ("@0", "@x" are errors).
+        try:
+            if not _LANGTAG.fullmatch(language):
+                raise ValueError("not letters, digits and hyphens")
+            ox.Literal(value, language=language)
+        except ValueError as exc:
+            raise UserError(f"invalid language tag {language!r} ({exc})") from exc
         return f"{text}@{language}"
     if datatype is not None:
         return f"{text}^^{sparql_iri(datatype)}"
