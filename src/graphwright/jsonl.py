@@ -28,7 +28,11 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    # split on "\n" only: str.splitlines() also splits at U+2028, U+0085 and other separators that
+    # json.dumps(ensure_ascii=False) leaves raw inside strings, and would lose those rows
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if not line:
+            continue
         try:
             rows.append(json.loads(line))
         except json.JSONDecodeError:

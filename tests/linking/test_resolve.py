@@ -67,6 +67,13 @@ def test_unknown_people_and_companies_are_minted_not_forced_on_look_alikes(judge
     assert ("Katrin Vogel", "rejected") in decisions and ("Katrin Vogel", "minted") in decisions
 
 
+def test_a_name_of_only_separators_is_dropped_not_minted(judge):
+    text = "Katrin Vogel founded Nordwind Logistics.\u2028 \x85"
+    out = run(judge, text, (("Nordwind Logistics", "Q177777"), "P112", ("\u2028 \x85", "Q467464")))
+    assert out.triples == [] and UNLINKED not in {e.iri for e in out.entities}  # no nameless node
+    assert any("is not a name" in w for w in out.warnings)
+
+
 def test_a_wrong_choice_is_replaced_by_the_kb_entity_the_text_names(judge):
     out = run(judge, "Madame Curie married Pierre Curie.", (("Madame Curie", "Q90"), "P26", ("Pierre Curie", "Q40747")))
     (t,) = out.triples

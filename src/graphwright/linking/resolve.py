@@ -158,6 +158,8 @@ class Resolver:
                 yield hit.record
 
     def _mint(self, surface: str, prop: KBRecord | None, role: Role) -> _Outcome:
+        if not surface.split():  # only spaces or separators: no name to give a node
+            raise Drop(f"{surface!r} is not a name")
         iri = name_entity_iri(surface)  # the node any graphwright system gives this name
         expected = constraint_classes(prop, role) if prop else []
         span = self.document.find(surface)

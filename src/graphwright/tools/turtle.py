@@ -57,7 +57,7 @@ def _statements(body: str) -> list[str]:
     per line; a literal spanning lines stays whole because its statement ends later). Prefix lines are
     repeated before each statement."""
     prefixes, statements, current = [], [], []
-    for line in body.splitlines():
+    for line in body.split("\n"):  # not splitlines(): U+2028 and the like may sit inside a literal
         if not line.strip():
             continue
         if not current and _PREFIX.match(line):  # declared prefixes stay in force for every statement

@@ -64,7 +64,7 @@ def read_examples(path: Path, types: list[str]) -> list[NERSample]:
     if not path.is_file():
         raise UserError(f"examples file {path} not found")
     samples = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         if not line.strip():
             continue
         try:

@@ -37,7 +37,7 @@ class GroundingKB:
         if not path.is_file():
             raise DataNotFoundError(f"grounding KB {path} not found")
         kb = cls()
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
             if not line.strip():
                 continue
             try:
