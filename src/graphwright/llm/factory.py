@@ -9,7 +9,10 @@ Spec forms:
 
 Environment: GRAPHWRIGHT_LLM (spec), GRAPHWRIGHT_BASE_URL or OPENAI_BASE_URL,
 GRAPHWRIGHT_API_KEY or OPENAI_API_KEY ("not-needed" when unset: local servers
-ignore it). Explicit arguments win over the environment.
+ignore it); for servers, GRAPHWRIGHT_TIMEOUT (seconds per request, default 120),
+GRAPHWRIGHT_RETRIES (retries after the first attempt, default 3) and
+GRAPHWRIGHT_RETRY_DELAY (first backoff in seconds, default 1). Explicit arguments
+win over the environment.
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ def make_llm(
     cache: bool = True,
     cache_path: Path | str | None = None,
     trace_path: Path | str | None = None,
-    retries: int = 3,
-    retry_delay: float = 1.0,
+    retries: int | None = None,
+    retry_delay: float | None = None,
     **backend_opts: Any,
 ) -> LLM:
     """The backend named by ``spec``, wrapped as ``Tracing(Cached(Retrying(backend)))``.
@@ -52,6 +55,8 @@ def make_llm(
     """
     spec = spec or _env("GRAPHWRIGHT_LLM") or "embedded"
     base_url = base_url or _env("GRAPHWRIGHT_BASE_URL", "OPENAI_BASE_URL")
+    retries = _number("GRAPHWRIGHT_RETRIES", int, 3) if retries is None else retries
+    retry_delay = _number("GRAPHWRIGHT_RETRY_DELAY", float, 1.0) if retry_delay is None else retry_delay
     backend = _backend(spec, base_url, api_key, backend_opts)
     llm: LLM = backend
     if isinstance(backend, OpenAICompatLLM) and retries > 0:
@@ -80,6 +85,21 @@ def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[st
     )
 
 
+def _number(name: str, kind: type, default: float) -> Any:
+    value = _env(name)
+    if value is None:
+        return default
+    try:
+        number = kind(value)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise UserError(f"{name}={value!r} is not a {'whole ' if kind is int else ''}number of at least 0")
+    return number
+
+
 def _openai(model: str, base_url: str | None, api_key: str | None, opts: dict[str, Any]) -> LLM:
     key = api_key or _env("GRAPHWRIGHT_API_KEY", "OPENAI_API_KEY") or "not-needed"
+    if "timeout" not in opts and _env("GRAPHWRIGHT_TIMEOUT"):
+        opts = {**opts, "timeout": _number("GRAPHWRIGHT_TIMEOUT", float, 120.0)}
     return OpenAICompatLLM(model, base_url=base_url, api_key=key, **opts)

@@ -4,10 +4,16 @@ The SDK's own retries are off (``max_retries=0``): ``RetryingLLM`` is the one
 layer that retries, so attempts and backoff are counted in one place. SDK
 exceptions are translated here, at the boundary, into ``errors.LLMError``
 subclasses, with the original chained.
+
+The answer is read as a stream and parsed here, so that a broken server or proxy is bounded: the
+whole exchange has one deadline however slowly bytes arrive, a body above ``MAX_ANSWER_BYTES`` is
+refused unread, and a body cut short or not JSON is a transient failure (retried), never a crash.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from typing import Any
 
@@ -19,6 +25,10 @@ from graphwright.model.result import Usage
 
 #: HTTP statuses worth another try: request timeout, conflict, rate limit, server errors
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+#: The largest answer read. A chat completion within any max_tokens is a few hundred KB at most; a
+#: larger body is a misbehaving server or proxy, and reading it would let it fill our memory.
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
 
 
 class OpenAICompatLLM(LLM):
@@ -68,28 +78,61 @@ class OpenAICompatLLM(LLM):
             kwargs["extra_body"] = self.extra_body
         started = time.perf_counter()
         try:
-            completion = await self._client.chat.completions.create(**kwargs)
+            async with asyncio.timeout(self.timeout):  # the whole exchange, however slowly the answer trickles
+                body = await self._post(kwargs)
+        except TimeoutError as e:
+            raise TransientLLMError(f"{self.describe()}: no answer within {self.timeout:g} s") from e
         except openai.OpenAIError as e:
             raise self._translate(e) from e
-        return self._to_response(completion, time.perf_counter() - started)
+        return self._to_response(self._completion(body), time.perf_counter() - started)
 
     async def aclose(self) -> None:
         if self._own_http:
             await self._client.close()
 
-    def _to_response(self, completion: Any, seconds: float) -> ChatResponse:
-        if not getattr(completion, "choices", None):
+    async def _post(self, kwargs: dict[str, Any]) -> bytes:
+        """The answer's body, read up to MAX_ANSWER_BYTES; HTTP errors raise from the SDK as usual."""
+        chunks, size = [], 0
+        async with self._client.chat.completions.with_streaming_response.create(**kwargs) as response:
+            try:
+                async for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > MAX_ANSWER_BYTES:
+                        raise TransientLLMError(
+                            f"{self.describe()}: the answer is larger than {MAX_ANSWER_BYTES // 2**20} MiB and was "
+                            "refused; a chat completion is far smaller (is the URL a chat-completions endpoint?)")
+                    chunks.append(chunk)
+            except TransientLLMError:
+                raise
+            except Exception as e:  # the SDK's HTTP library's own errors: the connection broke mid-answer
+                raise TransientLLMError(f"{self.describe()}: the connection broke while the answer was read "
+                                        f"({type(e).__name__}: {e})") from e
+        return b"".join(chunks)
+
+    def _completion(self, body: bytes) -> dict[str, Any]:
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as e:  # RecursionError: JSON nested deeper than Python parses
+            raise TransientLLMError(f"{self.describe()}: the answer is not JSON ({str(e)[:200]}); it began "
+                                    f"{body[:120]!r}") from e
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
             raise LLMResponseError(f"{self.describe()} returned no choices")
-        choice = completion.choices[0]
-        usage = completion.usage
+        return data
+
+    def _to_response(self, data: dict[str, Any], seconds: float) -> ChatResponse:
+        choice = data["choices"][0]
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        content = message.get("content")
         return ChatResponse(
-            text=choice.message.content or "",
+            text=content if isinstance(content, str) else "",
             model=self.name,
-            finish_reason=choice.finish_reason,
+            finish_reason=choice.get("finish_reason"),
             usage=Usage(
                 llm_calls=1,
-                prompt_tokens=usage.prompt_tokens if usage else 0,
-                completion_tokens=usage.completion_tokens if usage else 0,
+                prompt_tokens=_count(usage.get("prompt_tokens")),
+                completion_tokens=_count(usage.get("completion_tokens")),
                 seconds=seconds,
             ),
         )
@@ -100,7 +143,9 @@ class OpenAICompatLLM(LLM):
             return TransientLLMError(f"{where}: no answer within {self.timeout:g} s")
         if isinstance(e, openai.APIConnectionError):
             cause = e.__cause__ or e
-            return TransientLLMError(f"{where}: cannot connect ({type(cause).__name__}: {cause})")
+            # httpx's (or httpx2's) ConnectError: nothing listens there; anything else broke after connecting
+            what = "cannot connect" if type(cause).__name__ == "ConnectError" else "no answer"
+            return TransientLLMError(f"{where}: {what} ({type(cause).__name__}: {cause})")
         if isinstance(e, openai.APIStatusError):
             status = e.status_code
             message = f"{where}: HTTP {status}: {_server_message(e)}"
@@ -129,3 +174,7 @@ def _retry_after(e: openai.APIStatusError) -> float | None:
         return max(0.0, float(value)) if value is not None else None
     except ValueError:  # an HTTP date; rare enough to fall back to our own backoff
         return None
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and value >= 0 else 0
