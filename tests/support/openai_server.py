@@ -92,7 +92,10 @@ class ScriptedOpenAIServer:
                         return None
                 server.requests.append(body)
                 text = server.reply(body["messages"], body.get("response_format"))
-                self._send(200, completion(text, body.get("model", "scripted")))
+                try:
+                    self._send(200, completion(text, body.get("model", "scripted")))
+                except (BrokenPipeError, ConnectionResetError):  # the client was killed or gave up
+                    self.close_connection = True
 
             def _misbehave(self, fault: str, body: dict):
                 plan = server.faults
