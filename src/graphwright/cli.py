@@ -180,6 +180,9 @@ def kb_build(
                                              "direct P31 is one of these classes, e.g. Q5,Q43229 (subclasses are not "
                                              "followed: list them). Filtered-out classes (items with P279) that kept "
                                              "records name, and their superclasses, are kept too."),
+    wikidata: bool = typer.Option(True, "--wikidata/--no-wikidata", help="Start from Wikidata's property catalogue and "
+                                  "entity subgraph in the data directory (default); --no-wikidata builds a KB of only "
+                                  "the files given (--ontology, --entities, --properties, --arnold)."),
     overwrite: Optional[bool] = typer.Option(None, "--overwrite/--no-overwrite", help="Replace a KB already in OUT_DIR "
                                              "(default: yes, but no with --wikidata-dump, whose import is long)."),
 ) -> None:
@@ -193,7 +196,8 @@ def kb_build(
             return
         if min_sitelinks or keep_types:
             raise UserError("--min-sitelinks and --keep-types filter a --wikidata-dump; give one")
-        path = build_kb(out_dir, properties_dir=properties, arnold_dir=arnold, rebel_path=rebel, entity_files=tuple(entities),
+        path = build_kb(out_dir, properties_dir=properties or wikidata, arnold_dir=arnold or wikidata, rebel_path=rebel,
+                        entity_files=tuple(entities),
                         ontology_files=tuple(ontology), overwrite=overwrite is not False)
     except GraphwrightError as exc:
         _fail(exc)

@@ -21,12 +21,14 @@ import json
 import re
 from pathlib import Path
 from typing import Iterable, Iterator
+from urllib.parse import unquote
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from graphwright.errors import DataNotFoundError, UserError
 from graphwright.kb.namespaces import parse_wikidata_id
 from graphwright.linking.names import fold as normalize_name
+from graphwright.model.schema import SCHEMA_NS
 
 
 class GoldTerm(BaseModel):
@@ -93,8 +95,12 @@ class GoldDocument(BaseModel):
 
 
 def iri_key(iri: str) -> str:
-    """Wikidata ids in any spelling become ``Q42``/``P31``; other IRIs stay as they are."""
-    return parse_wikidata_id(iri) or iri.strip().strip("<>")
+    """Wikidata ids in any spelling become ``Q42``/``P31``; a relation of a user's schema becomes its name,
+    as gold files write it (``Work_For``); other IRIs stay as they are."""
+    iri = iri.strip().strip("<>")
+    if iri.startswith(SCHEMA_NS):
+        return unquote(iri.rsplit("/", 1)[1])
+    return parse_wikidata_id(iri) or iri
 
 
 _DATE = re.compile(r"^[+]?(-?\d{4,})-(\d\d)-(\d\d)(?:T[0-9:.]+Z?)?$")

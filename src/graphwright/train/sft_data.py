@@ -51,9 +51,15 @@ def read_run(run_dir: Path) -> tuple[dict[str, Any], list[ScoredSentence]]:
         segments = (trace.get("extra") or {}).get("trajectories") or []
         if len(segments) != 1:
             continue  # a failed run, or a text of several sentences: no one trajectory to learn from
-        gold = [[t["subject"]["surface"], t["predicate"]["surface"], t["object"]["surface"]] for t in row["gold"]]
+        gold = [[_name(t["subject"]), _name(t["predicate"]), _name(t["object"])] for t in row["gold"]]
         sentences.append(ScoredSentence(row["id"], segments[0]["text"], gold, segments[0]["steps"]))
     return run, sentences
+
+
+def _name(term: dict[str, Any]) -> str:
+    """How the gold writes a term: its words in the text, else its other names, id or value (a user's gold
+    file may give a relation only by its schema name, an entity only by its names)."""
+    return next(str(term[k]) if k != "names" else term[k][0] for k in ("surface", "names", "iri", "literal") if term.get(k))
 
 
 def render_steps(steps: list[dict[str, str]]) -> str:
