@@ -1,11 +1,13 @@
 """Two `extract` processes at once: on one output folder or one store the second stops at once with a
-clear message and the first finishes untouched; on separate ones both finish. Never a corrupted store."""
+clear message and the first finishes untouched; on separate ones both finish. Never a corrupted store.
+Exports and views read a store while an extraction writes it."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 
 from tests.support.cli_process import answerer, cli, extract_args, extract_state, start, write_documents
@@ -71,3 +73,18 @@ def test_two_extracts_on_separate_folders_and_stores_both_finish(server, referen
     runs = [start(extract_args(server, inputs, where)) for where in (one, two)]
     assert [finish(run) for run in runs] == [0, 0]
     assert extract_state(one) == extract_state(two) == reference
+
+
+def test_the_graph_can_be_exported_and_viewed_while_an_extract_writes_it(server, reference, tmp_path):
+    inputs = write_documents(tmp_path)
+    first = start(extract_args(server, inputs, tmp_path))
+    wait_until_writing(tmp_path, first)
+    ttl, html = tmp_path / "partial.ttl", tmp_path / "partial.html"
+    for args in (["graph", "export", str(ttl)], ["graph", "view", str(html)]):
+        code, err = second_run([*args, "--store", str(tmp_path / "store")])
+        assert code == 0, err
+    assert first.poll() is None, "the export ran while the extraction was still writing"
+    partial = list(ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE))
+    assert partial and html.read_text(encoding="utf-8").count("John Smith")  # what was committed so far
+    assert finish(first) == 0
+    assert extract_state(tmp_path) == reference

@@ -47,11 +47,14 @@ class GraphStore:
     0
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
         self.path = None if path is None else Path(path)
+        self.read_only = read_only and self.path is not None
         with _translated(f"cannot open the graph store at {self.path}"):
             try:
-                self._store: ox.Store | None = ox.Store(None if self.path is None else str(self.path))
+                # read-only takes no lock: exports and views work while an extraction writes the store
+                self._store: ox.Store | None = (ox.Store.read_only(str(self.path)) if self.read_only
+                                                else ox.Store(None if self.path is None else str(self.path)))
             except OSError as exc:
                 if "lock" in str(exc).lower():
                     raise StoreError(
@@ -61,19 +64,21 @@ class GraphStore:
                 raise
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, create: bool = True) -> "GraphStore":
+    def open(cls, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False) -> "GraphStore":
         """Open the store at ``path``, creating it (and its parent folders) if needed.
 
         With ``create=False`` a missing store is an error, so a mistyped path for an export or a
-        view is reported instead of silently giving an empty graph.
+        view is reported instead of silently giving an empty graph. ``read_only`` (which implies
+        ``create=False``) opens a store that another process may be writing: it sees what that
+        process has committed so far.
         """
         target = Path(path)
         if target.exists() and not target.is_dir():
             raise StoreError(f"cannot open the graph store at {target}: it is a file, not a folder")
-        if not create and not target.exists():
+        if (read_only or not create) and not target.exists():
             raise DataNotFoundError(f"no graph store at {target}; run an extraction first or pass the right --store")
         target.parent.mkdir(parents=True, exist_ok=True)
-        return cls(target)
+        return cls(target, read_only=read_only)
 
     @classmethod
     def in_memory(cls) -> "GraphStore":
@@ -89,7 +94,7 @@ class GraphStore:
         return self._store
 
     def flush(self) -> None:
-        if self._store is not None and self.path is not None:
+        if self._store is not None and self.path is not None and not self.read_only:
             with _translated("cannot flush the graph store"):
                 self._store.flush()
 
