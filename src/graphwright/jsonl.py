@@ -4,11 +4,11 @@ line it was writing: readers skip a line cut short, and the work it recorded is 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any, Iterable
 
 from graphwright.failpoints import armed, failpoint
+from graphwright.paths import write_atomic
 
 
 def append_jsonl(path: Path, row: dict[str, Any]) -> None:
@@ -42,13 +42,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 def rewrite_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     """Replace ``path`` with ``rows`` all at once: a crash leaves the old file or the new, never half."""
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(partial, path)
+    write_atomic(path, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
 
 
 def keep_only(path: Path, rows: list[dict[str, Any]], kept: list[dict[str, Any]]) -> None:

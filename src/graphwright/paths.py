@@ -1,4 +1,4 @@
-"""Where graphwright keeps caches and finds shared data."""
+"""Where graphwright keeps caches and finds shared data, and how it replaces files whole."""
 
 from __future__ import annotations
 
@@ -25,3 +25,14 @@ def data_dir() -> Path:
     Override with GRAPHWRIGHT_DATA_DIR.
     """
     return Path(os.environ.get("GRAPHWRIGHT_DATA_DIR") or Path("..") / "shared" / "data")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` so that a crash leaves the old file or the new one, never half of it: readers of a run
+    folder (a resumed run, ``eval compare``) then never meet a truncated run.json or aggregate.json."""
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(partial, path)

@@ -8,6 +8,7 @@ from typing import Any
 
 from graphwright.eval.bootstrap import RESAMPLES, difference_interval, f1_interval
 from graphwright.eval.metrics import CATEGORIES, Counts, counts_from_dict
+from graphwright.paths import write_atomic
 
 LABELS = {
     "triples": "Triples", "triples_parental": "Triples (parental)", "triples_related": "Triples (related)",
@@ -189,6 +190,6 @@ def tokens_chart(rows: list[dict[str, Any]]) -> str:
 
 def write_reports(out_dir: Path, agg: dict[str, Any], rows: list[dict[str, Any]]) -> tuple[Path, Path]:
     md, page = out_dir / "report.md", out_dir / "report.html"
-    md.write_text(markdown_report(agg), encoding="utf-8")
-    page.write_text(html_report(agg, rows), encoding="utf-8")
+    write_atomic(md, markdown_report(agg))
+    write_atomic(page, html_report(agg, rows))
     return md, page

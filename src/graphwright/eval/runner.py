@@ -29,6 +29,7 @@ from graphwright.eval.ner_metrics import NERScorer, predicted_mentions
 from graphwright.eval.re_metrics import REScorer
 from graphwright.jsonl import append_jsonl, keep_only, last_per_key, read_jsonl
 from graphwright.model import Document, ExtractionResult
+from graphwright.paths import write_atomic
 from graphwright.pipeline import run_document
 from graphwright.systems.base import System
 
@@ -79,7 +80,7 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
     wanted = {d.id for d in dataset.documents}
     rows = [r for r in read_documents(out_dir) if r["id"] in wanted]
     aggregate = aggregate_rows(rows, info, scorer.categories)
-    (out_dir / AGGREGATE_FILE).write_text(json.dumps(aggregate, indent=2), encoding="utf-8")
+    write_atomic(out_dir / AGGREGATE_FILE, json.dumps(aggregate, indent=2))
     return aggregate
 
 
@@ -177,10 +178,10 @@ def _claim(out_dir: Path, info: RunInfo) -> None:
                             f"{previous.model}, kb {previous.kb}); choose another --out folder")
         info.started = previous.started
         if info.limit is None or (previous.limit is not None and info.limit > previous.limit):
-            path.write_text(json.dumps(asdict(info), indent=2), encoding="utf-8")  # the run was extended
+            write_atomic(path, json.dumps(asdict(info), indent=2))  # the run was extended
         return
     info.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    path.write_text(json.dumps(asdict(info), indent=2), encoding="utf-8")
+    write_atomic(path, json.dumps(asdict(info), indent=2))
 
 
 def _keep_scored(out_dir: Path) -> set[str]:
