@@ -6,15 +6,28 @@ that the batch records next to the documents that worked.
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from graphwright.errors import InputDocumentError
 from graphwright.model import Document
 
 TEXT_SUFFIXES = {".txt", ".text", ".md"}
+
+# The most bytes read from one input when no character limit is given: a document this long cannot be
+# extracted anyway (16M+ characters, thousands of model calls), and a bigger one (a 5 GB log given
+# by mistake) would be held in memory several times over (bytes, then text) before any check.
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+_READ_STEP = 1024 * 1024  # the pieces a stream of unknown size is read in
+
+
+def byte_limit(max_chars: int | None) -> int:
+    """The most bytes an input of ``max_chars`` characters can take: 4 a character in UTF-8, UTF-16
+    and UTF-32, plus a byte-order mark; a larger file has more characters for sure."""
+    return MAX_INPUT_BYTES if max_chars is None else 4 * max_chars + 4
 
 
 @dataclass(frozen=True)
@@ -45,20 +58,90 @@ def decode_text(data: bytes, source: str, encoding: str = "utf-8") -> str:
     return text
 
 
-def read_document(path: Path, encoding: str = "utf-8") -> Document:
+def _read_bounded(stream: BinaryIO, source: str, max_chars: int | None, size: int = 0) -> bytes:
+    """At most ``byte_limit(max_chars)`` bytes of ``stream``; a longer input raises InputDocumentError
+    after reading one byte more, never the whole of it (a pipe or device has no size to check first).
+    Read in pieces: ``read(n)`` allocates n bytes up front, even for a tiny file."""
+    limit = byte_limit(max_chars)
+    parts, total, step = [], 0, size + 1  # a file of known size: one read, which comes back short
+    while total <= limit:
+        want = min(step, limit + 1 - total)
+        part = stream.read(want)
+        parts.append(part)
+        total, step = total + len(part), _READ_STEP
+        if len(part) < want:  # a buffered read comes back short only at the end
+            break
+    if total > limit:
+        raise _too_large(source, f"more than {limit:,}", max_chars)
+    return b"".join(parts)
+
+
+def _too_large(source: str, size: str, max_chars: int | None) -> InputDocumentError:
+    if max_chars is None:
+        return InputDocumentError(f"{source} is {size} bytes, above the {MAX_INPUT_BYTES:,} bytes read from one input; "
+                                  "split it into smaller files")
+    return InputDocumentError(f"{source} is {size} bytes, so it has more than the limit of {max_chars:,} characters; "
+                              "split it into smaller files or raise --max-chars")
+
+
+def read_document(path: Path | str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
+    """``path`` as a Document; a file that must hold more than ``max_chars`` characters (without a
+    limit: more than ``MAX_INPUT_BYTES``) is refused from its size, before it is read."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > byte_limit(max_chars):
+                raise _too_large(str(path), f"{size:,}", max_chars)
+            data = _read_bounded(stream, str(path), max_chars, size)  # it may have grown, or be a device
     except OSError as exc:
         raise InputDocumentError(f"cannot read {path}: {exc.strerror or exc}") from exc
     return Document(text=decode_text(data, str(path), encoding), source=str(path))
 
 
-def iter_inputs(paths: list[str], encoding: str = "utf-8") -> Iterator[Document | InputFailure]:
-    """Documents from files, folders (``*.txt``, ``*.text``, ``*.md``, recursively) and ``-`` (stdin)."""
+def _text_files(folder: Path) -> Iterator[str | InputFailure]:
+    """The text files under ``folder`` in sorted path order (as ``sorted(folder.rglob("*"))``: symlinked
+    folders are not followed). One folder is listed at a time, keeping only the names of its subfolders
+    and text files, so memory follows the largest folder, not the whole tree, and the first file comes
+    before the whole tree is listed."""
+    stack: list[tuple[str, Iterator[tuple[str, bool]]]] = []  # explicit: deep trees need no recursion
+
+    def enter(directory: str) -> InputFailure | None:
+        try:
+            with os.scandir(directory) as entries:
+                kept = sorted((entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
+                              if entry.is_dir(follow_symlinks=False)
+                              or (os.path.splitext(entry.name)[1].lower() in TEXT_SUFFIXES and entry.is_file()))
+        except OSError as exc:
+            return InputFailure(directory, f"cannot list folder {directory}: {exc.strerror or exc}")
+        stack.append((directory, iter(kept)))
+        return None
+
+    failure = enter(str(folder))
+    if failure is not None:
+        yield failure
+    while stack:
+        directory, names = stack[-1]
+        name, is_dir = next(names, ("", False))
+        if not name:
+            stack.pop()
+        elif is_dir:
+            failure = enter(os.path.join(directory, name))
+            if failure is not None:
+                yield failure
+        else:
+            yield os.path.join(directory, name)  # not a Path: pathlib interns every name it parses
+
+
+def iter_inputs(paths: list[str], encoding: str = "utf-8", max_chars: int | None = None) -> Iterator[Document | InputFailure]:
+    """Documents from files, folders (``*.txt``, ``*.text``, ``*.md``, recursively) and ``-`` (stdin).
+
+    A generator: files are read one at a time as they are consumed. ``max_chars`` refuses inputs that
+    must hold more characters from their size, before reading them (``byte_limit``)."""
     for raw in paths:
         if raw == "-":
             try:
-                yield Document(text=decode_text(sys.stdin.buffer.read(), "stdin", encoding), source="stdin")
+                data = _read_bounded(sys.stdin.buffer, "stdin", max_chars)
+                yield Document(text=decode_text(data, "stdin", encoding), source="stdin")
             except InputDocumentError as exc:
                 yield InputFailure("stdin", str(exc))
             continue
@@ -66,11 +149,15 @@ def iter_inputs(paths: list[str], encoding: str = "utf-8") -> Iterator[Document 
         if not path.exists():
             yield InputFailure(raw, f"{raw} does not exist")
             continue
-        files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in TEXT_SUFFIXES) if path.is_dir() else [path]
-        if path.is_dir() and not files:
-            yield InputFailure(raw, f"folder {raw} has no {', '.join(sorted(TEXT_SUFFIXES))} files")
-        for file in files:
+        found = False
+        for file in _text_files(path) if path.is_dir() else [path]:
+            if isinstance(file, InputFailure):
+                yield file
+                continue
+            found = True
             try:
-                yield read_document(file, encoding)
+                yield read_document(file, encoding, max_chars)
             except InputDocumentError as exc:
                 yield InputFailure(str(file), str(exc))
+        if path.is_dir() and not found:
+            yield InputFailure(raw, f"folder {raw} has no {', '.join(sorted(TEXT_SUFFIXES))} files")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Generic, Iterator, TypeVar
 
@@ -21,7 +22,21 @@ from graphwright.model.result import Usage
 
 T = TypeVar("T", bound=BaseModel)
 
-_FENCE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```", re.DOTALL)
+_FENCE_LANGUAGE = re.compile(r"[a-zA-Z0-9_-]*")
+# a JSON string (group 1 is its closing quote, absent when the text ends inside it) or a structural
+# character; everything else is skipped in C. The unrolled loop cannot backtrack: linear in the text
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(")?|[{}\[\]:,]', re.DOTALL)
+
+# An answer longer than this is refused unread. Completion budgets here are 512-1024 tokens (~4k
+# characters) and servers seldom allow more than ~128k tokens (~500k characters), so a longer answer
+# is a runaway loop; parsing JSON into models costs ~17 bytes a character (87 MB for 5 MB of items).
+MAX_ANSWER_CHARS = 1_000_000
+# pydantic's JSON parser refuses deeper nesting, so no deeper prefix can be salvaged
+MAX_NESTING = 200
+# characters parsed in all while salvaging one answer: all 400 tries of a normal (4k-character)
+# answer, 2 of the longest (each try parses and validates the whole prefix again)
+SALVAGE_CHARS = 2 * MAX_ANSWER_CHARS
+ERROR_CHARS = 2000  # longest error fed back to the model (and recorded)
 
 
 @dataclass
@@ -37,13 +52,22 @@ class StructuredReply(Generic[T]):
 
 
 def extract_json(text: str) -> str:
-    """The JSON part of an answer: the body of a code fence if there is one, else the text stripped."""
-    match = _FENCE.search(text)
-    return (match.group(1) if match else text).strip()
+    """The JSON part of an answer: the body of the first code fence if there is one, else the text stripped."""
+    # str.find, not a regex with .*? and \s*: those backtrack quadratically on a long unclosed fence
+    opening = text.find("```")
+    if opening >= 0:
+        body = _FENCE_LANGUAGE.match(text, opening + 3).end()
+        closing = text.find("```", body)
+        if closing >= 0:
+            return text[body:closing].strip()
+    return text.strip()
 
 
 def parse_output(text: str, output_type: type[T]) -> T:
     """Validate an answer against ``output_type``; raises ``ModelOutputError`` written for the model."""
+    if len(text) > MAX_ANSWER_CHARS:
+        raise ModelOutputError(f"the answer is {len(text):,} characters long, more than the {MAX_ANSWER_CHARS:,} "
+                               "accepted; it was not read")
     candidate = extract_json(text)
     try:
         return output_type.model_validate_json(candidate)
@@ -60,58 +84,67 @@ def parse_output(text: str, output_type: type[T]) -> T:
     raise ModelOutputError(_describe(first_error)) from first_error
 
 
-def closed_prefixes(text: str, limit: int = 400) -> Iterator[str]:
+def closed_prefixes(text: str, limit: int = 400, budget: int = SALVAGE_CHARS) -> Iterator[str]:
     """The prefixes of a cut-off JSON answer that end after a complete value, each closed with the
     brackets still open, longest first: ``{"triples": [{..}, {"subj`` -> ``{"triples": [{..}]}``;
     ``{"names": ["a", "b", "c`` -> ``{"names": ["a", "b"]}``. Only those that parse as JSON; the caller
-    validates them against its model (a closed half object may parse but lack required fields)."""
+    validates them against its model (a closed half object may parse but lack required fields).
+
+    One pass over the text finds the ends; at most ``limit`` of them, and ``budget`` characters in
+    all, are parsed, so a long answer costs linear time, not one parse per end."""
     start = text.find("{")
     if start < 0:
         return
-    # a complete value ends with a closing brace, bracket or quote; look back at most ``limit`` of them
-    ends = [i for i in range(len(text) - 1, start, -1) if text[i] in '}]"'][:limit]
-    for end in ends:
-        prefix = text[start : end + 1]
-        closers = _open_brackets(prefix)
-        if closers is None:
-            continue
+    # the brackets still open, innermost first, as a linked list (closer, rest): each end keeps a
+    # snapshot for free instead of a copy of the stack
+    stack: tuple[str, Any] | None = None
+    depth, previous = 0, ""
+    ends: deque[tuple[int, tuple[str, Any] | None]] = deque(maxlen=limit)  # only the last ``limit``
+    for match in _JSON_TOKEN.finditer(text, start):
+        token = match.group()
+        if token[0] == '"':
+            if match.group(1) is None:
+                break  # cut off inside a string
+            if not (stack and stack[0] == "}" and previous in "{,"):  # a value, not a key
+                ends.append((match.end(), stack))
+        elif token in "{[":
+            depth += 1
+            if depth > MAX_NESTING:
+                break
+            stack = ("}" if token == "{" else "]", stack)
+        elif token in "}]":
+            if stack is None or stack[0] != token:
+                break  # unbalanced: no longer prefix is JSON
+            stack, depth = stack[1], depth - 1
+            ends.append((match.end(), stack))
+            if stack is None:
+                break  # the value is complete; what follows cannot be part of it
+        previous = token[0]
+    for end, open_ in reversed(ends):
+        closers = []
+        while open_ is not None:
+            closers.append(open_[0])
+            open_ = open_[1]
+        closed = text[start:end] + "".join(closers)
+        budget -= len(closed)
+        if budget < 0:
+            return
         try:
-            json.loads(prefix + closers)
+            json.loads(closed)
         except json.JSONDecodeError:
             continue
-        yield prefix + closers
+        yield closed
 
 
 def salvage(text: str, output_type: type[T]) -> tuple[T, str] | None:
-    """The longest complete part of a cut-off answer that validates, with its text; None if none does."""
-    for closed in closed_prefixes(extract_json(text)):
+    """The longest complete part of a cut-off answer that validates, with its text; None if none does.
+    Only the first ``MAX_ANSWER_CHARS`` of an answer are searched (its prefixes are the answer's too)."""
+    for closed in closed_prefixes(extract_json(text[:MAX_ANSWER_CHARS])):
         try:
             return output_type.model_validate_json(closed), closed
         except ValidationError:
             continue
     return None
-
-
-def _open_brackets(prefix: str) -> str | None:
-    """The closing brackets a JSON prefix still needs; None if it ends inside a string or is unbalanced."""
-    stack: list[str] = []
-    in_string = escaped = False
-    for ch in prefix:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[":
-            stack.append("}" if ch == "{" else "]")
-        elif ch in "}]":
-            if not stack or stack.pop() != ch:
-                return None
-    return None if in_string else "".join(reversed(stack))
 
 
 def _describe(error: ValidationError, limit: int = 8) -> str:
@@ -126,10 +159,15 @@ def _describe(error: ValidationError, limit: int = 8) -> str:
         lines.append(f"at {where}: {item['msg']} (got {got[:80]}{'...' if len(got) > 80 else ''})")
     if len(items) > limit:
         lines.append(f"and {len(items) - limit} more errors")
-    return "; ".join(lines)
+    return _clip("; ".join(lines), ERROR_CHARS)  # a location can hold a key of any length
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + " …"
 
 
 CUT_OFF_ECHO = 1500  # characters of a cut-off answer shown back to the model with the error
+REJECTED_ECHO = 8000  # characters of another rejected answer shown back: a whole 2k-token answer, not MBs
 
 
 def _feedback(error: str, cut_off: bool = False) -> str:
@@ -183,8 +221,10 @@ async def chat_structured(
             if cut_off:
                 errors[-1] += " (the answer was cut off at the token limit)"
             history += [
-                # a cut-off answer is mostly a loop; echoing all of it can overflow the context window
-                {"role": "assistant", "content": (response.text[:CUT_OFF_ECHO] + " …") if cut_off else response.text},
+                # a cut-off answer is mostly a loop, a huge one is prose or a loop: echoing all of it can
+                # overflow the context window
+                {"role": "assistant",
+                 "content": response.text[:CUT_OFF_ECHO] + " …" if cut_off else _clip(response.text, REJECTED_ECHO)},
                 {"role": "user", "content": _feedback(errors[-1], cut_off)},
             ]
             continue
