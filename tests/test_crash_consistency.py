@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.support.cli_process import (
-    answerer, cli, eval_args, eval_state, extract_args, extract_state, write_documents,
+    DOCUMENTS, answerer, cli, eval_args, eval_state, extract_args, extract_state, write_documents,
 )
 from tests.support.openai_server import ScriptedOpenAIServer
 
@@ -19,6 +19,15 @@ from tests.support.openai_server import ScriptedOpenAIServer
 EXTRACT_CRASHES = ["store.dropped:3", "store.written:5", "jsonl.half-line:4", "jsonl.appended:7",
                    "store.dropped:2,jsonl.half-line:6"]  # two points: whichever comes first
 EVAL_CRASHES = ["jsonl.half-line:4", "jsonl.half-line:5", "jsonl.appended:7"]
+#: the soak: every pass of every point (eval appends twice per document)
+EVERY_EXTRACT_CRASH = [f"{point}:{n}" for point in ("store.dropped", "store.written", "jsonl.half-line", "jsonl.appended")
+                       for n in range(1, DOCUMENTS + 1)]
+EVERY_EVAL_CRASH = [f"{point}:{n}" for point in ("jsonl.half-line", "jsonl.appended") for n in range(1, 2 * DOCUMENTS + 1)]
+
+
+def soak(values: list, *regular) -> list:
+    """``regular`` always, and the rest of ``values`` only with --soak."""
+    return [*regular, *(pytest.param(v, marks=pytest.mark.soak) for v in values if v not in regular)]
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +60,14 @@ def crash_then_finish(args: list[str], crashes: list[str | float]) -> None:
     assert cli(args) == 0
 
 
-@pytest.mark.parametrize("failpoints", EXTRACT_CRASHES)
+@pytest.mark.parametrize("failpoints", soak(EVERY_EXTRACT_CRASH, *EXTRACT_CRASHES))
 def test_extract_killed_inside_a_write_then_rerun_equals_an_uninterrupted_run(server, reference, tmp_path, failpoints):
     args = extract_args(server, write_documents(tmp_path), tmp_path)
     crash_then_finish(args, [failpoints])
     assert extract_state(tmp_path) == reference["extract"][0]
 
 
-@pytest.mark.parametrize("failpoints", EVAL_CRASHES)
+@pytest.mark.parametrize("failpoints", soak(EVERY_EVAL_CRASH, *EVAL_CRASHES))
 def test_eval_run_killed_inside_a_write_then_rerun_equals_an_uninterrupted_run(server, reference, tmp_path, failpoints):
     args = eval_args(server, write_documents(tmp_path), tmp_path)
     crash_then_finish(args, [failpoints])
@@ -70,7 +79,7 @@ def random_kills(seed: int, seconds: float) -> list[float]:
     return [rng.uniform(0.1, 1.0) * seconds for _ in range(2)]  # killed twice, at any moment of the run
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", soak(list(range(3, 23)), 1, 2))
 def test_extract_and_eval_killed_at_random_moments_then_rerun_equal_an_uninterrupted_run(server, reference, tmp_path,
                                                                                          seed):
     inputs = write_documents(tmp_path)
