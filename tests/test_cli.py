@@ -91,7 +91,7 @@ def test_cli_bad_inputs_are_recorded_not_fatal(tmp_path, doc, default_kb):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "1 / 0 / 4" in out
-    for expected in ("is empty", "looks binary", "not valid utf-8", "above the limit"):
+    for expected in ("is empty", "looks binary", "not valid utf-8", "bytes, so it has more than the limit of 200,000 characters"):
         assert expected in " ".join(out.split())
 
 

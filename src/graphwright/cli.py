@@ -77,7 +77,7 @@ def extract(
         if base_url and not model:
             raise UserError("--base-url needs --model: the name of the model to use on that server")
         settings = _settings(option, config)
-        items = list(iter_inputs(paths, encoding))
+        items = list(iter_inputs(paths, encoding, max_chars))  # a file too long is refused from its size, unread
         # the output folder and the store first: a second run on them stops before loading a model
         with folder_lock(out, "--out"), GraphStore.open(store) as graph_store:
             llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
