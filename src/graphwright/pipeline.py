@@ -4,8 +4,9 @@ Every document ends as an ``ok`` result in the store or a recorded failure
 with its reason; a rerun skips documents whose results are already stored and redoes the failed ones.
 
 The store is the commit point: a document's line goes to results.jsonl first, then its result into
-the store. After a crash between the two, the rerun drops the line the store never confirmed and
-redoes the document, so results.jsonl ends as one line per document, as after an uninterrupted run.
+the store. Before and after a run, results.jsonl keeps for each document the last line the store
+confirms; after a crash between the two writes the rerun drops the unconfirmed line and redoes the
+document, so results.jsonl ends as one line per document, as after an uninterrupted run.
 """
 
 from __future__ import annotations
@@ -112,7 +113,11 @@ async def extract_batch(
             if on_progress:
                 on_progress(document.source or document.id)
 
-    todo: list[Document] = []
+    if results_path:
+        keep_committed_results(results_path, store, system.name)
+    # Documents are started as they come, at most two rounds of `concurrency` ahead, so a batch of
+    # 100,000 files holds a few tasks at a time, not one per document.
+    running: set[asyncio.Task] = set()
     for item in items:
         if isinstance(item, InputFailure):
             summary.failed.append((item.source, item.reason))
@@ -124,18 +129,22 @@ async def extract_batch(
             if on_progress:
                 on_progress(item.source or item.id)
         else:
-            todo.append(item)
+            if len(running) >= 2 * max(1, concurrency):
+                finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in finished:
+                    task.result()  # a store that fails stops the batch here
+            running.add(asyncio.create_task(one(item)))
+    await asyncio.gather(*running)
     if results_path:
-        keep_committed_results(results_path, store, system.name, redo={d.id for d in todo})
-    await asyncio.gather(*(one(document) for document in todo))
+        keep_committed_results(results_path, store, system.name)  # a redone document's old line goes
     return summary
 
 
-def keep_committed_results(path: Path, store, system: str, redo: set[str]) -> None:
-    """Make ``path`` hold one line per document of ``system`` that the store confirms, before a run
-    appends to it: lines of documents about to be redone go, and so do lines the store never got
-    (a crash came between the two writes) and half-written last lines."""
+def keep_committed_results(path: Path, store, system: str) -> None:
+    """Make ``path`` hold, for each document of ``system``, the last line whose status the store confirms:
+    a rerun's line replaces the failure it retried, and a line the store never got (a crash came
+    between the two writes) or a half-written last line goes."""
     rows = read_jsonl(path)
-    kept = [row for row in last_per_key(rows, "document_id", "system") if row.get("system") != system or (
-        row.get("document_id") not in redo and store.document_status(row.get("document_id"), system) == row.get("status"))]
-    keep_only(path, rows, kept)
+    confirmed = [row for row in rows if row.get("system") != system
+                 or store.document_status(row.get("document_id"), system) == row.get("status")]
+    keep_only(path, rows, last_per_key(confirmed, "document_id", "system"))

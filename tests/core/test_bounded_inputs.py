@@ -179,3 +179,33 @@ def test_a_hundred_thousand_files_are_read_one_at_a_time(tmp_path: Path, folders
                                                          peak_limit: int):
     _many_files(tmp_path, folders, per_folder)
     _check_many(tmp_path, folders, per_folder, peak_limit)
+
+
+class _Counting:
+    """A system that notes how far the batch has read ahead of the documents it has finished."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.pulled = self.finished = self.most_ahead = 0
+
+    async def run(self, document):
+        from graphwright.model import ExtractionResult
+
+        self.most_ahead = max(self.most_ahead, self.pulled - self.finished)
+        await asyncio.sleep(0)
+        self.finished += 1
+        return ExtractionResult(document_id=document.id, system=self.name)
+
+
+def test_a_batch_reads_documents_a_few_at_a_time_not_all_at_once():
+    system = _Counting()
+
+    def documents():
+        for i in range(3000):
+            system.pulled += 1
+            yield Document(text=f"note {i}")
+
+    summary = asyncio.run(extract_batch(documents(), system, GraphStore.in_memory(), concurrency=4))
+    assert summary.done == 3000
+    assert system.most_ahead <= 2 * 4 + 1  # two rounds of --concurrency ahead, whatever the batch size
