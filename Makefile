@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-fast bench bench-ablation bench-re bench-ner bench-linking clean
+.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-linking clean
 
 install: $(STAMP)
 
@@ -28,6 +28,10 @@ test: install
 
 test-fast: install
 	$(BIN)/python -m pytest -q -m "not slow"
+
+# the long reliability runs behind docs/RELIABILITY.md (about 20 minutes on 2 cores): -rP prints their counts
+soak: install
+	$(BIN)/python -m pytest -q --soak -m soak -rP
 
 bench: install
 	$(BIN)/python scripts/bench_eval.py --docs 20 --model embedded:qwen2.5-coder-1.5b --no-cache

@@ -3,7 +3,8 @@
 A run folder holds ``run.json`` (what was run), ``documents.jsonl`` (one line per scored document:
 prediction, gold, counts, status, usage, trace id), ``traces.jsonl`` (the agent steps of each
 document), ``aggregate.json`` and the reports. Rerunning into the same folder scores only the
-documents it has not scored yet (and those that failed), and the LLM cache makes repeated calls free.
+documents it has not scored yet (and those the model could not be reached for), and the LLM cache makes
+repeated calls free.
 
 documents.jsonl is the commit point: a document's trace line is written first, then its row. A rerun
 first rewrites both files to the rows it keeps (the scored documents, one line each) and their traces,
