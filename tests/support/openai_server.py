@@ -82,7 +82,11 @@ class ScriptedOpenAIServer:
                 self._send(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
 
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                try:
+                    body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                except (ValueError, ConnectionResetError):  # a client killed while it sent its request
+                    self.close_connection = True
+                    return
                 fault = server.faults.draw() if server.faults else "ok"
                 if fault != "ok":
                     try:
