@@ -15,11 +15,8 @@ anything is written. Language tags come back lower-cased (BCP47 tags are case-in
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import unicodedata
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import unquote
 
 import pyoxigraph as ox
@@ -37,6 +34,8 @@ from graphwright.store import sparql as gw_sparql
 from graphwright.store import vocab as v
 from graphwright.store.export import FORMATS, QUAD_FORMATS
 from graphwright.store.html_view import graph_data
+
+from .page_harness import needs_node, run_page
 
 # ---------------------------------------------------------------- hostile text
 
@@ -390,15 +389,6 @@ def test_hostile_text_in_the_html_view_stays_text(result, title):
         assert_page_is_inert(store, title)
 
 
-HARNESS = Path(__file__).with_name("html_harness.js")
-
-
-def run_harness(html: str, tmp: Path) -> dict:
-    path = tmp / "view.html"
-    path.write_text(html, encoding="utf-8")
-    done = subprocess.run(["node", str(HARNESS), str(path)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def utf16_len(s: str) -> int:
@@ -410,7 +400,7 @@ def case_fold(s: str) -> str:
     return "".join(c.lower() if utf16_len(c.lower()) == utf16_len(c) else c for c in s)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs_node
 @settings(max_examples=30, deadline=None)
 @given(hostile_text(min_size=1), hostile_text(min_size=1), hostile_text(min_size=1), hostile_text())
 @example("Marie " + KITCHEN_SINK, KITCHEN_SINK, "x", "y")
@@ -425,7 +415,7 @@ def test_hostile_text_in_the_html_view_is_shown_by_the_page_script_as_text(tmp_p
         object=Term.literal(value, surface=value),
         provenance=Provenance(system="s", evidence=Span(start=0, end=len(evidence), text=evidence)))])
     with stored(result) as store:
-        out = run_harness(assert_page_is_inert(store, title), tmp_path_factory.mktemp("page"))
+        out = run_page(assert_page_is_inert(store, title), tmp_path_factory.mktemp("page"))
     assert (out["edges"], out["nodes"], out["badGeometry"]) == (1, 2, 0)
     for text in (subject, value, surface, evidence):
         assert text in out["edgePanel"]

@@ -2,9 +2,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +11,8 @@ from graphwright.store import render_html, write_html
 from graphwright.store.html_view import EMPTY_MESSAGE, graph_data, json_for_script
 
 from .conftest import EVIL, make_document, make_result
+from .page_harness import needs_node, run_page
 
-HARNESS = Path(__file__).with_name("html_harness.js")
 DATA_BLOCK = re.compile(r'<script type="application/json" id="gw-data">(.*?)</script>', re.S)
 
 
@@ -121,21 +118,12 @@ def _many(doc_id: str, n: int) -> ExtractionResult:
     return ExtractionResult(document_id=doc_id, system="s", triples=triples)
 
 
-node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 
-def _run_page(page: str, tmp_path: Path) -> dict:
-    path = tmp_path / "view.html"
-    path.write_text(page, encoding="utf-8")
-    done = subprocess.run(["node", str(HARNESS), str(path)], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-@node
+@needs_node
 def test_html_view_script_runs_and_shows_evidence(store, document, tmp_path):
     store.add_result(document, make_result(document, label=EVIL))
-    out = _run_page(render_html(store), tmp_path)
+    out = run_page(render_html(store), tmp_path)
     assert (out["edges"], out["nodes"], out["badGeometry"]) == (3, 4, 0)
     assert out["stats"] == "4 nodes (0 not in the KB) · 3 triples · 1 document"
     assert not out["emptyShown"]
@@ -149,22 +137,22 @@ def test_html_view_script_runs_and_shows_evidence(store, document, tmp_path):
     assert out["viewBox"]
 
 
-@node
+@needs_node
 def test_html_view_script_draws_unlinked_entities_apart(store, document, tmp_path):
     store.add_result(document, _unlinked_result(document))
-    out = _run_page(render_html(store), tmp_path)
+    out = run_page(render_html(store), tmp_path)
     assert out["stats"] == "2 nodes (1 not in the KB) · 1 triples · 1 document"
     assert "not in the KB" in out["edgePanel"]
 
 
-@node
+@needs_node
 def test_html_view_script_handles_empty_store(store, tmp_path):
-    out = _run_page(render_html(store), tmp_path)
+    out = run_page(render_html(store), tmp_path)
     assert out["emptyShown"] and out["edges"] == 0
 
 
-@node
+@needs_node
 def test_html_view_script_lays_out_hundreds_of_triples(store, document, tmp_path):
     store.add_result(document, _many(document.id, 400))
-    out = _run_page(render_html(store), tmp_path)
+    out = run_page(render_html(store), tmp_path)
     assert out["edges"] == 400 and out["badGeometry"] == 0
