@@ -67,11 +67,13 @@ def test_extract_with_a_domain_config_into_the_store(tmp_path, monkeypatch):
 def test_a_bad_config_file_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("- just\n- a list\n")
-    result = runner.invoke(app, ["extract", str(bad), "--system", "agenticner", "--config", str(bad), "--kb", "none"])
+    where = ["--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")]
+    result = runner.invoke(app, ["extract", str(bad), "--system", "agenticner", "--config", str(bad), "--kb", "none", *where])
     assert result.exit_code != 0 and "a configuration is a mapping of settings" in " ".join(result.output.split())
+    assert not (tmp_path / "store").exists(), "no store for a run that could not start"
     typo = tmp_path / "typo.yaml"
     typo.write_text("domain: x\ntypes: {A: a}\nreviewr: false\n")
-    result = runner.invoke(app, ["extract", str(bad), "--system", "agenticner", "--config", str(typo), "--kb", "none"])
+    result = runner.invoke(app, ["extract", str(bad), "--system", "agenticner", "--config", str(typo), "--kb", "none", *where])
     assert result.exit_code != 0 and "reviewr" in result.output
 
 

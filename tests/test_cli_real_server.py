@@ -7,32 +7,21 @@ server run ending in "RuntimeError: Event loop is closed")."""
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from graphwright.llm.assemble import ensure_model, get_model_spec
-from graphwright.llm.embedded import _server_params, _start
+from graphwright.llm.embedded import start_http_server
 
 runner = CliRunner()
 TEXT = "Arnold Schwarzenegger was born in Thal."
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def llama_server():
-    port = free_port()
-    path = ensure_model(get_model_spec("qwen2.5-coder-0.5b"), progress=False)
-    server = _start(_server_params(path, threads=2, n_ctx=4096, parallel=1, quiet=True, port=port, alias="qwen"), path)
-    yield f"http://127.0.0.1:{port}/v1"
-    del server
+    with start_http_server("qwen2.5-coder-0.5b", progress=False) as server:
+        yield server.base_url
 
 
 @pytest.mark.slow

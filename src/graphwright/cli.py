@@ -78,13 +78,14 @@ def extract(
             raise UserError("--base-url needs --model: the name of the model to use on that server")
         settings = _settings(option, config)
         items = list(iter_inputs(paths, encoding, max_chars))  # a file too long is refused from its size, unread
-        # the output folder and the store first: a second run on them stops before loading a model
-        with folder_lock(out, "--out"), GraphStore.open(store) as graph_store:
+        # the output folder first and the store before any model call: a second run on them stops at
+        # once, and a run whose settings are wrong stops before it creates a store
+        with folder_lock(out, "--out"):
             llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
                            trace_path=out / "llm-trace.jsonl")
             runner = make_system(system, llm, open_kb(kb), settings)
             started = time.perf_counter()
-            with _progress() as progress:
+            with GraphStore.open(store) as graph_store, _progress() as progress:
                 task = progress.add_task("extracting", total=len(items))
                 summary = _run_and_close(llm, extract_batch(
                     items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
