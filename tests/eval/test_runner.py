@@ -15,7 +15,7 @@ from graphwright.cli import app
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset, load_dataset
 from graphwright.eval.gold import GoldDocument, read_gold_jsonl
-from graphwright.eval.report import html_report
+from graphwright.eval.report import html_report, markdown_report
 from graphwright.eval.runner import RunInfo, read_documents, run_eval
 from graphwright.eval.metrics import PropertyHierarchy
 from graphwright.llm.base import ChatResponse
@@ -44,7 +44,8 @@ class FixedSystem:
 
     async def run(self, document):
         self.calls.append(document.id)
-        usage = Usage(llm_calls=2, prompt_tokens=100, completion_tokens=10)
+        usage = Usage(llm_calls=2, prompt_tokens=100, completion_tokens=10, cached_prompt_tokens=60, prompt_seconds=1.5,
+                      generation_seconds=0.5)
         if document.id in self.failing:
             return ExtractionResult.failed(document.id, self.name, "model output was garbage", usage=usage)
         prov = Provenance(system="fixed")
@@ -81,6 +82,9 @@ def test_scores_each_document_and_aggregates(tmp_path):
     assert agg["macro"]["triples"]["recall"] == pytest.approx(0.5, abs=1e-4)
     assert agg["micro"]["triples"]["recall"] == pytest.approx(2 / 4, abs=1e-4)
     assert agg["per_document"]["llm_calls"] == 2
+    cost = agg["per_document"]  # the prompt cache and the server's time split, per document
+    assert (cost["cached_prompt_tokens"], cost["prompt_seconds"], cost["generation_seconds"]) == (60, 1.5, 0.5)
+    assert "60 prompt tokens from the cache" in markdown_report(agg) and "1.5 seconds reading prompts" in markdown_report(agg)
     traces = [json.loads(x) for x in (tmp_path / "traces.jsonl").read_text().splitlines()]
     assert [t["trace_id"] for t in traces] == ["a", "b", "c"]
 

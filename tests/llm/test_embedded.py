@@ -48,7 +48,10 @@ async def test_embedded_json_schema_output_validates(small_model):
         response = await llm.chat(MESSAGES, json_schema=Triples.model_json_schema(), max_tokens=120)
         Triples.model_validate_json(response.text)
         assert response.usage.prompt_tokens > 10 and response.usage.completion_tokens > 0
+        assert response.usage.prompt_seconds > 0 and response.usage.generation_seconds > 0  # llama.cpp's own split
         assert llm.load_seconds is not None
+        again = await llm.chat(MESSAGES, json_schema=Triples.model_json_schema(), max_tokens=120)
+        assert again.usage.cached_prompt_tokens >= again.usage.prompt_tokens - 1  # the prompt came from the KV cache
         with pytest.raises(LLMResponseError, match="context size"):
             await llm.chat([{"role": "user", "content": "word " * 1000}], max_tokens=4)
     finally:

@@ -108,3 +108,19 @@ def test_openai_compat_retry_after_is_honoured():
     assert llm._delay(1, retry_after=2.0) == 2.0
     assert llm._delay(1, retry_after=60.0) == 5, "capped at max_delay"
     assert llm._delay(1, retry_after=None) <= 0.001
+
+
+async def test_the_servers_prompt_cache_and_time_split_are_read():
+    """OpenAI's cached_tokens and llama.cpp's timings (its server sends both) land in the usage."""
+    body = {"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 300, "completion_tokens": 20, "prompt_tokens_details": {"cached_tokens": 280}},
+            "timings": {"cache_n": 280, "prompt_n": 20, "prompt_ms": 450.0, "predicted_n": 20, "predicted_ms": 1200.0}}
+    usage = (await backend(Server(httpx.Response(200, json=body))).chat(MESSAGES)).usage
+    assert (usage.prompt_tokens, usage.cached_prompt_tokens, usage.completion_tokens) == (300, 280, 20)
+    assert (usage.prompt_seconds, usage.generation_seconds) == (0.45, 1.2)
+    del body["usage"]["prompt_tokens_details"], body["timings"]["prompt_ms"]  # llama.cpp's cache_n alone will do
+    usage = (await backend(Server(httpx.Response(200, json=body))).chat(MESSAGES)).usage
+    assert usage.cached_prompt_tokens == 280 and usage.prompt_seconds == 0.0
+    body["usage"] = {"prompt_tokens": "many", "completion_tokens": -3}  # nonsense counts are not trusted
+    usage = (await backend(Server(httpx.Response(200, json=body))).chat(MESSAGES)).usage
+    assert (usage.prompt_tokens, usage.completion_tokens) == (0, 0)

@@ -87,3 +87,18 @@ async def test_wrappers_trace_writes_one_json_line_per_call(tmp_path):
     assert ok["model"] == "scripted" and ok["messages"] == MESSAGES and ok["json_schema"] == SCHEMA
     assert ok["response"] == "fine" and ok["error"] is None and ok["usage"]["llm_calls"] == 1 and ok["cached"] is False
     assert failed["response"] is None and failed["error"] == "LLMResponseError: server said no"
+
+
+async def test_a_cache_hit_spends_no_model_time(tmp_path):
+    class Timed(ScriptedLLM):
+        async def chat(self, messages, **kwargs):
+            response = await super().chat(messages, **kwargs)
+            return response.model_copy(update={"usage": response.usage.model_copy(update={
+                "seconds": 3.0, "prompt_seconds": 2.0, "generation_seconds": 1.0, "cached_prompt_tokens": 5})})
+
+    llm = CachedLLM(Timed(["{}"]), tmp_path / "cache.sqlite")
+    first, hit = await llm.chat(MESSAGES), await llm.chat(MESSAGES)
+    assert (first.usage.prompt_seconds, first.usage.generation_seconds) == (2.0, 1.0)
+    assert (hit.usage.seconds, hit.usage.prompt_seconds, hit.usage.generation_seconds) == (0.0, 0.0, 0.0)
+    assert (first.usage + hit.usage).cached_prompt_tokens == 10  # the token counts add up as before
+    await llm.aclose()

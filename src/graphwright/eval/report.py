@@ -16,8 +16,10 @@ LABELS = {
     "properties_related": "Properties (related)", "objects": "Objects", "entities": "Entities",
     "boundaries": "Argument pairs (relation ignored)", "mentions": "Entity mentions (exact span and type)",
 }
-COST = (("llm_calls", "LLM calls"), ("prompt_tokens", "prompt tokens"), ("completion_tokens", "completion tokens"),
-        ("seconds", "seconds"))
+COST = (("llm_calls", "LLM calls"), ("prompt_tokens", "prompt tokens"),
+        ("cached_prompt_tokens", "prompt tokens from the cache"), ("completion_tokens", "completion tokens"),
+        ("seconds", "seconds"), ("prompt_seconds", "seconds reading prompts"),
+        ("generation_seconds", "seconds generating"))  # the cache and the time split: as the server reports them
 
 
 def categories(agg: dict[str, Any]) -> list[str]:
@@ -50,7 +52,7 @@ def markdown_report(agg: dict[str, Any]) -> str:
         f"- system: {run['system']} ({settings}); dataset: {run['dataset']}; KB: {run['kb']}; model: {run['model']}",
         f"- started: {run.get('started', '')}; documents: {agg['documents']}; failed: {agg['failed']} "
         f"(error rate {agg['error_rate']:.3f})",
-        "- per document: " + ", ".join(f"{cost[k]:g} {label}" for k, label in COST), "",
+        "- per document: " + ", ".join(f"{cost.get(k, 0):g} {label}" for k, label in COST), "",
         "## Macro average (each document weighs the same)", "", category_table(agg, "macro"), "",
         "## Micro average (summed counts)", "", category_table(agg, "micro"), "",
     ]
@@ -65,7 +67,7 @@ def comparison_rows(aggs: list[dict[str, Any]], average: str = "macro") -> list[
              for c in dict.fromkeys(c for a in aggs for c in categories(a))]
     rows += [("error rate", [f"{a['error_rate']:.3f}" for a in aggs]),
              ("documents", [str(a["documents"]) for a in aggs])]
-    rows += [(f"{label} / doc", [f"{a['per_document'][k]:g}" for a in aggs]) for k, label in COST]
+    rows += [(f"{label} / doc", [f"{a['per_document'].get(k, 0):g}" for a in aggs]) for k, label in COST]
     return rows
 
 
@@ -125,7 +127,7 @@ td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}td:first-child,th
 svg text{{font:11px system-ui,sans-serif}}</style></head><body>
 <h1>{e(run_title(agg))}</h1>
 <p>KB {e(str(agg['run']['kb']))}; error rate {agg['error_rate']:.3f} ({agg['failed']} of {agg['documents']} failed);
-per document: {e(', '.join(f"{agg['per_document'][k]:g} {label}" for k, label in COST))}.</p>
+per document: {e(', '.join(f"{agg['per_document'].get(k, 0):g} {label}" for k, label in COST))}.</p>
 <h2>Precision, recall and F1 per category (macro)</h2>{category_chart(agg)}
 <h2>Tokens per document</h2>{tokens_chart(rows)}
 {tables}

@@ -151,7 +151,8 @@ def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo, categories: tuple[
         "per_document": {
             "llm_calls": mean("llm_calls"), "prompt_tokens": mean("prompt_tokens"),
             "completion_tokens": mean("completion_tokens"), "cached_calls": mean("cached_calls"),
-            "seconds": mean("wall_seconds"),
+            "seconds": mean("wall_seconds"), "cached_prompt_tokens": mean("cached_prompt_tokens"),
+            "prompt_seconds": mean("prompt_seconds"), "generation_seconds": mean("generation_seconds"),
         },
     }
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from graphwright.errors import LLMUnavailableError
+from graphwright.errors import LLMResponseError, LLMUnavailableError
 from graphwright.model.result import Usage
 
 Message = dict[str, str]  # {"role": "system"|"user"|"assistant", "content": "..."}
@@ -76,3 +76,41 @@ def json_schema_format(schema: dict[str, Any]) -> dict[str, Any]:
     # OpenAI allows only [a-zA-Z0-9_-]{1,64} as the name
     title = "".join(c if c.isalnum() or c in "_-" else "_" for c in str(schema.get("title", "output")))[:64]
     return {"type": "json_schema", "json_schema": {"name": title or "output", "schema": schema, "strict": False}}
+
+
+def response_from_completion(data: dict[str, Any], model: str, seconds: float) -> ChatResponse:
+    """An OpenAI-shaped chat completion (a dict) as a ChatResponse, with what the server says of its
+    prompt cache (``usage.prompt_tokens_details.cached_tokens``, or llama.cpp's ``timings.cache_n``) and
+    of its time (llama.cpp's ``timings``: prompt and generation milliseconds)."""
+    choices = data.get("choices")
+    if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
+        raise LLMResponseError(f"{model} returned no choices")
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    usage = _mapping(data.get("usage"))
+    timings = _mapping(data.get("timings"))
+    content = message.get("content")
+    return ChatResponse(
+        text=content if isinstance(content, str) else "",
+        model=model,
+        finish_reason=choice.get("finish_reason"),
+        usage=Usage(
+            llm_calls=1,
+            prompt_tokens=_count(usage.get("prompt_tokens")),
+            completion_tokens=_count(usage.get("completion_tokens")),
+            cached_prompt_tokens=_count(_mapping(usage.get("prompt_tokens_details")).get("cached_tokens",
+                                                                                          timings.get("cache_n"))),
+            prompt_seconds=_count(timings.get("prompt_ms"), float) / 1000,
+            generation_seconds=_count(timings.get("predicted_ms"), float) / 1000,
+            seconds=seconds,
+        ),
+    )
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _count(value: Any, kind: type = int) -> Any:
+    """A server's number, or 0 when it sent none or nonsense."""
+    return kind(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else kind(0)

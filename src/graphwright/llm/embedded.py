@@ -23,8 +23,7 @@ from typing import Any
 
 from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, UserError, response_error
 from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model, get_model_spec
-from graphwright.llm.base import LLM, ChatResponse, Message, json_schema_format
-from graphwright.model.result import Usage
+from graphwright.llm.base import LLM, ChatResponse, Message, json_schema_format, response_from_completion
 
 
 def _import_xllamacpp() -> Any:
@@ -205,22 +204,7 @@ def _to_response(reply: dict[str, Any], name: str, seconds: float) -> ChatRespon
         error = reply["error"]
         message = error.get("message", error) if isinstance(error, dict) else error
         raise response_error(f"{name}: {message}")
-    try:
-        choice = reply["choices"][0]
-        usage = reply.get("usage") or {}
-        return ChatResponse(
-            text=choice["message"].get("content") or "",
-            model=name,
-            finish_reason=choice.get("finish_reason"),
-            usage=Usage(
-                llm_calls=1,
-                prompt_tokens=usage.get("prompt_tokens", 0),
-                completion_tokens=usage.get("completion_tokens", 0),
-                seconds=seconds,
-            ),
-        )
-    except (KeyError, IndexError, TypeError) as e:
-        raise LLMResponseError(f"{name} returned an unexpected reply: {str(reply)[:300]}") from e
+    return response_from_completion(reply, name, seconds)
 
 
 class LocalServer:

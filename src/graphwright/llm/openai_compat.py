@@ -20,8 +20,9 @@ from typing import Any
 import openai
 
 from graphwright.errors import LLMResponseError, response_error
-from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError, json_schema_format
-from graphwright.model.result import Usage
+from graphwright.llm.base import (
+    LLM, ChatResponse, Message, TransientLLMError, json_schema_format, response_from_completion,
+)
 
 #: HTTP statuses worth another try: request timeout, conflict, rate limit, server errors
 RETRYABLE_STATUS = frozenset({408, 409, 429})
@@ -84,7 +85,7 @@ class OpenAICompatLLM(LLM):
             raise TransientLLMError(f"{self.describe()}: no answer within {self.timeout:g} s") from e
         except openai.OpenAIError as e:
             raise self._translate(e) from e
-        return self._to_response(self._completion(body), time.perf_counter() - started)
+        return response_from_completion(self._completion(body), self.name, time.perf_counter() - started)
 
     async def aclose(self) -> None:
         if self._own_http:
@@ -115,27 +116,9 @@ class OpenAICompatLLM(LLM):
         except (ValueError, RecursionError) as e:  # RecursionError: JSON nested deeper than Python parses
             raise TransientLLMError(f"{self.describe()}: the answer is not JSON ({str(e)[:200]}); it began "
                                     f"{body[:120]!r}") from e
-        choices = data.get("choices") if isinstance(data, dict) else None
-        if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
+        if not isinstance(data, dict):
             raise LLMResponseError(f"{self.describe()} returned no choices")
         return data
-
-    def _to_response(self, data: dict[str, Any], seconds: float) -> ChatResponse:
-        choice = data["choices"][0]
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
-        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-        content = message.get("content")
-        return ChatResponse(
-            text=content if isinstance(content, str) else "",
-            model=self.name,
-            finish_reason=choice.get("finish_reason"),
-            usage=Usage(
-                llm_calls=1,
-                prompt_tokens=_count(usage.get("prompt_tokens")),
-                completion_tokens=_count(usage.get("completion_tokens")),
-                seconds=seconds,
-            ),
-        )
 
     def _translate(self, e: openai.OpenAIError) -> Exception:
         where = self.describe()
@@ -175,6 +158,3 @@ def _retry_after(e: openai.APIStatusError) -> float | None:
     except ValueError:  # an HTTP date; rare enough to fall back to our own backoff
         return None
 
-
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and value >= 0 else 0

@@ -125,7 +125,8 @@ class CachedLLM(WrapperLLM):
         hit = self._get(key)
         if hit is not None:
             self.hits += 1
-            usage = hit.usage.model_copy(update={"llm_calls": 1, "cached_calls": 1, "seconds": 0.0})
+            usage = hit.usage.model_copy(update={"llm_calls": 1, "cached_calls": 1, "seconds": 0.0, "prompt_seconds": 0.0,
+                                                 "generation_seconds": 0.0})
             return hit.model_copy(update={"cached": True, "usage": usage})
         self.misses += 1
         response = await self.inner.chat(

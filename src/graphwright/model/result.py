@@ -11,26 +11,28 @@ from graphwright.model.graph import Entity, Triple
 
 
 class Usage(BaseModel):
-    """LLM cost of a run. Adding two usages sums every field."""
+    """LLM cost of a run. Adding two usages sums every field.
+
+    ``cached_prompt_tokens`` of the ``prompt_tokens`` were reused from the server's KV cache (a shared
+    prefix), not evaluated; ``prompt_seconds`` and ``generation_seconds`` are the server's own split of
+    its time, where it reports one (llama.cpp does). ``seconds`` is the wall time around the calls.
+    """
 
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_calls: int = 0
     seconds: float = 0.0
+    cached_prompt_tokens: int = 0
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            llm_calls=self.llm_calls + other.llm_calls,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            cached_calls=self.cached_calls + other.cached_calls,
-            seconds=self.seconds + other.seconds,
-        )
+        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
 
 
 class TraceStep(BaseModel):
