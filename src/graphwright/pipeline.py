@@ -20,6 +20,7 @@ from graphwright.chunking import chunk_document
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
 from graphwright.jsonl import append_jsonl, keep_only, last_per_key, read_jsonl
+from graphwright.llm.attribution import usage_by_agent
 from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
 from graphwright.systems.base import System
 
@@ -50,13 +51,17 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
     seen: set[tuple[str, str, str]] = set()
     entities: dict[tuple[str, tuple[str, ...]], Entity] = {}  # one entity per (IRI, types) over the pieces
     for offset, piece in pieces:
-        try:
-            result = await system.run(piece)
-        except GraphwrightError as exc:  # a system should record failures itself; this is the safety net
-            result = ExtractionResult.from_error(piece.id, system.name, exc)
-        except Exception as exc:  # noqa: BLE001 - a bug must not lose the rest of the batch
-            result = ExtractionResult.failed(piece.id, system.name, f"internal error (please report): {type(exc).__name__}: {exc}")
+        with usage_by_agent() as ledger:
+            try:
+                result = await system.run(piece)
+            except GraphwrightError as exc:  # a system should record failures itself; this is the safety net
+                result = ExtractionResult.from_error(piece.id, system.name, exc)
+            except Exception as exc:  # noqa: BLE001 - a bug must not lose the rest of the batch
+                result = ExtractionResult.failed(piece.id, system.name,
+                                                 f"internal error (please report): {type(exc).__name__}: {exc}")
         merged.usage = merged.usage + result.usage
+        for agent, usage in ledger.items():
+            merged.usage_by_agent[agent] = merged.usage_by_agent.get(agent, Usage()) + usage
         merged.trace += result.trace
         merged.warnings += result.warnings
         if result.status == "failed":

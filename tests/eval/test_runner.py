@@ -160,6 +160,9 @@ def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default
     row = read_documents(out)[0]
     assert row["counts"]["triples"] == {"matched_pred": 2, "predicted": 2, "matched_gold": 2, "gold": 3}
     agg = json.loads((out / "aggregate.json").read_text())
+    calls = {agent: cost["llm_calls"] for agent, cost in agg["per_agent"].items()}
+    assert calls == {"extractor": 1, "uri_mapping": 2, "validation_output": 2}  # the 5 calls, by agent
+    assert "| uri_mapping | 2 | 200 | 0% |" in (out / "report.md").read_text()
     assert agg["macro"]["triples"]["precision"] == 1.0
     assert agg["macro"]["triples"]["recall"] == pytest.approx(2 / 3, abs=1e-4)
     assert (out / "report.md").is_file() and (out / "report.html").is_file()

@@ -56,7 +56,25 @@ def markdown_report(agg: dict[str, Any]) -> str:
         "## Macro average (each document weighs the same)", "", category_table(agg, "macro"), "",
         "## Micro average (summed counts)", "", category_table(agg, "micro"), "",
     ]
+    if agg.get("per_agent"):
+        parts += ["## Cost per agent (mean per document)", "", agent_table(agg["per_agent"]), ""]
     return "\n".join(parts)
+
+
+AGENT_COLUMNS = (("llm_calls", "calls"), ("prompt_tokens", "prompt tokens"), ("prompt_cache_hit", "from the cache"),
+                 ("completion_tokens", "completion tokens"), ("seconds", "seconds"),
+                 ("prompt_seconds", "reading prompts"), ("generation_seconds", "generating"))
+
+
+def agent_cells(cost: dict[str, float]) -> list[str]:
+    return [f"{cost.get(k, 0):.0%}" if k == "prompt_cache_hit" else f"{cost.get(k, 0):g}" for k, _ in AGENT_COLUMNS]
+
+
+def agent_table(per_agent: dict[str, dict[str, float]]) -> str:
+    lines = ["| agent | " + " | ".join(name for _, name in AGENT_COLUMNS) + " |",
+             "|---|" + "---|" * len(AGENT_COLUMNS)]
+    lines += [f"| {agent} | " + " | ".join(agent_cells(cost)) + " |" for agent, cost in per_agent.items()]
+    return "\n".join(lines)
 
 
 def comparison_rows(aggs: list[dict[str, Any]], average: str = "macro") -> list[tuple[str, list[str]]]:
@@ -130,10 +148,20 @@ svg text{{font:11px system-ui,sans-serif}}</style></head><body>
 per document: {e(', '.join(f"{agg['per_document'].get(k, 0):g} {label}" for k, label in COST))}.</p>
 <h2>Precision, recall and F1 per category (macro)</h2>{category_chart(agg)}
 <h2>Tokens per document</h2>{tokens_chart(rows)}
-{tables}
+{tables}{_agents_html(agg.get("per_agent") or {})}
 <h2>Failed documents</h2><ul>{fail_html or '<li>none</li>'}</ul>
 </body></html>
 """
+
+
+def _agents_html(per_agent: dict[str, dict[str, float]]) -> str:
+    if not per_agent:
+        return ""
+    e = html.escape
+    head = "<tr><th>agent</th>" + "".join(f"<th>{e(name)}</th>" for _, name in AGENT_COLUMNS) + "</tr>"
+    body = "".join(f"<tr><td>{e(agent)}</td>" + "".join(f"<td>{c}</td>" for c in agent_cells(cost)) + "</tr>"
+                   for agent, cost in per_agent.items())
+    return f"<h2>Cost per agent (mean per document)</h2><table>{head}{body}</table>"
 
 
 def _table_html(agg: dict[str, Any], average: str) -> str:

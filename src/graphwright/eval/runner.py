@@ -112,6 +112,7 @@ def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentSc
         "gold": [t.model_dump(mode="json", exclude_none=True, exclude_defaults=True) for t in doc.triples],
         "counts": {c: counts[c].as_dict() for c in scorer.categories},
         "usage": {**result.usage.model_dump(mode="json"), "wall_seconds": round(seconds, 2)},
+        "usage_by_agent": {agent: u.model_dump(mode="json") for agent, u in result.usage_by_agent.items()},
         "warnings": result.warnings,
         "trace_id": doc.id,
         **(_entity_rows(doc, result) if doc.entities or result.entities else {}),
@@ -154,7 +155,25 @@ def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo, categories: tuple[
             "seconds": mean("wall_seconds"), "cached_prompt_tokens": mean("cached_prompt_tokens"),
             "prompt_seconds": mean("prompt_seconds"), "generation_seconds": mean("generation_seconds"),
         },
+        "per_agent": per_agent(rows),
     }
+
+
+def per_agent(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Each agent's cost, as a mean over all the documents (an agent a document never called costs it 0),
+    and the share of its prompt tokens that the server's prompt cache served."""
+    totals: dict[str, dict[str, float]] = {}
+    for row in rows:
+        for agent, usage in (row.get("usage_by_agent") or {}).items():
+            into = totals.setdefault(agent, {})
+            for key, value in usage.items():
+                into[key] = into.get(key, 0) + value
+    out = {}
+    for agent, total in sorted(totals.items()):
+        out[agent] = {key: round(value / len(rows), 2) for key, value in total.items()}
+        out[agent]["prompt_cache_hit"] = round(total.get("cached_prompt_tokens", 0) / total["prompt_tokens"], 3) \
+            if total.get("prompt_tokens") else 0.0
+    return out
 
 
 def read_documents(out_dir: Path) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.errors import BudgetExceededError, LLMUnavailableError
+from graphwright.llm import attribution
 from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError
 from graphwright.model.result import Usage
 from graphwright.paths import cache_dir
@@ -177,10 +178,14 @@ class MeteredLLM(WrapperLLM):
         try:
             response = await self.inner.chat(messages, **kwargs)
         except BaseException:
-            self.usage = self.usage + Usage(seconds=time.perf_counter() - started)  # failed time still counts
+            self._count(Usage(seconds=time.perf_counter() - started))  # failed time still counts
             raise
-        self.usage = self.usage + response.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        self._count(response.usage.model_copy(update={"seconds": time.perf_counter() - started}))
         return response
+
+    def _count(self, usage: Usage) -> None:
+        self.usage = self.usage + usage
+        attribution.record(usage)  # the document's per-agent ledger, when one is open
 
     async def aclose(self) -> None:
         pass
@@ -199,6 +204,7 @@ class TracingLLM(WrapperLLM):
         record: dict[str, Any] = {
             "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
             "model": self.name,
+            "agent": attribution.current_agent(),
             "messages": messages,
             "json_schema": kwargs.get("json_schema"),
             "temperature": kwargs.get("temperature", 0.0),

@@ -59,6 +59,8 @@ class ExtractionResult(BaseModel):
     triples: list[Triple] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
+    usage_by_agent: dict[str, Usage] = Field(default_factory=dict, description="The usage split by the agent "
+                                             "whose calls it was (graphwright.llm.attribution).")
     trace: list[TraceStep] = Field(default_factory=list)
     output: str | None = Field(default=None, description="The system's final raw output (e.g. Turtle).")
     warnings: list[str] = Field(default_factory=list)

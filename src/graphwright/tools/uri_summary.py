@@ -16,6 +16,7 @@ from pydantic import BaseModel, RootModel
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import ModelOutputError
 from graphwright.kb.namespaces import short_iri
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.tools.uri_retrieval import SearchResult, render_results
@@ -69,9 +70,10 @@ async def summarize_results(llm: LLM, results: list[SearchResult], text: str, *,
                                      format='Answer with one JSON object: {"<term>": {"iri": "<candidate or none>", '
                                             '"reason": "<few words>"}, ...} with every term.')
         try:  # a cut-off answer keeps the terms it completed
-            reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                          Choices, schema=choice_schema(part), max_tokens=TOKENS_PER_TERM * len(part) + 40,
-                                          salvage_cut_off=True)
+            with for_agent("uri_judge"):
+                reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                                              Choices, schema=choice_schema(part),
+                                              max_tokens=TOKENS_PER_TERM * len(part) + 40, salvage_cut_off=True)
         except ModelOutputError as exc:
             for r in part:
                 out[r.request.term].reason = f"the judge gave no usable answer ({str(exc)[:80]})"

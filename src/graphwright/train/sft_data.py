@@ -19,6 +19,7 @@ from graphwright.agents.call import call_agent
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import UserError
 from graphwright.jsonl import append_jsonl, read_jsonl
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 
 PROMPTS_PACKAGE = "graphwright.train"
@@ -92,7 +93,8 @@ async def export_sft(run_dir: Path, out_path: Path, relations: str, llm: LLM | N
                 system, user = summariser.render(relations=relations, sentence=sentence.text,
                                                  steps=render_steps(sentence.steps),
                                                  triples=json.dumps(sentence.gold, ensure_ascii=False))
-                reply = await call_agent(llm, system, user, Rationale, max_tokens=256)
+                with for_agent("rationale"):
+                    reply = await call_agent(llm, system, user, Rationale, max_tokens=256)
                 answer = f"Rationale: {reply.output.rationale.strip()}\n{answer}"
             system, user = student.render(relations=relations, sentence=sentence.text)
             row = {"id": sentence.id, "messages": [{"role": "system", "content": system},

@@ -10,6 +10,7 @@ from importlib import resources
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.eval.ner_data import NERSample
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.model.domain import EntityDomain, load_domain
 from graphwright.paths import cache_dir
@@ -81,7 +82,8 @@ async def _write_tagger_prompt(llm: LLM, domain: EntityDomain, examples_text: st
     base = template_tagger_prompt(genia, EXAMPLES_MARK, research=True, debate=True)
     system, user = load_prompt(PACKAGE, "metaprompter").render(
         base_prompt=base, domain=domain.domain, types=render_types(domain), examples=examples_text)
-    reply = await llm.chat([{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=1500)
+    with for_agent("metaprompter"):
+        reply = await llm.chat([{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=1500)
     written = tag_content(reply.text, "prompt") or ""
     if len(written) >= 200 and all(t in written for t in domain.types):
         return written, []

@@ -13,6 +13,7 @@ from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
 from graphwright.errors import LLMError
 from graphwright.eval.ner_data import NERSample, load_ner_dataset
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, TraceStep
@@ -97,9 +98,10 @@ class AgenticNERSystem:
             for start, end in segment_spans(document.text, SEGMENT_CHARS):
                 segment = document.text[start:end]
                 if self.single:
-                    reply = (await meter.chat([{"role": "system", "content": prompt},
-                                               {"role": "user", "content": text_to_tag(segment)}],
-                                              max_tokens=self.config.max_tokens)).text
+                    with for_agent("tagger"):
+                        reply = (await meter.chat([{"role": "system", "content": prompt},
+                                                   {"role": "user", "content": text_to_tag(segment)}],
+                                                  max_tokens=self.config.max_tokens)).text
                     step("tagger", "agent", reply)
                     output = tag_content(reply, "output")
                     output = reply if output is None else output

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from graphwright.agents.prompts import PromptTemplate
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.systems.agenticner.align import coverage, mention_list
 from graphwright.systems.agenticner.protocol import APPROVED, asks_for_change, tag_content, text_to_tag
@@ -136,7 +137,8 @@ class Team:
             transcript = "\n\n".join(f"[{t.speaker}]: {t.content}" for t in result.turns)
             messages = [{"role": "system", "content": self.reviewer_prompt},
                         {"role": "user", "content": transcript + "\n\nYour review:"}]
-        return (await self.llm.chat(messages, max_tokens=self.max_tokens)).text
+        with for_agent(speaker):
+            return (await self.llm.chat(messages, max_tokens=self.max_tokens)).text
 
     async def _research(self, question: str, result: ChatResult) -> str:
         if self.researcher is None or not question:
@@ -147,8 +149,9 @@ class Team:
             found = [f"(search failed: {exc})"]
         result.agent_turns += 1
         system, user = self.researcher.render(question=question, results="\n".join(f"- {r}" for r in found) or "(none)")
-        reply = await self.llm.chat([{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                    max_tokens=self.max_tokens)
+        with for_agent("researcher"):
+            reply = await self.llm.chat([{"role": "system", "content": system}, {"role": "user", "content": user}],
+                                        max_tokens=self.max_tokens)
         return f"<answer>{tag_content(reply.text, 'answer') or reply.text.strip()}</answer>"
 
 

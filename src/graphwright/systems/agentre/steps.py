@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from graphwright.agents.call import call_agent
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.eval.re_data import RETriple
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.model import TraceStep
 
@@ -45,8 +46,9 @@ class Caller:
     async def ask(self, run: SentenceRun, node: str, prompt: PromptTemplate, output_type: type[BaseModel],
                   **values: Any) -> BaseModel:
         system, user = prompt.render(**values)
-        reply = await call_agent(self.llm, system, user, output_type, max_retries=self.parse_retries,
-                                 max_tokens=self.max_tokens, salvage_cut_off=True)
+        with for_agent(node):
+            reply = await call_agent(self.llm, system, user, output_type, max_retries=self.parse_retries,
+                                     max_tokens=self.max_tokens, salvage_cut_off=True)
         for error in reply.errors:
             run.agent(node, error=error)
         run.agent(node, output=reply.raw)

@@ -17,6 +17,7 @@ from graphwright.agents.call import call_agent, format_instructions
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.routing import routed_schema
 from graphwright.errors import BudgetExceededError, ContextOverflowError, ModelOutputError
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 
 
@@ -60,9 +61,10 @@ async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output
     if shape is not None:
         schema = shape(schema)
     try:
-        reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
-                                 max_retries=ctx.config.parse_retries, max_tokens=max_tokens or ctx.config.max_tokens,
-                                 schema=schema, salvage_cut_off=ctx.config.salvage_cut_off)
+        with for_agent(prompt):
+            reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
+                                     max_retries=ctx.config.parse_retries, max_tokens=max_tokens or ctx.config.max_tokens,
+                                     schema=schema, salvage_cut_off=ctx.config.salvage_cut_off)
         goto = getattr(reply.output, "goto", None)
         if routes is not None and goto not in routes:
             raise ModelOutputError(f"goto {goto!r} is not open now; choose one of: {', '.join(routes)}")

@@ -12,6 +12,7 @@ from typing import Any
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import GraphwrightError, LLMError, ModelOutputError
+from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
@@ -72,8 +73,9 @@ class SingleSystem:
                                           properties=found.render("property"))
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         try:
-            reply = await chat_structured(meter, messages, output_type, max_retries=self.config.max_retries,
-                                          max_tokens=self.config.max_tokens, salvage_cut_off=True)
+            with for_agent(AGENT):
+                reply = await chat_structured(meter, messages, output_type, max_retries=self.config.max_retries,
+                                              max_tokens=self.config.max_tokens, salvage_cut_off=True)
         except ModelOutputError as exc:
             errors = getattr(exc, "errors", None) or [str(exc)]
             trace += _rejected(errors, start=2)
