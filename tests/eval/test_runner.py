@@ -89,6 +89,15 @@ def test_scores_each_document_and_aggregates(tmp_path):
     assert [t["trace_id"] for t in traces] == ["a", "b", "c"]
 
 
+def test_time_outside_the_model_counts_documents_whose_server_reported_its_time():
+    from graphwright.eval.runner import outside_model_seconds
+
+    rows = [{"usage": {"wall_seconds": 10.0, "prompt_seconds": 6.0, "generation_seconds": 3.5}},
+            {"usage": {"wall_seconds": 4.0, "prompt_seconds": 1.0, "generation_seconds": 2.0}},
+            {"usage": {"wall_seconds": 7.0}}]  # a server without timings (or all cached): not counted
+    assert outside_model_seconds(rows) == 0.75 and outside_model_seconds(rows[2:]) == 0.0
+
+
 def test_a_rerun_resumes_and_rescores_a_line_cut_by_an_interruption(tmp_path):
     first = FixedSystem({"a": [(ARNOLD, "P19", THAL)]})
     run(first, tmp_path)

@@ -19,7 +19,8 @@ LABELS = {
 COST = (("llm_calls", "LLM calls"), ("prompt_tokens", "prompt tokens"),
         ("cached_prompt_tokens", "prompt tokens from the cache"), ("completion_tokens", "completion tokens"),
         ("seconds", "seconds"), ("prompt_seconds", "seconds reading prompts"),
-        ("generation_seconds", "seconds generating"))  # the cache and the time split: as the server reports them
+        ("generation_seconds", "seconds generating"),
+        ("outside_model_seconds", "seconds outside the model"))  # the cache and the time split: as the server reports them
 
 
 def categories(agg: dict[str, Any]) -> list[str]:

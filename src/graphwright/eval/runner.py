@@ -154,9 +154,18 @@ def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo, categories: tuple[
             "completion_tokens": mean("completion_tokens"), "cached_calls": mean("cached_calls"),
             "seconds": mean("wall_seconds"), "cached_prompt_tokens": mean("cached_prompt_tokens"),
             "prompt_seconds": mean("prompt_seconds"), "generation_seconds": mean("generation_seconds"),
+            "outside_model_seconds": outside_model_seconds(rows),
         },
         "per_agent": per_agent(rows),
     }
+
+
+def outside_model_seconds(rows: list[dict[str, Any]]) -> float:
+    """Mean wall seconds per document not spent by the model reading or generating (KB searches,
+    embeddings, the store, the agents' own code), over the documents whose server reported its time."""
+    timed = [r["usage"] for r in rows if r["usage"].get("prompt_seconds", 0) + r["usage"].get("generation_seconds", 0)]
+    outside = [max(0.0, u.get("wall_seconds", 0) - u["prompt_seconds"] - u["generation_seconds"]) for u in timed]
+    return round(statistics.mean(outside), 2) if outside else 0.0
 
 
 def per_agent(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
