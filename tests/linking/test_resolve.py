@@ -74,6 +74,14 @@ def test_a_name_of_only_separators_is_dropped_not_minted(judge):
     assert any("is not a name" in w for w in out.warnings)
 
 
+def test_a_fact_relating_an_entity_to_itself_is_dropped(judge):
+    text = "Katrin Vogel founded Nordwind Logistics."
+    out = run(judge, text, (("Katrin Vogel", "Q467464"), "P19", ("Katrin Vogel", "Q467464")),
+              (("Nordwind Logistics", "Q177777"), "P112", ("Katrin Vogel", "Q467464")))
+    assert [(t.subject.label, t.object.label) for t in out.triples] == [("Nordwind Logistics", "Katrin Vogel")]
+    assert any("relates Katrin Vogel to itself" in w for w in out.warnings)
+
+
 def test_a_wrong_choice_is_replaced_by_the_kb_entity_the_text_names(judge):
     out = run(judge, "Madame Curie married Pierre Curie.", (("Madame Curie", "Q90"), "P26", ("Pierre Curie", "Q40747")))
     (t,) = out.triples

@@ -75,7 +75,11 @@ class Resolver:
         sentence = (t.provenance.evidence.text if t.provenance.evidence else None) or self.document.text
         subjects = self.item(t.subject, prop, "subject", sentence)
         values = self.value(t.object, prop, sentence)
-        return [t.model_copy(update={"subject": s, "object": o}) for s, o in itertools.product(subjects, values)]
+        # a fact relating something to itself ("X place of birth X") is a small model's slip, never news
+        pairs = [(s, o) for s, o in itertools.product(subjects, values) if not (o.kind == "iri" and o.value == s.value)]
+        if not pairs:
+            raise Drop(f"it relates {subjects[0].label or subjects[0].value} to itself")
+        return [t.model_copy(update={"subject": s, "object": o}) for s, o in pairs]
 
     def value(self, term: Term, prop: KBRecord | None, sentence: str) -> list[Term]:
         datatype = prop.datatype if prop else None
