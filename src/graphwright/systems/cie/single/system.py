@@ -72,10 +72,11 @@ class SingleSystem:
         system, user = self.prompt.render(text=document.text, entities=found.render("entity"),
                                           properties=found.render("property"))
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        cap = self.config.completion_cap(document.text)
         try:
             with for_agent(AGENT):
                 reply = await chat_structured(meter, messages, output_type, max_retries=self.config.max_retries,
-                                              max_tokens=self.config.max_tokens, salvage_cut_off=True)
+                                              max_tokens=cap, salvage_cut_off=True)
         except ModelOutputError as exc:
             errors = getattr(exc, "errors", None) or [str(exc)]
             trace += _rejected(errors, start=2)
@@ -87,7 +88,7 @@ class SingleSystem:
         trace += _rejected(reply.errors, start=2)
         trace.append(TraceStep(step=len(trace) + 1, node=AGENT, kind="agent", output=_clip(reply.text)))
 
-        warnings = ([f"the answer was cut off at {self.config.max_tokens} tokens; its {len(reply.parsed.triples)} "
+        warnings = ([f"the answer was cut off at {cap} tokens; its {len(reply.parsed.triples)} "
                      "complete triples were kept"] if reply.salvaged else [])
         by_short = {c.short: c for c in [*found.entities, *found.properties]}
         keys = list(dict.fromkeys((t.subject, t.predicate, t.object) for t in reply.parsed.triples))  # a fact once
