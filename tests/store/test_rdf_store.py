@@ -39,6 +39,18 @@ def test_rdf_store_open_without_create_reports_a_missing_store(tmp_path):
     assert not (tmp_path / "typo").exists()
     GraphStore.open(tmp_path / "kg").close()
     GraphStore.open(tmp_path / "kg", create=False).close()
+    (tmp_path / "empty").mkdir()  # a folder made by hand is not a store either
+    with pytest.raises(DataNotFoundError, match="no graph store at"):
+        GraphStore.open(tmp_path / "empty", read_only=True)
+
+
+def test_rdf_store_read_only_sees_what_a_writer_committed_and_cannot_write(tmp_path, document, result):
+    with GraphStore.open(tmp_path / "kg") as writer:
+        writer.add_result(document, result)
+        with GraphStore.open(tmp_path / "kg", read_only=True) as reader:  # no lock taken: the writer is open
+            assert reader.count() == writer.count() > 0
+            with pytest.raises(StoreError):
+                reader.add_result(document, result)
 
 
 def test_rdf_store_open_on_a_file_raises(tmp_path):

@@ -75,7 +75,7 @@ class GraphStore:
         target = Path(path)
         if target.exists() and not target.is_dir():
             raise StoreError(f"cannot open the graph store at {target}: it is a file, not a folder")
-        if (read_only or not create) and not target.exists():
+        if (read_only or not create) and (not target.exists() or not any(target.iterdir())):
             raise DataNotFoundError(f"no graph store at {target}; run an extraction first or pass the right --store")
         target.parent.mkdir(parents=True, exist_ok=True)
         return cls(target, read_only=read_only)
