@@ -285,7 +285,7 @@ def graph_export(
     from graphwright.store import GraphStore, export_graph
 
     try:
-        with GraphStore.open(store, read_only=True) as graph_store:
+        with GraphStore.open_for_reading(store) as graph_store:
             export_graph(graph_store, out_file, fmt, document_id=document, include_provenance=provenance)
     except GraphwrightError as exc:
         _fail(exc)
@@ -303,7 +303,7 @@ def graph_view(
     from graphwright.store import GraphStore, write_html
 
     try:
-        with GraphStore.open(store, read_only=True) as graph_store:
+        with GraphStore.open_for_reading(store) as graph_store:
             write_html(graph_store, out_file, document_id=document, title=title)
     except GraphwrightError as exc:
         _fail(exc)

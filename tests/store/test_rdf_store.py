@@ -44,13 +44,16 @@ def test_rdf_store_open_without_create_reports_a_missing_store(tmp_path):
         GraphStore.open(tmp_path / "empty", read_only=True)
 
 
-def test_rdf_store_read_only_sees_what_a_writer_committed_and_cannot_write(tmp_path, document, result):
+def test_rdf_store_opened_for_reading_beside_a_writer_sees_its_commits_and_cannot_write(tmp_path, document, result):
     with GraphStore.open(tmp_path / "kg") as writer:
         writer.add_result(document, result)
-        with GraphStore.open(tmp_path / "kg", read_only=True) as reader:  # no lock taken: the writer is open
-            assert reader.count() == writer.count() > 0
+        writer.flush()
+        with GraphStore.open_for_reading(tmp_path / "kg") as reader:  # read-only: the writer holds the lock
+            assert reader.read_only and reader.count() == writer.count() > 0
             with pytest.raises(StoreError):
                 reader.add_result(document, result)
+    with GraphStore.open_for_reading(tmp_path / "kg") as alone:  # no writer: a plain open
+        assert not alone.read_only and alone.count() > 0
 
 
 def test_rdf_store_open_on_a_file_raises(tmp_path):

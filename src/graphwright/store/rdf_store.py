@@ -11,6 +11,7 @@ The store is synchronous: writes are short, and async callers may wrap them in
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,11 +51,12 @@ class GraphStore:
     def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
         self.path = None if path is None else Path(path)
         self.read_only = read_only and self.path is not None
+        if self.read_only:
+            self._store: ox.Store | None = _open_read_only(self.path)
+            return
         with _translated(f"cannot open the graph store at {self.path}"):
             try:
-                # read-only takes no lock: exports and views work while an extraction writes the store
-                self._store: ox.Store | None = (ox.Store.read_only(str(self.path)) if self.read_only
-                                                else ox.Store(None if self.path is None else str(self.path)))
+                self._store = ox.Store(None if self.path is None else str(self.path))
             except OSError as exc:
                 if "lock" in str(exc).lower():
                     raise StoreError(
@@ -79,6 +81,17 @@ class GraphStore:
             raise DataNotFoundError(f"no graph store at {target}; run an extraction first or pass the right --store")
         target.parent.mkdir(parents=True, exist_ok=True)
         return cls(target, read_only=read_only)
+
+    @classmethod
+    def open_for_reading(cls, path: str | os.PathLike[str]) -> "GraphStore":
+        """Open an existing store to read it (exports, views). A store another run is writing is opened
+        read-only, which takes no lock and sees what that run has committed."""
+        try:
+            return cls.open(path, create=False)
+        except StoreError as exc:
+            if "already open" not in str(exc):
+                raise
+        return cls.open(path, read_only=True)
 
     @classmethod
     def in_memory(cls) -> "GraphStore":
@@ -272,6 +285,19 @@ class GraphStore:
                 ]
             names = [var.value for var in result.variables]
             return [{name: _value(solution[name]) for name in names} for solution in result]
+
+
+def _open_read_only(path: Path, attempts: int = 5) -> ox.Store:
+    """RocksDB's read-only mode beside a writer: the writer may delete a file (a flush, a compaction)
+    between the reader reading the file list and opening the file; a new try sees the new list."""
+    for attempt in range(attempts):
+        try:
+            return ox.Store.read_only(str(path))
+        except (OSError, RuntimeError) as exc:
+            last = exc
+            time.sleep(0.1 * (attempt + 1))
+    raise StoreError(f"cannot read the graph store at {path} while another run writes it ({last}); "
+                     "try again, or when that run has finished") from last
 
 
 def _value(node: Any) -> str | None:
