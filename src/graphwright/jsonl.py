@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from graphwright.failpoints import armed, failpoint
 from graphwright.paths import write_atomic
@@ -25,12 +25,14 @@ def append_jsonl(path: Path, row: dict[str, Any]) -> None:
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Every complete line of ``path``; nothing when the file does not exist yet."""
-    if not path.is_file():
-        return []
+    return _rows(path.read_text(encoding="utf-8")) if path.is_file() else []
+
+
+def _rows(text: str) -> list[dict[str, Any]]:
     rows = []
     # split on "\n" only: str.splitlines() also splits at U+2028, U+0085 and other separators that
     # json.dumps(ensure_ascii=False) leaves raw inside strings, and would lose those rows
-    for line in path.read_text(encoding="utf-8").split("\n"):
+    for line in text.split("\n"):
         if not line:
             continue
         try:
@@ -45,14 +47,15 @@ def rewrite_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     write_atomic(path, "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
 
 
-def keep_only(path: Path, rows: list[dict[str, Any]], kept: list[dict[str, Any]]) -> None:
-    """Rewrite ``path`` (whose complete lines are ``rows``) to ``kept`` when they differ or when its last
-    line was cut short, so that appends start on a clean line."""
-    if not path.is_file():
-        return
-    data = path.read_bytes()
-    if len(kept) != len(rows) or (data and not data.endswith(b"\n")):
+def keep_rows(path: Path, keep: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Replace ``path`` by ``keep`` of its complete rows (``keep`` only drops rows) when that drops any or
+    when its last line was cut short, so that appends start on a clean line; returns the kept rows."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    rows = _rows(text)
+    kept = keep(rows)
+    if len(kept) != len(rows) or (text and not text.endswith("\n")):
         rewrite_jsonl(path, kept)
+    return kept
 
 
 def last_per_key(rows: Iterable[dict[str, Any]], *fields: str) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 from graphwright.chunking import chunk_document
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
-from graphwright.jsonl import append_jsonl, keep_only, last_per_key, read_jsonl
+from graphwright.jsonl import append_jsonl, keep_rows, last_per_key
 from graphwright.llm.attribution import usage_by_agent
 from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
 from graphwright.systems.base import System
@@ -149,7 +149,9 @@ def keep_committed_results(path: Path, store, system: str) -> None:
     """Make ``path`` hold, for each document of ``system``, the last line whose status the store confirms:
     a rerun's line replaces the failure it retried, and a line the store never got (a crash came
     between the two writes) or a half-written last line goes."""
-    rows = read_jsonl(path)
-    confirmed = [row for row in rows if row.get("system") != system
-                 or store.document_status(row.get("document_id"), system) == row.get("status")]
-    keep_only(path, rows, last_per_key(confirmed, "document_id", "system"))
+    def confirmed(rows: list[dict]) -> list[dict]:
+        return last_per_key([row for row in rows if row.get("system") != system
+                             or store.document_status(row.get("document_id"), system) == row.get("status")],
+                            "document_id", "system")
+
+    keep_rows(path, confirmed)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.jsonl import append_jsonl, keep_only, last_per_key, read_jsonl
+from graphwright.jsonl import append_jsonl, keep_rows, last_per_key, read_jsonl
 
 
 def test_rows_with_unicode_line_separators_are_read_back(tmp_path):
@@ -18,9 +18,8 @@ def test_a_half_written_last_line_is_skipped_then_cut_before_the_next_append(tmp
     append_jsonl(path, {"id": 1})
     with path.open("a", encoding="utf-8") as fh:
         fh.write('{"id": 2, "te')  # the process died here
-    rows = read_jsonl(path)
-    assert rows == [{"id": 1}]
-    keep_only(path, rows, rows)
+    assert read_jsonl(path) == [{"id": 1}]
+    assert keep_rows(path, lambda rows: rows) == [{"id": 1}]
     append_jsonl(path, {"id": 2})
     assert read_jsonl(path) == [{"id": 1}, {"id": 2}]
 

@@ -28,7 +28,7 @@ from graphwright.eval.gold import GoldDocument
 from graphwright.eval.metrics import NO_HIERARCHY, Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
 from graphwright.eval.ner_metrics import NERScorer, predicted_mentions
 from graphwright.eval.re_metrics import REScorer
-from graphwright.jsonl import append_jsonl, keep_only, last_per_key, read_jsonl
+from graphwright.jsonl import append_jsonl, keep_rows, last_per_key, read_jsonl
 from graphwright.model import Document, ExtractionResult
 from graphwright.paths import write_atomic
 from graphwright.pipeline import run_document
@@ -218,14 +218,11 @@ def _keep_scored(out_dir: Path) -> set[str]:
     """Keep one row per scored document and the trace of each; drop half-written lines, traces whose row
     was never written and rows of documents the model could not be reached for (they are redone: the
     system's own failures are results, the server's are not). Returns the ids kept."""
-    docs_path, traces_path = out_dir / DOCS_FILE, out_dir / TRACES_FILE
-    rows = read_jsonl(docs_path)
-    kept = [row for row in last_per_key(rows, "id") if not row.get("retryable")]
+    kept = keep_rows(out_dir / DOCS_FILE,
+                     lambda rows: [r for r in last_per_key(rows, "id") if not r.get("retryable")])
     done = {row["id"] for row in kept}
-    traces = read_jsonl(traces_path)
-    kept_traces = [t for t in last_per_key(traces, "trace_id") if t.get("trace_id") in done]
-    keep_only(traces_path, traces, kept_traces)
-    keep_only(docs_path, rows, kept)
+    keep_rows(out_dir / TRACES_FILE,
+              lambda traces: [t for t in last_per_key(traces, "trace_id") if t.get("trace_id") in done])
     return done
 
 

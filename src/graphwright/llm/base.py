@@ -78,11 +78,11 @@ def json_schema_format(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "json_schema", "json_schema": {"name": title or "output", "schema": schema, "strict": False}}
 
 
-def response_from_completion(data: dict[str, Any], model: str, seconds: float) -> ChatResponse:
+def response_from_completion(data: Any, model: str, seconds: float) -> ChatResponse:
     """An OpenAI-shaped chat completion (a dict) as a ChatResponse, with what the server says of its
     prompt cache (``usage.prompt_tokens_details.cached_tokens``, or llama.cpp's ``timings.cache_n``) and
     of its time (llama.cpp's ``timings``: prompt and generation milliseconds)."""
-    choices = data.get("choices")
+    choices = data.get("choices") if isinstance(data, dict) else None
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
         raise LLMResponseError(f"{model} returned no choices")
     choice = choices[0]

@@ -110,15 +110,12 @@ class OpenAICompatLLM(LLM):
                                         f"({type(e).__name__}: {e})") from e
         return b"".join(chunks)
 
-    def _completion(self, body: bytes) -> dict[str, Any]:
+    def _completion(self, body: bytes) -> Any:
         try:
-            data = json.loads(body)
+            return json.loads(body)
         except (ValueError, RecursionError) as e:  # RecursionError: JSON nested deeper than Python parses
             raise TransientLLMError(f"{self.describe()}: the answer is not JSON ({str(e)[:200]}); it began "
                                     f"{body[:120]!r}") from e
-        if not isinstance(data, dict):
-            raise LLMResponseError(f"{self.describe()} returned no choices")
-        return data
 
     def _translate(self, e: openai.OpenAIError) -> Exception:
         where = self.describe()
