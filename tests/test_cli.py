@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from graphwright.cli import app
 from tests.support.cie_script import (
-    MAPPING, SEARCHES, TEXT, TRIPLES, TURTLE, AgentScript, architecture_script, extractor, uri_agent, validator,
+    MAPPING, TEXT, TRIPLES, AgentScript, architecture_script, lean_script,
 )
 from tests.support.openai_server import ScriptedOpenAIServer
 
@@ -20,11 +20,7 @@ runner = CliRunner()
 
 
 def happy_script():
-    return AgentScript(
-        extractor=[extractor()],
-        uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("validation_and_output", mapping=MAPPING)],
-        validation=[validator("turtle_to_label_tool"), validator("finish")],
-    )
+    return lean_script()
 
 
 def extract(tmp_path: Path, server, *paths: str, extra=()):
@@ -43,10 +39,10 @@ def test_cli_extract_export_view_and_resume(tmp_path, doc, default_kb):
     with ScriptedOpenAIServer(happy_script()) as server:
         first = extract(tmp_path, server, str(doc), extra=["--no-cache"])
         assert first.exit_code == 0, first.output
-        assert len(server.requests) == 5
+        assert len(server.requests) == 3
         again = extract(tmp_path, server, str(doc), extra=["--no-cache"])
         assert again.exit_code == 0, again.output
-        assert len(server.requests) == 5, "a rerun must skip the finished document"
+        assert len(server.requests) == 3, "a rerun must skip the finished document"
     assert "1 / 0 / 0" in first.output and "0 / 1 / 0" in again.output
 
     ttl = tmp_path / "g.ttl"
@@ -61,7 +57,7 @@ def test_cli_extract_export_view_and_resume(tmp_path, doc, default_kb):
     assert "Republican Party" in page and "born in Thal" in page
 
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
-    assert rows[0]["status"] == "ok" and rows[0]["usage"]["llm_calls"] == 5
+    assert rows[0]["status"] == "ok" and rows[0]["usage"]["llm_calls"] == 3
 
 
 @pytest.mark.parametrize("system", ["cie.baseline", "cie.ssa", "cie.sssa", "cie.react"])
@@ -138,10 +134,7 @@ def look_alike_script():
     """The model maps a person the KB lacks onto a look-alike, as small models do."""
     triples = [{**t, "subject": "Katrin Vogel"} for t in TRIPLES]
     mapping = [{"surface": "Katrin Vogel", "iri": "wd:Q467464"}, *MAPPING[1:]]
-    turtle = TURTLE.replace("wd:Q2685", "wd:Q467464")
-    return AgentScript(extractor=[extractor(triples=triples)],
-                       uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("validation_and_output", mapping=mapping)],
-                       validation=[validator("turtle_to_label_tool", turtle=turtle), validator("finish", turtle=turtle)])
+    return lean_script(triples=triples, mapping=mapping)
 
 
 @pytest.mark.parametrize("linking,subject", [("open", VOGEL), ("closed", "http://www.wikidata.org/entity/Q467464")])

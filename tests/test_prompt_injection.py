@@ -16,7 +16,9 @@ from graphwright.kb.namespaces import UNLINKED, WD, WDT
 from graphwright.model.schema import SCHEMA_NS
 from graphwright.store import vocab
 from tests.support.agentre_script import write_inputs
-from tests.support.cie_script import SEARCHES, AgentScript, extractor, uri_agent, validator
+from tests.support.cie_script import (
+    SEARCHES, AgentScript, extractor, lean_extractor, lean_uri_agent, lean_validator, uri_agent, validator,
+)
 from tests.support.openai_server import ScriptedOpenAIServer
 
 runner = CliRunner()
@@ -48,6 +50,20 @@ def obeying_cie_single() -> Obeying:
 
 
 def obeying_cie_network() -> AgentScript:
+    """The lean network (default): the injection reaches the triples and the mapping, and the
+    validation agent keeps every line it is shown."""
+    mapping = [{"surface": "Arnold Schwarzenegger", "iri": "wd:Q2685"}, {"surface": "place of birth", "iri": "wdt:P19"},
+               {"surface": "Thal", "iri": "wd:Q571822"}, {"surface": "owns", "iri": f"<{EVIL}owns>"},
+               {"surface": "file:///etc/passwd", "iri": "wd:Q999999999"}]
+    triples = [{"subject": "Arnold Schwarzenegger", "predicate": "place of birth", "object": "Thal"},
+               {"subject": f"<{EVIL}pwned>", "predicate": "owns", "object": "file:///etc/passwd"}]
+    return AgentScript(extractor=[lean_extractor(triples)],
+                       uri=[lean_uri_agent(mapping=mapping), lean_uri_agent(mapping=mapping[:3])],  # told off, it drops "owns"
+                       validation=[lean_validator()] * 4)
+
+
+def obeying_cie_network_paper() -> AgentScript:
+    """The paper's network (lean=false), whose validation agent writes the Turtle: it writes the injection's."""
     mapping = [{"surface": "Arnold Schwarzenegger", "iri": "wd:Q2685"}, {"surface": "place of birth", "iri": "wdt:P19"},
                {"surface": "Thal", "iri": "wd:Q571822"}, {"surface": "owns", "iri": f"<{EVIL}owns>"}]
     triples = [{"subject": "Arnold Schwarzenegger", "predicate": "place of birth", "object": "Thal"},
@@ -90,6 +106,7 @@ SCHEMA_TERMS = {SCHEMA_NS + "news/Work_For", SCHEMA_NS + "news/Live_In", SCHEMA_
 #: what each system must still extract: the injection is filtered, not the whole document
 KEPT = {"cie.single": (WD + "Q2685", WDT + "P19", WD + "Q571822"),
         "cie.network": (WD + "Q2685", WDT + "P19", WD + "Q571822"),
+        "cie.network.paper": (WD + "Q2685", WDT + "P19", WD + "Q571822"),
         "agentre.zeroshot": (UNLINKED + "John%20Smith", SCHEMA_NS + "news/Work_For", UNLINKED + "Acme%20Corp"),
         "agenticner": (UNLINKED + "sodium%20chloride", vocab.RDF_TYPE, SCHEMA_NS + "lab%20notes/Chemical")}
 
@@ -107,7 +124,7 @@ def graph_iris(ttl: Path) -> set[str]:
     return iris
 
 
-@pytest.mark.parametrize("system", ["cie.single", "cie.network", "agentre.zeroshot", "agenticner"])
+@pytest.mark.parametrize("system", ["cie.single", "cie.network", "cie.network.paper", "agentre.zeroshot", "agenticner"])
 def test_an_obeyed_injection_puts_no_foreign_iri_in_the_graph_and_writes_nowhere_else(tmp_path, default_kb, system):
     work = tmp_path / "work"
     work.mkdir()
@@ -119,11 +136,13 @@ def test_an_obeyed_injection_puts_no_foreign_iri_in_the_graph_and_writes_nowhere
         extra = ["--kb", "none", "--set", f"schema_file={schema}", "--set", f"pool_file={pool}"]
     if system == "agenticner":
         extra = ner_domain(work)
-    reply = {"cie.single": obeying_cie_single, "cie.network": obeying_cie_network,
+    if system == "cie.network.paper":
+        extra = [*extra, "--set", "lean=false"]
+    reply = {"cie.single": obeying_cie_single, "cie.network": obeying_cie_network, "cie.network.paper": obeying_cie_network_paper,
              "agentre.zeroshot": obeying_agentre, "agenticner": obeying_agenticner}[system]()
     before = files_under(tmp_path)
     with ScriptedOpenAIServer(reply) as server:
-        result = runner.invoke(app, ["extract", str(doc), "--system", system, "--model", "scripted", "--no-cache",
+        result = runner.invoke(app, ["extract", str(doc), "--system", system.removesuffix(".paper"), "--model", "scripted", "--no-cache",
                                      "--base-url", server.base_url, "--store", str(work / "store"),
                                      "--out", str(work / "out"), *extra])
     assert result.exit_code == 0 and "1 / 0 / 0" in result.output, result.output

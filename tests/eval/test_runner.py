@@ -22,7 +22,7 @@ from graphwright.llm.base import ChatResponse
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple, Usage
-from tests.support.cie_script import TEXT, AgentScript, MAPPING, SEARCHES, extractor, uri_agent, validator
+from tests.support.cie_script import TEXT, lean_script
 from tests.support.openai_server import ScriptedOpenAIServer
 
 WD, WDT = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
@@ -151,10 +151,7 @@ def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default
     gold = tmp_path / "mine.jsonl"
     gold.write_text(json.dumps(gold_line("arnold", TEXT, [(ARNOLD, "P19", THAL), (ARNOLD, "P102", GOP),
                                                           (ARNOLD, "P27", "Q40")])) + "\n")
-    script = AgentScript(
-        extractor=[extractor()],
-        uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("validation_and_output", mapping=MAPPING)],
-        validation=[validator("turtle_to_label_tool"), validator("finish")])
+    script = lean_script()
     out = tmp_path / "run1"
     args = ["eval", "run", "--system", "cie.network", "--dataset", str(gold), "--kb", "default",
             "--base-url", "", "--model", "scripted", "--no-cache", "--out", str(out)]
@@ -170,8 +167,8 @@ def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default
     assert row["counts"]["triples"] == {"matched_pred": 2, "predicted": 2, "matched_gold": 2, "gold": 3}
     agg = json.loads((out / "aggregate.json").read_text())
     calls = {agent: cost["llm_calls"] for agent, cost in agg["per_agent"].items()}
-    assert calls == {"extractor": 1, "uri_mapping": 2, "validation_output": 2}  # the 5 calls, by agent
-    assert "| uri_mapping | 2 | 200 | 0% |" in (out / "report.md").read_text()
+    assert calls == {"extractor": 1, "uri_mapping": 1, "validation_output": 1}  # the 3 calls, by agent
+    assert "| uri_mapping | 1 | 100 | 0% |" in (out / "report.md").read_text()
     assert agg["macro"]["triples"]["precision"] == 1.0
     assert agg["macro"]["triples"]["recall"] == pytest.approx(2 / 3, abs=1e-4)
     assert (out / "report.md").is_file() and (out / "report.html").is_file()

@@ -50,9 +50,31 @@ def validator(goto, turtle=TURTLE):
     return {"thought": "t", "goto": goto, "turtle": turtle, "instruction": ""}
 
 
+def lean_extractor(triples=TRIPLES, goto="uri_mapping_and_refinement", instruction=""):
+    """cie.network with lean=true (the default): triples as [subject, predicate, object] lists."""
+    return {"triples": [[t["subject"], t["predicate"], t["object"]] for t in triples], "goto": goto, "instruction": instruction}
+
+
+def lean_uri_agent(goto="validation_and_output", mapping=MAPPING, tool_input=(), instruction=""):
+    """The URI agent's answer in the candidate-constrained shape {surface: iri}."""
+    return {"goto": goto, "uri_mapping": {m["surface"]: m["iri"] for m in mapping}, "tool_input": list(tool_input),
+            "instruction": instruction}
+
+
+def lean_validator(goto="finish", remove=(), instruction=""):
+    return {"goto": goto, "remove": list(remove), "instruction": instruction}
+
+
+def lean_script(triples=TRIPLES, mapping=MAPPING, remove=()) -> "AgentScript":
+    """A complete lean cie.network run: extract, (searches), map, (checks), validate."""
+    return AgentScript(extractor=[lean_extractor(triples)], uri=[lean_uri_agent(mapping=mapping)],
+                       validation=[lean_validator(remove=remove)])
+
+
 class AgentScript:
     """Replies per agent, in order; records every prompt and JSON Schema each agent saw.
-    An agent is recognised by the start of its role in the system prompt (``ROLES``)."""
+    An agent is recognised by the start of its role in the system prompt (``ROLES``), or for the
+    lean cie.network, whose system prompt all agents share, in the user prompt (``LEAN_ROLES``)."""
 
     def __init__(self, **replies):
         self.replies = {agent: list(r) for agent, r in replies.items()}
@@ -60,8 +82,8 @@ class AgentScript:
         self.schemas: dict[str, list[dict | None]] = {agent: [] for agent in replies}
 
     def __call__(self, messages, json_schema=None):
-        system = messages[0]["content"]
-        agent = next((a for a in self.replies if ROLES[a] in system), None)
+        system, user = messages[0]["content"], messages[1]["content"]
+        agent = next((a for a in self.replies if ROLES[a] in system or user.startswith(LEAN_ROLES.get(a, "\0"))), None)
         if agent is None:
             raise AssertionError(f"no scripted agent for the prompt starting {system[:60]!r}")
         self.prompts[agent].append(messages[-1]["content"])
@@ -81,6 +103,9 @@ ROLES = {"extractor": "You are the Extractor agent", "uri": "You are the URI Map
          "properties": "You are the Property Extractor", "triples": "You are the Triple Extractor",
          "formatter": "You are the Turtle Formatter", "judge": "You judge search results",
          "react": "You are an agent that turns"}
+
+LEAN_ROLES = {"extractor": "You are the extractor.", "uri": "You are uri_mapping_and_refinement.",
+              "validation": "You are validation_and_output."}
 
 
 # --- the other cie architectures ------------------------------------------------------------

@@ -18,9 +18,10 @@ from tests.support.cie_script import (
 
 
 def run(script, kb, llm=None, **config):
-    """Run on TEXT; strict routing is off unless a test is about it, so scripts can take any route."""
+    """The paper's design (lean=false) on TEXT; strict routing is off unless a test is about it, so
+    scripts can take any route. The lean path has its tests in test_cie_network_lean.py."""
     llm = llm or ScriptedLLM(script)
-    system = make_system("cie.network", llm, kb, {"strict_routing": False, **config})
+    system = make_system("cie.network", llm, kb, {"strict_routing": False, "lean": False, **config})
     return asyncio.run(system.run(Document(text=TEXT)))
 
 

@@ -25,3 +25,10 @@ class CieConfig(BaseModel):
                                   "limit when it validates, instead of retrying (small models loop in long lists).")
     max_agent_calls: int = Field(default=2, ge=1, description="Supervisor architectures: calls per specialist agent "
                                  "(small models re-run an extractor that already answered until the step limit).")
+
+
+def input_sized_cap(text: str, ceiling: int) -> int:
+    """A completion budget that follows the input: about one token per token of text (4 characters),
+    at least 128 and at most ``ceiling``. Right answers come early; a small model at a large cap
+    goes on listing noise (docs/BENCHMARKS.md, output caps)."""
+    return min(ceiling, max(128, len(text) // 4))

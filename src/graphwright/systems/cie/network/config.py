@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from graphwright.systems.cie.common.config import CieConfig
+from graphwright.systems.cie.common.config import CieConfig, input_sized_cap
 
 
 class NetworkConfig(CieConfig):
@@ -16,3 +16,10 @@ class NetworkConfig(CieConfig):
     salvage_cut_off: bool = Field(default=False, description="Keep the complete part of a cut-off answer; off: the "
                                   "20-document benchmark of cie.network was measured with cut-off answers fed back.")
     max_repairs: int = Field(default=1, ge=0, description="Strict routing: times the validation agent may send work back.")
+    lean: bool = Field(default=True, description="The issue-23 path (lean_*.txt prompts, lean_outputs.py): the searches "
+                       "and checks strict routing forces run without an agent turn, one system message with the "
+                       "document for all agents, compact answers, the extractor's budget sized to the text. "
+                       "false: the prompts and turns of the paper's design, as benchmarked before.")
+
+    def extractor_cap(self, text: str) -> int:
+        return input_sized_cap(text, self.extractor_max_tokens) if self.lean else self.extractor_max_tokens

@@ -52,7 +52,7 @@ def record_candidates(candidates: dict[str, dict[str, Any]], results) -> dict[st
             iri = short_iri(c.id)
             if iri not in known:
                 known.add(iri)
-                entry["options"].append({"iri": iri, "label": c.label})
+                entry["options"].append({"iri": iri, "label": c.label, "description": c.description})
     return merged
 
 

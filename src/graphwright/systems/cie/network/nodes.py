@@ -22,11 +22,15 @@ from graphwright.systems.cie.common.finish import draft_turtle
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.uri import complete_requests
 from graphwright.systems.cie.network.finish import finish_run
+from graphwright.systems.cie.network.lean_outputs import LeanExtractorOutput, LeanUriMappingOutput, LeanValidationOutput
+from graphwright.systems.cie.network.lean_view import (
+    check_lines, draft_lines, extractor_view, mapping_view, render_lines, validation_view,
+)
 from graphwright.systems.cie.network.mapping import (
     constrain_mapping, mapping_choices, merge_mapping, record_candidates,
 )
 from graphwright.systems.cie.network.outputs import (
-    EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
+    CHECK_TOOLS, EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
     ExtractorOutput, UriMappingOutput, ValidationOutput,
 )
 from graphwright.systems.cie.network.render import render_state
@@ -39,14 +43,24 @@ from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_r
 
 Ctx = Runtime[CieContext]
 PROMPT_OF = {EXTRACTOR: "extractor", URI_MAPPING: "uri_mapping", VALIDATION: "validation_output"}
+OUTPUT_OF = {EXTRACTOR: ExtractorOutput, URI_MAPPING: UriMappingOutput, VALIDATION: ValidationOutput}
+#: lean=true: per agent its prompt, answer model and view (lean_view.py); the system message is lean_team's
+LEAN = {EXTRACTOR: ("lean_extractor", LeanExtractorOutput, extractor_view),
+        URI_MAPPING: ("lean_uri_mapping", LeanUriMappingOutput, mapping_view),
+        VALIDATION: ("lean_validation", LeanValidationOutput, validation_view)}
 
 
-async def _ask(state: NetworkState, ctx: CieContext, agent: str, output_type, shape=None):
+async def _ask(state: NetworkState, ctx: CieContext, agent: str, shape=None):
     """Run one agent turn; returns (turn, None), or (None, Command) when the turn cannot happen.
     ``shape`` may narrow this turn's JSON Schema further (the URI agent's candidates)."""
     routes = open_routes(agent, state, ctx.config.strict_routing, ctx.config.max_repairs)
-    turn = await agent_turn(state, ctx, PROMPT_OF[agent], output_type, view=render_state(state, ctx.config.trace_chars, agent),
-                            routes=routes, max_tokens=_max_tokens(ctx, agent), shape=shape)
+    if ctx.config.lean:
+        prompt, output_type, view = LEAN[agent]
+        turn = await agent_turn(state, ctx, prompt, output_type, view=view(state), routes=routes, shape=shape,
+                                max_tokens=_max_tokens(ctx, agent, state["text"]), shared="lean_team", agent=PROMPT_OF[agent])
+    else:
+        turn = await agent_turn(state, ctx, PROMPT_OF[agent], OUTPUT_OF[agent], view=render_state(state, ctx.config.trace_chars, agent),
+                                routes=routes, max_tokens=_max_tokens(ctx, agent, state["text"]), shape=shape)
     if turn.stop:
         return None, Command(goto=FINISH, update={"forced": True, "warnings": [turn.stop],
                                                   "call_trace": trace_step(state, agent, "system", goto=FINISH, error=turn.stop)})
@@ -55,9 +69,9 @@ async def _ask(state: NetworkState, ctx: CieContext, agent: str, output_type, sh
     return turn, None
 
 
-def _max_tokens(ctx: CieContext, agent: str) -> int:
+def _max_tokens(ctx: CieContext, agent: str, text: str) -> int:
     # a cut-off JSON answer is unusable, and a retry at temperature 0 is cut off at the same place
-    return ctx.config.extractor_max_tokens if agent == EXTRACTOR else ctx.config.max_tokens
+    return ctx.config.extractor_cap(text) if agent == EXTRACTOR else ctx.config.max_tokens
 
 
 def _back_to(state: NetworkState, agent: str, error: str, steps: int) -> Command:
@@ -67,26 +81,41 @@ def _back_to(state: NetworkState, agent: str, error: str, steps: int) -> Command
 
 
 async def extractor(state: NetworkState, runtime: Ctx) -> Command:
-    reply, detour = await _ask(state, runtime.context, EXTRACTOR, ExtractorOutput)
+    ctx = runtime.context
+    reply, detour = await _ask(state, ctx, EXTRACTOR)
     if detour:
         return detour
-    out: ExtractorOutput = reply.output
-    triples = [t.model_dump() for t in out.triples if t.subject.strip() and t.predicate.strip() and t.object.strip()]
+    out = reply.output
+    if ctx.config.lean:
+        triples = out.free_triples()
+    else:
+        triples = [t.model_dump() for t in out.triples if t.subject.strip() and t.predicate.strip() and t.object.strip()]
     goto = out.goto if triples else FINISH
-    return Command(goto=goto, update={
-        "triples": triples, "agent_instruction": out.instruction, "last_call": EXTRACTOR,
-        "last_response": f"{EXTRACTOR}: {out.thought} {out.instruction}".strip(), "steps": state.get("steps", 0) + 1,
-        "call_trace": trace_step(state, EXTRACTOR, "agent", goto=goto, output=dump_output(out))})
+    update = {"triples": triples, "agent_instruction": out.instruction, "last_call": EXTRACTOR,
+              "last_response": _said(EXTRACTOR, out, ctx.config.lean), "steps": state.get("steps", 0) + 1}
+    if ctx.config.lean and goto == URI_MAPPING:
+        # the URI agent's first turn would have to search anyway (strict routing): search every new term now
+        requests = complete_requests([], triples, state.get("candidates") or {})
+        if requests:
+            goto = URI_TOOL
+            update.update(tool_call=requests, caller=URI_MAPPING)
+    return Command(goto=goto, update={**update, "call_trace": trace_step(state, EXTRACTOR, "agent", goto=goto, output=dump_output(out))})
+
+
+def _said(agent: str, out, lean: bool) -> str:
+    """What the next agent reads of this answer: the paper's thought and instruction, or (lean) the instruction alone."""
+    if lean:
+        return out.instruction.strip()
+    return f"{agent}: {out.thought} {out.instruction}".strip()
 
 
 async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Command:
     ctx = runtime.context
     choices = mapping_choices(state.get("triples") or [], state.get("candidates") or {})
-    reply, detour = await _ask(state, ctx, URI_MAPPING, UriMappingOutput,
-                               shape=lambda schema: constrain_mapping(schema, VALIDATION, choices))
+    reply, detour = await _ask(state, ctx, URI_MAPPING, shape=lambda schema: constrain_mapping(schema, VALIDATION, choices))
     if detour:
         return detour
-    out: UriMappingOutput = reply.output
+    out = reply.output
     steps = state.get("steps", 0) + 1
     common = {"last_call": URI_MAPPING, "agent_instruction": out.instruction, "steps": steps}
     if out.goto == URI_TOOL:
@@ -97,25 +126,38 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
         return Command(goto=URI_TOOL, update={**common, "tool_call": requests, "caller": URI_MAPPING,
                                               "call_trace": trace_step(state, URI_MAPPING, "agent", goto=URI_TOOL, output=dump_output(out))})
     mapping, problems = merge_mapping(ctx.kb, state.get("uri_mapping") or [], out.uri_mapping)
-    if out.goto == VALIDATION and (problems or not mapping):
+    if out.goto == VALIDATION and (problems or not (mapping or ctx.config.lean)):
         error = "ERROR: " + ("; ".join(problems) if problems else "uri_mapping is empty: map every surface form first.")
         return _back_to(state, URI_MAPPING, error + " Use only IRIs shown by uri_retrieval_tool.", steps)
+    goto = out.goto
     update = {**common, "uri_mapping": mapping}
-    if out.goto == VALIDATION:  # hand over a draft, which the validation agent checks and edits
-        update.update(turtle=draft_turtle(state.get("triples") or [], mapping), turtle_author="draft")
-    return Command(goto=out.goto, update={**update,
-                                          "last_response": f"{URI_MAPPING}: {out.thought} {out.instruction}".strip(),
-                                          "call_trace": trace_step(state, URI_MAPPING, "agent", goto=out.goto, output=dump_output(out))})
+    if goto == VALIDATION:  # hand over a draft, which the validation agent checks and edits
+        if ctx.config.lean:
+            lines = draft_lines(state.get("triples") or [], mapping)
+            # the validation agent would have to run both checks first (strict routing): run them now;
+            # a draft with no line leaves nothing to validate
+            goto = CHECK_TOOLS if lines else FINISH
+            update.update(turtle="\n".join(entry["line"] for entry in lines), turtle_author="draft", caller=VALIDATION)
+        else:
+            update.update(turtle=draft_turtle(state.get("triples") or [], mapping), turtle_author="draft")
+    return Command(goto=goto, update={**update, "last_response": _said(URI_MAPPING, out, ctx.config.lean),
+                                      "call_trace": trace_step(state, URI_MAPPING, "agent", goto=goto, output=dump_output(out))})
 
 
 async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
-    reply, detour = await _ask(state, runtime.context, VALIDATION, ValidationOutput)
+    ctx = runtime.context
+    reply, detour = await _ask(state, ctx, VALIDATION)
     if detour:
         return detour
-    out: ValidationOutput = reply.output
+    out = reply.output
     steps = state.get("steps", 0) + 1
     turtle, author = state.get("turtle", ""), state.get("turtle_author", "draft")
-    if out.turtle.strip():
+    if ctx.config.lean:
+        if out.remove or author == "draft":  # the agent judged the lines: what it kept is its answer
+            drop = set(out.remove)
+            turtle = "\n".join(c["line"] for n, c in enumerate(state.get("checks") or [], 1) if n not in drop)
+            author = VALIDATION
+    elif out.turtle.strip():
         try:
             parse_turtle(out.turtle)
             turtle, author = out.turtle.strip(), VALIDATION
@@ -124,7 +166,7 @@ async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
     if out.goto in (LABEL_TOOL, SEMANTIC_TOOL) and not turtle:
         return _back_to(state, VALIDATION, f"ERROR: {out.goto} reads the turtle field, which is empty. Write the Turtle first.", steps)
     update = {"turtle": turtle, "turtle_author": author, "last_call": VALIDATION, "agent_instruction": out.instruction, "steps": steps,
-              "last_response": f"{VALIDATION}: {out.thought} {out.instruction}".strip(),
+              "last_response": _said(VALIDATION, out, ctx.config.lean),
               "call_trace": trace_step(state, VALIDATION, "agent", goto=out.goto, output=dump_output(out))}
     if out.goto in (LABEL_TOOL, SEMANTIC_TOOL):
         update.update(tool_call=turtle, caller=VALIDATION)
@@ -170,6 +212,13 @@ async def semantic_validation_tool(state: NetworkState, runtime: Ctx) -> Command
         return _tool_result(state, SEMANTIC_TOOL, f"ERROR: {exc}", str(exc))
     problems = sum(c.verdict == "invalid" for c in checks)
     return _tool_result(state, SEMANTIC_TOOL, render_checks(checks), check_problems=problems)
+
+
+async def check_tools(state: NetworkState, runtime: Ctx) -> Command:
+    """lean=true: both check tools on every line of the draft, one numbered report for the validation agent."""
+    checks = check_lines(runtime.context.kb, draft_lines(state.get("triples") or [], state.get("uri_mapping") or []))
+    return _tool_result(state, CHECK_TOOLS, render_lines(checks), checks=checks,
+                        check_problems=sum(c["verdict"] == "invalid" for c in checks))
 
 
 async def finish(state: NetworkState, runtime: Ctx) -> Command:

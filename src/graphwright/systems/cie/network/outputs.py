@@ -19,6 +19,7 @@ VALIDATION = "validation_and_output"
 URI_TOOL = "uri_retrieval_tool"
 SEMANTIC_TOOL = "semantic_validation_tool"
 LABEL_TOOL = "turtle_to_label_tool"
+CHECK_TOOLS = "check_tools"  # lean network: both check tools on a hand-over, without an agent turn
 FINISH = "finish"
 NO_IRI = "none"  # the URI agent's answer for a surface form no candidate fits
 

@@ -14,12 +14,10 @@ control the flow.
 from __future__ import annotations
 
 from graphwright.systems.cie.network.outputs import (
-    EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
-    ExtractorOutput, UriMappingOutput, ValidationOutput,
+    CHECK_TOOLS, EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
 )
 from graphwright.systems.cie.network.state import NetworkState
 
-OUTPUT_OF = {EXTRACTOR: ExtractorOutput, URI_MAPPING: UriMappingOutput, VALIDATION: ValidationOutput}
 ALL = {
     EXTRACTOR: [URI_MAPPING, VALIDATION],
     URI_MAPPING: [URI_TOOL, VALIDATION, EXTRACTOR],
@@ -45,6 +43,8 @@ def open_routes(agent: str, state: NetworkState, strict: bool, max_repairs: int 
             break
         if step["node"] in (LABEL_TOOL, SEMANTIC_TOOL):
             checks.append(step["node"])
+        elif step["node"] == CHECK_TOOLS:  # lean: both at once
+            checks += [LABEL_TOOL, SEMANTIC_TOOL]
     routes = [r for r in routes if r not in checks]
     has_turtle = bool((state.get("turtle") or "").strip())
     if has_turtle and not checks:

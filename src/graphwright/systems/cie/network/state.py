@@ -23,6 +23,7 @@ class NetworkState(TypedDict, total=False):
     turtle: str  # current candidate Turtle
     turtle_author: str  # "draft" (assembled from the mapping) or the agent that wrote it
     steps: int
+    checks: list[dict[str, Any]]  # lean: the draft's lines with labels and verdicts (lean_view.check_lines)
     check_problems: int  # problems the last check tool reported (strict routing opens send-backs on them)
     finish_attempts: int
     forced: bool

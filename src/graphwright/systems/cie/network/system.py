@@ -14,6 +14,12 @@ class NetworkSystem(CieGraphSystem):
     version = VERSION
     prompts_package = "graphwright.systems.cie.network"
     prompt_names = ("extractor", "uri_mapping", "validation_output")
+    lean_prompt_names = ("lean_team", "lean_extractor", "lean_uri_mapping", "lean_validation")
+
+    def __init__(self, llm, kb, config):
+        if config.lean:
+            self.prompt_names = self.lean_prompt_names
+        super().__init__(llm, kb, config)
 
     def build_graph(self):
         return build_graph()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphwright.kb.namespaces import parse_wikidata_id
+from graphwright.systems.cie.common.config import input_sized_cap
 
 
 class SingleConfig(BaseModel):
@@ -27,7 +28,7 @@ class SingleConfig(BaseModel):
 
     def completion_cap(self, text: str) -> int:
         """The completion budget for ``text``: max_tokens, or about one token per token of text."""
-        return min(self.max_tokens, max(128, len(text) // 4)) if self.cap_to_input else self.max_tokens
+        return input_sized_cap(text, self.max_tokens) if self.cap_to_input else self.max_tokens
     token_budget: int | None = Field(default=20000, description="Prompt+completion tokens per document; None = unlimited.")
 
     @field_validator("always_properties")

@@ -1,0 +1,110 @@
+"""cie.network with lean=true (the default; issue 23): the system runs the searches and checks that
+strict routing forces, every agent shares one system message with the document, and the answers are
+compact. A scripted model on the real default KB."""
+
+from __future__ import annotations
+
+import asyncio
+
+from graphwright.llm.fake import ScriptedLLM
+from graphwright.model import Document
+from graphwright.systems.base import make_system
+
+from tests.support.cie_script import (
+    MAPPING, TEXT, TRIPLES, AgentScript, lean_extractor, lean_script, lean_uri_agent, lean_validator,
+)
+
+
+def run(script, kb, **config):
+    llm = ScriptedLLM(script)
+    system = make_system("cie.network", llm, kb, config)
+    return asyncio.run(system.run(Document(text=TEXT))), llm
+
+
+def keys(result):
+    return {tuple(part.value.rsplit("/", 1)[1] for part in (t.subject, t.predicate, t.object)) for t in result.triples}
+
+
+def test_lean_network_is_three_agent_calls_with_the_forced_tools_run_by_the_system(default_kb):
+    script = lean_script()
+    result, llm = run(script, default_kb)
+    assert result.status == "ok"
+    assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
+    assert [s.node for s in result.trace] == ["extractor", "uri_retrieval_tool", "uri_mapping_and_refinement",
+                                               "check_tools", "validation_and_output", "finish"]
+    assert result.usage.llm_calls == 3
+    # one system message for every agent, holding the document: the prompt cache evaluates it once
+    systems = {call["messages"][0]["content"] for call in llm.calls}
+    assert len(systems) == 1 and TEXT in systems.pop()
+    # every term of the triples was searched, each as the kind its role implies
+    searched = {(r["term"], r["kind"]) for r in __import__("json").loads(result.trace[1].input)}
+    assert ("place of birth", "property") in searched and ("Thal", "entity") in searched and len(searched) == 5
+    uri_prompt = script.prompts["uri"][0]
+    assert '"Thal" (entity): wd:Q571822' in uri_prompt and "(Arnold Schwarzenegger; place of birth; Thal)" in uri_prompt
+    validation_prompt = script.prompts["validation"][0]
+    assert "1. (Arnold Schwarzenegger; place of birth; Thal) -> (Arnold Schwarzenegger; place of birth; Thal)" in validation_prompt
+    birth = next(t for t in result.triples if t.predicate.value.endswith("P19"))
+    assert birth.provenance.evidence.text == "Arnold Schwarzenegger was born in Thal."
+    assert birth.provenance.agent == "validation_and_output"
+
+
+def test_lean_answers_are_compact_and_the_extractor_budget_follows_the_text(default_kb):
+    _, llm = run(lean_script(), default_kb)
+    schemas = [call["json_schema"] for call in llm.calls]
+    for schema in schemas:
+        assert all("thought" not in variant["properties"] for variant in schema["anyOf"])
+    triple = schemas[0]["anyOf"][0]["properties"]["triples"]["items"]
+    assert triple["type"] == "array" and triple["minItems"] == triple["maxItems"] == 3
+    assert llm.calls[0]["max_tokens"] == 128  # a two-sentence text: the floor, not the 1,024 ceiling
+    validation = next(v for v in schemas[2]["anyOf"] if v["properties"]["goto"]["const"] == "finish")
+    assert "remove" in validation["properties"] and "turtle" not in validation["properties"]
+
+
+def test_lean_validation_removes_the_lines_it_names(default_kb):
+    result, _ = run(lean_script(remove=[2]), default_kb)
+    assert keys(result) == {("Q2685", "P19", "Q571822")}
+    assert "wdt:P102" not in result.output
+
+
+def test_lean_draft_without_a_complete_line_ends_without_the_validation_agent(default_kb):
+    mapping = [m for m in MAPPING if m["surface"] != "Arnold Schwarzenegger"]  # no subject: no line
+    script = AgentScript(extractor=[lean_extractor()], uri=[lean_uri_agent(mapping=mapping)], validation=[])
+    result, llm = run(script, default_kb)
+    assert result.status == "ok" and result.triples == []
+    assert len(llm.calls) == 2 and [s.node for s in result.trace][-1] == "finish"
+
+
+def test_lean_send_back_reaches_the_uri_agent_and_the_checks_run_again(default_kb):
+    wrong = [m if m["surface"] != "Thal" else {"surface": "Thal", "iri": "wd:Q2685"} for m in MAPPING]  # Thal -> a person
+    script = AgentScript(
+        extractor=[lean_extractor()],
+        uri=[lean_uri_agent(mapping=wrong), lean_uri_agent(mapping=MAPPING)],
+        validation=[lean_validator("uri_mapping_and_refinement", instruction="Thal is a village, not a person"),
+                    lean_validator("finish")])
+    result, llm = run(script, default_kb)
+    assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
+    # the first check flagged the person as a place of birth; the instruction reached the URI agent
+    assert "[invalid" in script.prompts["validation"][0]
+    assert "Message from validation_and_output: Thal is a village, not a person" in script.prompts["uri"][1]
+    nodes = [s.node for s in result.trace]
+    assert nodes.count("check_tools") == 2 and nodes.count("uri_retrieval_tool") == 1  # nothing new to search
+    # one repair allowed (max_repairs=1): the second validation turn may only finish
+    second = llm.calls[-1]["json_schema"]
+    assert [v["properties"]["goto"]["const"] for v in second["anyOf"]] == ["finish"]
+
+
+def test_lean_malformed_answer_is_fed_back_with_the_error(default_kb):
+    script = AgentScript(extractor=["not json", lean_extractor()], uri=[lean_uri_agent()], validation=[lean_validator()])
+    result, _ = run(script, default_kb)
+    assert len(result.triples) == 2
+    assert "not valid JSON" in script.prompts["extractor"][1]
+
+
+def test_lean_false_keeps_the_papers_turns(default_kb):
+    from tests.support.cie_script import SEARCHES, extractor, uri_agent, validator
+    script = AgentScript(extractor=[extractor()],
+                         uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("validation_and_output", mapping=MAPPING)],
+                         validation=[validator("turtle_to_label_tool"), validator("semantic_validation_tool"), validator("finish")])
+    result, llm = run(script, default_kb, lean=False)
+    assert len(result.triples) == len(TRIPLES) and result.usage.llm_calls == 6
+    assert llm.calls[0]["max_tokens"] == 1024
