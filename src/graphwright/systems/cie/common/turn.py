@@ -47,13 +47,14 @@ def trace_step(state: dict[str, Any], node: str, kind: str, *, goto: str | None 
 
 async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output_type: type[BaseModel], *,
                      view: str, routes: list[str] | None = None, max_tokens: int | None = None,
-                     shape: Callable[[dict], dict] | None = None, shared: str | None = None, agent: str | None = None, **values: Any) -> Turn:
+                     shape: Callable[[dict], dict] | None = None, shared: str | None = None, agent: str | None = None, salvage: bool | None = None,
+                     **values: Any) -> Turn:
     """Ask agent ``prompt``; ``routes`` limits ``goto`` (for output models that have one).
 
     ``shared`` names a template whose static part, the same for every agent of a run, is the system
     message; the agent's own template then becomes the user message. The prompt cache then holds the
     document once for all agents instead of once per agent. ``agent`` names the agent in the cost
-    ledger (default: the prompt's name)."""
+    ledger (default: the prompt's name). ``salvage`` overrides the config's ``salvage_cut_off``."""
     if state.get("steps", 0) >= ctx.config.max_steps:
         return Turn(stop=f"step limit of {ctx.config.max_steps} agent calls reached at {prompt}")
     if routes is not None:
@@ -71,7 +72,8 @@ async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output
         with for_agent(agent or prompt):
             reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
                                      max_retries=ctx.config.parse_retries, max_tokens=max_tokens or ctx.config.max_tokens,
-                                     schema=schema, salvage_cut_off=ctx.config.salvage_cut_off)
+                                     schema=schema,
+                                     salvage_cut_off=ctx.config.salvage_cut_off if salvage is None else salvage)
         goto = getattr(reply.output, "goto", None)
         if routes is not None and goto not in routes:
             raise ModelOutputError(f"goto {goto!r} is not open now; choose one of: {', '.join(routes)}")

@@ -21,7 +21,9 @@ Triple = Annotated[list[str], Field(min_length=3, max_length=3)]
 
 class LeanExtractorOutput(BaseModel):
     triples: list[Triple] = Field(description="every fact the text states, as [subject, predicate, object]")
-    goto: Literal["uri_mapping_and_refinement", "validation_and_output"] = Field(description="next agent")
+    # a default, so that the complete triples of a list cut off at the budget still validate
+    goto: Literal["uri_mapping_and_refinement", "validation_and_output"] = Field(
+        default="uri_mapping_and_refinement", description="next agent")
     instruction: str = Field(default="", description="what the next agent should do")
 
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {"uri_mapping_and_refinement": ("triples",)}
@@ -49,8 +51,8 @@ class LeanUriMappingOutput(BaseModel):
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",), "extractor": ("instruction",)}
     ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "uri_retrieval_tool": ("instruction",), "validation_and_output": ("tool_input", "instruction"),
-        "extractor": ("tool_input",)}
+        "uri_retrieval_tool": ("uri_mapping", "instruction"), "validation_and_output": ("tool_input", "instruction"),
+        "extractor": ("tool_input", "uri_mapping")}
 
 
 class LeanValidationOutput(BaseModel):

@@ -20,7 +20,7 @@ from graphwright.tools.turtle import parse_turtle
 from graphwright.tools.turtle_to_label import label_triples
 
 TOOLS = (URI_TOOL, LABEL_TOOL, SEMANTIC_TOOL, CHECK_TOOLS)
-DESCRIPTION_CHARS = 60  # enough to tell the city from the football club, at a third of the tokens
+DESCRIPTION_CHARS = 50  # enough to tell the city from the football club, at a third of the tokens
 
 
 def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -71,7 +71,9 @@ def mapping_view(state: NetworkState) -> str:
     terms = []
     for key, (surface, kind) in surface_roles(triples).items():
         options = candidates.get(key, {}).get("options", [])
-        found = "; ".join(f"{o['iri']} {o['label'] or '?'}" + (f" ({_clip(o['description'])})" if o.get("description") else "")
+        # a property's label says what it means; an entity's needs its description (which Hamburg?)
+        found = "; ".join(f"{o['iri']} {o['label'] or '?'}"
+                          + (f" ({_clip(o['description'])})" if o.get("description") and kind == "entity" else "")
                           for o in options) or "no match"
         terms.append(f'"{surface}" ({kind}): {found}')
     parts = ["Triples:\n" + render_triples(triples), "Search results per term:\n" + "\n".join(terms)]

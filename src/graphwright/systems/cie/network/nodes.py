@@ -53,11 +53,12 @@ LEAN = {EXTRACTOR: ("lean_extractor", LeanExtractorOutput, extractor_view),
 async def _ask(state: NetworkState, ctx: CieContext, agent: str, shape=None):
     """Run one agent turn; returns (turn, None), or (None, Command) when the turn cannot happen.
     ``shape`` may narrow this turn's JSON Schema further (the URI agent's candidates)."""
-    routes = open_routes(agent, state, ctx.config.strict_routing, ctx.config.max_repairs)
+    routes = open_routes(agent, state, ctx.config.strict_routing, ctx.config.max_repairs, ctx.config.lean)
     if ctx.config.lean:
         prompt, output_type, view = LEAN[agent]
         turn = await agent_turn(state, ctx, prompt, output_type, view=view(state), routes=routes, shape=shape,
-                                max_tokens=_max_tokens(ctx, agent, state["text"]), shared="lean_team", agent=PROMPT_OF[agent])
+                                max_tokens=_max_tokens(ctx, agent, state["text"]), shared="lean_team", agent=PROMPT_OF[agent],
+                                salvage=True)  # budgets sized to the text cut lists short: keep their complete part
     else:
         turn = await agent_turn(state, ctx, PROMPT_OF[agent], OUTPUT_OF[agent], view=render_state(state, ctx.config.trace_chars, agent),
                                 routes=routes, max_tokens=_max_tokens(ctx, agent, state["text"]), shape=shape)

@@ -7,8 +7,9 @@ the validation tools run once per hand-over, the first URI turn must
 search before it can map, the validation agent checks a hand-over with a
 tool before it judges it, and it sends work back to another agent only when
 a check found a problem, at most ``max_repairs`` times (it can still edit
-the Turtle itself). Everything else stays open, so the agents still
-control the flow.
+the Turtle itself). With ``lean`` the URI agent, too, sends work back to
+the extractor at most ``max_repairs`` times. Everything else stays open, so
+the agents still control the flow.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ ALL = {
 }
 
 
-def open_routes(agent: str, state: NetworkState, strict: bool, max_repairs: int = 1) -> list[str]:
+def open_routes(agent: str, state: NetworkState, strict: bool, max_repairs: int = 1, lean: bool = False) -> list[str]:
     routes = list(ALL[agent])
     if not strict:
         return routes
     trace = state.get("call_trace") or []
+    if lean and agent == URI_MAPPING and _sent_back(trace, URI_MAPPING) >= max_repairs:
+        routes.remove(EXTRACTOR)  # small models send fresh triples straight back, until the step limit
     last = state.get("last_call")
     if last in (URI_TOOL, LABEL_TOOL, SEMANTIC_TOOL) and last in routes:
         routes.remove(last)
@@ -49,9 +52,14 @@ def open_routes(agent: str, state: NetworkState, strict: bool, max_repairs: int 
     has_turtle = bool((state.get("turtle") or "").strip())
     if has_turtle and not checks:
         return [LABEL_TOOL, SEMANTIC_TOOL]
-    repairs = sum(1 for step in trace if step["node"] == VALIDATION and step.get("goto") in (EXTRACTOR, URI_MAPPING))
+    repairs = _sent_back(trace, VALIDATION)
     if repairs >= max_repairs or (has_turtle and not state.get("check_problems")):
         routes = [r for r in routes if r not in (EXTRACTOR, URI_MAPPING)]
     if not has_turtle and state.get("uri_mapping"):
         routes = [r for r in routes if r != FINISH] or [EXTRACTOR, URI_MAPPING]  # write the Turtle before finishing
     return routes
+
+
+def _sent_back(trace: list[dict], agent: str) -> int:
+    """Times ``agent`` sent work back to the extractor or the URI agent."""
+    return sum(1 for step in trace if step["node"] == agent and step.get("goto") in (EXTRACTOR, URI_MAPPING))
