@@ -25,6 +25,7 @@ from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 
 CATEGORIES = {"cie": ("triples", "entities"), "agentre": ("triples",), "agenticner": ("entities",)}
+SINGULAR = {"triples": "triple", "entities": "entity"}
 
 
 def parse_configs(text: str) -> list[tuple[str, dict[str, str]]]:
@@ -45,7 +46,7 @@ def median(values: list[float]) -> float:
 def speed_table(system: str, dataset: str, results, model: str, command: str, title: str) -> str:
     lines = header(f"{system} speed on {title}{dataset} documents", model, command)
     categories = next((c for prefix, c in CATEGORIES.items() if system.startswith(prefix)), ("triples",))
-    f1_heads = "".join(f" {c[:-1] if c.endswith('s') else c} F1 (micro) | Δ vs {results[0][0]} (95%) |" for c in categories)
+    f1_heads = "".join(f" {SINGULAR[c]} F1 (micro) | Δ vs {results[0][0]} (95%) |" for c in categories)
     lines += [f"| configuration | documents | median seconds | mean seconds | documents per hour | median tokens | "
               f"median prompt tokens evaluated | prompt cache hit | median completion tokens | LLM calls |{f1_heads} "
               f"seconds vs {results[0][0]} | tokens vs {results[0][0]} |",
