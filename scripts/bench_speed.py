@@ -5,7 +5,9 @@ The configurations take turns document by document (``--step 1``), so a slower o
 machine falls on all of them, and a run cut short still compares them on the same documents. Run
 folders go to runs/bench/speed/ and resume; the ledger keeps every scored document (bench_ledger.py).
 
-    python scripts/bench_speed.py --system cie.network --configs 'paper:lean=false,lean:lean=true' --docs 20 --no-cache
+    python scripts/bench_speed.py --system cie.network --config paper:lean=false --config lean:lean=true --docs 20 --no-cache
+    python scripts/bench_speed.py --system agentre --dataset conll04 --docs 100 --no-cache \
+        --config few-shot:system=agentre.fewshot --config 'lean:tools=[samples, guidelines, kg]+max_iterations=1'
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import argparse
 import asyncio
 import statistics
 import sys
+from typing import Any
+
+import yaml
 
 from bench_eval import CLOSED_WORLD, BENCH_MD, header, rounds, run_config
 from bench_ledger import RUNS
@@ -28,15 +33,12 @@ CATEGORIES = {"cie": ("triples", "entities"), "agentre": ("triples",), "agenticn
 SINGULAR = {"triples": "triple", "entities": "entity"}
 
 
-def parse_configs(text: str) -> list[tuple[str, dict[str, str]]]:
-    """'paper:lean=false,lean:lean=true' -> [("paper", {"lean": "false"}), ("lean", {"lean": "true"})];
-    a name alone runs the defaults; several settings join with '+': 'small:max_steps=4+lean=true'."""
-    out = []
-    for item in text.split(","):
-        name, _, settings = item.partition(":")
-        pairs = [s.split("=", 1) for s in settings.split("+") if s]
-        out.append((name.strip(), {k.strip(): v.strip() for k, v in pairs}))
-    return out
+def parse_config(text: str) -> tuple[str, dict[str, Any]]:
+    """'lean:lean=true+max_repairs=0' -> ("lean", {"lean": True, "max_repairs": 0}); values are YAML
+    ('tools=[samples, kg]'); a name alone runs the defaults; 'system=...' runs another system."""
+    name, _, settings = text.partition(":")
+    pairs = [s.split("=", 1) for s in settings.split("+") if s]
+    return name.strip(), {k.strip(): yaml.safe_load(v) for k, v in pairs}
 
 
 def median(values: list[float]) -> float:
@@ -77,7 +79,7 @@ def speed_table(system: str, dataset: str, results, model: str, command: str, ti
 
 
 async def main_async(args, command: str) -> None:
-    configs = parse_configs(args.configs)
+    configs = [parse_config(c) for c in args.config]
     llm = make_llm(args.model, cache=not args.no_cache)
     base = CLOSED_WORLD if args.system.startswith("cie.") else {}
     full = load_dataset(args.dataset, args.docs)
@@ -86,8 +88,11 @@ async def main_async(args, command: str) -> None:
         data = load_dataset(args.dataset, docs)
         results = []
         for name, settings in configs:
+            settings = dict(settings)
+            system = settings.pop("system", args.system)
             folder = RUNS / "speed" / f"{args.system}-{args.dataset}-{name}"
-            agg, rows = await run_config(name, args.system, {**base, **settings}, data, kb, llm, folder, docs)
+            agg, rows = await run_config(name, system, {**data.system_settings, **base, **settings}, data, kb, llm,
+                                         folder, docs)
             results.append((name, agg, rows))
         title = f"the first {docs} " if docs == args.docs else f"the first {docs} (of {args.docs} planned) "
         write_section(BENCH_MD, f"speed-{args.system}-{args.dataset}",
@@ -99,8 +104,8 @@ async def main_async(args, command: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--system", default="cie.network")
-    parser.add_argument("--configs", default="paper:lean=false,lean:lean=true",
-                        help="name:key=value+key=value,...; the first is the reference")
+    parser.add_argument("--config", action="append", required=True,
+                        help="name:key=value+key=value (repeatable); the first is the reference")
     parser.add_argument("--dataset", default="rebel-sample")
     parser.add_argument("--kb", default=None, help="default: the dataset's own")
     parser.add_argument("--docs", type=int, default=20)
@@ -108,7 +113,7 @@ def main() -> None:
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
     args = parser.parse_args()
-    command = f"python scripts/bench_speed.py " + " ".join(f"'{a}'" if " " in a or "," in a else a for a in sys.argv[1:])
+    command = "python scripts/bench_speed.py " + " ".join(f"'{a}'" if " " in a or "," in a else a for a in sys.argv[1:])
     asyncio.run(main_async(args, command))
 
 
