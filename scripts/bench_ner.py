@@ -30,6 +30,8 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     "agenticner": ("agenticner", {}),
     "w/o grounding": ("agenticner", {"grounding": False}),
     "w/o researcher": ("agenticner", {"researcher": False}),
+    # issue 23: the reviewer's turns are most of the team's cost and rarely change the answer
+    "w/o reviewer": ("agenticner", {"reviewer": False}),
 }
 
 

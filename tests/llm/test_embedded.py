@@ -86,3 +86,23 @@ async def test_embedded_schema_max_length_closes_a_runaway_string(small_model):
     assert response.finish_reason == "stop", "the string closed at the bound and the JSON went on"
     answer = step.model_validate_json(response.text)
     assert len(answer.thought) == THOUGHT_CHARS
+
+
+async def test_embedded_ngram_speculation_gives_the_plain_greedy_answer(small_model):
+    """Drafts only propose tokens the model then checks: at temperature 0 the answer is the one without."""
+    answers = []
+    for speculative in (None, "ngram"):
+        llm = EmbeddedLLM(model_path=small_model, n_ctx=1024, threads=1, speculative=speculative)
+        try:
+            response = await llm.chat(MESSAGES, json_schema=Triples.model_json_schema(), temperature=0.0, max_tokens=96)
+        finally:
+            await llm.aclose()
+        answers.append(response.text)
+    assert answers[0] == answers[1] and Triples.model_validate_json(answers[0]).triples
+
+
+async def test_embedded_unknown_speculation_is_a_user_error(small_model):
+    llm = EmbeddedLLM(model_path=small_model, n_ctx=512, threads=1, speculative="telepathy")
+    with pytest.raises(UserError, match="unknown speculative decoding 'telepathy'"):
+        await llm.chat(MESSAGES)
+    await llm.aclose()

@@ -74,23 +74,36 @@ def test_lean_draft_without_a_complete_line_ends_without_the_validation_agent(de
     assert len(llm.calls) == 2 and [s.node for s in result.trace][-1] == "finish"
 
 
-def test_lean_send_back_reaches_the_uri_agent_and_the_checks_run_again(default_kb):
+def test_lean_checks_drop_invalid_lines_and_the_validation_agent_judges_the_rest(default_kb):
     wrong = [m if m["surface"] != "Thal" else {"surface": "Thal", "iri": "wd:Q2685"} for m in MAPPING]  # Thal -> a person
-    script = AgentScript(
-        extractor=[lean_extractor()],
-        uri=[lean_uri_agent(mapping=wrong), lean_uri_agent(mapping=MAPPING)],
-        validation=[lean_validator("uri_mapping_and_refinement", instruction="Thal is a village, not a person"),
-                    lean_validator("finish")])
+    script = AgentScript(extractor=[lean_extractor()], uri=[lean_uri_agent(mapping=wrong)], validation=[lean_validator()])
     result, llm = run(script, default_kb)
-    assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
-    # the first check flagged the person as a place of birth; the instruction reached the URI agent
-    assert "[invalid" in script.prompts["validation"][0]
-    assert "Message from validation_and_output: Thal is a village, not a person" in script.prompts["uri"][1]
-    nodes = [s.node for s in result.trace]
-    assert nodes.count("check_tools") == 2 and nodes.count("uri_retrieval_tool") == 1  # nothing new to search
-    # one repair allowed (max_repairs=1): the second validation turn may only finish
-    second = llm.calls[-1]["json_schema"]
-    assert [v["properties"]["goto"]["const"] for v in second["anyOf"]] == ["finish"]
+    assert keys(result) == {("Q2685", "P102", "Q29468")}  # born in a person: dropped, not asserted
+    shown = script.prompts["validation"][0]
+    assert "Republican Party" in shown and "(Arnold Schwarzenegger; place of birth; Thal)" not in shown
+    checks = next(s for s in result.trace if s.node == "check_tools")
+    assert "dropped: (Arnold Schwarzenegger; place of birth; Thal)" in checks.output and "invalid" in checks.output
+    # the problem is settled by dropping the line: no send-back is open, the agent may only finish
+    assert [v["properties"]["goto"]["const"] for v in llm.calls[-1]["json_schema"]["anyOf"]] == ["finish"]
+
+
+def test_lean_run_ends_without_the_validation_agent_when_every_line_is_invalid(default_kb):
+    wrong = [{**m, "iri": "wd:Q2685"} if m["surface"] in ("Thal", "Republican Party") else m for m in MAPPING]
+    script = AgentScript(extractor=[lean_extractor()], uri=[lean_uri_agent(mapping=wrong)], validation=[])
+    result, llm = run(script, default_kb)
+    assert result.status == "ok" and result.triples == [] and len(llm.calls) == 2
+
+
+def test_lean_uri_agent_sends_back_to_the_extractor_at_most_once(default_kb):
+    script = AgentScript(
+        extractor=[lean_extractor(), lean_extractor()],
+        uri=[lean_uri_agent("extractor", mapping=[], instruction="check the triples"), lean_uri_agent()],
+        validation=[lean_validator()])
+    result, llm = run(script, default_kb)
+    assert len(result.triples) == 2
+    assert "Message from uri_mapping_and_refinement: check the triples" in script.prompts["extractor"][1]
+    second_uri = [c for c in llm.calls if "You are uri_mapping" in c["messages"][1]["content"]][1]
+    assert "extractor" not in [v["properties"]["goto"]["const"] for v in second_uri["json_schema"]["anyOf"]]
 
 
 def test_lean_malformed_answer_is_fed_back_with_the_error(default_kb):

@@ -59,6 +59,7 @@ def _server_params(
     port: int = 0,
     api_key: str | None = None,
     alias: str | None = None,
+    speculative: str | None = None,
 ) -> Any:
     xlc = _import_xllamacpp()
     params = xlc.CommonParams()
@@ -78,7 +79,31 @@ def _server_params(
         params.api_keys = [api_key]
     if alias:
         params.model_alias = alias
+    if speculative:
+        _speculate(params, speculative, threads, progress=not quiet)
     return params
+
+
+SPECULATIVE = ("ngram", "draft:<embedded model>")
+
+
+def _speculate(params: Any, how: str, threads: int, progress: bool) -> None:
+    """Speculative decoding: ``ngram`` drafts from n-grams of the prompt and the answer so far (the
+    agents copy terms and IRIs from their prompts); ``draft:<model>`` drafts with a smaller embedded
+    model of the same tokenizer (qwen2.5-coder-0.5b for the 1.5B). Greedy answers stay the same."""
+    xlc = _import_xllamacpp()
+    kinds = xlc.common_speculative_type
+    if how == "ngram":
+        params.speculative.types = [kinds.COMMON_SPECULATIVE_TYPE_NGRAM_SIMPLE]
+        return
+    kind, _, model = how.partition(":")
+    if kind != "draft" or not model:
+        raise UserError(f"unknown speculative decoding {how!r}: use one of {', '.join(SPECULATIVE)}")
+    params.speculative.types = [kinds.COMMON_SPECULATIVE_TYPE_DRAFT_SIMPLE]
+    params.speculative.draft.mparams.path = str(ensure_model(get_model_spec(model), progress=progress))
+    params.speculative.draft.n_max = 8
+    params.speculative.draft.cpuparams.n_threads = threads
+    params.speculative.draft.cpuparams_batch.n_threads = threads
 
 
 def _start(params: Any, path: Path) -> Any:
@@ -100,7 +125,8 @@ class EmbeddedLLM(LLM):
     1 thread measured 3-8x faster than 2. ``n_ctx``: context tokens per
     request. ``parallel``: requests decoded together (each gets ``n_ctx``);
     more than 1 only pays with spare cores. ``prompt_cache_mib``: RAM for
-    earlier prompts' KV state (prefix reuse across agents).
+    earlier prompts' KV state (prefix reuse across agents). ``speculative``:
+    ``ngram`` or ``draft:<model>`` (see ``_speculate``; default: none).
     """
 
     def __init__(
@@ -114,6 +140,7 @@ class EmbeddedLLM(LLM):
         prompt_cache_mib: int = 1024,
         quiet: bool = True,
         progress: bool = True,
+        speculative: str | None = None,
     ):
         if model_path is None:
             get_model_spec(model)  # fail on a bad name now, not on the first call
@@ -122,6 +149,7 @@ class EmbeddedLLM(LLM):
         self._model_path = Path(model_path) if model_path else None
         self._threads, self._n_ctx, self._parallel = threads, n_ctx, parallel
         self._prompt_cache_mib = prompt_cache_mib
+        self._speculative = speculative
         self._quiet, self._progress = quiet, progress
         self._server: Any = None
         self._closed = False
@@ -183,6 +211,7 @@ class EmbeddedLLM(LLM):
                     prompt_cache_mib=self._prompt_cache_mib,
                     api_key=secrets.token_urlsafe(24),
                     alias=name,
+                    speculative=self._speculative,
                 )
                 started = time.perf_counter()
                 self._server = _start(params, path)

@@ -11,7 +11,8 @@ Environment: GRAPHWRIGHT_LLM (spec), GRAPHWRIGHT_BASE_URL or OPENAI_BASE_URL,
 GRAPHWRIGHT_API_KEY or OPENAI_API_KEY ("not-needed" when unset: local servers
 ignore it); for servers, GRAPHWRIGHT_TIMEOUT (seconds per request, default 120),
 GRAPHWRIGHT_RETRIES (retries after the first attempt, default 3) and
-GRAPHWRIGHT_RETRY_DELAY (first backoff in seconds, default 1). Explicit arguments
+GRAPHWRIGHT_RETRY_DELAY (first backoff in seconds, default 1); for the embedded model,
+GRAPHWRIGHT_SPECULATIVE (``ngram`` or ``draft:<model>``: speculative decoding). Explicit arguments
 win over the environment.
 """
 
@@ -73,6 +74,8 @@ def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[st
     if spec == "embedded" or kind == "embedded" or (not model and spec in MODELS):
         name = model or (spec if spec in MODELS else DEFAULT_MODEL)
         get_model_spec(name)  # UnknownNameError with the valid names
+        if "speculative" not in opts and _env("GRAPHWRIGHT_SPECULATIVE"):
+            opts = {**opts, "speculative": _env("GRAPHWRIGHT_SPECULATIVE")}
         return EmbeddedLLM(name, **opts)
     if kind == "openai" and model:
         return _openai(model, base_url, api_key, opts)

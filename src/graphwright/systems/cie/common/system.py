@@ -104,11 +104,13 @@ def trace_steps(trace: list[dict[str, Any]]) -> list[TraceStep]:
 
 
 def mapping_surfaces(mapping: list[dict[str, Any]]) -> dict[str, str]:
-    """uri_mapping entries (surface, ``wd:Q..``/``wdt:P..``) -> {full IRI: surface}."""
+    """uri_mapping entries (surface, ``wd:Q..``/``wdt:P..``) -> {full IRI: surface}. When two surface
+    forms map to one IRI the first keeps it: the later one is usually the wrong mapping (a place mapped
+    onto the person born there), and open-world linking judges a link by its surface."""
     out = {}
     for m in mapping:
         if not m.get("iri"):
             continue
         prefix, _, ident = m["iri"].partition(":")
-        out[(WDT if prefix == "wdt" else WD) + ident] = m["surface"]
+        out.setdefault((WDT if prefix == "wdt" else WD) + ident, m["surface"])
     return out

@@ -216,10 +216,17 @@ async def semantic_validation_tool(state: NetworkState, runtime: Ctx) -> Command
 
 
 async def check_tools(state: NetworkState, runtime: Ctx) -> Command:
-    """lean=true: both check tools on every line of the draft, one numbered report for the validation agent."""
+    """lean=true: both check tools on every line of the draft. A line the checks call invalid (an item
+    where the property takes a literal, a subject or value of a type the property excludes) is dropped
+    here; the validation agent judges the others against the text, or the run ends when none is left."""
     checks = check_lines(runtime.context.kb, draft_lines(state.get("triples") or [], state.get("uri_mapping") or []))
-    return _tool_result(state, CHECK_TOOLS, render_lines(checks), checks=checks,
-                        check_problems=sum(c["verdict"] == "invalid" for c in checks))
+    kept = [c for c in checks if c["verdict"] != "invalid"]
+    report = render_lines(kept) + "".join(f"\ndropped: {render_lines([c])[3:]}" for c in checks if c not in kept)
+    caller = state.get("caller") or VALIDATION
+    goto = caller if kept else FINISH
+    return Command(goto=goto, update={
+        "checks": kept, "check_problems": 0, "turtle": "\n".join(c["line"] for c in kept), "last_call": CHECK_TOOLS,
+        "last_response": report, "call_trace": trace_step(state, CHECK_TOOLS, "tool", goto=goto, output=report[:2000])})
 
 
 async def finish(state: NetworkState, runtime: Ctx) -> Command:
