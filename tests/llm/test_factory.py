@@ -58,3 +58,47 @@ def test_factory_local_server_needs_no_api_key():
 def test_factory_model_name_without_a_server_is_a_user_error():
     with pytest.raises(UserError, match="give a base URL"):
         make_llm("gpt-4o")
+
+
+def test_factory_embedded_options_from_the_environment(monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_THREADS", "1")
+    monkeypatch.setenv("GRAPHWRIGHT_SLOTS", "2")
+    monkeypatch.setenv("GRAPHWRIGHT_SPECULATIVE", "ngram")
+    llm = make_llm("embedded:qwen2.5-coder-0.5b", cache=False)
+    assert (llm._threads, llm._parallel, llm._speculative) == (1, 2, "ngram")
+    assert make_llm("embedded:qwen2.5-coder-0.5b", cache=False, threads=2)._threads == 2  # arguments win
+    monkeypatch.setenv("GRAPHWRIGHT_SLOTS", "0")
+    with pytest.raises(UserError, match="GRAPHWRIGHT_SLOTS must be at least 1"):
+        make_llm("embedded:qwen2.5-coder-0.5b", cache=False)
+
+
+def test_free_cores_leaves_the_busy_ones(monkeypatch):
+    import os
+
+    from graphwright.llm import embedded
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    for busy, free in ((2.2, 2), (9.0, 1), (0.1, 4)):  # never none
+        monkeypatch.setattr(embedded, "busy_cores", lambda: busy)
+        assert embedded.free_cores() == free
+
+
+def test_busy_cores_sees_a_busy_core():
+    import threading
+
+    from graphwright.llm.embedded import busy_cores
+
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            pass
+
+    worker = threading.Thread(target=spin)
+    worker.start()
+    try:
+        busy = busy_cores()
+    finally:
+        stop.set()
+        worker.join()
+    assert busy >= 0.8  # the spinning thread holds about one core (other processes can only add)

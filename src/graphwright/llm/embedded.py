@@ -14,6 +14,7 @@ gets a random API key so that listener serves nobody else.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import threading
 import time
@@ -35,6 +36,33 @@ def _import_xllamacpp() -> Any:
             "(or use an OpenAI-compatible server with --llm openai:<model> --base-url ...)"
         ) from e
     return xllamacpp
+
+
+def free_cores() -> int:
+    """CPU threads for llama.cpp: the cores this process may use, less those other work keeps busy now.
+    llama.cpp's threads wait for each other, so two runs that each take every core thrash: on 2 cores a
+    second run slowed an agentre sentence from about 40 s to 694 s."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(cores, cores - round(busy_cores())))
+
+
+def busy_cores(window: float = 0.25) -> float:
+    """Cores in use by all processes over the next ``window`` seconds (Linux /proc/stat); elsewhere the
+    1-minute load average, which lags (a finished install still counts)."""
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+        return sum(fields), idle
+
+    try:
+        total0, idle0 = sample()
+        time.sleep(window)
+        total1, idle1 = sample()
+    except (OSError, ValueError, IndexError):
+        return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    elapsed = total1 - total0
+    return (os.cpu_count() or 1) * (elapsed - (idle1 - idle0)) / elapsed if elapsed > 0 else 0.0
 
 
 def _resolve(model: str, model_path: Path | None, progress: bool) -> tuple[str, Path]:
@@ -120,9 +148,9 @@ def _start(params: Any, path: Path) -> Any:
 class EmbeddedLLM(LLM):
     """A GGUF model run in this process; started on the first call.
 
-    ``threads``: CPU threads for prompt and generation. Use at most the idle
-    cores: llama.cpp's threads wait on each other, so on a busy 2-core machine
-    1 thread measured 3-8x faster than 2. ``n_ctx``: context tokens per
+    ``threads``: CPU threads for prompt and generation; default: the idle cores
+    when the model loads (``free_cores``): llama.cpp's threads wait on each
+    other, so on a busy 2-core machine 1 thread measured 3-8x faster than 2. ``n_ctx``: context tokens per
     request. ``parallel``: requests decoded together (each gets ``n_ctx``);
     more than 1 only pays with spare cores. ``prompt_cache_mib``: RAM for
     earlier prompts' KV state (prefix reuse across agents). ``speculative``:
@@ -134,7 +162,7 @@ class EmbeddedLLM(LLM):
         model: str = DEFAULT_MODEL,
         *,
         model_path: Path | str | None = None,
-        threads: int = 2,
+        threads: int | None = None,
         n_ctx: int = 4096,
         parallel: int = 1,
         prompt_cache_mib: int = 1024,
@@ -147,7 +175,7 @@ class EmbeddedLLM(LLM):
         self.model = Path(model_path).stem if model_path else model
         self.name = f"embedded:{self.model}"
         self._model_path = Path(model_path) if model_path else None
-        self._threads, self._n_ctx, self._parallel = threads, n_ctx, parallel
+        self._threads, self._n_ctx, self._parallel = threads, n_ctx, parallel  # threads: None = free_cores() at start
         self._prompt_cache_mib = prompt_cache_mib
         self._speculative = speculative
         self._quiet, self._progress = quiet, progress
@@ -204,7 +232,7 @@ class EmbeddedLLM(LLM):
                 name, path = _resolve(self.model, self._model_path, self._progress)
                 params = _server_params(
                     path,
-                    threads=self._threads,
+                    threads=self._threads or free_cores(),
                     n_ctx=self._n_ctx,
                     parallel=self._parallel,
                     quiet=self._quiet,

@@ -12,7 +12,9 @@ GRAPHWRIGHT_API_KEY or OPENAI_API_KEY ("not-needed" when unset: local servers
 ignore it); for servers, GRAPHWRIGHT_TIMEOUT (seconds per request, default 120),
 GRAPHWRIGHT_RETRIES (retries after the first attempt, default 3) and
 GRAPHWRIGHT_RETRY_DELAY (first backoff in seconds, default 1); for the embedded model,
-GRAPHWRIGHT_SPECULATIVE (``ngram`` or ``draft:<model>``: speculative decoding). Explicit arguments
+GRAPHWRIGHT_THREADS (default: the cores other work leaves free), GRAPHWRIGHT_SLOTS (requests decoded
+together, default 1) and GRAPHWRIGHT_SPECULATIVE (``ngram`` or ``draft:<model>``: speculative
+decoding, default off). Explicit arguments
 win over the environment.
 """
 
@@ -74,9 +76,7 @@ def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[st
     if spec == "embedded" or kind == "embedded" or (not model and spec in MODELS):
         name = model or (spec if spec in MODELS else DEFAULT_MODEL)
         get_model_spec(name)  # UnknownNameError with the valid names
-        if "speculative" not in opts and _env("GRAPHWRIGHT_SPECULATIVE"):
-            opts = {**opts, "speculative": _env("GRAPHWRIGHT_SPECULATIVE")}
-        return EmbeddedLLM(name, **opts)
+        return EmbeddedLLM(name, **{**_embedded_env(), **opts})
     if kind == "openai" and model:
         return _openai(model, base_url, api_key, opts)
     if base_url:  # any other name is a model on the given server ("org/model:tag" included)
@@ -86,6 +86,19 @@ def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[st
         f"(models: {', '.join(sorted(MODELS))}), 'openai:<model>', or give a base URL "
         "(--base-url or GRAPHWRIGHT_BASE_URL) for a model on an OpenAI-compatible server"
     )
+
+
+def _embedded_env() -> dict[str, Any]:
+    """Options of the embedded model set in the environment (explicit arguments win)."""
+    opts: dict[str, Any] = {}
+    for name, key in (("GRAPHWRIGHT_THREADS", "threads"), ("GRAPHWRIGHT_SLOTS", "parallel")):
+        if _env(name):
+            opts[key] = _number(name, int, 1)
+            if opts[key] < 1:
+                raise UserError(f"{name} must be at least 1")
+    if _env("GRAPHWRIGHT_SPECULATIVE"):
+        opts["speculative"] = _env("GRAPHWRIGHT_SPECULATIVE")
+    return opts
 
 
 def _number(name: str, kind: type, default: float) -> Any:
