@@ -36,6 +36,9 @@ from graphwright.systems.base import make_system
 
 LINKING_RUNS = RUNS / "linking"
 MADE_UP = "made-up"
+# the settings the ledger's answers were made with, before issue 23 changed the defaults: the tables
+# replay them without model time (drop a pin to measure today's default with the model)
+RECORDED_WITH = {"cie.single": {"cap_to_input": False}, "cie.network": {"lean": False}}
 
 
 async def closed_results(system_name: str, dataset: str, docs: list[Document], kb, llm) -> list[ExtractionResult]:
@@ -45,7 +48,7 @@ async def closed_results(system_name: str, dataset: str, docs: list[Document], k
     path = LINKING_RUNS / f"{name}.jsonl"
     done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
     replay = ReplayLLM(llm, LEDGER / f"linking--answers-{name}.jsonl")
-    system = make_system(system_name, replay, kb, {"linking": "closed"})
+    system = make_system(system_name, replay, kb, {"linking": "closed", **RECORDED_WITH.get(system_name, {})})
     for i, doc in enumerate(docs):
         if doc.id not in done:
             done[doc.id] = await system.run(doc)

@@ -32,6 +32,7 @@ from graphwright.llm import ChatResponse, LLM  # noqa: E402
 from graphwright.llm.wrappers import cache_key  # noqa: E402
 from graphwright.model import Document  # noqa: E402
 from graphwright.systems.base import make_system  # noqa: E402
+from graphwright.systems.cie.common.config import input_sized_cap  # noqa: E402
 
 MODEL = "embedded:qwen2.5-coder-1.5b"
 
@@ -59,11 +60,6 @@ class CutReplay(LLM):
                                          "usage": answer.usage.model_copy(update={"completion_tokens": self.cap})})
 
 
-def input_sized(text: str) -> int:
-    """Cap 0: as many tokens as the text has (about 4 characters each), within 128-1024."""
-    return max(128, min(1024, len(text) // 4))
-
-
 async def sweep(dataset: str, limit: int, caps: list[int], kb, judge) -> list[str]:
     gold = load_dataset(dataset, limit).documents
     docs = [Document(id=d.id, text=d.text) for d in gold]
@@ -73,10 +69,11 @@ async def sweep(dataset: str, limit: int, caps: list[int], kb, judge) -> list[st
     rows = []
     for cap in caps:
         llm = CutReplay(answers, cap)
-        system = make_system("cie.single", llm, kb, {"linking": "closed"})
+        # the answers were recorded under the fixed 1,024-token budget; the cuts are made here
+        system = make_system("cie.single", llm, kb, {"linking": "closed", "cap_to_input": False})
         results = []
         for doc in docs:
-            llm.cap = cap or input_sized(doc.text)
+            llm.cap = cap or input_sized_cap(doc.text, 1024)
             results.append(resolve(await system.run(doc), doc, judge))
         _, triples = scored(results, gold, kb)
         kept = sum(len(r.triples) for r in results)

@@ -156,13 +156,13 @@ def test_cie_single_from_the_cli(tmp_path: Path, default_kb):
     assert "1 / 0 / 0" in result.output
 
 
-def test_cie_single_caps_its_answer_at_the_texts_length_when_asked(default_kb):
+def test_cie_single_caps_its_answer_at_the_texts_length(default_kb):
     from graphwright.systems.cie.single.config import SingleConfig
 
-    assert SingleConfig().completion_cap("word " * 1000) == 1024  # the fixed budget by default
-    capped = SingleConfig(cap_to_input=True)
+    capped = SingleConfig()  # the default since issue 23
     assert capped.completion_cap(TEXT) == 128 and capped.completion_cap("x" * 2000) == 500
     assert capped.completion_cap("x" * 100_000) == 1024
+    assert SingleConfig(cap_to_input=False).completion_cap("word " * 10) == 1024  # the fixed budget
     llm = ScriptedLLM([answer(BIRTH)])
-    assert run(llm, default_kb, cap_to_input=True).status == "ok"
+    assert run(llm, default_kb).status == "ok"
     assert llm.calls[0]["max_tokens"] == 128  # what the model was asked for
