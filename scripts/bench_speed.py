@@ -71,6 +71,14 @@ def speed_table(system: str, dataset: str, results, model: str, command: str, ti
                      f"{hit:.0%} | {median([u['completion_tokens'] for u in usage]):,.0f} | "
                      f"{statistics.fmean(u['llm_calls'] for u in usage) if usage else 0:.1f} |{f1_cells} "
                      f"{median(seconds) / base_seconds:.2f} | {median(tokens) / base_tokens:.2f} |")
+    lines += ["", "Where the time goes, per document (means; reading and generating: llama.cpp's own timings):", "",
+              "| configuration | agent | calls | prompt tokens | from the prompt cache | completion tokens | "
+              "seconds reading prompts | seconds generating |", "|---|---|---|---|---|---|---|---|"]
+    for name, agg, _ in results:
+        for agent, cost in agg.get("per_agent", {}).items():
+            lines.append(f"| {name} | {agent} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:,.0f} | "
+                         f"{cost.get('prompt_cache_hit', 0):.0%} | {cost['completion_tokens']:,.0f} | "
+                         f"{cost.get('prompt_seconds', 0):.1f} | {cost.get('generation_seconds', 0):.1f} |")
     lines += ["", "Seconds are wall time per document; tokens are prompt plus completion tokens per document; "
               "prompt tokens evaluated are those llama.cpp did not restore from its prompt cache. "
               "LLM calls are a mean per document. Δ: the paired 95% bootstrap interval of the F1 difference over the "
