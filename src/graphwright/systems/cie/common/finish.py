@@ -54,15 +54,22 @@ def check_turtle(kb, turtle: str, agent: str) -> FinishOutcome:
     return outcome
 
 
-def draft_turtle(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> str:
-    """Turtle from free-form triples whose three parts all have a mapped IRI (surface -> iri)."""
-    iri_of = {m["surface"].casefold(): m["iri"] for m in mapping if m.get("iri")}
-    lines = []
+def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One Turtle line per free-form triple whose three parts all have a mapped IRI (surface -> iri),
+    each line once, with the free-form triple it came from."""
+    iri_of = {m["surface"].strip().casefold(): m["iri"] for m in mapping if m.get("iri")}
+    lines: dict[str, dict[str, Any]] = {}
     for t in triples:
-        s, p, o = (iri_of.get(str(t[k]).casefold()) for k in ("subject", "predicate", "object"))
+        s, p, o = (iri_of.get(str(t[k]).strip().casefold()) for k in ("subject", "predicate", "object"))
         if s and p and o and s.startswith("wd:") and p.startswith("wdt:") and o.startswith("wd:"):
-            lines.append(f"{s} {p} {o} .")
-    return "\n".join(dict.fromkeys(lines))
+            line = f"{s} {p} {o} ."
+            lines.setdefault(line, {"line": line, "free": [t["subject"], t["predicate"], t["object"]]})
+    return list(lines.values())
+
+
+def draft_turtle(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> str:
+    """Turtle from free-form triples whose three parts all have a mapped IRI."""
+    return "\n".join(entry["line"] for entry in draft_lines(triples, mapping))
 
 
 def mapping_fallback(state: dict[str, Any]) -> str:

@@ -23,17 +23,6 @@ TOOLS = (URI_TOOL, LABEL_TOOL, SEMANTIC_TOOL, CHECK_TOOLS)
 DESCRIPTION_CHARS = 50  # enough to tell the city from the football club, at a third of the tokens
 
 
-def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One Turtle line per free-form triple whose three parts are mapped, each line once."""
-    iri_of = {m["surface"].casefold(): m["iri"] for m in mapping if m.get("iri")}
-    lines: dict[str, dict[str, Any]] = {}
-    for t in triples:
-        s, p, o = (iri_of.get(str(t[k]).strip().casefold()) for k in ("subject", "predicate", "object"))
-        if s and p and o and s.startswith("wd:") and p.startswith("wdt:") and o.startswith("wd:"):
-            lines.setdefault(f"{s} {p} {o} .", {"line": f"{s} {p} {o} .", "free": [t["subject"], t["predicate"], t["object"]]})
-    return list(lines.values())
-
-
 def check_lines(kb, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Both check tools on each draft line: KB labels and the semantic verdict with its reasons."""
     checked = []

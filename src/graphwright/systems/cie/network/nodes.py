@@ -18,13 +18,13 @@ from langgraph.types import Command
 
 from graphwright.agents.call import dump_output
 from graphwright.errors import ModelOutputError
-from graphwright.systems.cie.common.finish import draft_turtle
+from graphwright.systems.cie.common.finish import draft_lines, draft_turtle
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.uri import complete_requests
 from graphwright.systems.cie.network.finish import finish_run
 from graphwright.systems.cie.network.lean_outputs import LeanExtractorOutput, LeanUriMappingOutput, LeanValidationOutput
 from graphwright.systems.cie.network.lean_view import (
-    check_lines, draft_lines, extractor_view, mapping_view, render_lines, validation_view,
+    check_lines, extractor_view, mapping_view, render_lines, validation_view,
 )
 from graphwright.systems.cie.network.mapping import (
     constrain_mapping, mapping_choices, merge_mapping, record_candidates,
