@@ -121,3 +121,16 @@ def test_lean_false_keeps_the_papers_turns(default_kb):
     result, llm = run(script, default_kb, lean=False)
     assert len(result.triples) == len(TRIPLES) and result.usage.llm_calls == 6
     assert llm.calls[0]["max_tokens"] == 1024
+
+
+def test_lean_network_speaks_the_xml_tag_protocol_too(default_kb):
+    import json
+
+    def tags(d):
+        return "".join(f"<{k}>{json.dumps(v) if isinstance(v, (list, dict)) else v}</{k}>" for k, v in d.items())
+
+    script = AgentScript(extractor=["Here: " + tags(lean_extractor())], uri=[tags(lean_uri_agent())],
+                         validation=["<remove>[]</remove>", tags(lean_validator())])
+    result, _ = run(script, default_kb, output_format="xml", parse_retries=1)
+    assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
+    assert "no <goto>" in script.prompts["validation"][1]  # fed back inside the same agent call
