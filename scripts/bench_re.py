@@ -39,7 +39,7 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     "few-shot (tf-idf)": ("agentre.fewshot", {"retriever": "tfidf"}),
     "few-shot (random)": ("agentre.fewshot", {"retriever": "random"}),
     # issue 23: no memory (it costs tokens and F1 with the embedded model) and one tool call before Finish
-    "agentre lean": ("agentre", {"tools": ["samples", "guidelines", "kg"], "max_iterations": 1}),
+    "agentre lean": ("agentre", {"tools": ["samples", "guidelines", "kg"], "max_iterations": 1}),  # = agentre.lean
 }
 
 

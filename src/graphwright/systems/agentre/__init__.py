@@ -1,6 +1,6 @@
 """AgentRE (issue 5, paper 001): schema-constrained relation extraction by a ReAct agent with sample,
 guideline and KG retrieval and a memory; ``agentre.zeroshot`` and ``agentre.fewshot`` are its
-same-model single-call baselines."""
+same-model single-call baselines, ``agentre.lean`` the agent without memory and with one action."""
 
 from __future__ import annotations
 
@@ -25,5 +25,7 @@ SYSTEMS.register("agentre")(_factory("agentre"))
 SYSTEMS.register("agentre.zeroshot")(_factory("agentre.zeroshot", mode="direct", tools=["guidelines"]))
 # One call with the k most similar labelled samples as examples (retrieval-based in-context learning).
 SYSTEMS.register("agentre.fewshot")(_factory("agentre.fewshot", mode="direct", tools=["guidelines", "samples"]))
+# The agent at under twice the few-shot call's cost (issue 23): no memory, one action before Finish.
+SYSTEMS.register("agentre.lean")(_factory("agentre.lean", tools=["samples", "guidelines", "kg"], max_iterations=1))
 
 __all__ = ["AgentREConfig", "AgentRESystem"]
