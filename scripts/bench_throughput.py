@@ -2,7 +2,7 @@
 at concurrency 1, 2 and 4, each with as many llama.cpp slots, and with speculative decoding (n-gram
 drafts; the 0.5B model drafting for the 1.5B), on the made-up texts written for this project.
 
-Each configuration loads its own model, warms it with one short call, then extracts every text, the
+Each configuration loads its own model (2 threads), warms it with one short call, then extracts every text, the
 documents in flight at once given by the concurrency. The table gives wall seconds, documents per hour,
 tokens, and whether each text got the same triples as with one slot and no drafts (batched decoding
 and drafts can change a greedy answer). Each configuration's figures are kept in the ledger
@@ -29,6 +29,7 @@ from graphwright.model import Document
 from graphwright.pipeline import run_document
 from graphwright.systems.base import make_system
 
+THREADS = 2  # fixed, so that the table compares slots and drafts, not what free_cores() saw at each load
 # name -> (concurrency, embedded model options)
 CONFIGS: dict[str, tuple[int, dict]] = {
     "1 slot": (1, {}),
@@ -41,7 +42,7 @@ CONFIGS: dict[str, tuple[int, dict]] = {
 
 async def measure(name: str, model: str, system_name: str, docs: list[Document], kb) -> dict:
     concurrency, options = CONFIGS[name]
-    llm = make_llm(model, cache=False, **options)
+    llm = make_llm(model, cache=False, threads=THREADS, **options)
     try:
         await llm.chat([{"role": "user", "content": "Say OK."}], max_tokens=4)  # load the model(s) first
         system = make_system(system_name, llm, kb, None)

@@ -47,8 +47,9 @@ def free_cores() -> int:
 
 
 def busy_cores(window: float = 0.25) -> float:
-    """Cores in use by all processes over the next ``window`` seconds (Linux /proc/stat); elsewhere the
-    1-minute load average, which lags (a finished install still counts)."""
+    """Cores that other processes use over the next ``window`` seconds (Linux /proc/stat, less this
+    process's own CPU time: the embedding model's threads spin on for a while after a search);
+    elsewhere the 1-minute load average, which lags (a finished install still counts)."""
     def sample() -> tuple[int, int]:
         with open("/proc/stat", encoding="ascii") as f:
             fields = [int(x) for x in f.readline().split()[1:]]
@@ -57,12 +58,15 @@ def busy_cores(window: float = 0.25) -> float:
 
     try:
         total0, idle0 = sample()
+        own0, wall0 = time.process_time(), time.perf_counter()
         time.sleep(window)
         total1, idle1 = sample()
+        own = (time.process_time() - own0) / (time.perf_counter() - wall0)
     except (OSError, ValueError, IndexError):
         return os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     elapsed = total1 - total0
-    return (os.cpu_count() or 1) * (elapsed - (idle1 - idle0)) / elapsed if elapsed > 0 else 0.0
+    everyone = (os.cpu_count() or 1) * (elapsed - (idle1 - idle0)) / elapsed if elapsed > 0 else 0.0
+    return max(0.0, everyone - own)
 
 
 def _resolve(model: str, model_path: Path | None, progress: bool) -> tuple[str, Path]:
