@@ -13,7 +13,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from graphwright.systems.cie.network.outputs import NO_IRI, Mapping
+from graphwright.systems.cie.network.outputs import Mapping, mapping_from_choices
 from graphwright.tools.uri_retrieval import SearchRequest
 
 Triple = Annotated[list[str], Field(min_length=3, max_length=3)]
@@ -40,13 +40,7 @@ class LeanUriMappingOutput(BaseModel):
     tool_input: list[SearchRequest] = Field(default_factory=list, description="new searches {term, mode, kind}; else []")
     instruction: str = Field(default="", description="what the extractor should fix; else empty")
 
-    @field_validator("uri_mapping", mode="before")
-    @classmethod
-    def _from_choices(cls, value):
-        """The candidate-constrained schema asks for {term: iri | "none"}."""
-        if isinstance(value, dict):
-            return [{"surface": s, "iri": iri} for s, iri in value.items() if iri and iri != NO_IRI]
-        return value
+    _from_choices = field_validator("uri_mapping", mode="before")(lambda value: mapping_from_choices(value))
 
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",), "extractor": ("instruction",)}

@@ -34,6 +34,13 @@ class ExtractorOutput(BaseModel):
     ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {"uri_mapping_and_refinement": ("instruction",)}
 
 
+def mapping_from_choices(value):
+    """The candidate-constrained schema asks for {surface: iri | "none"}: as Mapping entries."""
+    if isinstance(value, dict):
+        return [{"surface": s, "iri": iri} for s, iri in value.items() if iri and iri != NO_IRI]
+    return value
+
+
 class Mapping(BaseModel):
     surface: str = Field(description="the words from the triples")
     iri: str = Field(description="wd:Q... for entities, wdt:P... for properties")
@@ -50,13 +57,7 @@ class UriMappingOutput(BaseModel):
     )
     instruction: str = Field(default="", description="what the next agent should do")
 
-    @field_validator("uri_mapping", mode="before")
-    @classmethod
-    def _from_choices(cls, value):
-        """The candidate-constrained schema asks for {surface: iri | "none"}."""
-        if isinstance(value, dict):
-            return [{"surface": s, "iri": iri} for s, iri in value.items() if iri and iri != NO_IRI]
-        return value
+    _from_choices = field_validator("uri_mapping", mode="before")(lambda value: mapping_from_choices(value))
 
     #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
