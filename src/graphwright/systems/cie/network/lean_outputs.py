@@ -13,7 +13,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from graphwright.systems.cie.network.outputs import Mapping, mapping_from_choices
+from graphwright.systems.cie.network.outputs import Mapping, UriMappingOutput, mapping_from_choices
 from graphwright.tools.uri_retrieval import SearchRequest
 
 Triple = Annotated[list[str], Field(min_length=3, max_length=3)]
@@ -42,11 +42,9 @@ class LeanUriMappingOutput(BaseModel):
 
     _from_choices = field_validator("uri_mapping", mode="before")(lambda value: mapping_from_choices(value))
 
-    ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",), "extractor": ("instruction",)}
-    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "uri_retrieval_tool": ("uri_mapping", "instruction"), "validation_and_output": ("tool_input", "instruction"),
-        "extractor": ("tool_input", "uri_mapping")}
+    # the same routes carry the same payloads as in the paper's answer model
+    ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = UriMappingOutput.ROUTE_NEEDS
+    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = UriMappingOutput.ROUTE_EMPTIES
 
 
 class LeanValidationOutput(BaseModel):
