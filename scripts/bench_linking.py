@@ -8,6 +8,7 @@ made-up texts of ``graphwright/eval/made_up_texts.jsonl``. The model's answers a
 (docs/bench-ledger/linking--answers-*.jsonl), so another machine recomputes the tables without it.
 
     python scripts/bench_linking.py --systems cie.single:20,cie.network:5 --model embedded:qwen2.5-coder-1.5b
+    python scripts/bench_linking.py --systems cie.network:0 --variant lean:lean=true  # today's default, own ledger
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections import Counter
 
 from bench_eval import BENCH_MD, header, slug
 from bench_ledger import LEDGER, RUNS, ReplayLLM
+from bench_speed import parse_config
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
@@ -41,14 +43,16 @@ MADE_UP = "made-up"
 RECORDED_WITH = {"cie.single": {"cap_to_input": False}, "cie.network": {"lean": False}}
 
 
-async def closed_results(system_name: str, dataset: str, docs: list[Document], kb, llm) -> list[ExtractionResult]:
+async def closed_results(system_name: str, dataset: str, docs: list[Document], kb, llm,
+                         variant: tuple[str, dict]) -> list[ExtractionResult]:
     """The system's closed-world result per document, resumed from its run folder; answers via the ledger."""
-    name = f"{system_name}-{dataset}-{slug(llm.name).replace(':', '_')}"
+    label, settings = variant
+    name = f"{system_name}{'-' + label if label else ''}-{dataset}-{slug(llm.name).replace(':', '_')}"
     LINKING_RUNS.mkdir(parents=True, exist_ok=True)
     path = LINKING_RUNS / f"{name}.jsonl"
     done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
     replay = ReplayLLM(llm, LEDGER / f"linking--answers-{name}.jsonl")
-    system = make_system(system_name, replay, kb, {"linking": "closed", **RECORDED_WITH.get(system_name, {})})
+    system = make_system(system_name, replay, kb, {"linking": "closed", **RECORDED_WITH.get(system_name, {}), **settings})
     for i, doc in enumerate(docs):
         if doc.id not in done:
             done[doc.id] = await system.run(doc)
@@ -90,13 +94,13 @@ async def run(args, system_name: str, docs_wanted: dict[str, int]) -> str:
         if wanted:
             gold = load_dataset(dataset, wanted).documents
             docs = [Document(id=d.id, text=d.text) for d in gold]
-            closed = await closed_results(system_name, dataset, docs, kb, llm)
+            closed = await closed_results(system_name, dataset, docs, kb, llm, args.variant)
             opened = [resolve(r, d, judge) for r, d in zip(closed, docs)]
             for mode, results in (("closed", closed), ("open", opened)):
                 lines.append(entity_row(f"{dataset} ({len(docs)})", mode, *scored(results, gold, kb)))
     texts = made_up_texts()
     docs = [Document(id=t.id, text=t.text) for t in texts]
-    closed = await closed_results(system_name, MADE_UP, docs, kb, llm)
+    closed = await closed_results(system_name, MADE_UP, docs, kb, llm, args.variant)
     for mode, results in (("closed", closed), ("open", [resolve(r, d, judge) for r, d in zip(closed, docs)])):
         checks = [check_facts(r, t) for r, t in zip(results, texts)]
         made_up_lines.append(
@@ -107,7 +111,8 @@ async def run(args, system_name: str, docs_wanted: dict[str, int]) -> str:
                             for r, t in zip(results, texts)]
     await llm.aclose()
     title = "".join(f"first {n} {d} documents, " for d, n in docs_wanted.items() if n)
-    body = header(f"{system_name}: linking against the default KB ({title}the {len(texts)} made-up texts)",
+    settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
+    body = header(f"{system_name}{settings}: linking against the default KB ({title}the {len(texts)} made-up texts)",
                   llm.name, args.command)
     body += (lines if any(docs_wanted.values()) else []) + ["", "Made-up texts: facts, facts about a made-up person or company, "
                      "mentions of a made-up person or company (or of a real one the KB lacks) linked to a KB entity "
@@ -134,13 +139,16 @@ def main() -> None:
                              "or system:N/M (N rebel-sample, M fewrel)")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--variant", default=("", {}), type=parse_config,
+                        help="name:key=value+key=value: settings over the recorded ones, with their own ledger and table")
     args = parser.parse_args()
     args.command = "python scripts/bench_linking.py " + " ".join(sys.argv[1:])
     for spec in args.systems:
         name, _, docs = spec.partition(":")
         rebel, _, fewrel = (docs or "0").partition("/")
         wanted = {"rebel-sample": int(rebel), "fewrel": int(fewrel or rebel)}
-        write_section(BENCH_MD, f"linking-{name}", asyncio.run(run(args, name, wanted)))
+        section = f"linking-{name}" + (f"-{args.variant[0]}" if args.variant[0] else "")
+        write_section(BENCH_MD, section, asyncio.run(run(args, name, wanted)))
         print(f"wrote the {name} table to {BENCH_MD}", file=sys.stderr)
 
 

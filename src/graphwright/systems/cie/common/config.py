@@ -27,8 +27,8 @@ class CieConfig(BaseModel):
                                  "(small models re-run an extractor that already answered until the step limit).")
 
 
-def input_sized_cap(text: str, ceiling: int) -> int:
+def input_sized_cap(text: str, ceiling: int, floor: int = 128) -> int:
     """A completion budget that follows the input: about one token per token of text (4 characters),
-    at least 128 and at most ``ceiling``. Right answers come early; a small model at a large cap
+    at least ``floor`` and at most ``ceiling``. Right answers come early; a small model at a large cap
     goes on listing noise (docs/BENCHMARKS.md, output caps)."""
-    return min(ceiling, max(128, len(text) // 4))
+    return min(ceiling, max(floor, len(text) // 4))

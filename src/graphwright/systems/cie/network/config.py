@@ -20,6 +20,10 @@ class NetworkConfig(CieConfig):
                        "and checks strict routing forces run without an agent turn, one system message with the "
                        "document for all agents, compact answers, the extractor's budget sized to the text (the complete part of a cut-off answer kept). "
                        "false: the prompts and turns of the paper's design, as benchmarked before.")
+    extractor_min_tokens: int = Field(default=128, ge=16, description="lean: the least budget of the extractor's answer "
+                                      "(a short text gets this much, a long one about its own length).")
 
     def extractor_cap(self, text: str) -> int:
-        return input_sized_cap(text, self.extractor_max_tokens) if self.lean else self.extractor_max_tokens
+        if not self.lean:
+            return self.extractor_max_tokens
+        return input_sized_cap(text, self.extractor_max_tokens, self.extractor_min_tokens)
