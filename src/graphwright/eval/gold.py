@@ -84,11 +84,31 @@ class GoldEntity(BaseModel):
     surface: str | None = None
 
 
+class GoldArgument(BaseModel):
+    """One argument of a gold event: its role and the words that fill it (offsets where the data has them)."""
+
+    role: str
+    surface: str
+    start: int | None = None
+    end: int | None = None
+
+
+class GoldEvent(BaseModel):
+    """An event mention, for event-extraction data: its type, trigger words and arguments."""
+
+    type: str
+    trigger: str
+    start: int | None = None
+    end: int | None = None
+    arguments: list[GoldArgument] = Field(default_factory=list)
+
+
 class GoldDocument(BaseModel):
     id: str
     text: str
     triples: list[GoldTriple] = Field(default_factory=list)
     entities: list[GoldEntity] = Field(default_factory=list)
+    events: list[GoldEvent] = Field(default_factory=list)
     title: str | None = None
     # NER data: (start, end) of each token; predictions are scored on these tokens, as seqeval does
     tokens: list[tuple[int, int]] | None = None

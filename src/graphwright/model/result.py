@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from graphwright.errors import LLMUnavailableError
+from graphwright.model.events import Event
 from graphwright.model.graph import Entity, Triple
 
 
@@ -48,7 +49,7 @@ class TraceStep(BaseModel):
 
 
 class ExtractionResult(BaseModel):
-    """Triples and entities from one document, or a failure with its reason."""
+    """Triples, entities and events from one document, or a failure with its reason."""
 
     document_id: str
     system: str
@@ -58,6 +59,7 @@ class ExtractionResult(BaseModel):
                             "server unreachable or timing out): a rerun may succeed, and evaluation redoes it.")
     triples: list[Triple] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
     usage_by_agent: dict[str, Usage] = Field(default_factory=dict, description="The usage split by the agent "
                                              "whose calls it was (graphwright.llm.attribution).")

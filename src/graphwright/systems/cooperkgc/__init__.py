@@ -1,0 +1,28 @@
+"""CooperKGC (issue 24, paper 003): NER, RE and event-extraction experts in collaborative rounds, and its
+baselines with the same experts: ``cooperkgc.single`` (one call per task), ``cooperkgc.twostage`` (labels,
+then the extraction) and ``cooperkgc.vote`` (three members and a majority vote)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphwright.systems.base import SYSTEMS
+from graphwright.systems.cooperkgc.config import CooperKGCConfig
+from graphwright.systems.cooperkgc.system import CooperKGCSystem
+from graphwright.systems.settings import parse_settings
+
+
+def _factory(name: str, **fixed: Any):
+    def make(llm, kb, config: dict[str, Any] | None = None) -> CooperKGCSystem:
+        return CooperKGCSystem(llm, kb, parse_settings(CooperKGCConfig, name, config, **fixed), name=name)
+
+    make.takes_dataset = True  # `eval run` passes the dataset: its task is the target, its schema the target's
+    return make
+
+
+SYSTEMS.register("cooperkgc")(_factory("cooperkgc"))
+SYSTEMS.register("cooperkgc.single")(_factory("cooperkgc.single", mode="single"))
+SYSTEMS.register("cooperkgc.twostage")(_factory("cooperkgc.twostage", mode="two-stage"))
+SYSTEMS.register("cooperkgc.vote")(_factory("cooperkgc.vote", mode="vote"))
+
+__all__ = ["CooperKGCConfig", "CooperKGCSystem"]

@@ -1,0 +1,128 @@
+"""What the expert agents answer, the JSON Schema that constrains each answer to its background's
+schema, and the simplifier S of paper 003: only parsed, schema-valid results the text supports go to
+the peers and into the graph.
+
+Answers are compact lists (an entity is ``[type, words]``, a triple ``[head, relation, tail]``, an event
+argument ``[role, words]``): the small models this runs on spend most of their time generating.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Pair = Annotated[list[str], Field(min_length=2, max_length=2)]
+Triple = Annotated[list[str], Field(min_length=3, max_length=3)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # another task's answer shape is an error fed back, not an empty answer
+
+
+class NERAnswer(Strict):
+    entities: list[Pair] = Field(default_factory=list, description="[type, words] per entity")
+
+
+class REAnswer(Strict):
+    triples: list[Triple] = Field(default_factory=list, description="[head, relation, tail] per fact")
+
+
+class EventItem(Strict):
+    type: str
+    trigger: str = Field(description="the word or phrase that says the event happened")
+    arguments: list[Pair] = Field(default_factory=list, description="[role, words] per argument")
+
+
+class EEAnswer(Strict):
+    events: list[EventItem] = Field(default_factory=list)
+
+
+Answer = NERAnswer | REAnswer | EEAnswer
+ANSWER_TYPES: dict[str, type[BaseModel]] = {"ner": NERAnswer, "re": REAnswer, "ee": EEAnswer}
+
+
+def _enum(values: list[str]) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+def _tuple(*items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "prefixItems": list(items), "items": False, "minItems": len(items), "maxItems": len(items)}
+
+
+def _answer_schema(key: str, item: dict[str, Any]) -> dict[str, Any]:
+    return {"title": key, "type": "object", "properties": {key: {"type": "array", "items": item}},
+            "required": [key], "additionalProperties": False}
+
+
+def ner_schema(types: list[str]) -> dict[str, Any]:
+    return _answer_schema("entities", _tuple(_enum(types), {"type": "string"}))
+
+
+def re_schema(relations: list[str]) -> dict[str, Any]:
+    return _answer_schema("triples", _tuple({"type": "string"}, _enum(relations), {"type": "string"}))
+
+
+def ee_schema(types: list[str], roles: list[str]) -> dict[str, Any]:
+    event = {"type": "object", "properties": {
+        "type": _enum(types), "trigger": {"type": "string"},
+        "arguments": {"type": "array", "items": _tuple(_enum(roles), {"type": "string"})}},
+        "required": ["type", "trigger", "arguments"], "additionalProperties": False}
+    return _answer_schema("events", event)
+
+
+def locate(words: str, text: str) -> tuple[int, int] | None:
+    """Where the words occur in the text: exactly, else ignoring case and the spacing between words."""
+    words = words.strip()
+    if not words:
+        return None
+    at = text.find(words)
+    if at >= 0:
+        return at, at + len(words)
+    found = re.search(r"\s+".join(map(re.escape, words.split())), text, re.IGNORECASE)
+    return (found.start(), found.end()) if found else None
+
+
+def copied(words: str, text: str) -> str | None:
+    """The text's own spelling of the words, or None when the text does not hold them: an answer
+    copies the text, not the model's memory."""
+    span = locate(words, text)
+    return None if span is None else text[span[0]:span[1]]
+
+
+def simplify_ner(answer: NERAnswer, text: str, types: list[str]) -> NERAnswer:
+    kept = [[t, w] for t, w in ((t, copied(w, text)) for t, w in answer.entities) if t in types and w]
+    return NERAnswer(entities=_unique(kept))
+
+
+def simplify_re(answer: REAnswer, text: str, relations: list[str]) -> REAnswer:
+    kept = [[h, r, t] for h, r, t in ((copied(h, text), r, copied(t, text)) for h, r, t in answer.triples)
+            if r in relations and h and t and h != t]
+    return REAnswer(triples=_unique(kept))
+
+
+def simplify_ee(answer: EEAnswer, text: str, roles_of: dict[str, list[str]]) -> EEAnswer:
+    events, seen = [], set()
+    for e in answer.events:
+        trigger = copied(e.trigger, text)
+        if e.type not in roles_of or not trigger:
+            continue
+        arguments = _unique([[r, w] for r, w in ((r, copied(w, text)) for r, w in e.arguments)
+                             if r in roles_of[e.type] and w])
+        item = EventItem(type=e.type, trigger=trigger, arguments=arguments)
+        key = item.model_dump_json()
+        if key not in seen:
+            seen.add(key)
+            events.append(item)
+    return EEAnswer(events=events)
+
+
+def _unique(rows: list[list[str]]) -> list[list[str]]:
+    return [list(r) for r in dict.fromkeys(tuple(r) for r in rows)]
+
+
+def render(answer: BaseModel) -> str:
+    """An answer as one line of compact JSON: what the peers read and the prompt cache compares."""
+    return json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, separators=(", ", ": "))

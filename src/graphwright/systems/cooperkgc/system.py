@@ -1,0 +1,111 @@
+"""``cooperkgc``: entity, relation and event experts that extract from the same text and revise their
+answers in rounds by reading one another's (paper 003), and its baselines with the same experts and
+prompts: one call per task, a two-stage call and a self-consistency vote (baselines.py)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pydantic import BaseModel
+
+from graphwright.errors import LLMError, ModelOutputError
+from graphwright.llm.attribution import for_agent
+from graphwright.llm.base import LLM, Message
+from graphwright.llm.structured import chat_structured
+from graphwright.llm.wrappers import MeteredLLM
+from graphwright.model import Document, ExtractionResult, Provenance, TraceStep
+from graphwright.systems.cooperkgc import baselines, graph
+from graphwright.systems.cooperkgc.answers import ANSWER_TYPES, render
+from graphwright.systems.cooperkgc.config import CooperKGCConfig
+from graphwright.systems.cooperkgc.rounds import Rounds, collaborate
+from graphwright.systems.cooperkgc.team import EXPERT, Expert, build_team
+
+
+class CooperKGCSystem:
+    def __init__(self, llm: LLM, kb: Any, config: CooperKGCConfig, name: str = "cooperkgc"):
+        self.name, self.llm, self.config = name, llm, config
+        self.experts, self.output_tasks = build_team(config)
+
+    async def run(self, document: Document) -> ExtractionResult:
+        started = time.perf_counter()
+        meter = MeteredLLM(self.llm, budget=self.config.token_budget)
+        result = ExtractionResult(document_id=document.id, system=self.name)
+        turn = Turn(meter, self.config, document.text, result)
+        try:
+            if self.config.mode == "collaborate":
+                log = await collaborate(self.experts, turn.ask, self.config.rounds, settle=self.config.settle,
+                                        output=self.output_tasks)
+                answers = log.final
+                result.extra.update(rounds=[graph.answer_dump(a) for a in log.answers], spoke=log.spoke,
+                                    settled_after=log.settled_after)
+            else:
+                answers = await baselines.run(self.config.mode, self.primary(), turn)
+        except LLMError as exc:  # backend down, budget spent: the document fails with its reason
+            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
+                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+        self.fill(result, document, answers)
+        result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        return result
+
+    def primary(self) -> list[Expert]:
+        """The first expert of each output task: its answer is the result."""
+        firsts: dict[str, Expert] = {}
+        for e in self.experts:
+            firsts.setdefault(e.task, e)
+        return [e for task, e in firsts.items() if task in self.output_tasks]
+
+    def fill(self, result: ExtractionResult, document: Document, answers: dict[str, BaseModel]) -> None:
+        """The primary experts' answers as the result's entities, triples and events."""
+        for expert in self.primary():
+            answer = answers.get(expert.id)
+            if answer is None:
+                continue
+            provenance = Provenance(system=self.name, agent=expert.id, model=self.llm.name,
+                                    prompt_version=f"{EXPERT.id}@{EXPERT.sha}")
+            if expert.task == "ner":
+                result.entities += graph.entities(document, expert, answer)
+            elif expert.task == "re":
+                result.triples += graph.triples(document, expert, answer, provenance)
+            else:
+                result.events += graph.events(document, expert, answer, provenance, self.name)
+        result.output = "\n".join(f"{e.id}: {render(answers[e.id])}" for e in self.primary() if e.id in answers)
+
+
+class Turn:
+    """One expert's answer: the call with bounded parse-error feedback, the simplifier, the trace step."""
+
+    def __init__(self, llm: LLM, config: CooperKGCConfig, text: str, result: ExtractionResult):
+        self.llm, self.config, self.text, self.result = llm, config, text, result
+
+    async def ask(self, expert: Expert, peers: list[tuple[Expert, BaseModel]] | None,
+                  own: BaseModel | None) -> BaseModel | None:
+        messages = expert.messages(self.text, self.config.demos, own, peers or [])
+        return await self.answer(expert, messages, ANSWER_TYPES[expert.task], expert.background.json_schema())
+
+    async def answer(self, expert: Expert, messages: list[Message], output_type: type[BaseModel],
+                     schema: dict[str, Any], simplify: bool = True, labels: list[str] | None = None) -> BaseModel | None:
+        """The parsed answer, simplified under the schema (or its ``labels``); None when the expert gave no
+        valid one."""
+        try:
+            with for_agent(expert.id):
+                reply = await chat_structured(self.llm, messages, output_type, schema=schema,
+                                              max_retries=self.config.parse_retries, max_tokens=self.config.max_tokens,
+                                              salvage_cut_off=True)
+        except ModelOutputError as exc:
+            self.step(expert.id, error=str(exc))
+            self.result.warnings.append(f"{expert.id}: no valid answer ({exc})")
+            return None
+        answer = expert.background.simplify(reply.parsed, self.text, labels) if simplify else reply.parsed
+        self.step(expert.id, output=reply.text)
+        return answer
+
+    def step(self, node: str, output: str | None = None, error: str | None = None) -> None:
+        self.result.trace.append(TraceStep(step=len(self.result.trace) + 1, node=node, output=output, error=error))
+
+
+def rounds_of(result: ExtractionResult) -> Rounds:
+    """The per-round answers a collaborate run recorded (for the F1-per-round study)."""
+    answers = [{k: ANSWER_TYPES[k.partition("-")[0]].model_validate(v) for k, v in r.items()}
+               for r in result.extra.get("rounds", [])]
+    return Rounds(answers=answers, spoke=result.extra.get("spoke", []), settled_after=result.extra.get("settled_after"))
