@@ -67,7 +67,7 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         if result.status == "failed":
             merged.status, merged.reason = "failed", (result.reason if len(pieces) == 1 else f"piece at offset {offset}: {result.reason}")
             merged.retryable = result.retryable
-            merged.triples, merged.entities = [], []
+            merged.triples, merged.entities, merged.events = [], [], []
             return merged
         for triple in result.triples:
             if triple.key() not in seen:
@@ -77,6 +77,10 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         for entity in result.entities:
             kept = entities.setdefault((entity.iri, tuple(entity.types)), entity.model_copy(update={"mentions": []}))
             kept.mentions += [m.model_copy(update={"span": _shift(m.span, offset, document)}) for m in entity.mentions]
+        for event in result.events:
+            merged.events.append(event.model_copy(update={
+                "trigger_span": _shift(event.trigger_span, offset, document),
+                "arguments": [a.model_copy(update={"span": _shift(a.span, offset, document)}) for a in event.arguments]}))
         merged.output = result.output if len(pieces) == 1 else None
         merged.extra = result.extra if len(pieces) == 1 else {"pieces": len(pieces)}
     merged.entities = list(entities.values())

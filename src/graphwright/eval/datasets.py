@@ -1,5 +1,7 @@
-"""Evaluation datasets: closed IE (rebel-sample, fewrel, re-docred, any file in the generic format) and
-relation extraction (conll04, scierc, nyt, webnlg, duie2: registered by :mod:`graphwright.eval.re_data`).
+"""Evaluation datasets: closed IE (rebel-sample, fewrel, re-docred, any file in the generic format),
+relation extraction (conll04, scierc, nyt, webnlg, duie2: registered by :mod:`graphwright.eval.re_data`),
+NER (:mod:`graphwright.eval.ner_data`) and event extraction (wikievents, casie, rams, genia-event, phee,
+mlee: :mod:`graphwright.eval.ee_data`).
 
 Benchmark files are read from the data directory (``../shared/data``, or GRAPHWRIGHT_DATA_DIR) and
 never copied; a missing file is a clear error naming it.
@@ -27,7 +29,7 @@ class EvalDataset:
     kb: str = "default"  # the KB a system should link against (a name for graphwright.kb.open_kb, or a path)
     match_names: bool = False  # gold entities that the KB lacks are also matched by name
     note: str = ""
-    task: str = "closed-ie"  # which metrics score it: "closed-ie" (paper 000), "re" (paper 001) or "ner" (paper 002)
+    task: str = "closed-ie"  # which metrics score it: "closed-ie" (paper 000), "re" (001), "ner" (002) or "ee" (003)
     system_settings: dict = field(default_factory=dict)  # what a system needs to know of the data (its schema)
 
 
@@ -164,3 +166,4 @@ def detokenize(tokens: list[str]) -> str:
 
 import graphwright.eval.ner_data  # noqa: E402,F401 - registers the NER datasets
 import graphwright.eval.re_data  # noqa: E402,F401 - registers the relation-extraction datasets
+import graphwright.eval.ee_data  # noqa: E402,F401 - registers the event-extraction datasets

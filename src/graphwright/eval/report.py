@@ -15,6 +15,8 @@ LABELS = {
     "subjects": "Subjects", "properties": "Properties", "properties_parental": "Properties (parental)",
     "properties_related": "Properties (related)", "objects": "Objects", "entities": "Entities",
     "boundaries": "Argument pairs (relation ignored)", "mentions": "Entity mentions (exact span and type)",
+    "triggers": "Trigger identification", "trigger_types": "Trigger classification",
+    "arguments": "Argument identification", "argument_roles": "Argument classification",
 }
 COST = (("llm_calls", "LLM calls"), ("prompt_tokens", "prompt tokens"),
         ("cached_prompt_tokens", "prompt tokens from the cache"), ("completion_tokens", "completion tokens"),
@@ -79,9 +81,12 @@ def agent_table(per_agent: dict[str, dict[str, float]]) -> str:
 
 
 def comparison_rows(aggs: list[dict[str, Any]], average: str = "macro") -> list[tuple[str, list[str]]]:
-    """(metric, one value per run) rows: F1 per category, P and R of triples, error rate and cost."""
-    rows = [("triple precision", [f"{a[average]['triples']['precision']:.3f}" for a in aggs]),
-            ("triple recall", [f"{a[average]['triples']['recall']:.3f}" for a in aggs])]
+    """(metric, one value per run) rows: F1 per category, P and R of the first run's headline category (triples;
+    mentions for NER, triggers for EE), error rate and cost."""
+    headline = categories(aggs[0])[0]
+    name = "triple" if headline == "triples" else label(headline)
+    rows = [(f"{name} {metric}", [f"{a[average][headline][metric]:.3f}" if headline in a[average] else "-" for a in aggs])
+            for metric in ("precision", "recall")]
     rows += [(f"{label(c)} F1", [f"{a[average][c]['f1']:.3f}" if c in a[average] else "-" for a in aggs])
              for c in dict.fromkeys(c for a in aggs for c in categories(a))]
     rows += [("error rate", [f"{a['error_rate']:.3f}" for a in aggs]),

@@ -24,6 +24,7 @@ from typing import Any, Callable, Protocol
 
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
+from graphwright.eval.ee_metrics import EEScorer, gold_events, predicted_events
 from graphwright.eval.gold import GoldDocument
 from graphwright.eval.metrics import NO_HIERARCHY, Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
 from graphwright.eval.ner_metrics import NERScorer, predicted_mentions
@@ -92,11 +93,13 @@ class DocumentScorer(Protocol):
 
 
 def make_scorer(dataset: EvalDataset, kb: Any) -> DocumentScorer:
-    """The metrics of the dataset's task: closed IE with the KB's property hierarchy, or strict RE."""
+    """The metrics of the dataset's task: closed IE with the KB's property hierarchy, strict RE, NER or EE."""
     if dataset.task == "re":
         return REScorer()
     if dataset.task == "ner":
         return NERScorer()
+    if dataset.task == "ee":
+        return EEScorer()
     hierarchy = PropertyHierarchy.from_kb(kb) if kb is not None else NO_HIERARCHY  # --kb none: exact properties
     return Scorer(hierarchy, match_names=dataset.match_names, kb_has=getattr(kb, "contains", None))
 
@@ -116,6 +119,9 @@ def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentSc
         "warnings": result.warnings,
         "trace_id": doc.id,
         **(_entity_rows(doc, result) if doc.entities or result.entities else {}),
+        **(_event_rows(doc, result) if doc.events or result.events else {}),
+        # cooperkgc: every expert's answer after each round, for the score after each round
+        **({k: result.extra.get(k) for k in ("rounds", "settled_after")} if "rounds" in result.extra else {}),
     }
 
 
@@ -125,6 +131,12 @@ def _entity_rows(doc: GoldDocument, result: ExtractionResult) -> dict[str, Any]:
         return [{"start": s, "end": e, "type": t, "surface": doc.text[s:e]} for s, e, t in sorted(mentions)]
     return {"entities": rows(predicted_mentions(result)),
             "gold_entities": rows((g.start, g.end, g.type) for g in doc.entities)}
+
+
+def _event_rows(doc: GoldDocument, result: ExtractionResult) -> dict[str, Any]:
+    """EE runs: the predicted and gold events (type and role names, trigger and argument texts)."""
+    return {"events": [e.as_row() for e in predicted_events(result)],
+            "gold_events": [e.as_row() for e in gold_events(doc)]}
 
 
 def _triple_row(t) -> dict[str, Any]:
