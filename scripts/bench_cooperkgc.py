@@ -1,8 +1,8 @@
 """`make bench-cooperkgc`: cooperkgc against its baselines on one NER, one RE and one EE dataset (paper 003).
 
 Every configuration runs on the same first N test items of each dataset with the same model, the
-dataset's task as the target (its expert gets the dataset's schema; the others keep the defaults:
-conll2003, nyt, wikievents). Configurations: one call for the target task (AutoKG), two stages (ChatIE),
+dataset's task as the target (its expert gets the dataset's schema; the others keep the shipped news
+schemas: CoNLL-2003 types, NYT-style relations, ACE 2005 events, as the paper's defaults). Configurations: one call for the target task (AutoKG), two stages (ChatIE),
 a self-consistency vote of three members, and cooperkgc with 4 rounds, whose F1 after each round is a
 second table (the paper's Fig. 3). Runs go to runs/bench/cooperkgc/ and resume; answers are shared
 between configurations (cooperkgc's round 0 asks the single call's question) and kept in a run-folder

@@ -60,7 +60,8 @@ def extract(
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE, e.g. --set max_steps=6 (repeatable)."),
     config: Optional[Path] = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings; for "
-                                          "agenticner an entity domain file); --set overrides it."),
+                                          "agenticner an entity domain file; for cooperkgc the team's "
+                                          "schemas: ner, re, ee); --set overrides it."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
     from graphwright.inputs import iter_inputs
@@ -140,6 +141,8 @@ def _print_summary(summary, seconds: float, model: str) -> None:
     table.add_row("model", model)
     table.add_row("documents done / skipped / failed", f"{summary.done} / {summary.skipped} / {len(summary.failed)}")
     table.add_row("triples", str(summary.triples))
+    if summary.events:
+        table.add_row("events", str(summary.events))
     table.add_row("entities not in the KB (kept unlinked)", str(summary.unlinked))
     usage = summary.usage
     table.add_row("LLM calls (cached)", f"{usage.llm_calls} ({usage.cached_calls})")

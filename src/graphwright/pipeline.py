@@ -31,6 +31,7 @@ class BatchSummary:
     skipped: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)  # (document or source, reason)
     triples: int = 0
+    events: int = 0
     unlinked: int = 0  # entities kept under their own IRI: the KB has no entity for them
     usage: Usage = field(default_factory=Usage)
 
@@ -110,6 +111,7 @@ async def extract_batch(
             if result.status == "ok":
                 summary.done += 1
                 summary.triples += len(result.triples)
+                summary.events += len(result.events)
                 summary.unlinked += sum(not e.linked for e in result.entities)
             else:
                 summary.failed.append((document.source or document.id, result.reason or "unknown"))

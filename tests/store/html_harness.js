@@ -54,7 +54,7 @@ const layoutMs = Date.now() - started;
 
 const svg = document.getElementById("graph");
 const panel = document.getElementById("panel");
-const edgeGroups = svg.findAll((n) => n.attrs.class === "edge");
+const edgeGroups = svg.findAll((n) => /^edge( |$)/.test(n.attrs.class || ""));
 const nodeGroups = svg.findAll((n) => (n.attrs.class || "").startsWith("node"));
 const out = {
   layoutMs,
@@ -63,6 +63,9 @@ const out = {
   edges: edgeGroups.length,
   nodes: nodeGroups.length,
   badGeometry: svg.findAll((n) => /NaN|Infinity/.test(Object.values(n.attrs).join(" "))).length,
+  nodeClasses: nodeGroups.map((n) => n.attrs.class),
+  edgeClasses: edgeGroups.map((n) => n.attrs.class),
+  notice: document.getElementById("notice").hidden ? null : document.getElementById("notice").textContent,
 };
 if (edgeGroups.length) {
   edgeGroups[0].dispatch("click");

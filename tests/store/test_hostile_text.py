@@ -27,7 +27,20 @@ from hypothesis import strategies as st
 from graphwright.errors import StoreError, UserError
 from graphwright.kb import namespaces as kb_ns
 from graphwright.kb.namespaces import UNLINKED, WD, WDT
-from graphwright.model import Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple
+from graphwright.model import (
+    Entity,
+    Event,
+    EventArgument,
+    EventSchema,
+    EventType,
+    ExtractionResult,
+    Mention,
+    Provenance,
+    Span,
+    Term,
+    Triple,
+)
+from graphwright.model.events import event_iri
 from graphwright.model.schema import name_entity_iri
 from graphwright.store import GraphStore, render_html, serialize_graph
 from graphwright.store import sparql as gw_sparql
@@ -89,6 +102,30 @@ def _entity_iri(index: int) -> st.SearchStrategy[str]:
     return st.just(f"{WD}Q{index + 1}") | hostile_text().map(name_entity_iri)
 
 
+# Event types and roles minted from hostile names, as an event schema from a user's file mints them.
+EVENT_SCHEMA = EventSchema(name="news <\"'>", events=[EventType(name="E")])
+
+
+def _argument(text: st.SearchStrategy[str], index: int) -> st.SearchStrategy[EventArgument]:
+    iri = st.builds(lambda i, s, l: Term.iri(i, surface=s, label=l), _entity_iri(300 + index), _maybe(text),
+                    _maybe(text))
+    literal = st.builds(lambda val, s: Term.literal(val, surface=s), text, _maybe(text))
+    return st.builds(EventArgument, role=hostile_text().map(EVENT_SCHEMA.role_iri), entity=iri | literal,
+                     span=_maybe(_span(_maybe(text))))
+
+
+@st.composite
+def hostile_events(draw: st.DrawFn, document_id: str, system: str) -> list[Event]:
+    text = hostile_text()
+    return [Event(
+        iri=event_iri(document_id, system, i), type=EVENT_SCHEMA.type_iri(draw(text)), trigger=draw(text),
+        trigger_span=draw(_maybe(_span(_maybe(text)))),
+        arguments=[draw(_argument(text, j)) for j in range(draw(st.integers(0, 2)))],
+        provenance=Provenance(evidence=draw(_maybe(_span(_maybe(text)))), system=draw(text),
+                              agent=draw(_maybe(text)), confidence=draw(_maybe(st.floats(0.0, 1.0)))),
+    ) for i in range(draw(st.integers(0, 2)))]
+
+
 @st.composite
 def hostile_results(draw: st.DrawFn, max_triples: int = 3) -> ExtractionResult:
     text = hostile_text()
@@ -116,9 +153,11 @@ def hostile_results(draw: st.DrawFn, max_triples: int = 3) -> ExtractionResult:
                mentions=draw(st.lists(st.builds(Mention, surface=text, span=_maybe(_span(_maybe(text)))), max_size=2)))
         for i in range(draw(st.integers(0, 2)))
     ]
+    document_id = draw(hostile_text(min_size=1))
     return ExtractionResult(
-        document_id=draw(hostile_text(min_size=1)), system=system, reason=draw(_maybe(text)),
+        document_id=document_id, system=system, reason=draw(_maybe(text)),
         triples=triples, entities=entities, warnings=draw(st.lists(text, max_size=2)),
+        events=draw(hostile_events(document_id, system)),
     )
 
 
@@ -134,8 +173,12 @@ def kitchen_sink_result() -> ExtractionResult:
         provenance=Provenance(evidence=span, system=s, agent=s, model=s, prompt_version=s, confidence=0.5),
     )
     linked = triple.model_copy(update={"object": Term.iri(WD + "Q90", surface="Paris", label=s + "2")})
+    event = Event(iri=event_iri(s, s, 0), type=EVENT_SCHEMA.type_iri(s), trigger=s, trigger_span=span,
+                  arguments=[EventArgument(role=EVENT_SCHEMA.role_iri(s), entity=triple.subject, span=span),
+                             EventArgument(role=EVENT_SCHEMA.role_iri(s + "2"), entity=Term.literal(s, surface=s))],
+                  provenance=triple.provenance)
     return ExtractionResult(
-        document_id=s, system=s, reason=s, triples=[triple, linked], warnings=[s],
+        document_id=s, system=s, reason=s, triples=[triple, linked], warnings=[s], events=[event],
         entities=[Entity(iri=minted, label=s, types=[WD + "Q5"], mentions=[Mention(surface=s, span=span)])],
     )
 
@@ -158,6 +201,13 @@ def strings_of(result: ExtractionResult) -> dict[str, set[str]]:
             kg.add(e.label)
         prov.update(m.surface for m in e.mentions)
         prov.update(m.span.text for m in e.mentions if m.span is not None and m.span.text is not None)
+    for ev in result.events:
+        kg.add(ev.trigger)
+        spans = [ev.trigger_span, ev.provenance.evidence, *(a.span for a in ev.arguments)]
+        prov.update(sp.text for sp in spans if sp is not None and sp.text is not None)
+        for a in ev.arguments:
+            kg.update({a.entity.value if a.entity.kind == "literal" else a.entity.label} - {None})
+            prov.update({a.entity.surface} - {None})
     prov.update(result.warnings)
     return {"kg": kg, "prov": prov | kg}
 
@@ -188,6 +238,7 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 def assert_reads_back(store: GraphStore, result: ExtractionResult) -> None:
     assert store.triples() == result.triples
     assert store.entities() == result.entities
+    assert store.events() == result.events
     [run] = store.documents()
     assert (run["document_id"], run["system"], run["reason"]) == (result.document_id, result.system, result.reason)
     assert run["warnings"] == sorted(set(result.warnings))  # one quad per distinct warning
@@ -265,7 +316,7 @@ def test_hostile_export_loads_into_a_fresh_store_unchanged(result):
 
 
 @SETTINGS
-@given(hostile_text(), st.sampled_from(["entity", "predicate", "datatype", "lang"]))
+@given(hostile_text(), st.sampled_from(["entity", "predicate", "datatype", "lang", "event type", "role"]))
 @example("http://x/> <http://evil/p> <http://evil/o", "entity")
 @example("Q42\x00", "predicate")
 @example("en\n", "lang")
@@ -277,7 +328,10 @@ def test_hostile_iri_or_language_tag_in_a_result_is_a_clear_error_and_writes_not
         where, Term.literal("v"))
     triple = Triple(subject=Term.iri(WD + "Q1"), predicate=Term.iri(text if where == "predicate" else WDT + "P1"),
                     object=obj, provenance=Provenance(system="s"))
-    result = ExtractionResult(document_id="d", system="s", triples=[triple], entities=[entity])
+    event = Event(iri=event_iri("d", "s", 0), type=text if where == "event type" else WD + "Q1190554",
+                  trigger="t", arguments=[EventArgument(role=text if where == "role" else WD + "P1",
+                                                        entity=Term.iri(WD + "Q1"))], provenance=Provenance(system="s"))
+    result = ExtractionResult(document_id="d", system="s", triples=[triple], entities=[entity], events=[event])
     with GraphStore.in_memory() as store:
         store.add_result(None, kitchen_sink_result())
         before = set(store.oxigraph)
@@ -291,6 +345,9 @@ def test_hostile_iri_or_language_tag_in_a_result_is_a_clear_error_and_writes_not
             assert back.key() == tuple(v.expand(x) for x in triple.key())  # "gwe:" is a known prefix
             # BCP47 tags are case-insensitive; the store keeps them lower-cased.
             assert (back.object.lang or "") == (text.lower() if where == "lang" else "")
+            [stored_event] = store.events(document_id="d")
+            assert (stored_event.type, stored_event.arguments[0].role) == (v.expand(event.type),
+                                                                          v.expand(event.arguments[0].role))
 
 
 # ---------------------------------------------------------------- minted IRIs
@@ -386,6 +443,8 @@ def test_hostile_text_in_the_html_view_stays_text(result, title):
                 assert t.object.value in node_labels
             if t.provenance.evidence is not None and t.provenance.evidence.text:
                 assert t.provenance.evidence.text in evidence
+        triggers = [n["trigger"] for n in data["nodes"] if n["kind"] == "event"]
+        assert triggers == [e.trigger for e in result.events]
         assert_page_is_inert(store, title)
 
 

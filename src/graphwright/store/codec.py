@@ -14,11 +14,15 @@ import pyoxigraph as ox
 
 from graphwright.errors import StoreError
 from graphwright.kb.namespaces import is_unlinked
-from graphwright.model import Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple
+from graphwright.model import Entity, Event, EventArgument, ExtractionResult, Mention, Provenance, Span, Term, Triple
 from graphwright.store import vocab as v
 
 _TYPE = ox.NamedNode(v.RDF_TYPE)
 _LABEL = ox.NamedNode(v.LABEL)
+# Where a span's start, end and text go: a mention's (trigger and argument spans too) or a record's evidence.
+SpanKeys = tuple[str, str, str]
+SPAN_KEYS: SpanKeys = (v.SPAN_START, v.SPAN_END, v.SPAN_TEXT)
+EVIDENCE_KEYS: SpanKeys = (v.EVIDENCE_START, v.EVIDENCE_END, v.EVIDENCE_TEXT)
 
 
 def iri_node(value: str, what: str = "IRI") -> ox.NamedNode:
@@ -89,6 +93,7 @@ def encode_result(
     prov.add(run, v.RECORDED_AT, recorded_at or datetime.now(timezone.utc))
     prov.add(run, v.TRIPLE_COUNT, len(result.triples))
     prov.add(run, v.ENTITY_COUNT, len(result.entities))
+    prov.add(run, v.EVENT_COUNT, len(result.events))
     for warning in result.warnings:
         prov.add(run, v.WARNING, warning)
 
@@ -96,7 +101,36 @@ def encode_result(
         _encode_triple(kg, prov, run, v.statement_iri(doc_id, system, i), i, triple)
     for i, entity in enumerate(result.entities):
         _encode_entity(kg, prov, run, doc_id, system, i, entity)
+    for i, event in enumerate(result.events):
+        _encode_event(kg, prov, run, doc_id, system, i, event)
     return kg.quads + prov.quads
+
+
+def _add_span(w: _Writer, node: ox.NamedNode, span: Span | None, keys: SpanKeys = SPAN_KEYS) -> None:
+    if span is not None:
+        start, end, text = keys
+        w.add(node, start, span.start)
+        w.add(node, end, span.end)
+        w.add(node, text, span.text)
+
+
+def _add_provenance(prov: _Writer, node: ox.NamedNode, pv: Provenance) -> None:
+    prov.add(node, v.SYSTEM, pv.system)
+    prov.add(node, v.AGENT, pv.agent)
+    prov.add(node, v.MODEL, pv.model)
+    prov.add(node, v.PROMPT_VERSION, pv.prompt_version)
+    prov.add(node, v.CONFIDENCE, None if pv.confidence is None else float(pv.confidence))
+    _add_span(prov, node, pv.evidence, EVIDENCE_KEYS)
+
+
+def _describe(kg: _Writer, term: Term, node: ox.NamedNode | ox.Literal) -> None:
+    """The KG facts about a term's node: its label, and whether the KB lacks it."""
+    if not isinstance(node, ox.NamedNode):
+        return
+    if term.label is not None:
+        kg.add(node, v.LABEL, term.label)
+    if is_unlinked(node.value):
+        kg.add(node, v.RDF_TYPE, ox.NamedNode(v.UNLINKED_ENTITY))
 
 
 def _encode_triple(kg: _Writer, prov: _Writer, run: ox.NamedNode, iri: str, index: int, t: Triple) -> None:
@@ -108,10 +142,7 @@ def _encode_triple(kg: _Writer, prov: _Writer, run: ox.NamedNode, iri: str, inde
     o = term_node(t.object, f"{where} object")
     kg.add(s, p.value, o)
     for term, node in ((t.subject, s), (t.predicate, p), (t.object, o)):
-        if term.label is not None and isinstance(node, ox.NamedNode):
-            kg.add(node, v.LABEL, term.label)
-        if isinstance(node, ox.NamedNode) and is_unlinked(node.value):
-            kg.add(node, v.RDF_TYPE, ox.NamedNode(v.UNLINKED_ENTITY))
+        _describe(kg, term, node)
 
     stmt = ox.NamedNode(iri)
     prov.add(stmt, v.RDF_TYPE, ox.NamedNode(v.RDF_STATEMENT))
@@ -126,16 +157,7 @@ def _encode_triple(kg: _Writer, prov: _Writer, run: ox.NamedNode, iri: str, inde
     prov.add(stmt, v.SUBJECT_LABEL, t.subject.label)
     prov.add(stmt, v.PREDICATE_LABEL, t.predicate.label)
     prov.add(stmt, v.OBJECT_LABEL, t.object.label)
-    pv = t.provenance
-    prov.add(stmt, v.SYSTEM, pv.system)
-    prov.add(stmt, v.AGENT, pv.agent)
-    prov.add(stmt, v.MODEL, pv.model)
-    prov.add(stmt, v.PROMPT_VERSION, pv.prompt_version)
-    prov.add(stmt, v.CONFIDENCE, None if pv.confidence is None else float(pv.confidence))
-    if pv.evidence is not None:
-        prov.add(stmt, v.EVIDENCE_START, pv.evidence.start)
-        prov.add(stmt, v.EVIDENCE_END, pv.evidence.end)
-        prov.add(stmt, v.EVIDENCE_TEXT, pv.evidence.text)
+    _add_provenance(prov, stmt, t.provenance)
 
 
 def _encode_entity(
@@ -162,10 +184,49 @@ def _encode_entity(
         prov.add(m, v.RDF_TYPE, ox.NamedNode(v.MENTION))
         prov.add(m, v.INDEX, j)
         prov.add(m, v.SURFACE, mention.surface)
-        if mention.span is not None:
-            prov.add(m, v.SPAN_START, mention.span.start)
-            prov.add(m, v.SPAN_END, mention.span.end)
-            prov.add(m, v.SPAN_TEXT, mention.span.text)
+        _add_span(prov, m, mention.span)
+
+
+def _encode_event(
+    kg: _Writer, prov: _Writer, run: ox.NamedNode, doc_id: str, system: str, index: int, e: Event
+) -> None:
+    # The KG gets a plain typed node with its edges; the record keeps order, spans and provenance.
+    where = f"event {index} {e.iri!r}"
+    node = iri_node(e.iri, f"{where} node")
+    type_node = iri_node(e.type, f"{where} type")
+    kg.add(node, v.RDF_TYPE, ox.NamedNode(v.EVENT))
+    kg.add(node, v.RDF_TYPE, type_node)
+    kg.add(node, v.TRIGGER, e.trigger)
+    kg.add(node, v.LABEL, e.trigger)  # what views and label lookups show for the node
+    rec = ox.NamedNode(v.event_record_iri(doc_id, system, index))
+    prov.add(rec, v.RDF_TYPE, ox.NamedNode(v.EVENT_RECORD))
+    prov.add(rec, v.RUN, run)
+    prov.add(rec, v.INDEX, index)
+    prov.add(rec, v.EVENT_NODE, node)
+    prov.add(rec, v.EVENT_TYPE, type_node)
+    prov.add(rec, v.SURFACE, e.trigger)
+    _add_span(prov, rec, e.trigger_span)
+    _add_provenance(prov, rec, e.provenance)
+    for j, argument in enumerate(e.arguments):
+        arg = ox.NamedNode(v.argument_iri(doc_id, system, index, j))
+        prov.add(rec, v.HAS_ARGUMENT, arg)
+        _encode_argument(kg, prov, node, arg, j, argument, f"{where} argument {j}")
+
+
+def _encode_argument(
+    kg: _Writer, prov: _Writer, event: ox.NamedNode, arg: ox.NamedNode, index: int, a: EventArgument, where: str
+) -> None:
+    role = iri_node(a.role, f"{where} role")
+    entity = term_node(a.entity, f"{where} entity")
+    kg.add(event, role.value, entity)
+    _describe(kg, a.entity, entity)
+    prov.add(arg, v.RDF_TYPE, ox.NamedNode(v.EVENT_ARGUMENT))
+    prov.add(arg, v.INDEX, index)
+    prov.add(arg, v.ROLE, role)
+    prov.add(arg, v.ENTITY, entity)
+    prov.add(arg, v.SURFACE, a.entity.surface)
+    prov.add(arg, v.ENTITY_LABEL, a.entity.label)
+    _add_span(prov, arg, a.span)
 
 
 # ---------------------------------------------------------------- decoding
@@ -202,6 +263,22 @@ def _float(props: dict[str, list[Node]], key: str) -> float | None:
     return None if node is None else float(node.value)
 
 
+def _span(props: dict[str, list[Node]], keys: SpanKeys = SPAN_KEYS) -> Span | None:
+    start, end = _int(props, keys[0]), _int(props, keys[1])
+    return None if start is None or end is None else Span(start=start, end=end, text=_str(props, keys[2]))
+
+
+def _provenance(props: dict[str, list[Node]]) -> Provenance:
+    return Provenance(
+        evidence=_span(props, EVIDENCE_KEYS),
+        system=_str(props, v.SYSTEM) or "",
+        agent=_str(props, v.AGENT),
+        model=_str(props, v.MODEL),
+        prompt_version=_str(props, v.PROMPT_VERSION),
+        confidence=_float(props, v.CONFIDENCE),
+    )
+
+
 def _types(props: dict[str, list[Node]]) -> set[str]:
     return {n.value for n in props.get(v.RDF_TYPE, [])}
 
@@ -221,25 +298,13 @@ def decode_triples(subjects: dict[str, dict[str, list[Node]]]) -> list[Triple]:
     for props in subjects.values():
         if v.RDF_STATEMENT not in _types(props):
             continue
-        start, end = _int(props, v.EVIDENCE_START), _int(props, v.EVIDENCE_END)
-        evidence = None
-        if start is not None and end is not None:
-            evidence = Span(start=start, end=end, text=_str(props, v.EVIDENCE_TEXT))
-        provenance = Provenance(
-            evidence=evidence,
-            system=_str(props, v.SYSTEM) or "",
-            agent=_str(props, v.AGENT),
-            model=_str(props, v.MODEL),
-            prompt_version=_str(props, v.PROMPT_VERSION),
-            confidence=_float(props, v.CONFIDENCE),
-        )
         triple = Triple(
             subject=_term(props[v.RDF_SUBJECT][0], _str(props, v.SUBJECT_SURFACE), _str(props, v.SUBJECT_LABEL)),
             predicate=_term(
                 props[v.RDF_PREDICATE][0], _str(props, v.PREDICATE_SURFACE), _str(props, v.PREDICATE_LABEL)
             ),
             object=_term(props[v.RDF_OBJECT][0], _str(props, v.OBJECT_SURFACE), _str(props, v.OBJECT_LABEL)),
-            provenance=provenance,
+            provenance=_provenance(props),
         )
         rows.append((_int(props, v.INDEX) or 0, triple))
     return [t for _, t in sorted(rows, key=lambda r: r[0])]
@@ -254,9 +319,7 @@ def decode_entities(subjects: dict[str, dict[str, list[Node]]]) -> list[Entity]:
         mentions: list[tuple[int, Mention]] = []
         for m_node in props.get(v.HAS_MENTION, []):
             m = subjects.get(m_node.value, {})
-            start, end = _int(m, v.SPAN_START), _int(m, v.SPAN_END)
-            span = None if start is None or end is None else Span(start=start, end=end, text=_str(m, v.SPAN_TEXT))
-            mentions.append((_int(m, v.INDEX) or 0, Mention(surface=_str(m, v.SURFACE) or "", span=span)))
+            mentions.append((_int(m, v.INDEX) or 0, Mention(surface=_str(m, v.SURFACE) or "", span=_span(m))))
         entity = Entity(
             iri=_str(props, v.ENTITY) or "",
             label=_str(props, v.ENTITY_LABEL),
@@ -265,6 +328,30 @@ def decode_entities(subjects: dict[str, dict[str, list[Node]]]) -> list[Entity]:
         )
         rows.append((_int(props, v.INDEX) or 0, entity))
     return [e for _, e in sorted(rows, key=lambda r: r[0])]
+
+
+def decode_events(subjects: dict[str, dict[str, list[Node]]]) -> list[Event]:
+    """The Events of one provenance graph, in their original order, each with its arguments in order."""
+    rows: list[tuple[int, Event]] = []
+    for props in subjects.values():
+        if v.EVENT_RECORD not in _types(props):
+            continue
+        arguments = [_argument(subjects.get(a.value, {})) for a in props.get(v.HAS_ARGUMENT, [])]
+        event = Event(
+            iri=_str(props, v.EVENT_NODE) or "",
+            type=_str(props, v.EVENT_TYPE) or "",
+            trigger=_str(props, v.SURFACE) or "",
+            trigger_span=_span(props),
+            arguments=[a for _, a in sorted(arguments, key=lambda r: r[0])],
+            provenance=_provenance(props),
+        )
+        rows.append((_int(props, v.INDEX) or 0, event))
+    return [e for _, e in sorted(rows, key=lambda r: r[0])]
+
+
+def _argument(props: dict[str, list[Node]]) -> tuple[int, EventArgument]:
+    entity = _term(props[v.ENTITY][0], _str(props, v.SURFACE), _str(props, v.ENTITY_LABEL))
+    return _int(props, v.INDEX) or 0, EventArgument(role=_str(props, v.ROLE) or "", entity=entity, span=_span(props))
 
 
 def decode_run(props: dict[str, list[Node]]) -> dict[str, Any]:
@@ -277,6 +364,7 @@ def decode_run(props: dict[str, list[Node]]) -> dict[str, Any]:
         "source": _str(props, v.SOURCE),
         "triples": _int(props, v.TRIPLE_COUNT) or 0,
         "entities": _int(props, v.ENTITY_COUNT) or 0,
+        "events": _int(props, v.EVENT_COUNT) or 0,
         "llm_calls": _int(props, v.LLM_CALLS) or 0,
         "prompt_tokens": _int(props, v.PROMPT_TOKENS) or 0,
         "completion_tokens": _int(props, v.COMPLETION_TOKENS) or 0,

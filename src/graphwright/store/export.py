@@ -1,7 +1,8 @@
 """Write the stored graph as Turtle, N-Triples, JSON-LD, N-Quads or TriG.
 
 Triple formats (turtle, ntriples, jsonld) get one plain KG: the union of the KG graphs,
-deduplicated, with labels; ``include_provenance`` adds the reified statements and run records.
+deduplicated, with labels and the event nodes (``a gw:Event``, ``gw:trigger``, one edge per role);
+``include_provenance`` adds the reified statements, entity and event records and run records.
 Quad formats (nquads, trig) keep the named graphs, so the dataset can be loaded back as is.
 pyoxigraph's serializers do all escaping: labels from text are written as data, never code.
 """

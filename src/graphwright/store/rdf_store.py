@@ -1,4 +1,4 @@
-"""The embedded RDF store: extraction results in, triples, records and SPARQL out.
+"""The embedded RDF store: extraction results in, triples, events, records and SPARQL out.
 
 Layout (see ``store/vocab.py``): each (document, system) pair owns a KG graph and a provenance
 graph; re-adding a result drops both first, so a re-run replaces exactly its own output.
@@ -15,18 +15,19 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal, TypeVar
 
 import pyoxigraph as ox
 
 from graphwright.errors import DataNotFoundError, StoreError
 from graphwright.failpoints import failpoint
-from graphwright.model import Document, Entity, ExtractionResult, Triple
+from graphwright.model import Document, Entity, Event, ExtractionResult, Triple
 from graphwright.store import codec
 from graphwright.store import vocab as v
 
 Status = Literal["ok", "failed"]
 GraphKind = Literal["doc", "prov"]
+T = TypeVar("T")
 
 
 @contextmanager
@@ -224,10 +225,24 @@ class GraphStore:
         self, document_id: str | None = None, system: str | None = None
     ) -> list[tuple[str, str, list[Triple]]]:
         """``(document_id, system, triples)`` per stored run: triples with the run they came from."""
+        return self._by_run(codec.decode_triples, document_id, system)
+
+    def events(self, document_id: str | None = None, system: str | None = None) -> list[Event]:
+        """The stored events (with their arguments), by document, system, then original order."""
+        return [e for _, _, events in self.events_by_run(document_id, system) for e in events]
+
+    def events_by_run(
+        self, document_id: str | None = None, system: str | None = None
+    ) -> list[tuple[str, str, list[Event]]]:
+        """``(document_id, system, events)`` per stored run."""
+        return self._by_run(codec.decode_events, document_id, system)
+
+    def _by_run(
+        self, decode: Callable[[dict], list[T]], document_id: str | None, system: str | None
+    ) -> list[tuple[str, str, list[T]]]:
         out = []
         for graph, doc_id, sys_id in self.graphs("prov", document_id=document_id, system=system):
-            subjects = codec.group_by_subject(self.quads([graph]))
-            out.append((doc_id, sys_id, codec.decode_triples(subjects)))
+            out.append((doc_id, sys_id, decode(codec.group_by_subject(self.quads([graph])))))
         return out
 
     def entities(self, document_id: str | None = None, system: str | None = None) -> list[Entity]:
@@ -235,7 +250,8 @@ class GraphStore:
         return [e for subjects in self._prov_subjects(document_id, system) for e in codec.decode_entities(subjects)]
 
     def documents(self) -> list[dict[str, Any]]:
-        """One record per stored run: id, system, status, reason, source, counts, usage, time."""
+        """One record per stored run: id, system, status, reason, source, counts (triples, entities,
+        events), usage, time."""
         rows = []
         for subjects in self._prov_subjects(None, None):
             rows.extend(codec.decode_run(props) for props in subjects.values() if codec.is_run(props))

@@ -3,8 +3,11 @@
 Every (document, system) pair owns two named graphs, so two systems run on the same
 document never overwrite each other and one re-run replaces exactly its own output:
 
-* ``urn:graphwright:doc:<doc>:<system>``  the extracted triples plus ``rdfs:label``s (the plain KG)
-* ``urn:graphwright:prov:<doc>:<system>`` the run record, reified statements and entity records
+* ``urn:graphwright:doc:<doc>:<system>``  the extracted triples and event nodes plus ``rdfs:label``s (the plain KG)
+* ``urn:graphwright:prov:<doc>:<system>`` the run record, reified statements, entity and event records
+
+An event is a node of the KG (``a gw:Event, <type>``, ``gw:trigger``, one ``<role> <entity>`` edge per
+argument); its record in the provenance graph keeps what the KG cannot: order, spans, surfaces, evidence.
 
 ``<doc>`` and ``<system>`` are percent-encoded with no safe characters, so ``:`` inside an id
 cannot be confused with the separator and any text becomes a valid IRI.
@@ -52,6 +55,12 @@ DOCUMENT_RUN = GW + "DocumentRun"
 ENTITY_RECORD = GW + "EntityRecord"
 MENTION = GW + "Mention"
 UNLINKED_ENTITY = GW + "UnlinkedEntity"  # a node the text names and the KB lacks
+EVENT = GW + "Event"  # every event node, beside its event-type class
+EVENT_RECORD = GW + "EventRecord"
+EVENT_ARGUMENT = GW + "EventArgument"
+
+# Event nodes in the KG graph: the words that say the event happened.
+TRIGGER = GW + "trigger"
 
 # Run record (one per document and system).
 DOCUMENT_ID = GW + "documentId"
@@ -67,6 +76,7 @@ SECONDS = GW + "seconds"
 RECORDED_AT = GW + "recordedAt"
 TRIPLE_COUNT = GW + "tripleCount"
 ENTITY_COUNT = GW + "entityCount"
+EVENT_COUNT = GW + "eventCount"
 WARNING = GW + "warning"
 
 # Reified statements: gw:run links back to the record; gw:index keeps the result's order.
@@ -97,6 +107,13 @@ SURFACE = GW + "surface"
 SPAN_START = GW + "start"
 SPAN_END = GW + "end"
 SPAN_TEXT = GW + "spanText"
+
+# Event records: the trigger is the event's mention (gw:surface and the gw:start/gw:end/gw:spanText of
+# its span), provenance as for statements; each argument is a record of its own, in order.
+EVENT_NODE = GW + "event"
+EVENT_TYPE = GW + "type"  # the property an entity record's types use
+HAS_ARGUMENT = GW + "argument"
+ROLE = GW + "role"
 
 _URN = "urn:graphwright:"
 DOC_GRAPH_PREFIX = _URN + "doc:"
@@ -129,6 +146,15 @@ def entity_record_iri(document_id: str, system: str, index: int) -> str:
 
 def mention_iri(document_id: str, system: str, entity_index: int, index: int) -> str:
     return f"{_URN}mention:{_key(document_id, system)}:{entity_index}:{index}"
+
+
+# Not "event:": that is where the model mints the event nodes themselves (model.events.event_iri).
+def event_record_iri(document_id: str, system: str, index: int) -> str:
+    return f"{_URN}eventrecord:{_key(document_id, system)}:{index}"
+
+
+def argument_iri(document_id: str, system: str, event_index: int, index: int) -> str:
+    return f"{_URN}argument:{_key(document_id, system)}:{event_index}:{index}"
 
 
 def parse_graph(iri: str) -> tuple[str, str, str] | None:

@@ -40,5 +40,17 @@ def read_settings_file(path: Path | str) -> dict[str, Any]:
             return [beside(v) for v in value]
         return str(path.parent / value) if isinstance(value, str) and not Path(value).is_absolute() else value
 
-    return {key: beside(value) if key.endswith(("_file", "_dir")) or key == "corpus" else value
+    def schema_beside(value: Any) -> Any:
+        """A schema file named in a setting (cooperkgc's ``ner: people.yaml``, ``team: [ner:other.yaml]``)."""
+        if isinstance(value, list):
+            return [schema_beside(v) for v in value]
+        if not isinstance(value, str):
+            return value
+        prefix, sep, rest = value.rpartition(":") if ":" in value and not Path(value).exists() else ("", "", value)
+        return f"{prefix}{sep}{beside(rest)}" if Path(rest).suffix in SCHEMA_SUFFIXES else value
+
+    return {key: beside(value) if key.endswith(("_file", "_dir")) or key == "corpus" else schema_beside(value)
             for key, value in data.items()}
+
+
+SCHEMA_SUFFIXES = (".yaml", ".yml", ".json")

@@ -1,13 +1,16 @@
 """An expert's background (paper 003): its task, the schema it extracts under, and the labelled pool
 its demonstrations come from. A background is named by a dataset (``conll2003``, ``nyt``,
-``wikievents``) or by a schema file of the user's (an entity domain, a relation schema or an event
-schema as YAML); a file has no pool, so its agent runs zero-shot.
+``wikievents``), by a schema file of the user's (an entity domain, a relation schema or an event
+schema as YAML), or is ``news``: the schema shipped for the task (CoNLL-2003's entity types, NYT-style
+relations, ACE 2005's event types: the paper's English defaults). A schema file has no pool, so its
+expert runs zero-shot.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -23,8 +26,7 @@ from graphwright.systems.cooperkgc import answers as a
 Task = Literal["ner", "re", "ee"]
 TASKS: tuple[Task, ...] = ("ner", "re", "ee")
 TASK_NAMES = {"ner": "named entity recognition", "re": "relation extraction", "ee": "event extraction"}
-# the paper's English defaults were CoNLL++, NYT11-HRL and ACE05; of the data here these are the closest
-DEFAULTS: dict[Task, str] = {"ner": "conll2003", "re": "nyt", "ee": "wikievents"}
+SHIPPED = "news"  # the packaged schemas/<task>-news.yaml
 
 
 @dataclass
@@ -81,13 +83,18 @@ class Background:
 def load_background(task: Task, source: str) -> Background:
     """The background of a ``task`` agent from a dataset name or a schema file."""
     path = Path(source)
+    if source == SHIPPED:
+        with resources.as_file(resources.files(__package__).joinpath("schemas", f"{task}-{SHIPPED}.yaml")) as shipped:
+            return load_background(task, str(shipped))
     if path.suffix in {".yaml", ".yml", ".json"}:
         loader: Callable[[Path], Any] = {"ner": load_domain, "re": load_schema, "ee": load_event_schema}[task]
-        return Background(task, path.stem, loader(path))
+        schema = loader(path)
+        return Background(task, schema.name, schema)
     try:
         return _FROM_DATASET[task](source)
     except KeyError as exc:
-        raise UserError(f"{source!r} is neither a {TASK_NAMES[task]} dataset nor a schema file (.yaml/.json)") from exc
+        raise UserError(f"{source!r} is neither '{SHIPPED}', a {TASK_NAMES[task]} dataset nor a schema file "
+                        "(.yaml/.json)") from exc
 
 
 def dataset_task(name: str) -> Task | None:

@@ -17,11 +17,12 @@ class CooperKGCConfig(BaseModel):
     target: Literal["ner", "re", "ee"] | None = Field(default=None, description="The task whose answer is the "
                                                       "result (the others only advise); default: the dataset's task, "
                                                       "or all three without a dataset.")
-    ner: str = Field(default="conll2003", description="The NER expert's background: an NER dataset or an entity "
-                     "domain file (YAML: domain, types).")
-    re: str = Field(default="nyt", description="The RE expert's background: an RE dataset or a relation schema file.")
-    ee: str = Field(default="wikievents", description="The EE expert's background: an EE dataset or an event "
-                    "schema file (YAML: events with roles).")
+    ner: str = Field(default="news", description="The NER expert's background: news (CoNLL-2003's four types), an "
+                     "NER dataset, or an entity domain file (YAML: domain, types).")
+    re: str = Field(default="news", description="The RE expert's background: news (12 NYT-style relations), an RE "
+                    "dataset, or a relation schema file (YAML: relations with head and tail types).")
+    ee: str = Field(default="news", description="The EE expert's background: news (ACE 2005's 33 event types), an "
+                    "EE dataset, or an event schema file (YAML: events with roles).")
     team: list[str] = Field(default=["ner", "re", "ee"], description="The experts: a task (ner, re, ee) takes its "
                             "background above; 'task:source' adds one with another background (the paper's Table 3).")
     mode: Mode = Field(default="collaborate", description="collaborate: the paper's rounds; single: one call per "
