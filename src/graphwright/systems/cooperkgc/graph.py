@@ -8,11 +8,14 @@ import re
 
 from pydantic import BaseModel
 
+from graphwright.linking.literals import parse_date, parse_quantity
 from graphwright.model import Document, Entity, Event, EventArgument, Mention, Provenance, Span, Term, Triple
 from graphwright.model.events import event_iri
 from graphwright.model.schema import name_entity_iri
 from graphwright.systems.cooperkgc.answers import EEAnswer, NERAnswer, REAnswer, locate
 from graphwright.systems.cooperkgc.team import Expert
+
+_NUMBER = re.compile(r"^[-−]?\d[\d,]*(?:\.\d+)?$")
 
 
 def entities(document: Document, expert: Expert, answer: NERAnswer) -> list[Entity]:
@@ -46,6 +49,10 @@ def events(document: Document, expert: Expert, answer: EEAnswer, provenance: Pro
 
 
 def _node(words: str) -> Term:
+    """A name's node; a date or a number is a typed value, never a node ("in 2009" is no entity called 2009)."""
+    value = parse_date(words) or (parse_quantity(words) if _NUMBER.match(words) else None)
+    if value is not None:
+        return Term.literal(value.lexical, datatype=value.datatype, surface=words)
     return Term.iri(name_entity_iri(words), surface=words, label=words)
 
 
