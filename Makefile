@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-linking bench-speed bench-throughput clean
+.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-linking bench-speed bench-throughput clean
 
 install: $(STAMP)
 
@@ -62,6 +62,13 @@ NER_SENTENCES ?= 100
 NER_STEP ?= 5
 bench-ner: install
 	$(BIN)/python scripts/bench_ner.py --sentences $(NER_SENTENCES) --step $(NER_STEP) --datasets conll2003,crossner-ai,crossner-music,crossner-politics \
+		--model embedded:qwen2.5-coder-1.5b --no-cache
+
+# cooperkgc and its baselines on one NER, one RE and one EE dataset (paper 003), in rounds of COOPER_STEP items
+COOPER_ITEMS ?= 100
+COOPER_STEP ?= 10
+bench-cooperkgc: install
+	$(BIN)/python scripts/bench_cooperkgc.py --sentences $(COOPER_ITEMS) --step $(COOPER_STEP) --datasets conll2003,nyt,wikievents \
 		--model embedded:qwen2.5-coder-1.5b --no-cache
 
 # closed-world against open-world linking on the default KB: rebel-sample, fewrel and the made-up texts (issue 21)

@@ -185,3 +185,18 @@ def test_a_bad_team_or_background_is_a_clear_error(schemas):
         make_system("cooperkgc", ScriptedLLM([]), None, {**schemas, "team": ["pos"]})
     with pytest.raises(UserError, match="neither"):
         make_system("cooperkgc", ScriptedLLM([]), None, {**schemas, "ner": "no-such-dataset"})
+
+
+def test_a_round_is_checked_against_the_ner_experts_types_and_names(schemas):
+    answers = {"ner": {"entities": [["person", "Katrin Vogel"], ["organisation", "Nordwind Logistics"], ["location", "Hamburg"]]},
+               # works_for takes a person head and an organisation tail: the second triple has them the other way round
+               "re": {"triples": [["Katrin Vogel", "works_for", "Nordwind Logistics"], ["Nordwind Logistics", "works_for", "Katrin Vogel"],
+                                  ["Jonas Berg", "works_for", "Nordwind Logistics"]]},  # a head the NER expert did not type stays
+               "ee": {"events": [{"type": "Founding", "trigger": "founded", "arguments": [["Founder", "Katrin Vogel"]]},
+                                 {"type": "Founding", "trigger": "Katrin Vogel", "arguments": []},  # a name is no trigger
+                                 {"type": "Appointment", "trigger": "chief executive", "arguments": [["Position", "chief executive"]]}]}}
+    llm = ScriptedLLM(lambda m, s: json.dumps(answers[task_of(m)]))
+    result = run("cooperkgc", llm, {**schemas, "rounds": 0})
+    assert [(t.subject.surface, t.object.surface) for t in result.triples] == [
+        ("Katrin Vogel", "Nordwind Logistics"), ("Jonas Berg", "Nordwind Logistics")]
+    assert [e.trigger for e in result.events] == ["founded"]

@@ -49,7 +49,7 @@ def _enum(values: list[str]) -> dict[str, Any]:
 
 
 def _tuple(*items: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "array", "prefixItems": list(items), "items": False, "minItems": len(items), "maxItems": len(items)}
+    return {"type": "array", "prefixItems": list(items), "minItems": len(items), "maxItems": len(items)}
 
 
 def _answer_schema(key: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -126,3 +126,35 @@ def _unique(rows: list[list[str]]) -> list[list[str]]:
 def render(answer: BaseModel) -> str:
     """An answer as one line of compact JSON: what the peers read and the prompt cache compares."""
     return json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, separators=(", ", ": "))
+
+
+
+
+def named(entities: NERAnswer | None) -> dict[str, set[str]]:
+    """The NER expert's names (case-folded) and the types it gave each."""
+    typed: dict[str, set[str]] = {}
+    for kind, words in (entities.entities if entities else []):
+        typed.setdefault(words.casefold(), set()).add(kind.casefold())
+    return typed
+
+
+def check_relations(answer: REAnswer, typed: dict[str, set[str]], relation_types: dict[str, tuple[list[str], list[str]]],
+                    entity_types: list[str]) -> REAnswer:
+    """Drop a triple whose head or tail the NER expert typed with a type the relation does not take
+    (``relation_types``: relation -> (head types, tail types) as its schema declares them; only types the
+    NER schema also has, ``entity_types``, are compared)."""
+    known = {t.casefold() for t in entity_types}
+
+    def fits(words: str, allowed: list[str]) -> bool:
+        wanted, found = {t.casefold() for t in allowed} & known, typed.get(words.casefold())
+        return not wanted or not found or bool(found & wanted)
+
+    return REAnswer(triples=[[h, r, t] for h, r, t in answer.triples
+                             if fits(h, relation_types.get(r, ([], []))[0]) and fits(t, relation_types.get(r, ([], []))[1])])
+
+
+def check_events(answer: EEAnswer, typed: dict[str, set[str]]) -> EEAnswer:
+    """Drop an event whose trigger is a name the NER expert found or one of its own arguments: a trigger
+    says what happened, not who took part."""
+    return EEAnswer(events=[e for e in answer.events if e.trigger.casefold() not in typed
+                            and e.trigger.casefold() not in {w.casefold() for _, w in e.arguments}])

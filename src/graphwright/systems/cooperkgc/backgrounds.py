@@ -43,6 +43,11 @@ class Background:
             return list(self.schema.types)
         return self.schema.names
 
+    @property
+    def relation_types(self) -> dict[str, tuple[list[str], list[str]]]:
+        """Relation -> (head types, tail types), for a relation schema."""
+        return {r.name: (r.head, r.tail) for r in self.schema.relations} if isinstance(self.schema, RelationSchema) else {}
+
     def guidelines(self, labels: list[str] | None = None) -> str:
         """The schema as prompt lines; ``labels`` keeps only those (in that order)."""
         wanted = self.labels if labels is None else labels

@@ -19,6 +19,7 @@ from graphwright.systems.cooperkgc.answers import ANSWER_TYPES
 from graphwright.systems.cooperkgc.team import Expert
 
 Ask = Callable[[Expert, list[tuple[Expert, BaseModel]] | None, BaseModel | None], Awaitable[BaseModel | None]]
+Review = Callable[[dict[str, BaseModel]], dict[str, BaseModel]]
 
 
 @dataclass
@@ -39,13 +40,14 @@ class Rounds:
 
 
 async def collaborate(experts: list[Expert], ask: Ask, rounds: int, *, settle: bool = True,
-                      output: set[str] | None = None) -> Rounds:
+                      output: set[str] | None = None, review: Review = lambda answers: answers) -> Rounds:
     """Run round 0 and up to ``rounds`` collaboration rounds. ``ask(expert, peers, own)`` returns the
-    expert's simplified answer (None when it gave no valid one: its last answer stands). ``output``:
-    the tasks whose answers are the result (all by default)."""
+    expert's simplified answer (None when it gave no valid one: its last answer stands); ``review``
+    checks a whole round's answers against each other before anyone reads them. ``output``: the tasks
+    whose answers are the result (all by default)."""
     log = Rounds()
     first = await asyncio.gather(*(ask(e, None, None) for e in experts))
-    log.answers.append({e.id: answer or _empty(e) for e, answer in zip(experts, first)})
+    log.answers.append(review({e.id: answer or _empty(e) for e, answer in zip(experts, first)}))
     log.spoke.append([e.id for e in experts])
     for t in range(1, rounds + 1):
         last = log.answers[-1]
@@ -54,6 +56,7 @@ async def collaborate(experts: list[Expert], ask: Ask, rounds: int, *, settle: b
             ask(e, [(p, last[p.id]) for p in experts if p is not e], last[e.id]) for e in speakers))
         now = dict(last)
         now.update({e.id: answer for e, answer in zip(speakers, replies) if answer is not None})
+        now = review(now)
         log.answers.append(now)
         log.spoke.append([e.id for e in speakers])
         if settle and now == last and len(speakers) == len(experts):

@@ -16,7 +16,7 @@ from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance, TraceStep
 from graphwright.systems.cooperkgc import baselines, graph
-from graphwright.systems.cooperkgc.answers import ANSWER_TYPES, render
+from graphwright.systems.cooperkgc.answers import ANSWER_TYPES, check_events, check_relations, named, render
 from graphwright.systems.cooperkgc.config import CooperKGCConfig
 from graphwright.systems.cooperkgc.rounds import Rounds, collaborate
 from graphwright.systems.cooperkgc.team import EXPERT, Expert, build_team
@@ -35,18 +35,31 @@ class CooperKGCSystem:
         try:
             if self.config.mode == "collaborate":
                 log = await collaborate(self.experts, turn.ask, self.config.rounds, settle=self.config.settle,
-                                        output=self.output_tasks)
+                                        output=self.output_tasks, review=self.review)
                 answers = log.final
                 result.extra.update(rounds=[graph.answer_dump(a) for a in log.answers], spoke=log.spoke,
                                     settled_after=log.settled_after)
             else:
-                answers = await baselines.run(self.config.mode, self.primary(), turn)
+                answers = self.review(await baselines.run(self.config.mode, self.primary(), turn))
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
             return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
                                                usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
         self.fill(result, document, answers)
         result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
         return result
+
+    def review(self, answers: dict[str, BaseModel]) -> dict[str, BaseModel]:
+        """One round's answers checked against the NER expert's: relation arguments of types the relation
+        does not take, and triggers that are names, are dropped (answers.check_relations, check_events)."""
+        ner = next((e for e in self.experts if e.task == "ner" and e.id in answers), None)
+        typed = named(answers[ner.id]) if ner else {}
+        checked = dict(answers)
+        for e in self.experts:
+            if e.id in answers and e.task == "re" and ner:
+                checked[e.id] = check_relations(answers[e.id], typed, e.background.relation_types, ner.background.labels)
+            elif e.id in answers and e.task == "ee":
+                checked[e.id] = check_events(answers[e.id], typed)
+        return checked
 
     def primary(self) -> list[Expert]:
         """The first expert of each output task: its answer is the result."""
