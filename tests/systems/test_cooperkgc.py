@@ -200,3 +200,15 @@ def test_a_round_is_checked_against_the_ner_experts_types_and_names(schemas):
     assert [(t.subject.surface, t.object.surface) for t in result.triples] == [
         ("Katrin Vogel", "Nordwind Logistics"), ("Jonas Berg", "Nordwind Logistics")]
     assert [e.trigger for e in result.events] == ["founded"]
+
+
+def test_a_relation_with_cue_words_needs_one_in_a_sentence_naming_its_arguments():
+    from graphwright.systems.cooperkgc.answers import simplify_re
+
+    text = "Kenji Sato is a politician. He was born in Sacramento. His brother Hiro Sato played baseball."
+    answer = REAnswer(triples=[["Kenji Sato", "born_in", "Sacramento"], ["Kenji Sato", "parent_of", "Hiro Sato"],
+                               ["Kenji Sato", "works_for", "Sacramento"]])
+    cues = {"born_in": ["born"], "parent_of": ["son", "daughter", "father", "mother"], "works_for": []}
+    kept = simplify_re(answer, text, ["born_in", "parent_of", "works_for"], cues).triples
+    # "born" is in the sentence naming Sacramento; no sentence naming the brothers says son or father
+    assert kept == [["Kenji Sato", "born_in", "Sacramento"], ["Kenji Sato", "works_for", "Sacramento"]]

@@ -34,6 +34,9 @@ class RelationType(BaseModel):
     head: list[str] = Field(default_factory=list, description="Entity types the head may have.")
     tail: list[str] = Field(default_factory=list, description="Entity types the tail may have.")
     iri: str | None = None
+    cues: list[str] = Field(default_factory=list, description="Words one of which a sentence naming the head or "
+                            "the tail must hold for the relation to be read from it (born, married): small models "
+                            "list relations a text never states.")
 
     def guideline(self) -> str:
         """One line for a prompt: the name, the argument types and the definition."""

@@ -97,10 +97,26 @@ def simplify_ner(answer: NERAnswer, text: str, types: list[str]) -> NERAnswer:
     return NERAnswer(entities=_unique(kept))
 
 
-def simplify_re(answer: REAnswer, text: str, relations: list[str]) -> REAnswer:
+def simplify_re(answer: REAnswer, text: str, relations: list[str], cues: dict[str, list[str]] | None = None) -> REAnswer:
+    """Triples of the schema's relations between two different spans of the text; a relation with cue words
+    only where a sentence naming its head or tail holds one of them."""
     kept = [[h, r, t] for h, r, t in ((copied(h, text), r, copied(t, text)) for h, r, t in answer.triples)
-            if r in relations and h and t and h != t]
+            if r in relations and h and t and h != t and cued(text, (h, t), (cues or {}).get(r))]
     return REAnswer(triples=_unique(kept))
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'“(]?[A-Z0-9])")
+
+
+def cued(text: str, names: tuple[str, ...], cues: list[str] | None) -> bool:
+    """No cues, or the sentences that name all of ``names`` (where none does, those naming one of them:
+    "He was born in Sacramento") hold a word starting with one of the cues."""
+    if not cues:
+        return True
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, cues)) + ")", re.IGNORECASE)
+    sentences = [(s, [n.casefold() in s.casefold() for n in names]) for s in _SENTENCE.split(text)]
+    naming = [s for s, found in sentences if all(found)] or [s for s, found in sentences if any(found)]
+    return any(pattern.search(s) for s in naming)
 
 
 def simplify_ee(answer: EEAnswer, text: str, roles_of: dict[str, list[str]]) -> EEAnswer:

@@ -70,7 +70,7 @@ class Background:
         if self.task == "ner":
             return a.simplify_ner(answer, text, wanted)
         if self.task == "re":
-            return a.simplify_re(answer, text, wanted)
+            return a.simplify_re(answer, text, wanted, {r.name: r.cues for r in self.schema.relations})
         return a.simplify_ee(answer, text, {name: self.schema.get(name).roles for name in wanted})
 
     @cached_property
