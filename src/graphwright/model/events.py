@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field, field_validator
 from graphwright.model.document import Span
 from graphwright.model.files import load_model_file
 from graphwright.model.graph import Provenance, Term
-from graphwright.model.schema import SCHEMA_NS
+from graphwright.model.schema import SCHEMA_NS, distinct_names, listed
 
 
 EVENT_NS = "urn:graphwright:event:"
@@ -57,13 +57,7 @@ class EventSchema(BaseModel):
     @field_validator("events")
     @classmethod
     def _distinct(cls, value: list[EventType]) -> list[EventType]:
-        if not value:
-            raise ValueError("an event schema needs at least one event type")
-        names = [e.name for e in value]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise ValueError(f"event types named twice: {', '.join(twice)}")
-        return value
+        return distinct_names(value, "an event schema needs at least one event type", "event types")
 
     @property
     def names(self) -> list[str]:
@@ -104,10 +98,4 @@ class Event(BaseModel):
 
 def load_event_schema(path: Path | str) -> EventSchema:
     """An event schema from a YAML or JSON file; ``events`` may be a list or a name -> definition mapping."""
-    def listed(data: dict) -> dict:
-        events = data.get("events")
-        if isinstance(events, dict):
-            data = {**data, "events": [{"name": k, **(v or {})} for k, v in events.items()]}
-        return data
-
-    return load_model_file(path, EventSchema, "event schema", "a mapping with 'name' and 'events'", listed)
+    return load_model_file(path, EventSchema, "event schema", "a mapping with 'name' and 'events'", listed("events"))

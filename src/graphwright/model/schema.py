@@ -54,13 +54,7 @@ class RelationSchema(BaseModel):
     @field_validator("relations")
     @classmethod
     def _distinct(cls, value: list[RelationType]) -> list[RelationType]:
-        if not value:
-            raise ValueError("a schema needs at least one relation")
-        names = [r.name for r in value]
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise ValueError(f"relations named twice: {', '.join(twice)}")
-        return value
+        return distinct_names(value, "a schema needs at least one relation", "relations")
 
     @property
     def names(self) -> list[str]:
@@ -86,12 +80,28 @@ def name_entity_iri(name: str) -> str:
     return UNLINKED + quote(key, safe="")  # the namespace of entities no KB entity stands behind
 
 
-def load_schema(path: Path | str) -> RelationSchema:
-    """A schema from a YAML or JSON file; ``relations`` may be a list or a name -> definition mapping."""
-    def listed(data: dict) -> dict:
-        relations = data.get("relations")
-        if isinstance(relations, dict):
-            data = {**data, "relations": [{"name": k, **(v or {})} for k, v in relations.items()]}
+def distinct_names(items: list, empty: str, what: str) -> list:
+    """``items`` (with ``.name``) when there are some and no name is used twice; else a ValueError."""
+    if not items:
+        raise ValueError(empty)
+    names = [item.name for item in items]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"{what} named twice: {', '.join(twice)}")
+    return items
+
+
+def listed(key: str):
+    """A file's ``key`` written as a name -> definition mapping, made the list of named items the model takes."""
+    def prepare(data: dict) -> dict:
+        items = data.get(key)
+        if isinstance(items, dict):
+            data = {**data, key: [{"name": k, **(v or {})} for k, v in items.items()]}
         return data
 
-    return load_model_file(path, RelationSchema, "schema", "a mapping with 'name' and 'relations'", listed)
+    return prepare
+
+
+def load_schema(path: Path | str) -> RelationSchema:
+    """A schema from a YAML or JSON file; ``relations`` may be a list or a name -> definition mapping."""
+    return load_model_file(path, RelationSchema, "schema", "a mapping with 'name' and 'relations'", listed("relations"))
