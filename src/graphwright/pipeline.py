@@ -22,6 +22,7 @@ from graphwright.inputs import InputFailure
 from graphwright.jsonl import append_jsonl, keep_rows, last_per_key
 from graphwright.llm.attribution import usage_by_agent
 from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
+from graphwright.model.events import event_iri
 from graphwright.systems.base import System
 
 
@@ -78,8 +79,9 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         for entity in result.entities:
             kept = entities.setdefault((entity.iri, tuple(entity.types)), entity.model_copy(update={"mentions": []}))
             kept.mentions += [m.model_copy(update={"span": _shift(m.span, offset, document)}) for m in entity.mentions]
-        for event in result.events:
+        for event in result.events:  # numbered over the whole document: pieces would each start at 0
             merged.events.append(event.model_copy(update={
+                "iri": event_iri(document.id, system.name, len(merged.events)),
                 "trigger_span": _shift(event.trigger_span, offset, document),
                 "arguments": [a.model_copy(update={"span": _shift(a.span, offset, document)}) for a in event.arguments]}))
         merged.output = result.output if len(pieces) == 1 else None

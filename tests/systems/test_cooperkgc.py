@@ -212,3 +212,15 @@ def test_a_relation_with_cue_words_needs_one_in_a_sentence_naming_its_arguments(
     kept = simplify_re(answer, text, ["born_in", "parent_of", "works_for"], cues).triples
     # "born" is in the sentence naming Sacramento; no sentence naming the brothers says son or father
     assert kept == [["Kenji Sato", "born_in", "Sacramento"], ["Kenji Sato", "works_for", "Sacramento"]]
+
+
+def test_events_of_a_long_document_split_into_pieces_are_numbered_over_the_document(schemas):
+    from graphwright.pipeline import run_document
+
+    llm = ScriptedLLM(lambda m, s: json.dumps({"ner": NER_R0, "re": RE_R0, "ee": EE_R0}[task_of(m)]))
+    system = make_system("cooperkgc", llm, None, {**schemas, "rounds": 0})
+    text = TEXT + " " + TEXT
+    result = asyncio.run(run_document(system, Document(id="long", text=text), chunk_chars=len(TEXT) + 1, max_chars=10_000))
+    assert [e.iri for e in result.events] == ["urn:graphwright:event:long:cooperkgc:0", "urn:graphwright:event:long:cooperkgc:1"]
+    second = result.events[1].trigger_span
+    assert second.start > len(TEXT) and text[second.start:second.end] == "founded"  # offsets in the whole document
