@@ -224,3 +224,21 @@ def test_events_of_a_long_document_split_into_pieces_are_numbered_over_the_docum
     assert [e.iri for e in result.events] == ["urn:graphwright:event:long:cooperkgc:0", "urn:graphwright:event:long:cooperkgc:1"]
     second = result.events[1].trigger_span
     assert second.start > len(TEXT) and text[second.start:second.end] == "founded"  # offsets in the whole document
+
+
+def test_demonstrations_are_the_nearest_labelled_texts_and_each_vote_member_gets_another():
+    from graphwright.model.domain import EntityDomain
+    from graphwright.retrieval import make_index
+    from graphwright.systems.cooperkgc.backgrounds import Background
+    from graphwright.systems.cooperkgc.team import Expert
+
+    pool = [("Ana Ruiz founded Tallo in Lima.", NERAnswer(entities=[["person", "Ana Ruiz"]])),
+            ("The river floods every spring.", NERAnswer()),
+            ("Ana Ruiz moved to Lima.", NERAnswer(entities=[["location", "Lima"]]))]
+    background = Background("ner", "toy", EntityDomain(name="toy", domain="d", types={"person": "p", "location": "l"}), pool)
+    background.__dict__["_index"] = make_index("bm25", [t for t, _ in pool])  # no embedding model in a unit test
+    system, _ = Expert("ner", background).prompt("Ana Ruiz moved to Lima in May.", demos=1)
+    assert 'Example text: Ana Ruiz moved to Lima.\nAnswer: {"entities": [["location", "Lima"]]}' in system
+    second, _ = Expert("ner", background, view=1).prompt("Ana Ruiz moved to Lima in May.", demos=1)
+    assert "Example text: Ana Ruiz founded Tallo in Lima." in second and "moved to" not in second
+    assert "spring" not in system + second

@@ -27,6 +27,7 @@ Task = Literal["ner", "re", "ee"]
 TASKS: tuple[Task, ...] = ("ner", "re", "ee")
 TASK_NAMES = {"ner": "named entity recognition", "re": "relation extraction", "ee": "event extraction"}
 SHIPPED = "news"  # the packaged schemas/<task>-news.yaml
+POOL_LIMIT = 1000  # demonstrations come from the first 1,000 labelled samples, as agentre's do
 
 
 @dataclass
@@ -75,10 +76,11 @@ class Background:
 
     @cached_property
     def _index(self):
-        return make_index("embedding", [text for text, _ in self.pool])
+        return make_index("embedding", [text for text, _ in self.pool[:POOL_LIMIT]])
 
     def demos(self, text: str, k: int) -> list[tuple[str, BaseModel]]:
-        """The ``k`` pool samples nearest to ``text`` (sentence embeddings; never the text itself)."""
+        """The ``k`` samples nearest to ``text`` among the pool's first POOL_LIMIT (sentence embeddings, the
+        order of Euclidean distance for unit vectors; never the text itself)."""
         if k <= 0 or not self.pool:
             return []
         hits = [self.pool[i] for i in self._index.top(text, k + 1)]
