@@ -242,3 +242,17 @@ def test_demonstrations_are_the_nearest_labelled_texts_and_each_vote_member_gets
     second, _ = Expert("ner", background, view=1).prompt("Ana Ruiz moved to Lima in May.", demos=1)
     assert "Example text: Ana Ruiz founded Tallo in Lima." in second and "moved to" not in second
     assert "spring" not in system + second
+
+
+def test_each_task_can_stop_revising_at_its_own_round(schemas):
+    asked = {"ner": 0, "re": 0, "ee": 0}
+
+    def changing(messages, schema):  # every expert's answer differs from its last one: nothing settles
+        task = task_of(messages)
+        asked[task] += 1
+        answer = {"ner": NER_R0, "re": RE_R0, "ee": EE_R0}[task]
+        return json.dumps(answer if asked[task] % 2 else {k: [] for k in answer})
+
+    llm = ScriptedLLM(changing)
+    result = run("cooperkgc", llm, {**schemas, "rounds": 3, "task_rounds": {"ner": 1, "re": 2}})
+    assert result.extra["spoke"] == [["ner", "re", "ee"], ["ner", "re", "ee"], ["re", "ee"], ["ee"]]

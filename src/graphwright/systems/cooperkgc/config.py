@@ -30,6 +30,9 @@ class CooperKGCConfig(BaseModel):
                        "members of a task, majority vote (self-consistency).")
     rounds: int = Field(default=4, ge=0, le=10, description="Collaboration rounds after the independent round 0 "
                         "(the paper: 4).")
+    task_rounds: dict[Literal["ner", "re", "ee"], int] = Field(default={}, description="Rounds an expert of a task "
+                                                               "revises in, when fewer than `rounds` (the paper: NER "
+                                                               "peaked at round 2, RE at 3); it keeps its last answer after.")
     settle: bool = Field(default=True, description="Stop when a round changes no answer: at temperature 0 every "
                          "later round would repeat it word for word.")
     demos: int = Field(default=0, ge=0, le=8, description="Nearest labelled examples shown to each expert (the "

@@ -40,18 +40,22 @@ class Rounds:
 
 
 async def collaborate(experts: list[Expert], ask: Ask, rounds: int, *, settle: bool = True,
-                      output: set[str] | None = None, review: Review = lambda answers: answers) -> Rounds:
+                      output: set[str] | None = None, review: Review = lambda answers: answers,
+                      task_rounds: dict[str, int] | None = None) -> Rounds:
     """Run round 0 and up to ``rounds`` collaboration rounds. ``ask(expert, peers, own)`` returns the
     expert's simplified answer (None when it gave no valid one: its last answer stands); ``review``
     checks a whole round's answers against each other before anyone reads them. ``output``: the tasks
-    whose answers are the result (all by default)."""
+    whose answers are the result (all by default); ``task_rounds``: the last round an expert of a task
+    revises in."""
+    last_round = {e.id: min(rounds, (task_rounds or {}).get(e.task, rounds)) for e in experts}
+    rounds = max((last_round[e.id] for e in experts if output is None or e.task in output), default=0)
     log = Rounds()
     first = await asyncio.gather(*(ask(e, None, None) for e in experts))
     log.answers.append(review({e.id: answer or _empty(e) for e, answer in zip(experts, first)}))
     log.spoke.append([e.id for e in experts])
     for t in range(1, rounds + 1):
         last = log.answers[-1]
-        speakers = [e for e in experts if t < rounds or output is None or e.task in output]
+        speakers = [e for e in experts if t <= last_round[e.id] and (t < rounds or output is None or e.task in output)]
         replies = await asyncio.gather(*(
             ask(e, [(p, last[p.id]) for p in experts if p is not e], last[e.id]) for e in speakers))
         now = dict(last)
@@ -59,7 +63,8 @@ async def collaborate(experts: list[Expert], ask: Ask, rounds: int, *, settle: b
         now = review(now)
         log.answers.append(now)
         log.spoke.append([e.id for e in speakers])
-        if settle and now == last and len(speakers) == len(experts):
+        # whoever speaks next spoke now, so unchanged answers mean unchanged prompts and answers
+        if settle and now == last:
             log.settled_after = t
             break
     return log

@@ -35,7 +35,8 @@ class CooperKGCSystem:
         try:
             if self.config.mode == "collaborate":
                 log = await collaborate(self.experts, turn.ask, self.config.rounds, settle=self.config.settle,
-                                        output=self.output_tasks, review=self.review)
+                                        output=self.output_tasks, review=self.review,
+                                        task_rounds=self.config.task_rounds)
                 answers = log.final
                 result.extra.update(rounds=[graph.answer_dump(a) for a in log.answers], spoke=log.spoke,
                                     settled_after=log.settled_after)
