@@ -106,6 +106,15 @@ async def test_the_step_limit_forces_finish(inputs):
     assert "You have used every action" in script.prompts["agent"][-1][1]
 
 
+async def test_no_actions_finishes_at_once_with_the_prefetched_observations(inputs):
+    script = RoleScript(agent=[step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
+    sys_, llm = system(script, {**inputs, "max_iterations": 0})
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Live_In", "Oslo")} and result.usage.llm_calls == 1
+    options = [a.get("enum", [a.get("const")]) for a in (s["properties"]["action"] for s in script.schemas["agent"])]
+    assert options == [["Finish"]]
+
+
 async def test_malformed_steps_are_fed_back_then_incorporated(inputs):
     script = RoleScript(agent=["not json", "still not", "nope",  # one call's parse retries run out
                                step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp")])])

@@ -31,7 +31,8 @@ class AgentREConfig(BaseModel):
                                    "warm-up`); none: no memory.")
     memory: list[MemoryKind] = Field(default=["shallow", "deep", "reflection"], description="Memory kinds used.")
     memory_k: int = Field(default=3, ge=1, le=10, description="Memory entries recalled per search.")
-    max_iterations: int = Field(default=5, ge=1, le=20, description="Agent actions before it must finish.")
+    max_iterations: int = Field(default=5, ge=0, le=20, description="Agent actions before it must finish; 0: it "
+                                "finishes at once with the prefetched observations (one call).")
     max_tokens: int = Field(default=512, ge=32, description="Completion budget of one call.")
     parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error after a malformed answer.")
     token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")
