@@ -90,3 +90,32 @@ def test_eval_run_on_wikievents_scores_triggers_and_arguments(tmp_path, monkeypa
     assert row["counts"]["trigger_types"] == {"matched_pred": 1, "predicted": 1, "matched_gold": 1, "gold": 1}
     assert row["counts"]["argument_roles"] == {"matched_pred": 1, "predicted": 2, "matched_gold": 1, "gold": 2}
     assert len(row["rounds"]) == 2 and "ee" in row["rounds"][0]  # the answers after each round, for the rounds study
+
+
+@pytest.mark.skipif(not all((data_dir() / d).is_dir() for d in ("conll2003", "nyt")),
+                    reason=f"conll2003 or nyt not found under {data_dir()}")
+@pytest.mark.parametrize("dataset, answer, category, expected", [
+    # CoNLL-2003 calls CHINA a person in this sentence; the NER expert says location
+    ("conll2003", {"entities": [["location", "JAPAN"], ["location", "CHINA"]]}, "mentions",
+     {"matched_pred": 1, "predicted": 2, "matched_gold": 1, "gold": 2}),
+    ("nyt", {"triples": [["Bobby Fischer", "/people/person/nationality", "Iceland"],
+                         ["Reykjavik", "/location/country/capital", "Iceland"]]}, "triples",
+     {"matched_pred": 1, "predicted": 2, "matched_gold": 1, "gold": 4}),
+])
+def test_eval_run_scores_the_target_task_of_an_ner_or_re_dataset(tmp_path, monkeypatch, dataset, answer, category, expected):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
+    target = "ner" if dataset == "conll2003" else "re"
+
+    def reply(messages, response_format):
+        task = expert(messages)
+        return json.dumps(answer if task == target else {"ner": {"entities": []}, "re": {"triples": []},
+                                                          "ee": {"events": []}}[task])
+
+    out = tmp_path / "run"
+    with ScriptedOpenAIServer(reply) as server:
+        result = runner.invoke(app, ["eval", "run", "--system", "cooperkgc.single", "--dataset", dataset, "-n", "1",
+                                     *served(server), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    row = json.loads((out / "documents.jsonl").read_text().splitlines()[0])
+    assert row["counts"][category] == expected
+    assert row["usage"]["llm_calls"] == 1, "the single call asks the target task only"
