@@ -24,7 +24,7 @@ from graphwright.llm.wrappers import WrapperLLM, cache_key
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "docs" / "bench-ledger"
 RUNS = ROOT / "runs" / "bench"
-KEPT = ("id", "status", "reason", "counts", "usage")
+KEPT = ("id", "status", "reason", "counts", "usage", "rounds", "settled_after")  # rounds: cooperkgc per-round answers
 
 
 def ledger_file(folder: Path) -> Path:
