@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from graphwright.systems.cooperkgc.answers import ANSWER_TYPES, EEAnswer, EventItem, NERAnswer, REAnswer
-from graphwright.systems.cooperkgc.team import Expert
+from graphwright.systems.cooperkgc.team import VIEWS, Expert
 
 if TYPE_CHECKING:
     from graphwright.systems.cooperkgc.system import Turn
 
-MEMBERS = 3
+MEMBERS = VIEWS
 
 
 class Labels(BaseModel):

@@ -21,6 +21,7 @@ COLLABORATE = load_prompt(PACKAGE, "collaborate")
 TYPES = load_prompt(PACKAGE, "types")
 INSTRUCTIONS = {task: load_prompt(PACKAGE, task).static.strip() for task in ("ner", "re", "ee")}
 KINDS = {"ner": "entity types", "re": "relations", "ee": "event types"}
+VIEWS = 3  # self-consistency members: each lists the schema from another third of it
 
 
 @dataclass
@@ -36,7 +37,7 @@ class Expert:
     def labels(self, only: list[str] | None = None) -> list[str]:
         """The schema's labels (or ``only`` those), rotated by the member's view."""
         labels = [x for x in self.background.labels if only is None or x in only]
-        shift = (self.view * len(labels)) // 3
+        shift = (self.view * len(labels)) // VIEWS
         return labels[shift:] + labels[:shift]
 
     def prompt(self, text: str, demos: int, only: list[str] | None = None) -> tuple[str, str]:
