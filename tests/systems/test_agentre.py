@@ -197,13 +197,14 @@ async def test_baselines_are_single_calls_with_and_without_samples(inputs):
         make_system("agentre.zeroshot", ScriptedLLM([]), None, {**inputs, "mode": "react"})
 
 
-async def test_lean_agent_has_no_memory_and_one_action_before_finish(inputs, tmp_path):
-    script = RoleScript(agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
+async def test_lean_agent_has_no_memory_and_finishes_from_the_prefetched_observations(inputs, tmp_path):
+    script = RoleScript(agent=[step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
     sys_, llm = system(script, {**inputs, "memory_dir": str(tmp_path / "memory")}, "agentre.lean")
     assert sys_.retrieval.tools == ["samples", "guidelines", "kg"] and sys_.memory is None
-    assert keys(await run(sys_)) == {("John Smith", "Live_In", "Oslo")} and len(llm.calls) == 2
-    last = script.schemas["agent"][1]
-    assert "Finish" in json.dumps(last) and "SearchKG" not in json.dumps(last), "after one action only Finish is open"
+    assert keys(await run(sys_)) == {("John Smith", "Live_In", "Oslo")} and len(llm.calls) == 1
+    first = script.schemas["agent"][0]
+    assert "Finish" in json.dumps(first) and "SearchKG" not in json.dumps(first), "only Finish is open"
+    assert "SearchSamples" in script.prompts["agent"][0][1], "the prefetched samples are in view"
     with pytest.raises(UserError, match="agentre.lean fixes max_iterations"):
         make_system("agentre.lean", ScriptedLLM([]), None, {**inputs, "max_iterations": 3})
 
