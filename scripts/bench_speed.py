@@ -29,8 +29,8 @@ from graphwright.eval.report import f1_uncertainty
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 
-CATEGORIES = {"cie": ("triples", "entities"), "agentre": ("triples",), "agenticner": ("entities",)}
-SINGULAR = {"triples": "triple", "entities": "entity"}
+CATEGORIES = {"cie": ("triples", "entities"), "agentre": ("triples",), "agenticner": ("mentions",)}
+SINGULAR = {"triples": "triple", "entities": "entity", "mentions": "entity mention"}
 
 
 def parse_config(text: str) -> tuple[str, dict[str, Any]]:
