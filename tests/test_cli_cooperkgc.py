@@ -67,6 +67,15 @@ def test_extract_with_a_team_config_writes_entities_relations_and_events(tmp_pat
     assert (event, GW + "trigger", "founded") in graph
     assert (event, SCHEMA + "deals/role/Time", "2009") in graph  # a year is a value, not a node called 2009
     assert not any("2009" in s for s, _, _ in graph)
+    query = "SELECT ?trigger ?who WHERE { ?e a gw:Event ; gw:trigger ?trigger ; ?role ?x . ?x rdfs:label ?who } ORDER BY ?who"
+    found = runner.invoke(app, ["graph", "query", query, "--store", str(store), "--json"])
+    assert found.exit_code == 0, found.output
+    assert [json.loads(line) for line in found.output.splitlines()] == [
+        {"trigger": "founded", "who": "Katrin Vogel"}, {"trigger": "founded", "who": "Nordwind Logistics"}]
+    table = runner.invoke(app, ["graph", "query", "SELECT ?t WHERE { ?e gw:trigger ?t }", "--store", str(store)])
+    assert table.exit_code == 0 and "founded" in table.output
+    bad = runner.invoke(app, ["graph", "query", "SELECT WHERE {", "--store", str(store)])
+    assert bad.exit_code == 1 and "query failed" in bad.output
 
 
 @pytest.mark.skipif(not (data_dir() / "wikievents").is_dir(), reason=f"wikievents not found under {data_dir()}")

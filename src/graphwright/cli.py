@@ -313,6 +313,38 @@ def graph_view(
     typer.echo(f"wrote {out_file}")
 
 
+@graph_app.command("query")
+def graph_query(
+    sparql: str = typer.Argument(..., help="A SPARQL query, or @file.rq to read it from a file. The prefixes gw:, "
+                                 "gwe:, wd:, wdt:, rdfs:, xsd: are declared; the default graph is every document's KG."),
+    store: Path = typer.Option(Path("out/store"), "--store"),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per row instead of a table."),
+) -> None:
+    """Query the stored graph with SPARQL, e.g. the events: SELECT ?e ?t WHERE { ?e a gw:Event ; gw:trigger ?t }."""
+    import json
+
+    from graphwright.store import GraphStore
+
+    try:
+        text = Path(sparql[1:]).read_text(encoding="utf-8") if sparql.startswith("@") else sparql
+        with GraphStore.open_for_reading(store) as graph_store:
+            rows = graph_store.query(text)
+    except OSError as exc:
+        _fail(UserError(f"cannot read the query file: {exc}"))
+    except GraphwrightError as exc:
+        _fail(exc)
+    if as_json:
+        for row in rows:
+            typer.echo(json.dumps(row, ensure_ascii=False))
+        return
+    from rich.text import Text
+
+    table = Table(*(rows[0] if rows else ["no rows"]))
+    for row in rows:  # Text, not markup: a label like "[red]" is data
+        table.add_row(*(Text("" if value is None else str(value)) for value in row.values()))
+    console.print(table)
+
+
 @eval_app.command("run")
 def eval_run(
     system: str = typer.Option(..., "--system", "-s", help="System to evaluate (see `graphwright systems`)."),
