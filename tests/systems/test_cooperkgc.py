@@ -21,13 +21,13 @@ TEXT = "Katrin Vogel founded Nordwind Logistics in Hamburg in 2009. Jonas Berg b
 def schemas(tmp_path):
     (tmp_path / "people.yaml").write_text(
         "domain: Short news.\ntypes:\n  person: People.\n  organisation: Companies.\n  location: Places.\n")
-    (tmp_path / "work.yaml").write_text(
+    (tmp_path / "jobs.yaml").write_text(
         "relations:\n  works_for: {description: employed by, head: [person], tail: [organisation]}\n"
         "  based_in: {description: seat of, head: [organisation], tail: [location]}\n")
     (tmp_path / "business.yaml").write_text(
         "events:\n  Founding: {roles: [Founder, Company, Place, Time]}\n"
         "  Appointment: {roles: [Person, Company, Position, Time]}\n")
-    return {"ner": str(tmp_path / "people.yaml"), "re": str(tmp_path / "work.yaml"), "ee": str(tmp_path / "business.yaml")}
+    return {"ner": str(tmp_path / "people.yaml"), "re": str(tmp_path / "jobs.yaml"), "ee": str(tmp_path / "business.yaml")}
 
 
 def task_of(messages) -> str:
@@ -122,7 +122,7 @@ def test_the_graph_holds_typed_entities_relations_and_event_nodes_on_shared_name
     result = run("cooperkgc", llm, {**schemas, "rounds": 0})
     katrin = next(e for e in result.entities if e.label == "Katrin Vogel")
     assert katrin.types == ["https://graphwright.dev/schema/people/person"] and katrin.mentions[0].span.start == 0
-    assert [t.predicate.value for t in result.triples] == ["https://graphwright.dev/schema/work/works_for"]
+    assert [t.predicate.value for t in result.triples] == ["https://graphwright.dev/schema/jobs/works_for"]
     event = result.events[0]
     assert event.type == "https://graphwright.dev/schema/business/event/Founding"
     assert event.trigger == "founded" and TEXT[event.trigger_span.start:event.trigger_span.end] == "founded"
