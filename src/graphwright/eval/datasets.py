@@ -45,6 +45,23 @@ def load_dataset(name_or_path: str, limit: int | None = None) -> EvalDataset:
     return DATASETS.get(name_or_path)(limit)
 
 
+def task_dataset(name: str, task: str, registry: Registry, load: Callable, gold: Callable):
+    """A decorator registering a task's loader (RE, EE) in its ``registry``, and the same data as an eval
+    dataset of that ``task``: ``gold(load(name), limit)`` are its documents, the data's schema its setting."""
+    def deco(loader):
+        registry.register(name)(loader)
+
+        def eval_loader(limit: int | None = None) -> EvalDataset:
+            data = load(name)
+            return EvalDataset(name, gold(data, limit), kb="none", task=task, note=data.note,
+                               system_settings={"dataset": name})
+
+        eval_loader.__doc__ = loader.__doc__
+        DATASETS.register(name)(eval_loader)
+        return loader
+    return deco
+
+
 def dataset_names() -> list[str]:
     return DATASETS.names()
 

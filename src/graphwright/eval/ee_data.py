@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 
 from pydantic import BaseModel, Field
 
-from graphwright.eval.datasets import DATASETS, EvalDataset, data_file, open_text, read_json
+from graphwright.eval.datasets import data_file, open_text, read_json, task_dataset
 from graphwright.eval.gold import GoldArgument, GoldDocument, GoldEvent
 from graphwright.model.events import EventSchema, EventType
 from graphwright.registry import Registry
@@ -62,19 +62,8 @@ def gold_documents(dataset: EEDataset, limit: int | None = None) -> list[GoldDoc
 
 
 def _register(name: str):
-    """Register an EE loader, and the same data as an eval dataset scored by the EE metrics."""
-    def deco(loader: Callable[[], EEDataset]) -> Callable[[], EEDataset]:
-        EE_DATASETS.register(name)(loader)
-
-        def eval_loader(limit: int | None = None) -> EvalDataset:
-            data = load_ee_dataset(name)
-            return EvalDataset(name, gold_documents(data, limit), kb="none", task="ee", note=data.note,
-                               system_settings={"dataset": name})
-
-        eval_loader.__doc__ = loader.__doc__
-        DATASETS.register(name)(eval_loader)
-        return loader
-    return deco
+    """Register a loader, and the same data as an eval dataset scored by the EE metrics."""
+    return task_dataset(name, "ee", EE_DATASETS, load_ee_dataset, gold_documents)
 
 
 # ---- building items ----------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple
 from pydantic import BaseModel, Field
 
 from graphwright.errors import DataNotFoundError, UserError
-from graphwright.eval.datasets import DATASETS, EvalDataset, data_file, read_json
+from graphwright.eval.datasets import data_file, read_json, task_dataset
 from graphwright.eval.gold import GoldDocument, GoldTerm, GoldTriple
 from graphwright.model.schema import RelationSchema, RelationType, load_schema
 from graphwright.registry import Registry
@@ -90,19 +90,8 @@ def read_samples(path: Path, schema: RelationSchema | None = None) -> list[RESam
 
 
 def _register(name: str):
-    """Register an RE loader, and the same data as an eval dataset scored by the RE metrics."""
-    def deco(loader: Callable[[], REDataset]) -> Callable[[], REDataset]:
-        RE_DATASETS.register(name)(loader)
-
-        def eval_loader(limit: int | None = None) -> EvalDataset:
-            data = load_re_dataset(name)
-            return EvalDataset(name, gold_documents(data, limit), kb="none", task="re", note=data.note,
-                               system_settings={"dataset": name})
-
-        eval_loader.__doc__ = loader.__doc__
-        DATASETS.register(name)(eval_loader)
-        return loader
-    return deco
+    """Register a loader, and the same data as an eval dataset scored by the RE metrics."""
+    return task_dataset(name, "re", RE_DATASETS, load_re_dataset, gold_documents)
 
 
 def _distinct(triples) -> list[RETriple]:
