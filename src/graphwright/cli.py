@@ -18,7 +18,7 @@ from graphwright.errors import GraphwrightError, UserError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Knowledge graphs from text with LLM agents.")
 kb_app = typer.Typer(no_args_is_help=True, help="Build and search knowledge bases.")
-graph_app = typer.Typer(no_args_is_help=True, help="Export and view stored graphs.")
+graph_app = typer.Typer(no_args_is_help=True, help="Export, view and query stored graphs; grow one graph over documents.")
 eval_app = typer.Typer(no_args_is_help=True, help="Evaluate systems on gold data and compare runs.")
 app.add_typer(kb_app, name="kb")
 app.add_typer(graph_app, name="graph")
@@ -62,6 +62,9 @@ def extract(
     config: Optional[Path] = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings; for "
                                           "agenticner an entity domain file; for cooperkgc the team's "
                                           "schemas: ner, re, ee); --set overrides it."),
+    grow_graph: bool = typer.Option(False, "--grow", help="Then fold the new results into the store's grown graph "
+                                    "(as `graph merge` does, with its default settings)."),
+    episode_size: Optional[int] = typer.Option(None, "--episode-size", min=1, help="With --grow: documents per episode."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
     from graphwright.inputs import iter_inputs
@@ -91,9 +94,17 @@ def extract(
                 summary = _run_and_close(llm, extract_batch(
                     items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
                     max_chars=max_chars, on_progress=lambda _: progress.advance(task)))
+                if grow_graph:
+                    from graphwright.growth import GrowthPolicy, grow
+
+                    grown = grow(graph_store, GrowthPolicy(), episode_size=episode_size, system=system)
     except GraphwrightError as exc:
         _fail(exc)
     _print_summary(summary, time.perf_counter() - started, llm.name)
+    if grow_graph:
+        from graphwright.cli_growth import print_episodes
+
+        print_episodes(grown)
     if summary.failed and not summary.done and not summary.skipped:
         raise typer.Exit(code=2)
 
@@ -559,6 +570,11 @@ def _slug(text: str) -> str:
     import re
 
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+
+
+from graphwright.cli_growth import register as _register_growth  # noqa: E402  (needs the helpers above)
+
+_register_growth(graph_app, _fail, _settings)
 
 
 def main() -> None:

@@ -44,7 +44,7 @@ def term_node(term: Term, what: str) -> ox.NamedNode | ox.Literal:
     return iri_node(term.value, what)
 
 
-def _lit(value: str | int | float | datetime) -> ox.Literal:
+def literal(value: str | int | float | datetime) -> ox.Literal:
     # repr(float) round-trips exactly; bool is not used (it is an int subclass).
     if isinstance(value, int):
         return ox.Literal(str(value), datatype=ox.NamedNode(v.XSD_INTEGER))
@@ -55,7 +55,7 @@ def _lit(value: str | int | float | datetime) -> ox.Literal:
     return ox.Literal(value)
 
 
-class _Writer:
+class QuadWriter:
     """Collects quads for one graph, skipping absent (None) values."""
 
     def __init__(self, graph: str) -> None:
@@ -65,7 +65,7 @@ class _Writer:
     def add(self, s: ox.NamedNode, p: str, o: Any) -> None:
         if o is None:
             return
-        obj = o if isinstance(o, (ox.NamedNode, ox.Literal)) else _lit(o)
+        obj = o if isinstance(o, (ox.NamedNode, ox.Literal)) else literal(o)
         self.quads.append(ox.Quad(s, ox.NamedNode(p), obj, self.graph))
 
 
@@ -74,8 +74,8 @@ def encode_result(
 ) -> list[ox.Quad]:
     """All quads for one result: KG graph, provenance graph and run record."""
     doc_id, system = result.document_id, result.system
-    kg = _Writer(v.doc_graph(doc_id, system))
-    prov = _Writer(v.prov_graph(doc_id, system))
+    kg = QuadWriter(v.doc_graph(doc_id, system))
+    prov = QuadWriter(v.prov_graph(doc_id, system))
     run = ox.NamedNode(v.run_iri(doc_id, system))
 
     prov.add(run, v.RDF_TYPE, ox.NamedNode(v.DOCUMENT_RUN))
@@ -106,7 +106,7 @@ def encode_result(
     return kg.quads + prov.quads
 
 
-def _add_span(w: _Writer, node: ox.NamedNode, span: Span | None, keys: SpanKeys = SPAN_KEYS) -> None:
+def _add_span(w: QuadWriter, node: ox.NamedNode, span: Span | None, keys: SpanKeys = SPAN_KEYS) -> None:
     if span is not None:
         start, end, text = keys
         w.add(node, start, span.start)
@@ -114,7 +114,7 @@ def _add_span(w: _Writer, node: ox.NamedNode, span: Span | None, keys: SpanKeys 
         w.add(node, text, span.text)
 
 
-def _add_provenance(prov: _Writer, node: ox.NamedNode, pv: Provenance) -> None:
+def _add_provenance(prov: QuadWriter, node: ox.NamedNode, pv: Provenance) -> None:
     prov.add(node, v.SYSTEM, pv.system)
     prov.add(node, v.AGENT, pv.agent)
     prov.add(node, v.MODEL, pv.model)
@@ -123,7 +123,7 @@ def _add_provenance(prov: _Writer, node: ox.NamedNode, pv: Provenance) -> None:
     _add_span(prov, node, pv.evidence, EVIDENCE_KEYS)
 
 
-def _describe(kg: _Writer, term: Term, node: ox.NamedNode | ox.Literal) -> None:
+def _describe(kg: QuadWriter, term: Term, node: ox.NamedNode | ox.Literal) -> None:
     """The KG facts about a term's node: its label, and whether the KB lacks it."""
     if not isinstance(node, ox.NamedNode):
         return
@@ -133,7 +133,7 @@ def _describe(kg: _Writer, term: Term, node: ox.NamedNode | ox.Literal) -> None:
         kg.add(node, v.RDF_TYPE, ox.NamedNode(v.UNLINKED_ENTITY))
 
 
-def _encode_triple(kg: _Writer, prov: _Writer, run: ox.NamedNode, iri: str, index: int, t: Triple) -> None:
+def _encode_triple(kg: QuadWriter, prov: QuadWriter, run: ox.NamedNode, iri: str, index: int, t: Triple) -> None:
     where = f"triple {index} {t.key()}"
     if t.subject.kind != "iri" or t.predicate.kind != "iri":
         raise StoreError(f"{where}: subject and predicate must be IRIs, not literals")
@@ -161,7 +161,7 @@ def _encode_triple(kg: _Writer, prov: _Writer, run: ox.NamedNode, iri: str, inde
 
 
 def _encode_entity(
-    kg: _Writer, prov: _Writer, run: ox.NamedNode, doc_id: str, system: str, index: int, e: Entity
+    kg: QuadWriter, prov: QuadWriter, run: ox.NamedNode, doc_id: str, system: str, index: int, e: Entity
 ) -> None:
     node = iri_node(e.iri, f"entity {index}")
     if e.label is not None:
@@ -188,7 +188,7 @@ def _encode_entity(
 
 
 def _encode_event(
-    kg: _Writer, prov: _Writer, run: ox.NamedNode, doc_id: str, system: str, index: int, e: Event
+    kg: QuadWriter, prov: QuadWriter, run: ox.NamedNode, doc_id: str, system: str, index: int, e: Event
 ) -> None:
     # The KG gets a plain typed node with its edges; the record keeps order, spans and provenance.
     where = f"event {index} {e.iri!r}"
@@ -214,7 +214,7 @@ def _encode_event(
 
 
 def _encode_argument(
-    kg: _Writer, prov: _Writer, event: ox.NamedNode, arg: ox.NamedNode, index: int, a: EventArgument, where: str
+    kg: QuadWriter, prov: QuadWriter, event: ox.NamedNode, arg: ox.NamedNode, index: int, a: EventArgument, where: str
 ) -> None:
     role = iri_node(a.role, f"{where} role")
     entity = term_node(a.entity, f"{where} entity")
@@ -243,39 +243,39 @@ def group_by_subject(quads: Iterable[ox.Quad]) -> dict[str, dict[str, list[Node]
     return out
 
 
-def _one(props: dict[str, list[Node]], key: str) -> Node | None:
+def read_one(props: dict[str, list[Node]], key: str) -> Node | None:
     values = props.get(key)
     return values[0] if values else None
 
 
-def _str(props: dict[str, list[Node]], key: str) -> str | None:
-    node = _one(props, key)
+def read_str(props: dict[str, list[Node]], key: str) -> str | None:
+    node = read_one(props, key)
     return None if node is None else node.value
 
 
-def _int(props: dict[str, list[Node]], key: str) -> int | None:
-    node = _one(props, key)
+def read_int(props: dict[str, list[Node]], key: str) -> int | None:
+    node = read_one(props, key)
     return None if node is None else int(node.value)
 
 
-def _float(props: dict[str, list[Node]], key: str) -> float | None:
-    node = _one(props, key)
+def read_float(props: dict[str, list[Node]], key: str) -> float | None:
+    node = read_one(props, key)
     return None if node is None else float(node.value)
 
 
 def _span(props: dict[str, list[Node]], keys: SpanKeys = SPAN_KEYS) -> Span | None:
-    start, end = _int(props, keys[0]), _int(props, keys[1])
-    return None if start is None or end is None else Span(start=start, end=end, text=_str(props, keys[2]))
+    start, end = read_int(props, keys[0]), read_int(props, keys[1])
+    return None if start is None or end is None else Span(start=start, end=end, text=read_str(props, keys[2]))
 
 
 def _provenance(props: dict[str, list[Node]]) -> Provenance:
     return Provenance(
         evidence=_span(props, EVIDENCE_KEYS),
-        system=_str(props, v.SYSTEM) or "",
-        agent=_str(props, v.AGENT),
-        model=_str(props, v.MODEL),
-        prompt_version=_str(props, v.PROMPT_VERSION),
-        confidence=_float(props, v.CONFIDENCE),
+        system=read_str(props, v.SYSTEM) or "",
+        agent=read_str(props, v.AGENT),
+        model=read_str(props, v.MODEL),
+        prompt_version=read_str(props, v.PROMPT_VERSION),
+        confidence=read_float(props, v.CONFIDENCE),
     )
 
 
@@ -299,14 +299,14 @@ def decode_triples(subjects: dict[str, dict[str, list[Node]]]) -> list[Triple]:
         if v.RDF_STATEMENT not in _types(props):
             continue
         triple = Triple(
-            subject=_term(props[v.RDF_SUBJECT][0], _str(props, v.SUBJECT_SURFACE), _str(props, v.SUBJECT_LABEL)),
+            subject=_term(props[v.RDF_SUBJECT][0], read_str(props, v.SUBJECT_SURFACE), read_str(props, v.SUBJECT_LABEL)),
             predicate=_term(
-                props[v.RDF_PREDICATE][0], _str(props, v.PREDICATE_SURFACE), _str(props, v.PREDICATE_LABEL)
+                props[v.RDF_PREDICATE][0], read_str(props, v.PREDICATE_SURFACE), read_str(props, v.PREDICATE_LABEL)
             ),
-            object=_term(props[v.RDF_OBJECT][0], _str(props, v.OBJECT_SURFACE), _str(props, v.OBJECT_LABEL)),
+            object=_term(props[v.RDF_OBJECT][0], read_str(props, v.OBJECT_SURFACE), read_str(props, v.OBJECT_LABEL)),
             provenance=_provenance(props),
         )
-        rows.append((_int(props, v.INDEX) or 0, triple))
+        rows.append((read_int(props, v.INDEX) or 0, triple))
     return [t for _, t in sorted(rows, key=lambda r: r[0])]
 
 
@@ -319,14 +319,14 @@ def decode_entities(subjects: dict[str, dict[str, list[Node]]]) -> list[Entity]:
         mentions: list[tuple[int, Mention]] = []
         for m_node in props.get(v.HAS_MENTION, []):
             m = subjects.get(m_node.value, {})
-            mentions.append((_int(m, v.INDEX) or 0, Mention(surface=_str(m, v.SURFACE) or "", span=_span(m))))
+            mentions.append((read_int(m, v.INDEX) or 0, Mention(surface=read_str(m, v.SURFACE) or "", span=_span(m))))
         entity = Entity(
-            iri=_str(props, v.ENTITY) or "",
-            label=_str(props, v.ENTITY_LABEL),
+            iri=read_str(props, v.ENTITY) or "",
+            label=read_str(props, v.ENTITY_LABEL),
             types=sorted(n.value for n in props.get(v.ENTITY_TYPE, [])),
             mentions=[m for _, m in sorted(mentions, key=lambda r: r[0])],
         )
-        rows.append((_int(props, v.INDEX) or 0, entity))
+        rows.append((read_int(props, v.INDEX) or 0, entity))
     return [e for _, e in sorted(rows, key=lambda r: r[0])]
 
 
@@ -338,39 +338,39 @@ def decode_events(subjects: dict[str, dict[str, list[Node]]]) -> list[Event]:
             continue
         arguments = [_argument(subjects.get(a.value, {})) for a in props.get(v.HAS_ARGUMENT, [])]
         event = Event(
-            iri=_str(props, v.EVENT_NODE) or "",
-            type=_str(props, v.EVENT_TYPE) or "",
-            trigger=_str(props, v.SURFACE) or "",
+            iri=read_str(props, v.EVENT_NODE) or "",
+            type=read_str(props, v.EVENT_TYPE) or "",
+            trigger=read_str(props, v.SURFACE) or "",
             trigger_span=_span(props),
             arguments=[a for _, a in sorted(arguments, key=lambda r: r[0])],
             provenance=_provenance(props),
         )
-        rows.append((_int(props, v.INDEX) or 0, event))
+        rows.append((read_int(props, v.INDEX) or 0, event))
     return [e for _, e in sorted(rows, key=lambda r: r[0])]
 
 
 def _argument(props: dict[str, list[Node]]) -> tuple[int, EventArgument]:
-    entity = _term(props[v.ENTITY][0], _str(props, v.SURFACE), _str(props, v.ENTITY_LABEL))
-    return _int(props, v.INDEX) or 0, EventArgument(role=_str(props, v.ROLE) or "", entity=entity, span=_span(props))
+    entity = _term(props[v.ENTITY][0], read_str(props, v.SURFACE), read_str(props, v.ENTITY_LABEL))
+    return read_int(props, v.INDEX) or 0, EventArgument(role=read_str(props, v.ROLE) or "", entity=entity, span=_span(props))
 
 
 def decode_run(props: dict[str, list[Node]]) -> dict[str, Any]:
     """One run record as a plain dict (the row ``GraphStore.documents()`` returns)."""
     return {
-        "document_id": _str(props, v.DOCUMENT_ID),
-        "system": _str(props, v.SYSTEM),
-        "status": _str(props, v.STATUS),
-        "reason": _str(props, v.REASON),
-        "source": _str(props, v.SOURCE),
-        "triples": _int(props, v.TRIPLE_COUNT) or 0,
-        "entities": _int(props, v.ENTITY_COUNT) or 0,
-        "events": _int(props, v.EVENT_COUNT) or 0,
-        "llm_calls": _int(props, v.LLM_CALLS) or 0,
-        "prompt_tokens": _int(props, v.PROMPT_TOKENS) or 0,
-        "completion_tokens": _int(props, v.COMPLETION_TOKENS) or 0,
-        "cached_calls": _int(props, v.CACHED_CALLS) or 0,
-        "seconds": _float(props, v.SECONDS) or 0.0,
-        "recorded_at": _str(props, v.RECORDED_AT),
+        "document_id": read_str(props, v.DOCUMENT_ID),
+        "system": read_str(props, v.SYSTEM),
+        "status": read_str(props, v.STATUS),
+        "reason": read_str(props, v.REASON),
+        "source": read_str(props, v.SOURCE),
+        "triples": read_int(props, v.TRIPLE_COUNT) or 0,
+        "entities": read_int(props, v.ENTITY_COUNT) or 0,
+        "events": read_int(props, v.EVENT_COUNT) or 0,
+        "llm_calls": read_int(props, v.LLM_CALLS) or 0,
+        "prompt_tokens": read_int(props, v.PROMPT_TOKENS) or 0,
+        "completion_tokens": read_int(props, v.COMPLETION_TOKENS) or 0,
+        "cached_calls": read_int(props, v.CACHED_CALLS) or 0,
+        "seconds": read_float(props, v.SECONDS) or 0.0,
+        "recorded_at": read_str(props, v.RECORDED_AT),
         "warnings": sorted(n.value for n in props.get(v.WARNING, [])),
     }
 

@@ -31,7 +31,7 @@ T = TypeVar("T")
 
 
 @contextmanager
-def _translated(action: str) -> Iterator[None]:
+def translated_errors(action: str) -> Iterator[None]:
     """Re-raise pyoxigraph's errors as StoreError, saying what we were doing."""
     try:
         yield
@@ -55,7 +55,7 @@ class GraphStore:
         if self.read_only:
             self._store: ox.Store | None = _open_read_only(self.path)
             return
-        with _translated(f"cannot open the graph store at {self.path}"):
+        with translated_errors(f"cannot open the graph store at {self.path}"):
             try:
                 self._store = ox.Store(None if self.path is None else str(self.path))
             except OSError as exc:
@@ -109,7 +109,7 @@ class GraphStore:
 
     def flush(self) -> None:
         if self._store is not None and self.path is not None and not self.read_only:
-            with _translated("cannot flush the graph store"):
+            with translated_errors("cannot flush the graph store"):
                 self._store.flush()
 
     def close(self) -> None:
@@ -158,7 +158,7 @@ class GraphStore:
     def _replace(self, result: ExtractionResult, source: str | None) -> None:
         # Encode (and so validate) everything before touching the store.
         quads = codec.encode_result(result, source)
-        with _translated(f"cannot store document {result.document_id!r}"):
+        with translated_errors(f"cannot store document {result.document_id!r}"):
             self._drop(result.document_id, result.system)
             failpoint("store.dropped")
             # One atomic insert holding the run record: a crash before it leaves no status, so a
@@ -174,7 +174,7 @@ class GraphStore:
     def remove_document(self, document_id: str, system: str | None = None) -> int:
         """Delete a document's output (for one system, or all); returns how many runs were removed."""
         runs = self.graphs("prov", document_id=document_id, system=system)
-        with _translated(f"cannot remove document {document_id!r}"):
+        with translated_errors(f"cannot remove document {document_id!r}"):
             for _, doc_id, sys_id in runs:
                 self._drop(doc_id, sys_id)
         return len(runs)
@@ -186,7 +186,7 @@ class GraphStore:
     ) -> list[tuple[ox.NamedNode, str, str]]:
         """``(graph, document_id, system)`` for this store's graphs of one kind, sorted."""
         out = []
-        with _translated("cannot list graphs"):
+        with translated_errors("cannot list graphs"):
             names = list(self.oxigraph.named_graphs())
         for graph in names:
             if not isinstance(graph, ox.NamedNode):
@@ -201,7 +201,7 @@ class GraphStore:
 
     def quads(self, graphs: list[ox.NamedNode]) -> Iterator[ox.Quad]:
         for graph in graphs:
-            with _translated("cannot read the graph store"):
+            with translated_errors("cannot read the graph store"):
                 yield from self.oxigraph.quads_for_pattern(None, None, None, graph)
 
     def _prov_subjects(self, document_id: str | None, system: str | None) -> Iterator[dict]:
@@ -212,7 +212,7 @@ class GraphStore:
         """``"ok"`` or ``"failed"`` for the last stored run of ``system`` on the document, else None."""
         run = ox.NamedNode(v.run_iri(document_id, system))
         graph = ox.NamedNode(v.prov_graph(document_id, system))
-        with _translated("cannot read a document status"):
+        with translated_errors("cannot read a document status"):
             for quad in self.oxigraph.quads_for_pattern(run, ox.NamedNode(v.STATUS), None, graph):
                 return quad.object.value  # type: ignore[return-value]
         return None
@@ -262,7 +262,7 @@ class GraphStore:
         out: dict[str, str] = {}
         label = ox.NamedNode(v.LABEL)
         for graph, _, _ in self.graphs("doc", document_id=document_id):
-            with _translated("cannot read labels"):
+            with translated_errors("cannot read labels"):
                 for quad in self.oxigraph.quads_for_pattern(None, label, None, graph):
                     iri, text = quad.subject.value, quad.object.value
                     if iri not in out or text < out[iri]:
@@ -274,7 +274,7 @@ class GraphStore:
         n = 0
         rdf_type, statement = ox.NamedNode(v.RDF_TYPE), ox.NamedNode(v.RDF_STATEMENT)
         for graph, _, _ in self.graphs("prov", document_id=document_id, system=system):
-            with _translated("cannot count triples"):
+            with translated_errors("cannot count triples"):
                 n += sum(1 for _ in self.oxigraph.quads_for_pattern(None, rdf_type, statement, graph))
         return n
 
@@ -290,7 +290,7 @@ class GraphStore:
         kw: dict[str, Any] = {"prefixes": v.PREFIXES}
         if union:
             kw["default_graph"] = [g for g, _, _ in self.graphs("doc")]
-        with _translated("query failed"):
+        with translated_errors("query failed"):
             result = self.oxigraph.query(sparql, **kw)
             if isinstance(result, ox.QueryBoolean):
                 return [{"ask": bool(result)}]
