@@ -90,6 +90,10 @@ def extract(
             runner = make_system(system, llm, open_kb(kb), settings)
             started = time.perf_counter()
             with GraphStore.open(store) as graph_store, _progress() as progress:
+                if getattr(runner, "uses_grown_graph", False):  # its tools read the graph grown so far
+                    from graphwright.growth import load
+
+                    runner.attach(load(graph_store))
                 task = progress.add_task("extracting", total=len(items))
                 summary = _run_and_close(llm, extract_batch(
                     items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,

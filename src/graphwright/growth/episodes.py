@@ -35,13 +35,11 @@ def pending_runs(store: GraphStore, state: GrowthState, *, everything: bool = Fa
     return sorted(rows, key=lambda r: (r["recorded_at"] or "", r["document_id"], r["system"]))
 
 
-def seed_schema(state: GrowthState, schemas: list[RelationSchema], entity_types: list[str]) -> None:
-    """Add relation and entity types to the allow-list (a new schema version when anything is new)."""
-    relations = {s.relation_iri(name) for s in schemas for name in s.names}
-    new = (relations - state.allowed_relations) | (set(entity_types) - state.allowed_types)
-    if new:
+def seed_schema(state: GrowthState, relations: set[str], entity_types: set[str]) -> None:
+    """Add relation and entity type IRIs to the allow-list (a new schema version when anything is new)."""
+    if (relations - state.allowed_relations) or (entity_types - state.allowed_types):
         state.allowed_relations |= relations
-        state.allowed_types |= set(entity_types)
+        state.allowed_types |= entity_types
         state.schema_version += 1
 
 
@@ -66,7 +64,7 @@ def grow(store: GraphStore, policy: GrowthPolicy, *, episode_size: int | None = 
          entity_types: list[str] = (), progress=None) -> list[EpisodeReport]:
     """Fold the store's new runs into its grown graph, ``episode_size`` runs per episode (all in one by default)."""
     state = codec.load(store)
-    seed_schema(state, list(schemas), list(entity_types))
+    seed_schema(state, {s.relation_iri(name) for s in schemas for name in s.names}, set(entity_types))
     runs = pending_runs(store, state, everything=everything, system=system)
     size = episode_size or max(1, len(runs))
     resolver = Resolver(state, policy.resolve_threshold, embedder_function(policy.embedder))

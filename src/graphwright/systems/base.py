@@ -26,6 +26,7 @@ SYSTEMS: Registry[SystemFactory] = Registry("system")
 
 def load_builtin_systems() -> None:
     """Import the built-in system packages so their factories register."""
+    import graphwright.systems.agentic_kgr  # noqa: F401
     import graphwright.systems.agenticner  # noqa: F401
     import graphwright.systems.agentre  # noqa: F401
     import graphwright.systems.cie.baseline  # noqa: F401

@@ -1,0 +1,99 @@
+"""``agentic-kgr``: one policy model, six tools and a graph that grows over the documents of a run (paper 004).
+
+The graph the disambiguation tool reads and the storage tool writes is a growing graph held in memory for
+the run: empty, or the store's grown graph when the caller attaches it (``extract --grow`` does). The
+document's result is the stored extraction as entities and triples; the trajectory goes into ``extra``
+(the rewards and GRPO training read it) and the trace.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+from graphwright.agents.prompts import load_prompt
+from graphwright.errors import LLMError
+from graphwright.eval.re_data import load_re_dataset
+from graphwright.growth.episodes import seed_schema
+from graphwright.growth.observe import Observer
+from graphwright.growth.policy import GrowthPolicy
+from graphwright.growth.resolve import Resolver, embedder_function
+from graphwright.growth.state import GrowthState
+from graphwright.llm.base import LLM
+from graphwright.llm.wrappers import MeteredLLM
+from graphwright.model import Document, ExtractionResult, TraceStep
+from graphwright.model.schema import load_schema
+from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
+from graphwright.systems.agentic_kgr.environment import Environment
+from graphwright.systems.agentic_kgr.graph_tools import as_graph
+from graphwright.systems.agentic_kgr.kg_json import KGSchema
+from graphwright.systems.agentic_kgr.rollout import ROLLOUTS, Asker
+from graphwright.systems.agentic_kgr.trajectory import EXTRACT, Trajectory
+
+PROMPTS_PACKAGE = "graphwright.systems.agentic_kgr"
+PROMPTS = ("extract", "refine", "policy")
+
+
+def load_kg_schema(config: AgenticKGRConfig) -> KGSchema:
+    schema = load_schema(config.schema_file) if config.schema_file else load_re_dataset(config.dataset).schema
+    return KGSchema.from_relation_schema(schema, config.entity_types)
+
+
+class AgenticKGRSystem:
+    uses_grown_graph = True
+
+    def __init__(self, llm: LLM, kb: Any, config: AgenticKGRConfig, name: str = "agentic-kgr") -> None:
+        self.name, self.llm, self.config = name, llm, config
+        self.schema = load_kg_schema(config)
+        self.prompts = {p: load_prompt(PROMPTS_PACKAGE, p) for p in PROMPTS}
+        self.prompt_version = self.prompts["policy" if config.mode == "agent" else "extract"].id
+        self._embed = None
+        self.attach(GrowthState())
+
+    def attach(self, memory: GrowthState, policy: GrowthPolicy | None = None) -> None:
+        """Use ``memory`` (e.g. the store's grown graph) as the graph the tools read and write."""
+        self.memory, self.growth = memory, policy or GrowthPolicy(embedder=None)
+        seed_schema(memory, {self.schema.relation_iri(r) for r in self.schema.relation_types},
+                    {self.schema.type_iri(t) for t in self.schema.entity_types})
+        self.observer = Observer(memory, self.growth, Resolver(memory, self.growth.resolve_threshold,
+                                                               embedder_function(self.growth.embedder)))
+
+    def embed(self):
+        if self._embed is None and self.config.disambiguation_strategy == "semantic_similarity":
+            self._embed = embedder_function(self.config.embedder)
+        return self._embed
+
+    async def rollout(self, document: Document, llm: LLM) -> Trajectory:
+        env = Environment(document, self.schema, self.config, self.memory, self.observer, system=self.name,
+                          embed=self.embed(), model=self.llm.name)
+        return await ROLLOUTS[self.config.mode](env, Asker(llm, self.config), self.prompts)
+
+    async def run(self, document: Document) -> ExtractionResult:
+        started = time.perf_counter()
+        meter = MeteredLLM(self.llm, budget=self.config.token_budget)
+        try:
+            trajectory = await self.rollout(document, meter)
+        except LLMError as exc:  # backend down, budget spent: the document fails with its reason
+            usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+            return ExtractionResult.from_error(document.id, self.name, exc, usage=usage)
+        usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        trace = [TraceStep(step=i, node=s.action, kind="agent" if s.action == EXTRACT or s.by_model else "tool",
+                           input=str(s.arguments) if s.action != EXTRACT else None,
+                           output=s.raw if s.action == EXTRACT else str(s.observation)[:2000], error=s.error)
+                 for i, s in enumerate(trajectory.steps, 1)]
+        if trajectory.kg is None:
+            reason = next((s.error for s in trajectory.steps if s.error), "no usable extraction")
+            return ExtractionResult.failed(document.id, self.name, f"the model never gave a usable extraction: {reason}",
+                                           usage=usage, trace=trace)
+        entities, triples, failed = as_graph(trajectory.kg, self.schema, document, self.name, self.llm.name)
+        for t in triples:
+            t.provenance.prompt_version = self.prompt_version
+        tools = Counter(s.action for s in trajectory.tool_calls())
+        return ExtractionResult(
+            document_id=document.id, system=self.name, entities=entities, triples=triples, usage=usage, trace=trace,
+            output=trajectory.kg.render(), warnings=failed,
+            extra={"mode": self.config.mode, "steps": len(trajectory.steps), "stopped": trajectory.stopped,
+                   "extractions": sum(s.action == EXTRACT for s in trajectory.steps), "tool_calls": dict(tools),
+                   "failed_tool_calls": sum(not s.success for s in trajectory.tool_calls()),
+                   "trajectory": trajectory.to_json()})
