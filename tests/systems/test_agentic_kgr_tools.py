@@ -155,16 +155,3 @@ def json_keys(text):
     import json
 
     return set(json.loads(text))
-
-
-def test_the_history_keeps_the_newest_steps_whole():
-    from graphwright.systems.agentic_kgr.compress import render_history
-    from graphwright.systems.agentic_kgr.trajectory import Step
-
-    steps = [Step("extract", {"kg": SPARSE.model_dump()}),
-             Step("query_extraction_density", observation=extraction_density(TEXT, SCHEMA, SPARSE)),
-             Step("query_quality_metrics", {"bogus": 1}, success=False, error="unknown argument")]
-    text = render_history(steps, budget_tokens=60, observation_tokens=200)
-    lines = text.splitlines()
-    assert lines[0] == "Step 1: extract (ok)" and lines[1] == "Step 2: query_extraction_density (ok)"
-    assert "ERROR: unknown argument" in text

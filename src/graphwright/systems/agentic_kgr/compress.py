@@ -1,6 +1,7 @@
-"""Token-budgeted compression of tool observations and of the action history (paper 004's prompt
-compression, in its simplest form): keep the fields a tool's next decision depends on, cut long lists, and
-cut what is still over the budget. Tokens are estimated at 4 characters each."""
+"""Token-budgeted compression of tool observations (paper 004's prompt compression, in its simplest form):
+keep the fields a tool's next decision depends on, cut long lists, and cut what is still over the budget.
+Tokens are estimated at 4 characters each. The conversation itself is never rewritten, so a backend can
+reuse its prefix and GRPO trains on exactly the tokens the policy saw."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from typing import Any
 
 from graphwright.systems.agentic_kgr.trajectory import (COVERAGE, DENSITY, DISAMBIGUATION, FEEDBACK, QUALITY,
-                                                        STORAGE, Step)
+                                                        STORAGE)
 
 CHARS_PER_TOKEN = 4
 LIST_ITEMS = 6
@@ -48,23 +49,3 @@ def compress_observation(tool: str, observation: Any, budget_tokens: int | None)
     if isinstance(observation, dict) and tool in KEY_FIELDS:
         observation = {k: observation[k] for k in KEY_FIELDS[tool] if k in observation}
     return cut(json.dumps(_trim(observation), ensure_ascii=False), budget_tokens)
-
-
-def render_history(steps: list[Step], budget_tokens: int, observation_tokens: int | None) -> str:
-    """The actions so far, newest kept whole first: older steps shrink to one line when over the budget."""
-    lines: list[str] = []
-    used = 0
-    for i, step in reversed(list(enumerate(steps, 1))):
-        if step.action == "extract":
-            body = f"kg={json.dumps(step.arguments.get('kg'), ensure_ascii=False)}" if step.success else ""
-        else:
-            body = f"args={json.dumps(step.arguments, ensure_ascii=False)}"
-        result = (f"ERROR: {step.error}" if not step.success
-                  else compress_observation(step.action, step.observation, observation_tokens)
-                  if step.observation is not None else "ok")
-        full = f"Step {i}: {step.action} {body}\nObservation: {result}"
-        short = f"Step {i}: {step.action} ({'failed' if not step.success else 'ok'})"
-        line = full if used + estimate_tokens(full) <= budget_tokens else short
-        used += estimate_tokens(line)
-        lines.append(line)
-    return "\n".join(reversed(lines)) if lines else "No actions yet."

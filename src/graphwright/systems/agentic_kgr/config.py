@@ -33,7 +33,6 @@ class AgenticKGRConfig(BaseModel):
                               "confidence 0.9 and more).")
     observation_tokens: int | None = Field(default=400, ge=20, description="Budget of one tool observation in a "
                                            "prompt, in estimated tokens; None keeps observations whole.")
-    history_tokens: int = Field(default=1500, ge=100, description="agent: budget of the action history in a prompt.")
     max_tokens: int = Field(default=512, ge=32, description="Completion budget of one call.")
     parse_retries: int = Field(default=1, ge=0, description="Re-asks with the parse error after a malformed answer.")
     token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")

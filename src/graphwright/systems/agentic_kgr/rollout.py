@@ -20,12 +20,12 @@ from graphwright.agents.prompts import PromptTemplate
 from graphwright.errors import ModelOutputError
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
-from graphwright.systems.agentic_kgr.compress import compress_observation, render_history
+from graphwright.systems.agentic_kgr.compress import compress_observation
 from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
 from graphwright.systems.agentic_kgr.environment import Environment
-from graphwright.systems.agentic_kgr.kg_json import KG, check_format
+from graphwright.systems.agentic_kgr.kg_json import KG
 from graphwright.systems.agentic_kgr.trajectory import (COVERAGE, DENSITY, DISAMBIGUATION, EXTRACT, FEEDBACK, FINISH,
-                                                        QUALITY, STORAGE, TOOLS, Trajectory)
+                                                        QUALITY, STORAGE, TOOLS, Step, Trajectory)
 
 LOOP_TOOLS = {"quality": QUALITY, "feedback": FEEDBACK, "coverage": COVERAGE}
 ACTIONS = (EXTRACT, *TOOLS, FINISH)
@@ -122,28 +122,62 @@ def _store(env: Environment, *, by_model: bool) -> None:
     env.finish(by_model=by_model)
 
 
+def apply_action(env: Environment, text: str) -> Step:
+    """Parse one policy turn and carry it out; an answer that is no action is a failed step the policy sees."""
+    try:
+        action = AgentAction.model_validate_json(text)
+    except ValueError as exc:
+        first = str(exc).splitlines()[:3]
+        return env.extract(None, raw=text, error=f"not a valid action: {' '.join(first)}")
+    if action.action == EXTRACT:
+        if action.kg is None:
+            return env.extract(None, raw=text, error="extract needs the extraction in 'kg'")
+        return env.extract(action.kg, raw=action.kg.render())
+    if action.action == FINISH:
+        return env.finish(raw=text)
+    return env.call(action.action, action.arguments, raw=text)
+
+
+def observation_message(step: Step, budget_tokens: int | None) -> str:
+    """What the policy is told after a step."""
+    if not step.success:
+        return f"ERROR: {step.error}"
+    if step.action == EXTRACT:
+        return "Extraction recorded. Call query_extraction_density next."
+    if step.action == FINISH:
+        return "Finished."
+    return "Observation: " + compress_observation(step.action, step.observation, budget_tokens)
+
+
+def policy_messages(env: Environment, prompt: PromptTemplate) -> list[dict[str, str]]:
+    system, user = prompt.render(**_values(env), max_steps=str(env.config.max_steps))
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
 async def agent(env: Environment, asker: Asker, prompts: dict[str, PromptTemplate]) -> Trajectory:
-    prompt = prompts["policy"]
+    """The policy's turns as one chat: action, observation, action... (a backend reuses the shared prefix)."""
+    messages = policy_messages(env, prompts["policy"])
     constrained = action_schema(env)
+
+    async def turn(history: list[dict[str, str]]) -> str:
+        with for_agent("policy"):
+            response = await asker.llm.chat(history, json_schema=constrained, max_tokens=asker.config.max_tokens)
+        return response.text
+
+    return await run_policy(env, messages, turn)
+
+
+async def run_policy(env: Environment, messages: list[dict[str, str]], turn) -> Trajectory:
+    """Drive ``turn`` (messages -> the next assistant text) until it finishes or the steps run out; shared by
+    the agent at inference and by GRPO's rollouts, so both see the same conversation."""
     while env.steps_left() > 0:
-        history = render_history(env.trajectory.steps, env.config.history_tokens, env.config.observation_tokens)
-        try:
-            action, raw = await asker.ask(prompt, AgentAction, constrained, **_values(env), history=history,
-                                          max_steps=str(env.config.max_steps))
-        except ModelOutputError as exc:
-            env.extract(None, raw=None, error=f"no usable action: {exc}")
-            continue
-        if action.action == EXTRACT:
-            if action.kg is None:
-                env.extract(None, raw=raw, error="extract needs the extraction in 'kg'")
-            else:
-                env.extract(action.kg, raw=check_format(action.kg.render()) and action.kg.render())
-        elif action.action == FINISH:
-            if env.finish(raw=raw).success:
-                env.trajectory.stopped = "finished"
-                return env.trajectory
-        else:
-            env.call(action.action, action.arguments, raw=raw)
+        text = await turn(messages)
+        step = apply_action(env, text)
+        messages += [{"role": "assistant", "content": text},
+                     {"role": "user", "content": observation_message(step, env.config.observation_tokens)}]
+        if step.action == FINISH and step.success:
+            env.trajectory.stopped = "finished"
+            return env.trajectory
     env.trajectory.stopped = "step limit"
     if env.kg is not None and not env.stored:
         _store(env, by_model=False)
