@@ -11,14 +11,23 @@ CHAT_TEMPLATE = (
 SPECIAL = ["<pad>", "<unk>", "<|im_start|>", "<|im_end|>"]
 
 
-def build_tiny_chat_model(folder: Path, texts: list[str]) -> Path:
-    """A one-layer Qwen2-shaped model with a word-level tokenizer trained on ``texts``."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+def build_tiny_chat_model(folder: Path, texts: list[str], *, byte_level: bool = False) -> Path:
+    """A one-layer Qwen2-shaped model with a word-level tokenizer trained on ``texts`` (``byte_level``: a
+    byte-level BPE one, whose decoding gives back any text exactly, JSON included)."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM
 
-    tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    tok.train_from_iterator(texts + ["system user assistant"], trainers.WordLevelTrainer(special_tokens=SPECIAL))
+    if byte_level:
+        tok = Tokenizer(models.BPE(unk_token="<unk>"))
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        tok.decoder = decoders.ByteLevel()
+        trainer = trainers.BpeTrainer(vocab_size=600, special_tokens=SPECIAL,
+                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    else:
+        tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
+        tok.pre_tokenizer = pre_tokenizers.Whitespace()
+        trainer = trainers.WordLevelTrainer(special_tokens=SPECIAL)
+    tok.train_from_iterator(texts + ["system user assistant"], trainer)
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", unk_token="<unk>",
                                         eos_token="<|im_end|>", bos_token="<|im_start|>")
     tokenizer.chat_template = CHAT_TEMPLATE
