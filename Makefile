@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-linking bench-speed bench-throughput clean
+.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-linking bench-speed bench-throughput clean
 
 install: $(STAMP)
 
@@ -70,6 +70,17 @@ COOPER_STEP ?= 10
 bench-cooperkgc: install
 	$(BIN)/python scripts/bench_cooperkgc.py --sentences $(COOPER_ITEMS) --step $(COOPER_STEP) --datasets conll2003,nyt,wikievents \
 		--model embedded:qwen2.5-coder-1.5b --no-cache
+
+# agentic-kgr against its single call on CoNLL04 (paper 004; issue 25)
+KGR_SENTENCES ?= 100
+KGR_STEP ?= 20
+bench-agentic-kgr: install
+	$(BIN)/python scripts/bench_agentic_kgr.py --sentences $(KGR_SENTENCES) --step $(KGR_STEP) --datasets conll04 \
+		--model embedded:qwen2.5-coder-1.5b --no-cache
+
+# one graph grown over the 50 made-up texts of examples/growing, read against their facts (issue 25)
+grow-corpus: install
+	$(BIN)/python scripts/grow_corpus.py --model embedded:qwen2.5-coder-1.5b
 
 # closed-world against open-world linking on the default KB: rebel-sample, fewrel and the made-up texts (issue 21)
 # (system:N = N documents of each dataset; cie.network costs minutes per document on 2 cores)

@@ -24,7 +24,8 @@ from graphwright.llm.wrappers import WrapperLLM, cache_key
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "docs" / "bench-ledger"
 RUNS = ROOT / "runs" / "bench"
-KEPT = ("id", "status", "reason", "counts", "usage", "rounds", "settled_after")  # rounds: cooperkgc per-round answers
+# rounds: cooperkgc's per-round answers; tools: agentic-kgr's steps and tool calls
+KEPT = ("id", "status", "reason", "counts", "usage", "rounds", "settled_after", "tools")
 
 
 def ledger_file(folder: Path) -> Path:

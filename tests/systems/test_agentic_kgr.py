@@ -42,7 +42,7 @@ def actions(result):
 def test_guided_extracts_again_with_the_density_feedback_until_adequate(schema_file):
     kgr, llm = system("agentic-kgr", [json.dumps(SPARSE), json.dumps(FULL)], schema_file)
     result = asyncio.run(kgr.run(Document(text=TEXT)))
-    assert result.status == "ok" and result.extra["stopped"] == "density adequate"
+    assert result.status == "ok" and result.extra["tools"]["stopped"] == "density adequate"
     assert [a for a, _, _ in actions(result)] == [
         "extract", "query_extraction_density", "query_quality_metrics", "query_iterative_feedback", "extract",
         "query_extraction_density", "query_entity_disambiguation", "query_kg_storage", "finish"]
@@ -53,13 +53,13 @@ def test_guided_extracts_again_with_the_density_feedback_until_adequate(schema_f
     works = next(t for t in result.triples if t.predicate.label == "works_for")
     assert works.provenance.evidence.text == "Lena Vogt works for Nordwind Logistik."
     assert {e.label for e in result.entities} == {"Lena Vogt", "Nordwind Logistik", "Kiel"}
-    assert result.extra["tool_calls"]["query_extraction_density"] == 2 and result.usage.llm_calls == 2
+    assert result.extra["tools"]["calls"]["query_extraction_density"] == 2 and result.usage.llm_calls == 2
 
 
 def test_guided_stops_when_the_model_changes_nothing(schema_file):
     kgr, llm = system("agentic-kgr", [json.dumps(SPARSE), json.dumps(SPARSE)], schema_file)
     result = asyncio.run(kgr.run(Document(text=TEXT)))
-    assert result.extra["stopped"] == "extraction unchanged" and len(llm.calls) == 2
+    assert result.extra["tools"]["stopped"] == "extraction unchanged" and len(llm.calls) == 2
     assert actions(result)[-3:] == [("query_entity_disambiguation", True, False), ("query_kg_storage", True, False),
                                     ("finish", True, False)]
     assert [e.label for e in result.entities] == ["Lena Vogt"]
@@ -68,7 +68,7 @@ def test_guided_stops_when_the_model_changes_nothing(schema_file):
 def test_guided_respects_the_step_limit(schema_file):
     kgr, llm = system("agentic-kgr", [json.dumps(SPARSE)] * 5, schema_file, max_steps=5, loop_tools=[])
     result = asyncio.run(kgr.run(Document(text=TEXT)))
-    assert len(result.extra["trajectory"]["steps"]) <= 5 and result.extra["stopped"] == "step limit"
+    assert len(result.extra["trajectory"]["steps"]) <= 5 and result.extra["tools"]["stopped"] == "step limit"
     assert len(llm.calls) == 1
 
 
@@ -98,14 +98,14 @@ def test_the_agent_is_told_when_it_breaks_the_workflow(schema_file):
     assert "query_extraction_density first" in steps[2]["error"]
     # each turn shows the history so far, errors included
     assert "ERROR: extract first" in llm.calls[1]["messages"][-1]["content"]
-    assert result.extra["stopped"] == "finished" and result.extra["failed_tool_calls"] == 3 and len(result.triples) == 2
+    assert result.extra["tools"]["stopped"] == "finished" and result.extra["tools"]["failed"] == 3 and len(result.triples) == 2
 
 
 def test_an_agent_out_of_steps_still_stores_its_last_extraction(schema_file):
     kgr, _ = system("agentic-kgr.agent", [act("extract", kg=FULL), act("query_coverage_feedback")], schema_file,
                     max_steps=2)
     result = asyncio.run(kgr.run(Document(text=TEXT)))
-    assert result.extra["stopped"] == "step limit" and len(result.triples) == 2
+    assert result.extra["tools"]["stopped"] == "step limit" and len(result.triples) == 2
     assert [a for a, _, by_model in actions(result) if not by_model] == [
         "query_extraction_density", "query_entity_disambiguation", "query_kg_storage", "finish"]
 

@@ -120,9 +120,12 @@ def document_row(doc: GoldDocument, result: ExtractionResult, scorer: DocumentSc
         "trace_id": doc.id,
         **(_entity_rows(doc, result) if doc.entities or result.entities else {}),
         **(_event_rows(doc, result) if doc.events or result.events else {}),
-        # cooperkgc: every expert's answer after each round, for the score after each round
-        **({k: result.extra.get(k) for k in ("rounds", "settled_after")} if "rounds" in result.extra else {}),
+        # cooperkgc's answers after each round (for the score after each round), agentic-kgr's tool statistics
+        **{k: result.extra[k] for k in ROW_EXTRAS if k in result.extra},
     }
+
+
+ROW_EXTRAS = ("rounds", "settled_after", "tools")
 
 
 def _entity_rows(doc: GoldDocument, result: ExtractionResult) -> dict[str, Any]:

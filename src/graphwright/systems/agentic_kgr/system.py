@@ -93,7 +93,7 @@ class AgenticKGRSystem:
         return ExtractionResult(
             document_id=document.id, system=self.name, entities=entities, triples=triples, usage=usage, trace=trace,
             output=trajectory.kg.render(), warnings=failed,
-            extra={"mode": self.config.mode, "steps": len(trajectory.steps), "stopped": trajectory.stopped,
-                   "extractions": sum(s.action == EXTRACT for s in trajectory.steps), "tool_calls": dict(tools),
-                   "failed_tool_calls": sum(not s.success for s in trajectory.tool_calls()),
-                   "trajectory": trajectory.to_json()})
+            extra={"mode": self.config.mode, "trajectory": trajectory.to_json(),
+                   "tools": {"steps": len(trajectory.steps), "stopped": trajectory.stopped,
+                             "extractions": sum(s.action == EXTRACT for s in trajectory.steps),
+                             "calls": dict(tools), "failed": sum(not s.success for s in trajectory.tool_calls())}})
