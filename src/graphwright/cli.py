@@ -101,7 +101,10 @@ def extract(
                 if grow_graph:
                     from graphwright.growth import GrowthPolicy, grow
 
-                    grown = grow(graph_store, GrowthPolicy(), episode_size=episode_size, system=system)
+                    # a system with a schema (agentic-kgr) brings its relation and entity types into the allow-list
+                    relations, types = runner.schema_terms() if hasattr(runner, "schema_terms") else (set(), set())
+                    grown = grow(graph_store, GrowthPolicy(), episode_size=episode_size, system=system,
+                                 relations=relations, entity_types=types)
     except GraphwrightError as exc:
         _fail(exc)
     _print_summary(summary, time.perf_counter() - started, llm.name)

@@ -57,15 +57,16 @@ def register(graph_app: typer.Typer, fail, settings) -> None:
         """Fold the store's new runs into its grown graph: resolve entities, stage and vote edges, promote,
         age, snapshot, and measure each episode."""
         from graphwright.growth import grow
+        from graphwright.growth.episodes import schema_terms
         from graphwright.model.schema import load_schema
         from graphwright.store import GraphStore
 
         chosen = policy(option, config)
         try:
-            schemas = [load_schema(p) for p in schema]
+            relations = {iri for p in schema for iri in schema_terms(load_schema(p))}
             with GraphStore.open(store, create=False) as graph_store:
                 reports = grow(graph_store, chosen, episode_size=episode_size, everything=everything, system=system,
-                               now=now, schemas=schemas, entity_types=entity_type)
+                               now=now, relations=relations, entity_types=set(entity_type))
         except GraphwrightError as exc:
             fail(exc)
         print_episodes(reports)

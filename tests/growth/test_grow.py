@@ -183,12 +183,13 @@ def test_a_novel_entity_type_joins_the_schema_after_enough_documents(store):
 
 
 def test_a_schema_file_seeds_the_allow_list(store, tmp_path):
+    from graphwright.growth.episodes import schema_terms
     from graphwright.model.schema import load_schema
 
     path = tmp_path / "s.yaml"
     path.write_text("name: custom\nrelations:\n  supplies_parts_to: {description: sells parts to}\n")
     store.add_result(None, result("d1", [triple("Nordwind", NOVEL, "Kessler Werke", sentence="s")]))
-    grow(store, POLICY, now=DAY1, schemas=[load_schema(path)])
+    grow(store, POLICY, now=DAY1, relations=schema_terms(load_schema(path)))
     state = load(store)
     assert state.allowed_relations == {NOVEL} and state.schema_version == 1
     assert edge(state, "Nordwind", NOVEL, "Kessler Werke").status == "promoted"

@@ -135,3 +135,25 @@ def test_settings_are_checked(schema_file):
         make_system("agentic-kgr", ScriptedLLM([]), None, {})
     with pytest.raises(UserError, match="fixes mode"):
         make_system("agentic-kgr.single", ScriptedLLM([]), None, {"schema_file": schema_file, "mode": "agent"})
+
+
+def test_what_the_text_does_not_support_is_never_stored(schema_file, tmp_path):
+    noisy = {"entities": {"Person": ["Lena Vogt", "Person", "Jonas Berg"], "Organization": ["Nordwind Logistik"],
+                          "Place": ["Kiel", "Nordwind Logistik"]},
+             "relations": {"works_for": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"},
+                                         {"subject": "Lena Vogt", "object": "Lena Vogt"},
+                                         {"subject": "Kiel", "object": "Nordwind Logistik"}],
+                           "based_in": [{"subject": "Nordwind Logistik", "object": "Kiel"}]}}
+    cued = tmp_path / "cued.yaml"
+    cued.write_text(SCHEMA.replace("head: [Organization], tail: [Place]}", "head: [Organization], tail: [Place], "
+                                   "cues: [headquarter]}"))
+    kgr, _ = system("agentic-kgr", [json.dumps(noisy)], str(cued), loop_tools=[], max_steps=4)
+    result = asyncio.run(kgr.run(Document(text=TEXT)))
+    assert [(t.subject.surface, t.predicate.label, t.object.surface) for t in result.triples] == [
+        ("Lena Vogt", "works_for", "Nordwind Logistik")]
+    reasons = "\n".join(result.warnings)
+    assert "'Person' (Person): not in the text" in reasons and "'Jonas Berg' (Person): not in the text" in reasons
+    assert "(Lena Vogt, works_for, Lena Vogt): subject and object are the same" in reasons
+    assert "(Kiel, works_for, Nordwind Logistik): the arguments' types do not fit works_for" in reasons
+    assert "(Nordwind Logistik, based_in, Kiel): no sentence naming them states it" in reasons
+    assert {n.label for n in kgr.memory.nodes.values()} == {"Lena Vogt", "Nordwind Logistik", "Kiel"}

@@ -155,3 +155,18 @@ def json_keys(text):
     import json
 
     return set(json.loads(text))
+
+
+def test_screen_drops_type_names_and_types_outside_the_schema():
+    from graphwright.systems.agentic_kgr.screen import screen
+
+    text = "The Org said Lena Vogt joined Nordwind Logistik."
+    kg = KG(entities={"Org": ["Org", "Nordwind Logistik"], "Peop": ["Lena Vogt"], "Ship": ["Nordwind Logistik"]},
+            relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
+                       "Owns": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}]})
+    kept, dropped = screen(kg, text, SCHEMA)
+    assert kept.entities == {"Org": ["Nordwind Logistik"], "Peop": ["Lena Vogt"]}
+    assert kept.triples() == [("Lena Vogt", "Work_For", "Nordwind Logistik")]
+    assert dropped == ["entity 'Org' (Org): a type name, not an entity",
+                       "entity 'Nordwind Logistik' (Ship): type not in the schema",
+                       "relation (Lena Vogt, Owns, Nordwind Logistik): relation not in the schema"]

@@ -35,6 +35,11 @@ def pending_runs(store: GraphStore, state: GrowthState, *, everything: bool = Fa
     return sorted(rows, key=lambda r: (r["recorded_at"] or "", r["document_id"], r["system"]))
 
 
+def schema_terms(schema: RelationSchema) -> set[str]:
+    """The relation IRIs of a relation schema."""
+    return {schema.relation_iri(name) for name in schema.names}
+
+
 def seed_schema(state: GrowthState, relations: set[str], entity_types: set[str]) -> None:
     """Add relation and entity type IRIs to the allow-list (a new schema version when anything is new)."""
     if (relations - state.allowed_relations) or (entity_types - state.allowed_types):
@@ -60,11 +65,12 @@ class EpisodeReport:
 
 
 def grow(store: GraphStore, policy: GrowthPolicy, *, episode_size: int | None = None, everything: bool = False,
-         system: str | None = None, now: str | None = None, schemas: list[RelationSchema] = (),
-         entity_types: list[str] = (), progress=None) -> list[EpisodeReport]:
-    """Fold the store's new runs into its grown graph, ``episode_size`` runs per episode (all in one by default)."""
+         system: str | None = None, now: str | None = None, relations: set[str] = frozenset(),
+         entity_types: set[str] = frozenset(), progress=None) -> list[EpisodeReport]:
+    """Fold the store's new runs into its grown graph, ``episode_size`` runs per episode (all in one by default);
+    ``relations`` and ``entity_types`` (IRIs) join the schema allow-list first."""
     state = codec.load(store)
-    seed_schema(state, {s.relation_iri(name) for s in schemas for name in s.names}, set(entity_types))
+    seed_schema(state, set(relations), set(entity_types))
     runs = pending_runs(store, state, everything=everything, system=system)
     size = episode_size or max(1, len(runs))
     resolver = Resolver(state, policy.resolve_threshold, embedder_function(policy.embedder))

@@ -20,7 +20,7 @@ KEY_FIELDS = {
     QUALITY: ("overall_score", "quality_level", "dimension_scores"),
     FEEDBACK: ("trend", "should_continue_iteration", "strategy", "next_steps"),
     DISAMBIGUATION: ("quality_score", "summary", "standardization_suggestions", "warnings"),
-    STORAGE: ("storage_status", "warnings"),
+    STORAGE: ("storage_status", "warnings", "refused"),
 }
 
 

@@ -12,6 +12,7 @@ from graphwright.model import Document
 from graphwright.systems.agentic_kgr import analysis, graph_tools
 from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
 from graphwright.systems.agentic_kgr.kg_json import KG, KGSchema, check_format
+from graphwright.systems.agentic_kgr.screen import screen
 from graphwright.systems.agentic_kgr.trajectory import (COVERAGE, DENSITY, DISAMBIGUATION, EXTRACT, FEEDBACK, FINISH,
                                                         QUALITY, STORAGE, TOOLS, Step, Trajectory)
 
@@ -142,8 +143,10 @@ class Environment:
                         if _confidence(observation, s["entity"]) >= 0.9]
                 self.kg = graph_tools.standardize(kg, sure)
             return observation
+        kg, refused = screen(kg, text, schema)
         observation = graph_tools.kg_storage(kg, schema, self.memory, self.observer, document=self.document,
                                              system=self.system, episode=self.memory.episode + 1, model=self.model)
+        observation["refused"] = refused
         self.trajectory.kg = kg
         return observation
 

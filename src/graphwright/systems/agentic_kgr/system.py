@@ -29,7 +29,8 @@ from graphwright.systems.agentic_kgr.environment import Environment
 from graphwright.systems.agentic_kgr.graph_tools import as_graph
 from graphwright.systems.agentic_kgr.kg_json import KGSchema
 from graphwright.systems.agentic_kgr.rollout import ROLLOUTS, Asker
-from graphwright.systems.agentic_kgr.trajectory import EXTRACT, Trajectory
+from graphwright.systems.agentic_kgr.screen import screen
+from graphwright.systems.agentic_kgr.trajectory import EXTRACT, STORAGE, Trajectory
 
 PROMPTS_PACKAGE = "graphwright.systems.agentic_kgr"
 PROMPTS = ("extract", "refine", "policy")
@@ -54,10 +55,14 @@ class AgenticKGRSystem:
     def attach(self, memory: GrowthState, policy: GrowthPolicy | None = None) -> None:
         """Use ``memory`` (e.g. the store's grown graph) as the graph the tools read and write."""
         self.memory, self.growth = memory, policy or GrowthPolicy(embedder=None)
-        seed_schema(memory, {self.schema.relation_iri(r) for r in self.schema.relation_types},
-                    {self.schema.type_iri(t) for t in self.schema.entity_types})
+        seed_schema(memory, *self.schema_terms())
         self.observer = Observer(memory, self.growth, Resolver(memory, self.growth.resolve_threshold,
                                                                embedder_function(self.growth.embedder)))
+
+    def schema_terms(self) -> tuple[set[str], set[str]]:
+        """The relation and entity type IRIs of the schema: what the growing graph allows from the start."""
+        return ({self.schema.relation_iri(r) for r in self.schema.relation_types},
+                {self.schema.type_iri(t) for t in self.schema.entity_types})
 
     def embed(self):
         if self._embed is None and self.config.disambiguation_strategy == "semantic_similarity":
@@ -86,13 +91,16 @@ class AgenticKGRSystem:
             reason = next((s.error for s in trajectory.steps if s.error), "no usable extraction")
             return ExtractionResult.failed(document.id, self.name, f"the model never gave a usable extraction: {reason}",
                                            usage=usage, trace=trace)
-        entities, triples, failed = as_graph(trajectory.kg, self.schema, document, self.name, self.llm.name)
+        final, refused = screen(trajectory.kg, document.text, self.schema)  # stored extractions were screened already
+        refused = [r for s in trajectory.steps if s.action == STORAGE and s.success
+                   for r in s.observation.get("refused", [])] + refused
+        entities, triples, failed = as_graph(final, self.schema, document, self.name, self.llm.name)
         for t in triples:
             t.provenance.prompt_version = self.prompt_version
         tools = Counter(s.action for s in trajectory.tool_calls())
         return ExtractionResult(
             document_id=document.id, system=self.name, entities=entities, triples=triples, usage=usage, trace=trace,
-            output=trajectory.kg.render(), warnings=failed,
+            output=final.render(), warnings=failed + [f"not stored: {r}" for r in refused],
             extra={"mode": self.config.mode, "trajectory": trajectory.to_json(),
                    "tools": {"steps": len(trajectory.steps), "stopped": trajectory.stopped,
                              "extractions": sum(s.action == EXTRACT for s in trajectory.steps),

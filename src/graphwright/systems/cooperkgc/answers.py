@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphwright.cues import cued
+
 Pair = Annotated[list[str], Field(min_length=2, max_length=2)]
 Triple = Annotated[list[str], Field(min_length=3, max_length=3)]
 
@@ -103,20 +105,6 @@ def simplify_re(answer: REAnswer, text: str, relations: list[str], cues: dict[st
     kept = [[h, r, t] for h, r, t in ((copied(h, text), r, copied(t, text)) for h, r, t in answer.triples)
             if r in relations and h and t and h != t and cued(text, (h, t), (cues or {}).get(r))]
     return REAnswer(triples=_unique(kept))
-
-
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'“(]?[A-Z0-9])")
-
-
-def cued(text: str, names: tuple[str, ...], cues: list[str] | None) -> bool:
-    """No cues, or the sentences that name all of ``names`` (where none does, those naming one of them:
-    "He was born in Sacramento") hold a word starting with one of the cues."""
-    if not cues:
-        return True
-    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, cues)) + ")", re.IGNORECASE)
-    sentences = [(s, [n.casefold() in s.casefold() for n in names]) for s in _SENTENCE.split(text)]
-    naming = [s for s, found in sentences if all(found)] or [s for s, found in sentences if any(found)]
-    return any(pattern.search(s) for s in naming)
 
 
 def simplify_ee(answer: EEAnswer, text: str, roles_of: dict[str, list[str]]) -> EEAnswer:
