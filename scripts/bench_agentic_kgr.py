@@ -15,10 +15,9 @@ import argparse
 import asyncio
 from collections import Counter
 
-from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
-from bench_ledger import RUNS, ReplayLLM
+from bench_eval import config_args, header, run_in_rounds, run_shared, uncertainty_cells
+from bench_ledger import RUNS
 
-from graphwright.eval.datasets import load_dataset
 from graphwright.eval.report import uncertainty_note
 
 KGR_RUNS = RUNS / "agentic-kgr"
@@ -32,16 +31,7 @@ TOOLS = ("query_extraction_density", "query_quality_metrics", "query_iterative_f
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
-    data = load_dataset(dataset, sentences)
-    shared = ReplayLLM(llm, KGR_RUNS / f"answers-{dataset}.jsonl")
-    results = []
-    for name in args.configs:
-        system_name, settings = CONFIGS[name]
-        folder = KGR_RUNS / f"{slug(name)}-{dataset}"
-        results.append((name, *await run_config(f"{name} on {dataset}", system_name,
-                                                 {**data.system_settings, **settings}, data, None, llm, folder,
-                                                 sentences, replay=shared)))
-    return results
+    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, KGR_RUNS)
 
 
 def tool_table(rows: list[dict]) -> list[str]:

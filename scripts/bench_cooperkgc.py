@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
-from bench_ledger import RUNS, ReplayLLM
+from bench_eval import config_args, header, run_in_rounds, run_shared, uncertainty_cells
+from bench_ledger import RUNS
 
 from graphwright.eval.datasets import load_dataset
 from graphwright.eval.metrics import Counts
@@ -42,16 +42,7 @@ CATEGORIES = {"ner": ("mentions",), "re": ("triples", "boundaries"),
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
-    data = load_dataset(dataset, sentences)
-    shared = ReplayLLM(llm, COOPER_RUNS / f"answers-{dataset}.jsonl")
-    results = []
-    for name in args.configs:
-        system_name, settings = CONFIGS[name]
-        folder = COOPER_RUNS / f"{slug(name)}-{dataset}"
-        results.append((name, *await run_config(f"{name} on {dataset}", system_name,
-                                                 {**data.system_settings, **settings}, data, None, llm, folder,
-                                                 sentences, replay=shared)))
-    return results
+    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, COOPER_RUNS)
 
 
 def per_round(dataset: str, rows: list[dict], category: str) -> list[Counts]:

@@ -111,6 +111,24 @@ async def run_config(label: str, system_name: str, settings: dict, data, kb, llm
     return agg, [r for r in read_documents(folder) if r["id"] in wanted]
 
 
+async def run_shared(dataset: str, configs: dict[str, tuple[str, dict]], names: list[str], llm, sentences: int,
+                     runs: Path, before=None) -> list[tuple[str, dict, list[dict]]]:
+    """The named configurations on the first ``sentences`` items of ``dataset``, each in its run folder under
+    ``runs``; a request one of them already made (same prompt, temperature 0) is answered once, from a replay
+    file per dataset. ``before(system, settings)`` runs ahead of each configuration."""
+    data = load_dataset(dataset, sentences)
+    shared = ReplayLLM(llm, runs / f"answers-{dataset}.jsonl")
+    results = []
+    for name in names:
+        system_name, settings = configs[name]
+        settings = {**data.system_settings, **settings}
+        if before is not None:
+            await before(system_name, settings)
+        results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
+                                                 runs / f"{slug(name)}-{dataset}", sentences, replay=shared)))
+    return results
+
+
 def uncertainty_cells(results, category: str, reference: str) -> list[tuple[str, str]]:
     """Each configuration's F1 interval and paired difference from the named one (when it ran), in order."""
     names = [name for name, _, _ in results]

@@ -15,10 +15,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
+from bench_eval import config_args, header, run_in_rounds, run_shared, uncertainty_cells
 from bench_ledger import LEDGER, RUNS, ReplayLLM
 
-from graphwright.eval.datasets import load_dataset
 from graphwright.eval.report import uncertainty_note
 from graphwright.systems.base import make_system
 
@@ -36,19 +35,12 @@ CONFIGS: dict[str, tuple[str, dict]] = {
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
-    data = load_dataset(dataset, sentences)
     # the single call's request is the team's first tagger turn, and an ablation repeats the team's calls
     # until it takes another path: at temperature 0 those are answered once (decisions.md)
-    shared = ReplayLLM(llm, NER_RUNS / f"answers-{dataset}.jsonl")
-    results = []
-    for name in args.configs:
-        system_name, settings = CONFIGS[name]
-        settings = {**data.system_settings, **settings}
+    async def tagger_prompt(system_name: str, settings: dict) -> None:
         await write_tagger_prompt(system_name, settings, llm, dataset)
-        folder = NER_RUNS / f"{slug(name)}-{dataset}"
-        results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
-                                                 folder, sentences, replay=shared)))
-    return results
+
+    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, NER_RUNS, before=tagger_prompt)
 
 
 async def write_tagger_prompt(system_name: str, settings: dict, llm, dataset: str) -> None:
