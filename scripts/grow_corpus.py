@@ -13,6 +13,7 @@ into docs/BENCHMARKS.md. The extraction resumes: a rerun skips the texts already
 from __future__ import annotations
 
 import argparse
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -94,6 +95,25 @@ def read_graph(state: GrowthState, facts: dict, relation_iri) -> list[str]:
     return lines
 
 
+def ageing(state: GrowthState) -> list[str]:
+    """What `graph age` would do 10 and 46 days after the run (on copies: the saved graph is not aged)."""
+    from copy import deepcopy
+    from datetime import datetime, timedelta
+
+    from graphwright.growth.lifecycle import age
+    from graphwright.growth.observe import Tick
+
+    last = max(datetime.fromisoformat(e.last_seen) for e in state.edges.values())
+    out = []
+    for days in (10, 46):
+        copy = deepcopy(state)
+        aged = age(copy, GrowthPolicy(), Tick((last + timedelta(days=days)).isoformat(), copy.episode))
+        out.append(f"- ageing {days} days after the run: {aged.decayed} edges decayed (confidence x "
+                   f"{math.exp(-0.08 * max(0, days - 7)):.2f}), {aged.removed_edges} edges and "
+                   f"{aged.removed_entities} entities removed")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
@@ -130,6 +150,7 @@ def main() -> None:
                      f"{c['promoted']} | {c['new_merges']} | {m['entity_coverage_gain']:.2f} | "
                      f"{m['relation_coverage_gain']:.2f} | {m['degree_entropy']:.3f} | {m['laplacian_change']:.3f} |")
     lines += [""] + read_graph(state, facts, schema.relation_iri)
+    lines += [""] + ageing(again)
     changed = {k: (before[k], v) for k, v in again.counts().items() if before[k] != v}
     lines += ["", "Folding the same 50 runs in again (`graph merge --all`) changed "
               + (", ".join(f"{k} {a} -> {b}" for k, (a, b) in changed.items()) if changed else "no count")

@@ -528,13 +528,21 @@ def train_sft_export(
     api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
 ) -> None:
-    """Write SFT examples from an agentre eval run (paper 001, section 3.5)."""
+    """Write SFT examples from an agentre eval run (paper 001, section 3.5), or the finished, exactly right policy
+    conversations of an agentic-kgr.agent run (distilled trajectories, paper 004)."""
+    import json
+
     from graphwright.llm import make_llm
     from graphwright.systems.agentre.config import AgentREConfig
     from graphwright.systems.agentre.system import resolve_schema_and_pool
-    from graphwright.train.sft_data import export_sft, read_run
+    from graphwright.train.sft_data import export_agentic_kgr, export_sft, read_run
 
     try:
+        if (run / "run.json").is_file() and json.loads((run / "run.json").read_text())["system"] == "agentic-kgr.agent":
+            counts = export_agentic_kgr(run, out)
+            typer.echo(f"wrote {counts['written']} examples to {out} ({counts['skipped']} were already there, "
+                       f"{counts['left_out']} unfinished or not exactly right)")
+            return
         info, sentences = read_run(run)
         if not info["system"].startswith("agentre"):
             raise UserError(f"{run} is a {info['system']} run; SFT data comes from agentre runs")

@@ -67,3 +67,22 @@ async def test_plain_examples_need_no_model(run_dir, tmp_path):
 def test_a_folder_that_is_not_a_run_is_refused(tmp_path):
     with pytest.raises(UserError, match="not an eval run folder"):
         read_run(tmp_path)
+
+
+def test_agentic_kgr_conversations_that_finished_exactly_right_become_examples(tmp_path):
+    from graphwright.train.sft_data import export_agentic_kgr
+
+    conversation = [{"role": "system", "content": "policy"}, {"role": "user", "content": "Text: t"},
+                    {"role": "assistant", "content": '{"action": "finish"}'}, {"role": "user", "content": "Finished."}]
+    docs, traces = [], []
+    for i, (stopped, matched) in enumerate([("finished", 2), ("finished", 1), ("step limit", 2)]):
+        docs.append({"id": f"s{i}", "trace_id": f"s{i}",
+                     "counts": {"triples": {"matched_pred": matched, "predicted": 2, "matched_gold": matched, "gold": 2}}})
+        traces.append({"trace_id": f"s{i}", "extra": {"trajectory": {"stopped": stopped, "messages": conversation}}})
+    for name, rows in (("documents.jsonl", docs), ("traces.jsonl", traces)):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "sft.jsonl"
+    assert export_agentic_kgr(tmp_path, out) == {"written": 1, "skipped": 0, "left_out": 2}
+    [row] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert row["id"] == "s0" and row["messages"] == conversation[:-1]
+    assert export_agentic_kgr(tmp_path, out)["skipped"] == 1

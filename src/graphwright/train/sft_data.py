@@ -105,3 +105,31 @@ async def export_sft(run_dir: Path, out_path: Path, relations: str, llm: LLM | N
         if on_progress:
             on_progress(sentence.id)
     return counts
+
+
+def export_agentic_kgr(run_dir: Path, out_path: Path, *, full_match_only: bool = True) -> dict[str, int]:
+    """Append the policy conversations of an ``agentic-kgr.agent`` eval run as chat examples (SFT on distilled
+    trajectories, paper 004): those that finished the workflow, and with ``full_match_only`` only those whose
+    triples matched the gold exactly. Ids already in ``out_path`` are skipped."""
+    docs_file, traces_file = run_dir / "documents.jsonl", run_dir / "traces.jsonl"
+    for path in (docs_file, traces_file):
+        if not path.is_file():
+            raise UserError(f"{run_dir} is not an eval run folder: {path.name} is missing")
+    traces = {row["trace_id"]: row for row in read_jsonl(traces_file)}
+    done = {row["id"] for row in read_jsonl(out_path)}
+    counts = {"written": 0, "skipped": 0, "left_out": 0}
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    for row in read_jsonl(docs_file):
+        trajectory = (traces.get(row["trace_id"], {}).get("extra") or {}).get("trajectory") or {}
+        c = (row.get("counts") or {}).get("triples", {})
+        exact = c.get("matched_pred") == c.get("predicted") and c.get("matched_gold") == c.get("gold")
+        if trajectory.get("stopped") != "finished" or not trajectory.get("messages") or (full_match_only and not exact):
+            counts["left_out"] += 1
+        elif row["id"] in done:
+            counts["skipped"] += 1
+        else:  # the conversation ends with the policy's finish; the observation after it is not an example
+            messages = trajectory["messages"]
+            append_jsonl(out_path, {"id": row["id"], "messages": messages[:-1] if messages[-1]["role"] == "user"
+                                    else messages})
+            counts["written"] += 1
+    return counts

@@ -170,6 +170,7 @@ async def agent(env: Environment, asker: Asker, prompts: dict[str, PromptTemplat
 async def run_policy(env: Environment, messages: list[dict[str, str]], turn) -> Trajectory:
     """Drive ``turn`` (messages -> the next assistant text) until it finishes or the steps run out; shared by
     the agent at inference and by GRPO's rollouts, so both see the same conversation."""
+    env.trajectory.messages = messages
     while env.steps_left() > 0:
         text = await turn(messages)
         step = apply_action(env, text)

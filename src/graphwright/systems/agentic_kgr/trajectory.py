@@ -31,6 +31,7 @@ class Trajectory:
     steps: list[Step] = field(default_factory=list)
     kg: KG | None = None  # the extraction stored (or the last one)
     stopped: str = ""  # why the rollout ended
+    messages: list[dict[str, str]] = field(default_factory=list)  # agent mode: the policy's conversation
 
     def add(self, step: Step) -> Step:
         self.steps.append(step)
@@ -47,4 +48,4 @@ class Trajectory:
 
     def to_json(self) -> dict[str, Any]:
         return {"steps": [asdict(s) for s in self.steps], "kg": self.kg.model_dump() if self.kg else None,
-                "stopped": self.stopped}
+                "stopped": self.stopped, "messages": self.messages}
