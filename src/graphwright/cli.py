@@ -301,13 +301,15 @@ def graph_export(
     fmt: Optional[str] = typer.Option(None, "--format", help="turtle, ntriples, jsonld, nquads or trig"),
     document: Optional[str] = typer.Option(None, "--doc", help="Only this document's graph."),
     provenance: bool = typer.Option(False, "--provenance", help="Include the evidence and provenance statements."),
+    grown: bool = typer.Option(False, "--grown", help="The graph grown over the documents (graph merge) instead."),
 ) -> None:
     """Export the stored graph."""
     from graphwright.store import GraphStore, export_graph
 
     try:
         with GraphStore.open_for_reading(store) as graph_store:
-            export_graph(graph_store, out_file, fmt, document_id=document, include_provenance=provenance)
+            export_graph(graph_store, out_file, fmt, document_id=document, include_provenance=provenance,
+                         grown=grown)
     except GraphwrightError as exc:
         _fail(exc)
     typer.echo(f"wrote {out_file}")
@@ -337,6 +339,7 @@ def graph_query(
                                  "gwe:, wd:, wdt:, rdfs:, xsd: are declared; the default graph is every document's KG."),
     store: Path = typer.Option(Path("out/store"), "--store"),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per row instead of a table."),
+    grown: bool = typer.Option(False, "--grown", help="The default graph is the graph grown over the documents."),
 ) -> None:
     """Query the stored graph with SPARQL, e.g. the events: SELECT ?e ?t WHERE { ?e a gw:Event ; gw:trigger ?t }."""
     import json
@@ -346,7 +349,7 @@ def graph_query(
     try:
         text = Path(sparql[1:]).read_text(encoding="utf-8") if sparql.startswith("@") else sparql
         with GraphStore.open_for_reading(store) as graph_store:
-            rows = graph_store.query(text)
+            rows = graph_store.query(text, grown=grown)
     except OSError as exc:
         _fail(UserError(f"cannot read the query file: {exc}"))
     except GraphwrightError as exc:

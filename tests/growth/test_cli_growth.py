@@ -60,3 +60,22 @@ def test_growth_settings_are_checked(tmp_path):
     assert done.exit_code != 0 and "promote_vote" in done.output
     missing = runner.invoke(app, ["graph", "stats", "--store", str(tmp_path / "nowhere")])
     assert missing.exit_code == 1 and "no graph store" in missing.output
+
+
+def test_the_grown_graph_exports_and_answers_queries(tmp_path):
+    import pyoxigraph as ox
+
+    from tests.growth.runs import EMPLOYER
+
+    store = tmp_path / "store"
+    with GraphStore.open(store) as s:
+        s.add_result(None, result("d1", [triple("Lena Vogt", EMPLOYER, "Nordwind Logistik GmbH", sentence="a")]))
+        s.add_result(None, result("d2", [triple("Lena Vogt", EMPLOYER, "Nordwind Logistik", sentence="b")]))
+    graph("merge", "--set", "embedder=null", store=store)
+    out = tmp_path / "grown.ttl"
+    graph("export", str(out), "--grown", store=store)
+    triples = {(t.subject.value, t.predicate.value, t.object.value) for t in ox.parse(out.read_bytes(), format=ox.RdfFormat.TURTLE)}
+    assert sum(p == EMPLOYER for _, p, _ in triples) == 1  # one edge: the two names are one company
+    rows = json.loads(graph("query", "--grown", "--json", f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s <{EMPLOYER}> ?o }}",
+                            store=store).output)
+    assert rows == {"n": "1"}

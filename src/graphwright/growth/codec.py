@@ -28,9 +28,9 @@ from graphwright.store.codec import (QuadWriter, group_by_subject, iri_node, rea
                                      read_str)
 from graphwright.store.rdf_store import GraphStore, translated_errors
 
-_URN = "urn:graphwright:grown:"
-KG_GRAPH = _URN + "kg"
-STATE_GRAPH = _URN + "state"
+_URN = v.GROWN_PREFIX
+KG_GRAPH = v.GROWN_KG_GRAPH
+STATE_GRAPH = v.GROWN_STATE_GRAPH
 SNAPSHOT_PREFIX = _URN + "snapshot:"
 SCHEMA_NODE = _URN + "schema"
 

@@ -70,12 +70,16 @@ def serialize_graph(
     document_id: str | None = None,
     system: str | None = None,
     include_provenance: bool = False,
+    grown: bool = False,
 ) -> bytes:
     """The export as bytes (see ``export_graph``)."""
     name = resolve_format(fmt)
-    graphs = [g for g, _, _ in store.graphs("doc", document_id=document_id, system=system)]
-    if include_provenance:
-        graphs += [g for g, _, _ in store.graphs("prov", document_id=document_id, system=system)]
+    if grown:
+        graphs = [ox.NamedNode(v.GROWN_KG_GRAPH)] + ([ox.NamedNode(v.GROWN_STATE_GRAPH)] if include_provenance else [])
+    else:
+        graphs = [g for g, _, _ in store.graphs("doc", document_id=document_id, system=system)]
+        if include_provenance:
+            graphs += [g for g, _, _ in store.graphs("prov", document_id=document_id, system=system)]
     try:
         if name in QUAD_FORMATS:
             data = sorted(store.quads(graphs), key=_quad_key)
@@ -102,15 +106,17 @@ def export_graph(
     document_id: str | None = None,
     system: str | None = None,
     include_provenance: bool = False,
+    grown: bool = False,
 ) -> int:
     """Write the graph to a file path or an open (binary or text) stream; returns bytes written.
 
     ``fmt`` is one of turtle, ntriples, jsonld, nquads, trig; when None it comes from the file
-    extension. ``document_id``/``system`` restrict the export to those runs.
+    extension. ``document_id``/``system`` restrict the export to those runs; ``grown`` exports the graph
+    grown over the documents instead (with ``include_provenance``, its records too).
     """
     name = resolve_format(fmt, path_or_stream)
     data = serialize_graph(
-        store, name, document_id=document_id, system=system, include_provenance=include_provenance
+        store, name, document_id=document_id, system=system, include_provenance=include_provenance, grown=grown
     )
     if isinstance(path_or_stream, (str, os.PathLike)):
         path = Path(path_or_stream)

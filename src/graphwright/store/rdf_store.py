@@ -278,17 +278,20 @@ class GraphStore:
                 n += sum(1 for _ in self.oxigraph.quads_for_pattern(None, rdf_type, statement, graph))
         return n
 
-    def query(self, sparql: str, *, union: bool = True) -> list[dict[str, Any]]:
+    def query(self, sparql: str, *, union: bool = True, grown: bool = False) -> list[dict[str, Any]]:
         """Run a SPARQL query; rows map variable names to values (IRI or lexical form; None if unbound).
 
         With ``union`` the default graph is the union of all KG graphs, so plain patterns see the
         knowledge graph; ``GRAPH ?g { ... }`` reaches every graph, provenance included. The prefixes
         of ``vocab.PREFIXES`` (wd, wdt, rdfs, gw, ...) are predeclared. ASK gives ``[{"ask": bool}]``;
-        CONSTRUCT/DESCRIBE give ``subject``/``predicate``/``object`` rows.
+        CONSTRUCT/DESCRIBE give ``subject``/``predicate``/``object`` rows. With ``grown`` the default graph is
+        the graph grown over the documents (``graph merge``).
         Never format untrusted text into ``sparql``: see ``store.sparql`` for escaping helpers.
         """
         kw: dict[str, Any] = {"prefixes": v.PREFIXES}
-        if union:
+        if grown:
+            kw["default_graph"] = [ox.NamedNode(v.GROWN_KG_GRAPH)]
+        elif union:
             kw["default_graph"] = [g for g, _, _ in self.graphs("doc")]
         with translated_errors("query failed"):
             result = self.oxigraph.query(sparql, **kw)

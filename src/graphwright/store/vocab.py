@@ -118,6 +118,10 @@ ROLE = GW + "role"
 _URN = "urn:graphwright:"
 DOC_GRAPH_PREFIX = _URN + "doc:"
 PROV_GRAPH_PREFIX = _URN + "prov:"
+# The graph grown over documents (graphwright.growth): the plain KG, and its records.
+GROWN_PREFIX = _URN + "grown:"
+GROWN_KG_GRAPH = GROWN_PREFIX + "kg"
+GROWN_STATE_GRAPH = GROWN_PREFIX + "state"
 
 
 def _key(document_id: str, system: str) -> str:
