@@ -48,9 +48,11 @@ def register(graph_app: typer.Typer, fail, settings) -> None:
         episode_size: Optional[int] = typer.Option(None, "--episode-size", min=1,
                                                    help="Runs per episode (default: all new runs in one)."),
         everything: bool = typer.Option(False, "--all", help="Fold in every stored run again, not only new ones."),
+        rebuild: bool = typer.Option(False, "--rebuild", help="Drop the grown graph and its snapshots and grow it "
+                                     "again from every stored run (after changing settings)."),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="Only this system's runs."),
-        schema: list[Path] = typer.Option([], "--schema", help="A relation schema (YAML/JSON) whose relations "
-                                          "start in the allow-list (repeatable)."),
+        schema: list[Path] = typer.Option([], "--schema", help="A relation schema (YAML/JSON) whose relations and "
+                                          "entity types start in the allow-list (repeatable)."),
         entity_type: list[str] = typer.Option([], "--entity-type", help="An entity type IRI for the allow-list."),
         option: list[str] = POLICY_SET, config: Optional[Path] = POLICY_FILE, now: Optional[str] = NOW,
     ) -> None:
@@ -63,10 +65,12 @@ def register(graph_app: typer.Typer, fail, settings) -> None:
 
         chosen = policy(option, config)
         try:
-            relations = {iri for p in schema for iri in schema_terms(load_schema(p))}
+            terms = [schema_terms(load_schema(p)) for p in schema]
+            relations = {iri for r, _ in terms for iri in r}
+            types = set(entity_type) | {iri for _, t in terms for iri in t}
             with GraphStore.open(store, create=False) as graph_store:
                 reports = grow(graph_store, chosen, episode_size=episode_size, everything=everything, system=system,
-                               now=now, relations=relations, entity_types=set(entity_type))
+                               now=now, relations=relations, entity_types=types, rebuild=rebuild)
         except GraphwrightError as exc:
             fail(exc)
         print_episodes(reports)

@@ -189,7 +189,8 @@ def test_a_schema_file_seeds_the_allow_list(store, tmp_path):
     path = tmp_path / "s.yaml"
     path.write_text("name: custom\nrelations:\n  supplies_parts_to: {description: sells parts to}\n")
     store.add_result(None, result("d1", [triple("Nordwind", NOVEL, "Kessler Werke", sentence="s")]))
-    grow(store, POLICY, now=DAY1, relations=schema_terms(load_schema(path)))
+    relations, types = schema_terms(load_schema(path))
+    grow(store, POLICY, now=DAY1, relations=relations, entity_types=types)
     state = load(store)
     assert state.allowed_relations == {NOVEL} and state.schema_version == 1
     assert edge(state, "Nordwind", NOVEL, "Kessler Werke").status == "promoted"
@@ -232,3 +233,40 @@ def test_snapshots_keep_the_graph_as_it_was(store):
     assert (snap.sid, snap.edges, snap.note) == ("release-1", 2, "before the import")
     with pytest.raises(Exception, match="exists already"):
         apply(store, POLICY, "snapshot", now=DAY2, sid="release-1")
+
+
+def test_name_keys_set_legal_forms_aside():
+    from graphwright.growth.resolve import name_key
+
+    assert name_key("Mosterdijk Koelvracht B.V.") == name_key("Mosterdijk Koelvracht") == "mosterdijk koelvracht"
+    assert name_key("the Aldaine Foods group") == name_key("Aldaine Foods plc") == "aldaine foods"
+    assert name_key("Tsurugane Photonics K.K.") == "tsurugane photonics" and name_key("Group") == "group"
+
+
+def test_a_short_name_joins_the_full_name_of_the_same_document_only_when_unambiguous(store):
+    store.add_result(None, result("d1", [triple("Kuchta", EMPLOYER, "Sturmfeld", sentence="Kuchta joined Sturmfeld.")],
+                                  entities=[person("Mirela Kuchta"), person("Kuchta"), person("Sturmfeld Frachtwerk"),
+                                            person("Sturmfeld")]))
+    store.add_result(None, result("d2", [], entities=[person("Ottmar Brandis"), person("Clara Brandis"),
+                                                      person("Brandis")]))
+    grow(store, POLICY, now=DAY1)
+    state = load(store)
+    assert {(m.label, m.method) for m in state.merges} == {("Kuchta", "short name"), ("Sturmfeld", "short name")}
+    e = edge(state, "Mirela Kuchta", EMPLOYER, "Sturmfeld Frachtwerk")
+    assert e.evidence[0].text == "Kuchta joined Sturmfeld."
+    assert name_entity_iri("Brandis") in state.nodes  # two Brandises: the short name stays apart
+
+
+def test_rebuilding_grows_the_graph_again_under_new_settings(store):
+    from graphwright.growth.codec import snapshot_quads
+
+    for i in (1, 2):
+        store.add_result(None, result(f"d{i}", [triple("Nordwind", EMPLOYER, "Kessler Werke", sentence=f"s{i}")]))
+    grow(store, POLICY, now=DAY1, episode_size=1)
+    assert load(store).counts()["edges"] == 1
+    cautious = GrowthPolicy(embedder=None, stage_below=0.6, promote_votes=2)
+    [report] = grow(store, cautious, now=DAY2, rebuild=True)
+    state = load(store)
+    assert [ep.number for ep in state.episodes] == [1] and report.record.documents == 2
+    assert edge(state, "Nordwind", EMPLOYER, "Kessler Werke").status == "promoted"  # staged, then 2 votes
+    assert [s.sid for s in state.snapshots] == ["s1-ep1"] and snapshot_quads(store, "s2-ep2") == []

@@ -268,6 +268,14 @@ def save(store: GraphStore, state: GrowthState, *, snapshot: str | None = None) 
         store.oxigraph.update(update)
 
 
+def drop(store: GraphStore) -> None:
+    """Remove the grown graph, its records and its snapshots (the per-document graphs stay)."""
+    with translated_errors("cannot drop the grown graph"):
+        for graph in list(store.oxigraph.named_graphs()):
+            if isinstance(graph, ox.NamedNode) and graph.value.startswith(_URN):
+                store.oxigraph.remove_graph(graph)
+
+
 def snapshot_quads(store: GraphStore, sid: str) -> list[ox.Quad]:
     with translated_errors("cannot read a snapshot"):
         return list(store.oxigraph.quads_for_pattern(None, None, None, ox.NamedNode(snapshot_graph(sid))))

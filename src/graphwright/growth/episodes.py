@@ -35,9 +35,9 @@ def pending_runs(store: GraphStore, state: GrowthState, *, everything: bool = Fa
     return sorted(rows, key=lambda r: (r["recorded_at"] or "", r["document_id"], r["system"]))
 
 
-def schema_terms(schema: RelationSchema) -> set[str]:
-    """The relation IRIs of a relation schema."""
-    return {schema.relation_iri(name) for name in schema.names}
+def schema_terms(schema: RelationSchema) -> tuple[set[str], set[str]]:
+    """The relation IRIs of a relation schema, and the IRIs of the entity types its relations take."""
+    return {schema.relation_iri(name) for name in schema.names}, {schema.type_iri(t) for t in schema.entity_types}
 
 
 def seed_schema(state: GrowthState, relations: set[str], entity_types: set[str]) -> None:
@@ -66,9 +66,13 @@ class EpisodeReport:
 
 def grow(store: GraphStore, policy: GrowthPolicy, *, episode_size: int | None = None, everything: bool = False,
          system: str | None = None, now: str | None = None, relations: set[str] = frozenset(),
-         entity_types: set[str] = frozenset(), progress=None) -> list[EpisodeReport]:
+         entity_types: set[str] = frozenset(), rebuild: bool = False, progress=None) -> list[EpisodeReport]:
     """Fold the store's new runs into its grown graph, ``episode_size`` runs per episode (all in one by default);
-    ``relations`` and ``entity_types`` (IRIs) join the schema allow-list first."""
+    ``relations`` and ``entity_types`` (IRIs) join the schema allow-list first. ``rebuild`` drops the grown graph
+    and its snapshots and grows it again from every stored run (after a change of settings)."""
+    if rebuild:
+        codec.drop(store)
+        everything = True
     state = codec.load(store)
     seed_schema(state, set(relations), set(entity_types))
     runs = pending_runs(store, state, everything=everything, system=system)

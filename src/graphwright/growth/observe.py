@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from graphwright.growth.policy import GrowthPolicy
-from graphwright.growth.resolve import Resolver
-from graphwright.growth.state import Edge, Evidence, GrowthState, Node, Value
+from graphwright.growth.resolve import Resolver, short_names
+from graphwright.growth.state import Edge, Evidence, GrowthState, Merge, Node, Value
 from graphwright.kb.namespaces import WD, WDT, is_unlinked
 from graphwright.model import Entity, Term, Triple
 
@@ -64,10 +64,18 @@ class Observer:
         out.documents += 1
         doc = run.document_id
         resolved: dict[str, str] = {}
-        for entity in run.entities:
+        labels = {e.iri: e.label or next(iter(sorted(m.surface for m in e.mentions if m.surface)), None) or e.iri
+                  for e in run.entities}
+        shortened = short_names({e.iri: (labels[e.iri], set(e.types)) for e in run.entities if is_unlinked(e.iri)})
+        # longer names first, so a short name of the same text finds the node its full name resolved to
+        for entity in sorted(run.entities, key=lambda e: e.iri in shortened):
             surfaces = {m.surface for m in entity.mentions if m.surface}
-            label = entity.label or next(iter(sorted(surfaces)), None) or entity.iri
-            resolved[entity.iri] = self._entity(entity.iri, label, set(entity.types), surfaces, doc, tick, out)
+            if entity.iri in shortened and shortened[entity.iri] in resolved:
+                resolved[entity.iri] = self._short_name(entity, labels[entity.iri], resolved[shortened[entity.iri]],
+                                                        surfaces, doc, tick, out)
+                continue
+            resolved[entity.iri] = self._entity(entity.iri, labels[entity.iri], set(entity.types), surfaces, doc,
+                                                tick, out)
         for triple in run.triples:
             self._triple(triple, run, resolved, tick, out)
         self.state.merged_runs[(doc, run.system)] = run.recorded_at
@@ -97,6 +105,20 @@ class Observer:
             if not type_allowed(self.state, self.policy, t):
                 self.state.type_sources.setdefault(t, set()).add(doc)
         return node.iri
+
+    def _short_name(self, entity: Entity, label: str, target: str, surfaces: set[str], doc: str, tick: Tick,
+                    out: Observed) -> str:
+        """A one-word name this document also writes in full: an alias of the full name's node."""
+        node = self.state.nodes[target]
+        if self.state.canonical(entity.iri) != target and entity.iri != target:
+            self.state.merges.append(Merge(source=entity.iri, target=target, method="short name", score=1.0,
+                                           label=label, document_id=doc, episode=tick.episode, recorded_at=tick.time))
+            self.state.redirects[entity.iri] = target
+            out.new_merges += 1
+        node.aliases |= {label, *surfaces} - {node.label}
+        node.types |= set(entity.types)
+        self.resolver.index(node)
+        return target
 
     def _endpoint(self, term: Term, resolved: dict[str, str], doc: str, tick: Tick, out: Observed) -> str:
         if term.value not in resolved:

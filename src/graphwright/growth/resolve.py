@@ -19,13 +19,14 @@ import numpy as np
 from graphwright.growth.state import GrowthState, Merge, Node
 
 LEGAL_FORMS = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc",
-                         "plc", "gmbh", "ag", "sa", "se", "nv", "bv", "ab", "as", "oy", "spa", "srl", "kg"})
+                         "plc", "gmbh", "ag", "sa", "se", "nv", "bv", "ab", "as", "asa", "oy", "oyj", "spa", "srl",
+                         "sarl", "sas", "kg", "kk", "group", "holding", "holdings"})
 _WORD = re.compile(r"\w+")
 
 
 def name_key(name: str) -> str:
-    """The name with case, punctuation, a leading "the" and trailing legal forms set aside."""
-    words = _WORD.findall(unicodedata.normalize("NFKC", name).casefold())
+    """The name with case, punctuation, a leading "the" and trailing legal forms ("B.V.", "group") set aside."""
+    words = _WORD.findall(unicodedata.normalize("NFKC", name).casefold().replace(".", ""))
     if len(words) > 1 and words[0] == "the":
         words = words[1:]
     while len(words) > 1 and words[-1] in LEGAL_FORMS:
@@ -104,6 +105,22 @@ class Resolver:
         if scores[best] >= self.threshold and ties == 1:
             return candidates[best].iri, float(scores[best])
         return None, float(scores[best])
+
+
+def short_names(names: dict[str, tuple[str, set[str]]]) -> dict[str, str]:
+    """Within one document: IRI of a one-word name -> IRI of the one longer name it shortens (its first or last
+    word: "Kuchta" for "Mirela Kuchta", "Sturmfeld" for "Sturmfeld Frachtwerk"), for names of compatible types.
+    A text that names two Brandises leaves "Brandis" alone. ``names``: IRI -> (name, types)."""
+    out = {}
+    for iri, (name, types) in names.items():
+        key = name_key(name)
+        if not key or " " in key:
+            continue
+        longer = [other for other, (text, kinds) in names.items() if other != iri and compatible(types, kinds)
+                  and " " in name_key(text) and key in (name_key(text).split()[0], name_key(text).split()[-1])]
+        if len(longer) == 1:
+            out[iri] = longer[0]
+    return out
 
 
 def embedder_function(name: str | None):

@@ -76,7 +76,7 @@ class Merge:
 
     source: str
     target: str
-    method: Literal["alias", "embedding"]
+    method: Literal["alias", "embedding", "short name"]
     score: float
     label: str
     document_id: str

@@ -67,11 +67,29 @@ class RelationSchema(BaseModel):
         relation = self.get(name)
         if relation and relation.iri:
             return relation.iri
-        return SCHEMA_NS + quote(self.name, safe="") + "/" + quote(name, safe="")
+        return minted_relation_iri(self.name, name)
+
+    def type_iri(self, entity_type: str) -> str:
+        """The class IRI of an entity type the relations name as head or tail."""
+        return minted_type_iri(self.name, entity_type)
+
+    @property
+    def entity_types(self) -> list[str]:
+        return list(dict.fromkeys(t for r in self.relations for t in [*r.head, *r.tail]))
 
     def guidelines(self, names: list[str] | None = None) -> str:
         wanted = self.relations if names is None else [r for r in self.relations if r.name in set(names)]
         return "\n".join(f"- {r.guideline()}" for r in wanted)
+
+
+def minted_relation_iri(schema: str, relation: str) -> str:
+    """The IRI graphwright mints for a relation of a schema that gives it none."""
+    return SCHEMA_NS + quote(schema, safe="") + "/" + quote(relation, safe="")
+
+
+def minted_type_iri(schema: str, entity_type: str) -> str:
+    """The IRI graphwright mints for an entity type of a relation schema."""
+    return SCHEMA_NS + quote(schema, safe="") + "/type/" + quote(entity_type, safe="")
 
 
 def name_entity_iri(name: str) -> str:

@@ -13,9 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from urllib.parse import quote
-
-from graphwright.model.schema import SCHEMA_NS, RelationSchema
+from graphwright.model.schema import RelationSchema, minted_relation_iri, minted_type_iri
 
 
 class Pair(BaseModel):
@@ -64,7 +62,7 @@ class KGSchema:
 
     @classmethod
     def from_relation_schema(cls, schema: RelationSchema, entity_types: list[str] = ()) -> "KGSchema":
-        types = list(dict.fromkeys([*entity_types, *(t for r in schema.relations for t in [*r.head, *r.tail])]))
+        types = list(dict.fromkeys([*entity_types, *schema.entity_types]))
         return cls(name=schema.name, entity_types=types or ["entity"], relation_types=schema.names,
                    signatures={r.name: (r.head, r.tail) for r in schema.relations},
                    descriptions={r.name: r.description for r in schema.relations},
@@ -73,12 +71,10 @@ class KGSchema:
 
     def relation_iri(self, relation: str) -> str:
         """The schema's IRI of a relation, or one minted beside it (a relation outside the schema)."""
-        if relation in self.relation_iris:
-            return self.relation_iris[relation]
-        return f"{SCHEMA_NS}{quote(self.name, safe='')}/{quote(relation, safe='')}"
+        return self.relation_iris.get(relation) or minted_relation_iri(self.name, relation)
 
     def type_iri(self, entity_type: str) -> str:
-        return f"{SCHEMA_NS}{quote(self.name, safe='')}/type/{quote(entity_type, safe='')}"
+        return minted_type_iri(self.name, entity_type)
 
     def render(self) -> str:
         return json.dumps({"entity_schema": self.entity_types, "relation_schema": self.relation_types},
