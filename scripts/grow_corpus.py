@@ -17,7 +17,6 @@ import argparse
 import math
 import subprocess
 import sys
-from pathlib import Path
 
 import yaml
 from bench_eval import BENCH_MD, header

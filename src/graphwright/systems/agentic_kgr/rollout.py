@@ -98,11 +98,8 @@ async def guided(env: Environment, asker: Asker, prompts: dict[str, PromptTempla
             env.trajectory.stopped = "no further gain"
             break
         new = await _extract(env, asker, prompts["refine"], previous=env.kg.render(), feedback="\n".join(feedback))
-        if new is None or new == kg:
+        if new is None or new == kg:  # a failed answer leaves the last extraction in place
             env.trajectory.stopped = "extraction unchanged" if new is not None else "no usable re-extraction"
-            if new is None:  # the failed answer leaves the last extraction in place, checked again
-                env.kg = kg
-            env.call(DENSITY, by_model=False)
             break
         kg = new
     _store(env, by_model=False)
