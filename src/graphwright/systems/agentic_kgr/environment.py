@@ -77,7 +77,7 @@ class Environment:
         arguments = dict(arguments or {})
         step = Step(tool, arguments, raw=raw, by_model=by_model)
         try:
-            self._check(tool, arguments)
+            self._check(tool, arguments, by_model)
             step.observation = self._run(tool, arguments)
             self._since_extraction.append(step)
         except WorkflowError as exc:
@@ -92,7 +92,7 @@ class Environment:
 
     # ------------------------------------------------------------------ rules
 
-    def _check(self, tool: str, arguments: dict[str, Any]) -> None:
+    def _check(self, tool: str, arguments: dict[str, Any], by_model: bool) -> None:
         if tool not in TOOLS:
             raise WorkflowError(f"unknown action {tool!r}; use extract, one of {', '.join(TOOLS)}, or finish")
         wrong = [k for k, v in arguments.items() if k not in ARGUMENTS[tool] or not isinstance(v, ARGUMENTS[tool][k])]
@@ -103,22 +103,13 @@ class Environment:
             raise WorkflowError("extract first: every tool checks an extraction")
         if tool != DENSITY and self.last(DENSITY) is None:
             raise WorkflowError("call query_extraction_density first after every extraction")
-        if tool == DISAMBIGUATION and not self.adequate:
+        # the system, its step budget spent, may still store an extraction the density tool found thin
+        if tool == DISAMBIGUATION and not self.adequate and by_model:
             raise WorkflowError("the density tool asks for more extraction: extract again before disambiguation")
         if tool == STORAGE and self.last(DISAMBIGUATION) is None:
             raise WorkflowError("call query_entity_disambiguation before storing")
         if tool == STORAGE and self.stored:
             raise WorkflowError("this extraction is stored already")
-
-    def redundant(self, step: Step) -> bool:
-        """The same tool with the same arguments on the same extraction as an earlier successful call."""
-        before = self.trajectory.steps[:self.trajectory.steps.index(step)]
-        for earlier in reversed(before):
-            if earlier.action == EXTRACT and earlier.success:
-                return False
-            if earlier.action == step.action and earlier.arguments == step.arguments and earlier.success:
-                return True
-        return False
 
     def _run(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         kg, text, schema = self.kg, self.text, self.schema

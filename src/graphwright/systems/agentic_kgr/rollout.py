@@ -102,21 +102,17 @@ async def guided(env: Environment, asker: Asker, prompts: dict[str, PromptTempla
             env.trajectory.stopped = "extraction unchanged" if new is not None else "no usable re-extraction"
             break
         kg = new
-    _store(env, by_model=False)
+    _store(env)
     return env.trajectory
 
 
-def _store(env: Environment, *, by_model: bool) -> None:
-    """Disambiguate and store the latest extraction (the density tool's verdict stands: the budget is spent)."""
+def _store(env: Environment) -> None:
+    """Disambiguate and store the latest extraction, even one the density tool found thin: the budget is spent."""
     if env.last(DENSITY) is None:
-        env.call(DENSITY, by_model=by_model)
-    if not env.adequate:  # the workflow allows disambiguation only after adequate density; at the end it must
-        env.trajectory.stopped = env.trajectory.stopped or "stored below adequate density"
-        density = env.last(DENSITY)
-        density.observation = {**density.observation, "needs_more_extraction": False}
-    env.call(DISAMBIGUATION, by_model=by_model)
-    env.call(STORAGE, by_model=by_model)
-    env.finish(by_model=by_model)
+        env.call(DENSITY, by_model=False)
+    env.call(DISAMBIGUATION, by_model=False)
+    env.call(STORAGE, by_model=False)
+    env.finish(by_model=False)
 
 
 def apply_action(env: Environment, text: str) -> Step:
@@ -178,7 +174,7 @@ async def run_policy(env: Environment, messages: list[dict[str, str]], turn) -> 
             return env.trajectory
     env.trajectory.stopped = "step limit"
     if env.kg is not None and not env.stored:
-        _store(env, by_model=False)
+        _store(env)
     return env.trajectory
 
 
