@@ -66,7 +66,7 @@ class EpisodeReport:
 
 def grow(store: GraphStore, policy: GrowthPolicy, *, episode_size: int | None = None, everything: bool = False,
          system: str | None = None, now: str | None = None, relations: set[str] = frozenset(),
-         entity_types: set[str] = frozenset(), rebuild: bool = False, progress=None) -> list[EpisodeReport]:
+         entity_types: set[str] = frozenset(), rebuild: bool = False) -> list[EpisodeReport]:
     """Fold the store's new runs into its grown graph, ``episode_size`` runs per episode (all in one by default);
     ``relations`` and ``entity_types`` (IRIs) join the schema allow-list first. ``rebuild`` drops the grown graph
     and its snapshots and grows it again from every stored run (after a change of settings)."""
@@ -84,19 +84,17 @@ def grow(store: GraphStore, policy: GrowthPolicy, *, episode_size: int | None = 
         tick = Tick(now or utc_now(), state.episode + 1)
         batch = [Run(r["document_id"], r["system"], r["recorded_at"] or "", store.entities(r["document_id"], r["system"]),
                      store.triples(r["document_id"], r["system"])) for r in runs[start:start + size]]
-        reports.append(episode(store, state, policy, observer, tick, batch, progress))
+        reports.append(episode(store, state, policy, observer, tick, batch))
     return reports
 
 
 def episode(store: GraphStore, state: GrowthState, policy: GrowthPolicy, observer: Observer, tick: Tick,
-            runs: list[Run], progress=None) -> EpisodeReport:
+            runs: list[Run]) -> EpisodeReport:
     """One episode: observe the runs, promote, age, snapshot, measure, save."""
     before, edges_before = Topology.of(state), len(state.promoted())
     observed = Observed()
     for run in runs:
         observer.run(run, tick, observed)
-        if progress is not None:
-            progress(run.document_id, run.system)
     promoted = promote(state, policy, tick)
     aged = age(state, policy, tick)
     snap = snapshot(state, tick, f"after episode {tick.episode}")
