@@ -1,8 +1,9 @@
 """`make bench-agentic-kgr`: agentic-kgr against its single call on the first N sentences of an RE dataset (paper 004).
 
-Both configurations use the dataset's schema and the embedded model; the guided agent's first extraction
-asks the single call's question, so the two share that answer (a replay file in the run folder), and the
-agent's later calls are its own. The table gives strict triple F1 with bootstrap intervals and the paired
+All configurations use the dataset's schema and the embedded model; the guided agent's first extraction
+asks the single call's question, so they share that answer (a replay file in the run folder), and the
+agent's later calls are its own. A third configuration gives the re-extraction prompt the tool
+observations whole instead of compressed, to measure what the compression saves and costs. The table gives strict triple F1 with bootstrap intervals and the paired
 difference, calls and tokens per sentence, and the agent's tool-call statistics. Runs go to
 runs/bench/agentic-kgr/ and resume; the ledger in docs/bench-ledger/ carries them to another machine.
 
@@ -25,6 +26,8 @@ REFERENCE = "single call"
 CONFIGS: dict[str, tuple[str, dict]] = {
     "single call": ("agentic-kgr.single", {}),
     "agentic-kgr": ("agentic-kgr", {}),
+    # the prompt compression's effect: tool observations in the re-extraction prompt whole, not cut to 400 tokens
+    "agentic-kgr, whole observations": ("agentic-kgr", {"observation_tokens": None}),
 }
 TOOLS = ("query_extraction_density", "query_quality_metrics", "query_iterative_feedback", "query_coverage_feedback",
          "query_entity_disambiguation", "query_kg_storage")
