@@ -34,7 +34,7 @@ from graphwright.jsonl import append_jsonl
 from graphwright.model import Document
 from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
 from graphwright.systems.agentic_kgr.environment import Environment
-from graphwright.systems.agentic_kgr.kg_json import KG, KGSchema, Pair
+from graphwright.systems.agentic_kgr.kg_json import KG, KGSchema
 from graphwright.systems.agentic_kgr.rewards import RewardSettings, score
 from graphwright.systems.agentic_kgr.rollout import policy_messages, run_policy
 from graphwright.train.sft import TRAIN_INSTALL
@@ -88,20 +88,6 @@ class ModelSampler:
         new = out.sequences[0, len(ids):].tolist()
         logprobs = [torch.log_softmax(s[0].float(), -1)[t].item() for s, t in zip(out.scores, new)]
         return new, logprobs
-
-
-def gold_kg(sample, schema: KGSchema) -> KG:
-    """A training sample's gold triples as the extraction format (argument types from the relation's signature)."""
-    entities: dict[str, list[str]] = {}
-    relations: dict[str, list[Pair]] = {}
-    for head, relation, tail in sample.triples:
-        heads, tails = schema.signatures.get(relation, ([], []))
-        for name, types in ((head, heads), (tail, tails)):
-            names = entities.setdefault(types[0] if types else schema.entity_types[0], [])
-            if name not in names:
-                names.append(name)
-        relations.setdefault(relation, []).append(Pair(subject=head, object=tail))
-    return KG(entities=entities, relations=relations)
 
 
 @dataclass
@@ -243,7 +229,7 @@ def train_grpo(base: str | Path, dataset: str, out_dir: Path, recipe: GRPORecipe
     samples = [s for s in load_re_dataset(dataset).pool if s.triples][:recipe.limit]
     if not samples:
         raise UserError(f"{dataset} has no training samples with triples")
-    gold = {s.text: gold_kg(s, schema) for s in samples}
+    gold = {s.text: KG.from_triples(s.triples, schema) for s in samples}
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")  # rollout_func is experimental in TRL; we pin its use here
     model, tokenizer = load_policy(base)
     out_dir.mkdir(parents=True, exist_ok=True)

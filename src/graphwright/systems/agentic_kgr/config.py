@@ -16,6 +16,10 @@ class AgenticKGRConfig(BaseModel):
                                 "set by `eval run`.")
     schema_file: str | None = Field(default=None, description="Relation schema (YAML/JSON) instead of a dataset's.")
     entity_types: list[str] = Field(default_factory=list, description="Entity types beside those the relations name.")
+    demos: int = Field(default=0, ge=0, le=10, description="Labelled examples before the text: the train sentences "
+                       "most similar to it (a dataset's train split, or pool_file).")
+    pool_file: str | None = Field(default=None, description="Labelled samples (JSONL: text, triples [[head, relation, "
+                                  "tail]]) for the examples, instead of the dataset's train split.")
     mode: Literal["guided", "agent", "single"] = Field(
         default="guided", description="guided: the system calls the tools the workflow requires and the model only "
         "extracts; agent: the model chooses every action (the paper's policy, for training); single: one extraction "

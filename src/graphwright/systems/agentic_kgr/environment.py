@@ -33,8 +33,8 @@ class WorkflowError(Exception):
 
 class Environment:
     def __init__(self, document: Document, schema: KGSchema, config: AgenticKGRConfig, memory: GrowthState,
-                 observer: Observer, *, system: str, embed=None, model: str | None = None) -> None:
-        self.document, self.text = document, document.text
+                 observer: Observer, *, system: str, embed=None, model: str | None = None, examples: str = "") -> None:
+        self.document, self.text, self.examples = document, document.text, examples
         self.schema, self.config, self.memory, self.observer = schema, config, memory, observer
         self.system, self.embed, self.model = system, embed, model
         self.trajectory = Trajectory()

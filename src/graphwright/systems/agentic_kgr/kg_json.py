@@ -28,8 +28,8 @@ class KG(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    entities: dict[str, list[str]] = Field(default_factory=dict, description="entity type -> names")
     relations: dict[str, list[Pair]] = Field(default_factory=dict, description="relation type -> subject/object pairs")
+    entities: dict[str, list[str]] = Field(default_factory=dict, description="entity type -> names")
 
     def entity_names(self) -> set[str]:
         return {name for names in self.entities.values() for name in names}
@@ -47,6 +47,21 @@ class KG(BaseModel):
 
     def render(self) -> str:
         return json.dumps(self.model_dump(), ensure_ascii=False)
+
+    @classmethod
+    def from_triples(cls, triples, schema: "KGSchema") -> "KG":
+        """(head, relation, tail) triples as the extraction format, each argument typed by the relation's
+        signature (the first type it names)."""
+        entities: dict[str, list[str]] = {}
+        relations: dict[str, list[Pair]] = {}
+        for head, relation, tail in triples:
+            heads, tails = schema.signatures.get(relation, ([], []))
+            for name, types in ((head, heads), (tail, tails)):
+                names = entities.setdefault(types[0] if types else schema.entity_types[0], [])
+                if name not in names:
+                    names.append(name)
+            relations.setdefault(relation, []).append(Pair(subject=head, object=tail))
+        return cls(entities=entities, relations=relations)
 
 
 @dataclass
@@ -89,17 +104,19 @@ class KGSchema:
         return "\n".join(lines)
 
     def json_schema(self) -> dict[str, Any]:
-        """The extraction format with the schema's types as its only keys (for constrained decoding)."""
+        """The extraction format with the schema's types as its only keys (for constrained decoding). The
+        relations come first: a small model that lists the entities first puts every name under the first
+        type and stops there; key order carries no meaning in JSON, so this is still the paper's format."""
         names = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 80}}
         pair = {"type": "object", "properties": {"subject": {"type": "string", "minLength": 1, "maxLength": 80},
                                                  "object": {"type": "string", "minLength": 1, "maxLength": 80}},
                 "required": ["subject", "object"], "additionalProperties": False}
-        return {"type": "object", "additionalProperties": False, "required": ["entities", "relations"],
+        return {"type": "object", "additionalProperties": False, "required": ["relations", "entities"],
                 "properties": {
-                    "entities": {"type": "object", "additionalProperties": False,
-                                 "properties": {t: names for t in self.entity_types}},
                     "relations": {"type": "object", "additionalProperties": False,
-                                  "properties": {r: {"type": "array", "items": pair} for r in self.relation_types}}}}
+                                  "properties": {r: {"type": "array", "items": pair} for r in self.relation_types}},
+                    "entities": {"type": "object", "additionalProperties": False,
+                                 "properties": {t: names for t in self.entity_types}}}}
 
 
 @dataclass

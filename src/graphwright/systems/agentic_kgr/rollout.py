@@ -55,7 +55,8 @@ class Asker:
 
 
 def _values(env: Environment) -> dict[str, str]:
-    return {"schema": env.schema.render(), "guidelines": env.schema.guidelines(), "text": env.text}
+    return {"schema": env.schema.render(), "guidelines": env.schema.guidelines(), "text": env.text,
+            "examples": env.examples}
 
 
 async def _extract(env: Environment, asker: Asker, prompt: PromptTemplate, **extra: str) -> KG | None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from graphwright.agents.prompts import load_prompt
-from graphwright.errors import LLMError
-from graphwright.eval.re_data import load_re_dataset
+from graphwright.errors import LLMError, UserError
+from graphwright.eval.re_data import load_re_dataset, read_samples
 from graphwright.growth.episodes import seed_schema
 from graphwright.growth.observe import Observer
 from graphwright.growth.policy import GrowthPolicy
@@ -23,22 +24,40 @@ from graphwright.growth.state import GrowthState
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, TraceStep
-from graphwright.model.schema import load_schema
+from graphwright.model.schema import RelationSchema, load_schema
+from graphwright.systems.agentre.pool import SamplePool
 from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
 from graphwright.systems.agentic_kgr.environment import Environment
 from graphwright.systems.agentic_kgr.graph_tools import as_graph
-from graphwright.systems.agentic_kgr.kg_json import KGSchema
+from graphwright.systems.agentic_kgr.kg_json import KG, KGSchema
 from graphwright.systems.agentic_kgr.rollout import ROLLOUTS, Asker
 from graphwright.systems.agentic_kgr.screen import screen
 from graphwright.systems.agentic_kgr.trajectory import EXTRACT, STORAGE, Trajectory
 
 PROMPTS_PACKAGE = "graphwright.systems.agentic_kgr"
 PROMPTS = ("extract", "refine", "policy")
+POOL_LIMIT = 1000  # labelled sentences searched for examples (AgentRE's pool size)
 
 
 def load_kg_schema(config: AgenticKGRConfig) -> KGSchema:
-    schema = load_schema(config.schema_file) if config.schema_file else load_re_dataset(config.dataset).schema
-    return KGSchema.from_relation_schema(schema, config.entity_types)
+    return KGSchema.from_relation_schema(_relation_schema(config), config.entity_types)
+
+
+def _relation_schema(config: AgenticKGRConfig) -> RelationSchema:
+    return load_schema(config.schema_file) if config.schema_file else load_re_dataset(config.dataset).schema
+
+
+def example_pool(config: AgenticKGRConfig) -> SamplePool | None:
+    """The labelled sentences the examples are chosen from, when the configuration asks for examples."""
+    if not config.demos:
+        return None
+    if config.pool_file:
+        samples = read_samples(Path(config.pool_file), _relation_schema(config))
+    elif config.dataset:
+        samples = load_re_dataset(config.dataset).pool
+    else:
+        raise UserError("demos need labelled sentences: set dataset=<name> or pool_file=<JSONL>")
+    return SamplePool([s for s in samples if s.triples][:POOL_LIMIT], "embedding")
 
 
 class AgenticKGRSystem:
@@ -49,6 +68,7 @@ class AgenticKGRSystem:
         self.schema = load_kg_schema(config)
         self.prompts = {p: load_prompt(PROMPTS_PACKAGE, p) for p in PROMPTS}
         self.prompt_version = self.prompts["policy" if config.mode == "agent" else "extract"].id
+        self.pool = example_pool(config)
         self._embed = None
         self.attach(GrowthState())
 
@@ -69,9 +89,17 @@ class AgenticKGRSystem:
             self._embed = embedder_function(self.config.embedder)
         return self._embed
 
+    def examples(self, text: str) -> str:
+        """The labelled sentences most like ``text``, each with its answer in the extraction format."""
+        if self.pool is None:
+            return ""
+        shown = [f"Text: {s.text}\nAnswer: {KG.from_triples(s.triples, self.schema).render()}"
+                 for s in self.pool.similar(text, self.config.demos)]
+        return "Examples:\n" + "\n\n".join(shown) + "\n\n"
+
     async def rollout(self, document: Document, llm: LLM) -> Trajectory:
         env = Environment(document, self.schema, self.config, self.memory, self.observer, system=self.name,
-                          embed=self.embed(), model=self.llm.name)
+                          embed=self.embed(), model=self.llm.name, examples=self.examples(document.text))
         return await ROLLOUTS[self.config.mode](env, Asker(llm, self.config), self.prompts)
 
     async def run(self, document: Document) -> ExtractionResult:
