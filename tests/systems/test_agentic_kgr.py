@@ -157,3 +157,18 @@ def test_what_the_text_does_not_support_is_never_stored(schema_file, tmp_path):
     assert "(Kiel, works_for, Nordwind Logistik): the arguments' types do not fit works_for" in reasons
     assert "(Nordwind Logistik, based_in, Kiel): no sentence naming them states it" in reasons
     assert {n.label for n in kgr.memory.nodes.values()} == {"Lena Vogt", "Nordwind Logistik", "Kiel"}
+
+
+def test_labelled_examples_come_before_the_text_in_the_extraction_format(schema_file, tmp_path):
+    pool = tmp_path / "pool.jsonl"
+    pool.write_text(json.dumps({"text": "Ana Ruiz works for Kessler Werke.",
+                                "triples": [["Ana Ruiz", "works_for", "Kessler Werke"]]}) + "\n"
+                    + json.dumps({"text": "The weather in Oslo was cold.", "triples": []}) + "\n")
+    kgr, llm = system("agentic-kgr.single", [json.dumps(FULL)], schema_file, demos=1, pool_file=str(pool))
+    asyncio.run(kgr.run(Document(text=TEXT)))
+    user = llm.calls[0]["messages"][-1]["content"]
+    example = ('Examples:\nText: Ana Ruiz works for Kessler Werke.\nAnswer: {"relations": {"works_for": [{"subject": '
+               '"Ana Ruiz", "object": "Kessler Werke"}]}, "entities": {"Person": ["Ana Ruiz"], "Organization": '
+               '["Kessler Werke"]}}\n\nText: ' + TEXT)
+    assert user.endswith(example)
+    assert list(llm.calls[0]["json_schema"]["properties"]) == ["relations", "entities"]
