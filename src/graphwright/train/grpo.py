@@ -201,6 +201,10 @@ def load_policy(base: str | Path):
         kw = {"gguf_file": path.name}
         tokenizer = AutoTokenizer.from_pretrained(str(path.parent), **kw)
         model = AutoModelForCausalLM.from_pretrained(str(path.parent), dtype="float32", **kw)
+        # transformers marks a model read from GGUF as quantized, and the Trainer refuses to train one; its
+        # tensors are dequantised float32 ones, so the quantizer's own call takes the mark off
+        if getattr(model, "hf_quantizer", None) is not None:
+            model.hf_quantizer.remove_quantization_config(model)
     else:
         tokenizer = AutoTokenizer.from_pretrained(str(path))
         model = AutoModelForCausalLM.from_pretrained(str(path), dtype="float32")
