@@ -84,7 +84,7 @@ grow-corpus: install
 
 # a few real GRPO steps of agentic-kgr's policy with the 0.5B model on the CPU (issue 25; needs `make test`'s extras)
 bench-grpo: $(TEST_STAMP)
-	$(BIN)/python scripts/bench_grpo.py --steps 2 --generations 8 --max-turns 6 --max-new-tokens 160
+	$(BIN)/python scripts/bench_grpo.py --steps 2 --generations 4 --max-turns 3 --max-new-tokens 96
 
 # closed-world against open-world linking on the default KB: rebel-sample, fewrel and the made-up texts (issue 21)
 # (system:N = N documents of each dataset; cie.network costs minutes per document on 2 cores)

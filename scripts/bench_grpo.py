@@ -2,7 +2,7 @@
 machine (CPU), so a user with a GPU knows what to expect: seconds per step, each reward term, lengths, tool
 calls and steps per rollout (paper 004, Figs. 3-8). The table goes into docs/BENCHMARKS.md.
 
-    python scripts/bench_grpo.py --steps 2 --generations 8 --max-turns 6 --max-new-tokens 160
+    python scripts/bench_grpo.py --steps 2 --generations 4 --max-turns 3 --max-new-tokens 96
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def main() -> None:
               f"{summary['trainable_tensors']}", "",
               "| step | reward (mean) | reward std | " + " | ".join(f"{t} reward" for t in TERMS)
               + " | model tokens per rollout | actions per rollout | failed actions | rollouts that finished |",
-              "|---|" + "---|" * (8 + len(TERMS) - 1)]
+              "|---|" + "---|" * (6 + len(TERMS))]
     for step in summary["steps"]:
         number = step["step"]
         batch = [r for r in rows if r["call"] == number]
