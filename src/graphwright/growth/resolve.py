@@ -108,16 +108,17 @@ class Resolver:
 
 
 def short_names(names: dict[str, tuple[str, set[str]]]) -> dict[str, str]:
-    """Within one document: IRI of a one-word name -> IRI of the one longer name it shortens (its first or last
-    word: "Kuchta" for "Mirela Kuchta", "Sturmfeld" for "Sturmfeld Frachtwerk"), for names of compatible types.
-    A text that names two Brandises leaves "Brandis" alone. ``names``: IRI -> (name, types)."""
+    """Within one document: IRI of a one-word name -> IRI of the one longer name ending in it ("Kuchta" for
+    "Mirela Kuchta"), for names of compatible types. A text that names two Brandises leaves "Brandis" alone.
+    Only the last word: a first word is as often a place the name begins with ("Porto" in "Porto Meridiano
+    Coffee", a company of Leeds) as the company's short name. ``names``: IRI -> (name, types)."""
     out = {}
     for iri, (name, types) in names.items():
         key = name_key(name)
         if not key or " " in key:
             continue
         longer = [other for other, (text, kinds) in names.items() if other != iri and compatible(types, kinds)
-                  and " " in name_key(text) and key in (name_key(text).split()[0], name_key(text).split()[-1])]
+                  and " " in name_key(text) and key == name_key(text).split()[-1]]
         if len(longer) == 1:
             out[iri] = longer[0]
     return out
