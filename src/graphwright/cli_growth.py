@@ -94,6 +94,8 @@ def register(graph_app: typer.Typer, fail, settings) -> None:
                                    "schema_log": [vars(c) for c in state.schema_log]}, ensure_ascii=False))
             return
         out = Console()
+        if not out.is_terminal:  # a pipe or a file: wide enough for the table, not the 80 columns default
+            out = Console(width=140)
         out.print(Text(" ".join(f"{k}={v}" for k, v in {**state.counts(), **checks}.items())))
         table = Table("episode", "runs", "entities", "edges", "pending", "merges", "promoted", "entity gain",
                       "relation gain", "degree entropy", "Laplacian change", "snapshot")
