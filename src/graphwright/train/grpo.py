@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import json
 import os
 import time
@@ -170,6 +171,7 @@ def _groups(prompts: list[str]) -> list[tuple[str, int]]:
     return out
 
 
+@functools.cache
 def _policy_prompt():
     from graphwright.agents.prompts import load_prompt
 

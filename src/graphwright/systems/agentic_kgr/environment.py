@@ -40,7 +40,6 @@ class Environment:
         self.trajectory = Trajectory()
         self.kg: KG | None = None  # the latest extraction
         self._since_extraction: list[Step] = []  # successful tool steps on the latest extraction
-        self._quality: list[float] = []  # the quality score of each extraction, for the feedback tool
 
     # ------------------------------------------------------------------ state of the workflow
 
@@ -68,7 +67,6 @@ class Environment:
         valid = check_format(raw).valid if raw is not None else True
         self.kg = kg
         self._since_extraction = []
-        self._quality.append(analysis.quality_metrics(self.text, self.schema, kg)["overall_score"])
         return self.trajectory.add(Step(EXTRACT, {"kg": kg.model_dump()}, raw=raw, by_model=by_model,
                                         format_valid=valid))
 
@@ -121,7 +119,9 @@ class Environment:
         if tool == QUALITY:
             return analysis.quality_metrics(text, schema, kg, evaluation_aspects=args.get("evaluation_aspects", []))
         if tool == FEEDBACK:
-            return analysis.iterative_feedback(self.trajectory.extractions(), self._quality,
+            history = self.trajectory.extractions()  # scored only when the feedback tool is called
+            scores = [analysis.quality_metrics(text, schema, k)["overall_score"] for k in history]
+            return analysis.iterative_feedback(history, scores,
                                                max_iterations=args.get("max_iterations", self.config.max_iterations))
         if tool == DISAMBIGUATION:
             observation = graph_tools.entity_disambiguation(
