@@ -626,6 +626,10 @@ from graphwright.cli_growth import register as _register_growth  # noqa: E402  (
 
 _register_growth(graph_app, _fail, _settings)
 
+from graphwright.cli_ask import register as _register_ask  # noqa: E402
+
+_register_ask(app, _fail, _run_and_close)
+
 
 def main() -> None:
     app()

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from graphwright.model import Term
+from graphwright.model.schema import name_entity_iri
+
 XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
@@ -107,3 +110,15 @@ def typed_value(datatype: str, text: str) -> TypedValue | None:
     if datatype == "monolingualtext":
         return TypedValue(text, RDF_LANG_STRING, lang="en")
     return TypedValue(text, STRING_DATATYPES[datatype])
+
+
+_NUMBER = re.compile(r"^[-−]?\d[\d,]*(?:\.\d+)?$")
+
+
+def name_or_value(words: str) -> Term:
+    """The graph term for words the model copied from a text: a date or a bare number is a typed value,
+    never a node ("in 2009" is no entity called 2009); anything else is the name's own node."""
+    value = parse_date(words) or (parse_quantity(words) if _NUMBER.match(words) else None)
+    if value is not None:
+        return Term.literal(value.lexical, datatype=value.datatype, surface=words)
+    return Term.iri(name_entity_iri(words), surface=words, label=words)

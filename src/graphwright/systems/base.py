@@ -36,6 +36,7 @@ def load_builtin_systems() -> None:
     import graphwright.systems.cie.ssa  # noqa: F401
     import graphwright.systems.cie.sssa  # noqa: F401
     import graphwright.systems.cooperkgc  # noqa: F401
+    import graphwright.systems.openie  # noqa: F401
 
 
 def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = None) -> System:

@@ -8,14 +8,12 @@ import re
 
 from pydantic import BaseModel
 
-from graphwright.linking.literals import parse_date, parse_quantity
+from graphwright.linking.literals import name_or_value
 from graphwright.model import Document, Entity, Event, EventArgument, Mention, Provenance, Span, Term, Triple
 from graphwright.model.events import event_iri
 from graphwright.model.schema import name_entity_iri
 from graphwright.systems.cooperkgc.answers import EEAnswer, NERAnswer, REAnswer, locate
 from graphwright.systems.cooperkgc.team import Expert
-
-_NUMBER = re.compile(r"^[-−]?\d[\d,]*(?:\.\d+)?$")
 
 
 def entities(document: Document, expert: Expert, answer: NERAnswer) -> list[Entity]:
@@ -30,8 +28,8 @@ def entities(document: Document, expert: Expert, answer: NERAnswer) -> list[Enti
 
 def triples(document: Document, expert: Expert, answer: REAnswer, provenance: Provenance) -> list[Triple]:
     schema = expert.background.schema
-    return [Triple(subject=_node(head), predicate=Term.iri(schema.relation_iri(relation), surface=relation, label=relation),
-                   object=_node(tail), provenance=_evidence(document, provenance, head))
+    return [Triple(subject=name_or_value(head), predicate=Term.iri(schema.relation_iri(relation), surface=relation, label=relation),
+                   object=name_or_value(tail), provenance=_evidence(document, provenance, head))
             for head, relation, tail in answer.triples]
 
 
@@ -42,18 +40,10 @@ def events(document: Document, expert: Expert, answer: EEAnswer, provenance: Pro
         trigger = _span(document, e.trigger)
         out.append(Event(iri=event_iri(document.id, system, i), type=schema.type_iri(e.type), trigger=e.trigger,
                          trigger_span=trigger,
-                         arguments=[EventArgument(role=schema.role_iri(role), entity=_node(words),
+                         arguments=[EventArgument(role=schema.role_iri(role), entity=name_or_value(words),
                                                   span=_span(document, words, near=trigger)) for role, words in e.arguments],
                          provenance=_evidence(document, provenance, e.trigger)))
     return out
-
-
-def _node(words: str) -> Term:
-    """A name's node; a date or a number is a typed value, never a node ("in 2009" is no entity called 2009)."""
-    value = parse_date(words) or (parse_quantity(words) if _NUMBER.match(words) else None)
-    if value is not None:
-        return Term.literal(value.lexical, datatype=value.datatype, surface=words)
-    return Term.iri(name_entity_iri(words), surface=words, label=words)
 
 
 def _spans(document: Document, words: str) -> list[Span]:

@@ -1,0 +1,85 @@
+"""`graphwright ask`: a question in words, answered from the stored graph with citations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from graphwright.errors import GraphwrightError
+
+
+def print_answer(result, show_subgraph: bool) -> None:
+    out = Console()
+    if show_subgraph:
+        seeds = Table("seed node", "question words", "how", "score", title="where the question enters the graph")
+        for s in result.seeds:
+            seeds.add_row(Text(s.label), Text(s.phrase), s.how, f"{s.score:.2f}")
+        out.print(seeds)
+        sources = Table("id", "retrieved", "documents", "score", title=f"retrieved ({result.mode})")
+        for s in result.sources:
+            sources.add_row(s.id, Text(s.text), Text(", ".join(s.documents)), f"{s.score:.3f}")
+        out.print(sources)
+    if result.error:
+        typer.echo(f"no answer: {result.error}")
+        return
+    typer.echo(result.answer)
+    for s in result.citations:
+        where = f"  [{', '.join(s.documents)}]" if s.documents else ""
+        typer.echo(f"  [{s.id}] {s.text}{where}")
+    if not result.supported:
+        typer.echo("  (not supported by the graph: the answer cites nothing retrieved, so it is the model's guess)"
+                   if result.sources else "  (the graph holds nothing about the question: the answer is the model's guess)")
+
+
+def register(app: typer.Typer, fail, run_and_close) -> None:
+    """Add `ask` to ``app``; ``fail`` and ``run_and_close`` are the CLI's helpers."""
+
+    @app.command()
+    def ask(
+        question: str = typer.Argument(..., help="The question, in words."),
+        store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory (from `extract`)."),
+        mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; global: "
+                                 "summaries of the graph's communities, for questions about the whole corpus."),
+        model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
+        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
+        api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
+        kb: str = typer.Option("default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."),
+        system: list[str] = typer.Option([], "--system", "-s", help="Only the graphs of this system (repeatable)."),
+        document: list[str] = typer.Option([], "--doc", help="Only the graphs of this document (repeatable)."),
+        hops: int = typer.Option(3, "--hops", min=1, max=5, help="How far from the question's entities to look."),
+        max_facts: int = typer.Option(15, "--max-facts", min=1, help="Facts given to the model."),
+        show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
+        as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+    ) -> None:
+        """Answer a question from the stored graph, citing the facts and evidence it rests on."""
+        from graphwright.errors import UserError
+        from graphwright.kb import open_kb
+        from graphwright.llm import make_llm
+        from graphwright.qa import GraphQA
+        from graphwright.store import GraphStore
+
+        try:
+            if mode not in ("local", "global"):
+                raise UserError(f"--mode must be local or global, not {mode!r}")
+            if base_url and not model:
+                raise UserError("--base-url needs --model: the name of the model to use on that server")
+            if not store.exists():
+                raise UserError(f"no graph store at {store}: build one with `graphwright extract ... --store {store}`")
+            with GraphStore.open_for_reading(store) as graph_store:
+                llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
+                qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
+                             hops=hops, max_facts=max_facts)
+                result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None))
+        except GraphwrightError as exc:
+            fail(exc)
+        if as_json:
+            typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        else:
+            print_answer(result, show_subgraph)

@@ -1,0 +1,68 @@
+"""One answer call: numbered sources in (facts, passages or community summaries), a short answer and the
+ids of the sources it rests on out. The JSON Schema lets the model cite only the ids it was given; an
+answer from a server that ignores the schema is checked the same way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+from graphwright.agents.prompts import load_prompt
+from graphwright.errors import ModelOutputError
+from graphwright.llm.base import LLM
+from graphwright.llm.structured import chat_structured
+
+ANSWER = load_prompt("graphwright.qa", "answer")
+CLOSED_BOOK = load_prompt("graphwright.qa", "closed_book")
+MAX_CITATIONS = 6
+
+
+@dataclass
+class Source:
+    id: str  # F1 (a fact), P1 (a passage), C1 (a community summary)
+    text: str  # the line the model reads
+    documents: list[str] = field(default_factory=list)  # where it comes from: document (passage) ids
+    score: float = 0.0
+    detail: dict = field(default_factory=dict)  # the fact's IRIs, the passage's title, ...
+
+
+class AnswerOutput(BaseModel):
+    answer: str = Field(description="the shortest phrase that answers the question")
+    citations: list[str] = Field(default_factory=list, description="ids of the sources the answer rests on")
+
+
+@dataclass
+class AnswerReply:
+    answer: str
+    citations: list[Source]
+    raw: str = ""
+    error: str | None = None  # no valid answer after the corrections: answer is ""
+
+
+def schema(ids: list[str]) -> dict:
+    citation = {"type": "string", "enum": ids} if ids else {"type": "string"}
+    return {"type": "object", "properties": {
+        "answer": {"type": "string"},
+        "citations": {"type": "array", "items": citation, "maxItems": MAX_CITATIONS if ids else 0}},
+        "required": ["answer", "citations"], "additionalProperties": False}
+
+
+async def answer(llm: LLM, question: str, sources: list[Source] | None, *, max_tokens: int = 96,
+                 retries: int = 2) -> AnswerReply:
+    """``sources`` None asks without retrieval (closed book); an empty list asks with none found."""
+    if sources is None:
+        system, user = CLOSED_BOOK.render(question=question)
+    else:
+        listing = "\n".join(f"[{s.id}] {s.text}" for s in sources) or "(none found)"
+        system, user = ANSWER.render(question=question, sources=listing, example=sources[0].id if sources else "F1")
+    ids = [s.id for s in sources or []]
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    try:
+        reply = await chat_structured(llm, messages, AnswerOutput, schema=schema(ids), max_retries=retries,
+                                      max_tokens=max_tokens)
+    except ModelOutputError as exc:
+        return AnswerReply("", [], error=str(exc))
+    by_id = {s.id: s for s in sources or []}
+    cited = [by_id[c] for c in dict.fromkeys(reply.parsed.citations) if c in by_id]
+    return AnswerReply(" ".join(reply.parsed.answer.split()), cited, raw=reply.text)

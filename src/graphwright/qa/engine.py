@@ -1,0 +1,176 @@
+"""Ask questions of a graph, of passages, or of the model alone, with one answer call each.
+
+* ``GraphQA`` (mode ``local``): the question's seed nodes, their ranked k-hop facts with the evidence
+  sentences that state them, an answer citing facts. Mode ``global``: the community summaries closest
+  to the question instead, for questions about the whole corpus.
+* ``PassageQA``: the top k passages by BM25 or embeddings (the plain-retrieval baseline).
+* ``ClosedBookQA``: no retrieval (the model's own knowledge).
+
+Every ``ask`` gives a ``QAResult``: the answer, the sources it cites, all sources retrieved, and the
+usage of its calls.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Literal
+
+from graphwright.llm.base import LLM
+from graphwright.llm.wrappers import MeteredLLM
+from graphwright.model.result import Usage
+from graphwright.qa.answer import Source, answer
+from graphwright.qa.facts import GraphFacts
+from graphwright.qa.seeds import QuestionLinker, Seed
+from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
+from graphwright.store import GraphStore
+
+GraphMode = Literal["local", "global"]
+EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph
+
+
+@dataclass
+class QAResult:
+    question: str
+    mode: str
+    answer: str
+    citations: list[Source]
+    sources: list[Source]
+    usage: Usage
+    seeds: list[Seed] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def supported(self) -> bool:
+        """The answer cites what was retrieved (an uncited answer is the model's guess)."""
+        return bool(self.citations)
+
+    @property
+    def documents(self) -> list[str]:
+        """The documents (passages) behind the retrieved sources, in rank order."""
+        return list(dict.fromkeys(d for s in self.sources for d in s.documents))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "mode": self.mode, "answer": self.answer, "supported": self.supported,
+                "citations": [{"id": s.id, "text": s.text, "documents": s.documents} for s in self.citations],
+                "sources": [{"id": s.id, "text": s.text, "documents": s.documents, "score": round(s.score, 4)}
+                            for s in self.sources],
+                "seeds": [{"node": s.node, "label": s.label, "phrase": s.phrase, "how": s.how,
+                           "score": round(s.score, 3)} for s in self.seeds],
+                "usage": self.usage.model_dump(), "error": self.error}
+
+
+async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
+                  seeds: list[Seed] | None = None, max_tokens: int = 96) -> QAResult:
+    meter = MeteredLLM(llm)
+    reply = await answer(meter, question, sources, max_tokens=max_tokens)
+    usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+    return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error)
+
+
+def fact_sources(ranked: list[RankedFact]) -> list[Source]:
+    """Facts as numbered lines with their evidence; a sentence already shown is referred to, not repeated."""
+    shown: dict[str, str] = {}
+    out = []
+    for i, item in enumerate(ranked, 1):
+        fact, sid = item.fact, f"F{i}"
+        line = f"{fact.subject_label} | {fact.predicate_label} | {fact.object_label}"
+        evidence = next(iter(fact.evidence.values()), None)
+        if evidence:
+            evidence = " ".join(evidence.split())[:EVIDENCE_CHARS]
+            line += f' (as {shown[evidence]})' if evidence in shown else f' - "{evidence}"'
+            shown.setdefault(evidence, sid)
+        out.append(Source(sid, line, [d for d in fact.evidence if d], item.score,
+                          {"subject": fact.subject, "predicate": fact.predicate, "object": fact.object, "hop": item.hop}))
+    return out
+
+
+class GraphQA:
+    """Questions over a store's graph. ``systems`` keeps the graphs of those systems only (None: all)."""
+
+    def __init__(self, store: GraphStore, llm: LLM, kb: Any = None, *, systems: Iterable[str] | None = None,
+                 embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
+                 communities: int = 5):
+        self.store, self.llm, self.kb, self.embedder = store, llm, kb, embedder
+        self.systems = set(systems) if systems else None
+        self.hops, self.max_facts, self.expand, self.top_communities = hops, max_facts, expand, communities
+        self.relevance = Relevance(embedder)
+        self._linker: QuestionLinker | None = None  # over the whole graph, built on first use
+        self._communities = None
+
+    def linker(self, graph: GraphFacts) -> QuestionLinker:
+        if graph.documents is not None:  # a pool of documents: its own, small linker
+            return QuestionLinker(graph.names(), self.kb, embedder=self.embedder)
+        if self._linker is None:
+            self._linker = QuestionLinker(graph.names(), self.kb, embedder=self.embedder)
+        return self._linker
+
+    def subgraph(self, question: str, documents: Iterable[str] | None = None) -> tuple[list[Seed], list[Source]]:
+        """The seeds and the ranked facts (as sources) the local mode answers from; no model call."""
+        graph = GraphFacts(self.store, self.systems, set(documents) if documents is not None else None)
+        seeds = self.linker(graph).link(question)
+        ranked = retrieve(graph, seeds, question, self.relevance, hops=self.hops, max_facts=self.max_facts,
+                          expand=self.expand)
+        return seeds, fact_sources(ranked)
+
+    async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None) -> QAResult:
+        started = time.perf_counter()
+        if mode == "global":
+            return await _answer(self.llm, question, "global", await self.community_sources(question), started)
+        seeds, sources = self.subgraph(question, documents)
+        return await _answer(self.llm, question, "local", sources, started, seeds)
+
+    async def community_sources(self, question: str, on_progress=None) -> list[Source]:
+        from graphwright.qa.communities import summarise
+
+        if self._communities is None:
+            self._communities = await summarise(self.llm, GraphFacts(self.store, self.systems).all(),
+                                                on_progress=on_progress)
+        texts = [f"{c.title}: {c.summary}" if c.title else c.summary for c in self._communities]
+        scores = self.relevance.scores(question, texts)
+        best = sorted(zip(self._communities, texts, scores), key=lambda x: -x[2])[:self.top_communities]
+        return [Source(f"C{i}", text, community.documents, score, {"community": community.id, "nodes": len(community.nodes)})
+                for i, (community, text, score) in enumerate(best, 1)]
+
+
+class PassageQA:
+    """Plain retrieval: the ``k`` best passages by ``retriever`` (bm25 or embedding) in one answer call.
+    ``passages``: (id, title, text) each."""
+
+    def __init__(self, llm: LLM, passages: list[tuple[str, str, str]], retriever: str = "bm25", k: int = 5,
+                 embedder: str = "minilm"):
+        from graphwright.retrieval.indices import make_index
+
+        self.llm, self.k, self.retriever = llm, k, retriever
+        self.passages = passages
+        self.position = {pid: i for i, (pid, _, _) in enumerate(passages)}
+        self.index = make_index(retriever, [f"{title}\n{text}" for _, title, text in passages], embedder=embedder)
+        self.embedder = embedder
+
+    def retrieve(self, question: str, pool: Iterable[str] | None = None) -> list[Source]:
+        if pool is None:
+            chosen = self.index.top(question, self.k)
+        else:  # rank only the question's own passages
+            from graphwright.retrieval.indices import make_index
+
+            positions = [self.position[p] for p in pool]
+            index = make_index(self.retriever, [f"{self.passages[i][1]}\n{self.passages[i][2]}" for i in positions],
+                               embedder=self.embedder)
+            chosen = [positions[i] for i in index.top(question, self.k)]
+        out = []
+        for rank, i in enumerate(chosen, 1):
+            pid, title, text = self.passages[i]
+            out.append(Source(f"P{rank}", f"{title}: {' '.join(text.split())}", [pid], 1.0 / rank, {"title": title}))
+        return out
+
+    async def ask(self, question: str, *, pool: Iterable[str] | None = None) -> QAResult:
+        started = time.perf_counter()
+        return await _answer(self.llm, question, self.retriever, self.retrieve(question, pool), started)
+
+
+class ClosedBookQA:
+    def __init__(self, llm: LLM):
+        self.llm = llm
+
+    async def ask(self, question: str) -> QAResult:
+        return await _answer(self.llm, question, "none", None, time.perf_counter())

@@ -1,0 +1,118 @@
+"""One call per passage: the model lists [subject, relation, object] triples, and only what the passage
+holds is kept. An argument must be copied from the text (a 1.5B model also writes facts it remembers),
+subject and object must differ, and a "relation" of a whole sentence is dropped."""
+
+from __future__ import annotations
+
+import re
+import time
+from pydantic import BaseModel, Field
+
+from graphwright.agents.prompts import load_prompt
+from graphwright.errors import LLMError, ModelOutputError
+from graphwright.linking.literals import name_or_value
+from graphwright.llm.base import LLM
+from graphwright.llm.structured import chat_structured
+from graphwright.llm.wrappers import MeteredLLM
+from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
+from graphwright.model.schema import minted_relation_iri
+from graphwright.systems.openie.config import OpenIEConfig
+
+PROMPT = load_prompt("graphwright.systems.openie", "extract")
+NEAR_CHARS = 400  # two sentences this close together are one piece of evidence
+SCHEMA_NAME = "openie"  # the relation IRIs: https://graphwright.dev/schema/openie/<phrase>
+
+
+def place(document: Document, words: str) -> Span | None:
+    """The first occurrence of the words as whole words, in the text's own spelling: "x" is not in "Max"."""
+    found = re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\w)", document.text, re.IGNORECASE)
+    return document.span(found.start(), found.end()) if found else None
+
+
+class OpenIEAnswer(BaseModel):
+    triples: list[tuple[str, str, str]] = Field(default_factory=list,
+                                                description="[subject, relation, object] triples")
+
+
+class OpenIESystem:
+    links_to_kb = False  # names stay the text's nodes: no KB entity is proposed, none is forced
+
+    def __init__(self, llm: LLM, config: OpenIEConfig, name: str = "openie"):
+        self.name, self.llm, self.config = name, llm, config
+
+    async def run(self, document: Document) -> ExtractionResult:
+        started = time.perf_counter()
+        meter = MeteredLLM(self.llm, budget=self.config.token_budget)
+        result = ExtractionResult(document_id=document.id, system=self.name)
+        system, user = PROMPT.render(max_triples=self.config.max_triples, text=document.text)
+        try:
+            reply = await chat_structured(meter, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                                          OpenIEAnswer, max_retries=self.config.parse_retries,
+                                          max_tokens=self.config.max_tokens, salvage_cut_off=True)
+        except ModelOutputError as exc:
+            result.trace.append(TraceStep(step=1, node="extract", error=str(exc)))
+            result.warnings.append(f"no valid answer ({exc})")
+        except LLMError as exc:  # backend down, budget spent: the document fails with its reason
+            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
+                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+        else:
+            result.trace.append(TraceStep(step=1, node="extract", output=reply.text))
+            result.output = reply.text
+            provenance = Provenance(system=self.name, agent="extract", model=self.llm.name,
+                                    prompt_version=f"{PROMPT.id}@{PROMPT.sha}")
+            result.triples, result.entities, dropped = self.graph(document, reply.parsed, provenance)
+            result.warnings += dropped
+        result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        return result
+
+    def graph(self, document: Document, answer: OpenIEAnswer,
+              provenance: Provenance) -> tuple[list[Triple], list[Entity], list[str]]:
+        """The triples the passage holds, the named entities among their arguments, and why others were dropped."""
+        triples: dict[tuple[str, str, str], Triple] = {}
+        entities: dict[str, Entity] = {}
+        dropped: list[str] = []
+        for raw in answer.triples:
+            head, relation, tail = (" ".join(part.split()) for part in raw)
+            reason = self.reject(document, head, relation, tail)
+            if reason:
+                dropped.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
+                continue
+            subject, obj = name_or_value(place(document, head).text), name_or_value(place(document, tail).text)
+            phrase = relation.casefold()
+            triple = Triple(subject=subject, object=obj, provenance=self.evidence(document, provenance, head, tail),
+                            predicate=Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase))
+            triples.setdefault(triple.key(), triple)
+            for term in (subject, obj):
+                if term.kind == "iri" and term.value not in entities:
+                    span = place(document, term.surface or "")
+                    entities[term.value] = Entity(iri=term.value, label=term.label,
+                                                  mentions=[Mention(surface=term.surface or "", span=span)])
+        return list(triples.values()), list(entities.values()), dropped
+
+    def reject(self, document: Document, head: str, relation: str, tail: str) -> str | None:
+        if not head or not relation or not tail:
+            return "an empty part"
+        if head.casefold() == tail.casefold():
+            return "subject and object are the same"
+        if len(relation.split()) > self.config.max_relation_words:
+            return "the relation is a sentence"
+        for words in (head, tail):
+            if len(words.split()) > self.config.max_argument_words:
+                return f"{words!r} is a clause, not a name or value"
+            if place(document, words) is None:
+                return f"the passage does not hold {words!r}"
+        return None
+
+    @staticmethod
+    def evidence(document: Document, provenance: Provenance, head: str, tail: str) -> Provenance:
+        """The sentence naming both arguments; else the sentences from one's to the other's when they are
+        close ("Tidewell was founded in 2019. The company is based in Leeds."); else the subject's."""
+        spans = [s for s in (place(document, head), place(document, tail)) if s is not None]
+        sentences = [document.sentence_around(s) for s in spans]
+        both = next((s for s in sentences if head.casefold() in s.text.casefold() and tail.casefold() in s.text.casefold()),
+                    None)
+        if both is None and len(sentences) == 2:
+            start, end = min(s.start for s in sentences), max(s.end for s in sentences)
+            if end - start <= NEAR_CHARS:
+                both = document.span(start, end)
+        return provenance.model_copy(update={"evidence": both or (sentences[0] if sentences else None)})
