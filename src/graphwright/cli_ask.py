@@ -14,8 +14,14 @@ from rich.text import Text
 from graphwright.errors import GraphwrightError
 
 
-def print_answer(result, show_subgraph: bool) -> None:
+def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = None) -> None:
+    """``names``: where each document came from (its file), shown instead of its id."""
     out = Console()
+    names = names or {}
+
+    def where(source) -> str:
+        return ", ".join(names.get(d) or d for d in source.documents)
+
     if show_subgraph:
         seeds = Table("seed node", "question words", "how", "score", title="where the question enters the graph")
         for s in result.seeds:
@@ -23,15 +29,14 @@ def print_answer(result, show_subgraph: bool) -> None:
         out.print(seeds)
         sources = Table("id", "retrieved", "documents", "score", title=f"retrieved ({result.mode})")
         for s in result.sources:
-            sources.add_row(s.id, Text(s.text), Text(", ".join(s.documents)), f"{s.score:.3f}")
+            sources.add_row(s.id, Text(s.text), Text(where(s)), f"{s.score:.3f}")
         out.print(sources)
     if result.error:
         typer.echo(f"no answer: {result.error}")
         return
     typer.echo(result.answer)
     for s in result.citations:
-        where = f"  [{', '.join(s.documents)}]" if s.documents else ""
-        typer.echo(f"  [{s.id}] {s.text}{where}")
+        typer.echo(f"  [{s.id}] {s.text}" + (f"  [{where(s)}]" if s.documents else ""))
     if not result.supported:
         typer.echo("  (not supported by the graph: the answer cites nothing retrieved, so it is the model's guess)"
                    if result.sources else "  (the graph holds nothing about the question: the answer is the model's guess)")
@@ -77,9 +82,10 @@ def register(app: typer.Typer, fail, run_and_close) -> None:
                 qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
                              hops=hops, max_facts=max_facts)
                 result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None))
+                names = {row["document_id"]: row["source"] for row in graph_store.documents() if row.get("source")}
         except GraphwrightError as exc:
             fail(exc)
         if as_json:
             typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         else:
-            print_answer(result, show_subgraph)
+            print_answer(result, show_subgraph, names)

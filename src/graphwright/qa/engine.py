@@ -108,9 +108,10 @@ class GraphQA:
     def subgraph(self, question: str, documents: Iterable[str] | None = None) -> tuple[list[Seed], list[Source]]:
         """The seeds and the ranked facts (as sources) the local mode answers from; no model call."""
         graph = GraphFacts(self.store, self.systems, set(documents) if documents is not None else None)
-        seeds = self.linker(graph).link(question)
+        linker = self.linker(graph)
+        seeds = linker.link(question)
         ranked = retrieve(graph, seeds, question, self.relevance, hops=self.hops, max_facts=self.max_facts,
-                          expand=self.expand)
+                          expand=self.expand, namesakes=linker.namesakes)
         return seeds, fact_sources(ranked)
 
     async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None) -> QAResult:

@@ -72,6 +72,7 @@ class QuestionLinker:
         self.kb, self.threshold, self.max_seeds = kb, threshold, max_seeds
         self.by_name: dict[str, set[str]] = {}
         self.labels: list[tuple[str, str]] = []
+        self.node_labels = node_names
         for node, labels in sorted(node_names.items()):
             for label in sorted(labels):
                 self.by_name.setdefault(normalize(label), set()).add(node)
@@ -102,8 +103,12 @@ class QuestionLinker:
             keep(seed)
         return sorted(seeds.values(), key=lambda s: (-s.score, s.node))[:self.max_seeds]
 
+    def namesakes(self, node: str) -> set[str]:
+        """The other nodes carrying one of this node's names."""
+        return {other for label in self.node_labels.get(node, ()) for other in self.by_name.get(normalize(label), ())} - {node}
+
     def _label(self, node: str) -> str:
-        return next(label for n, label in self.labels if n == node)
+        return min(self.node_labels[node])
 
     def _kb_seeds(self, name: str) -> list[Seed]:
         if self.kb is None:
@@ -111,7 +116,7 @@ class QuestionLinker:
         out = []
         for hit in self.kb.search(name, kind="entity", mode="label", k=3):
             record = hit.record
-            if any(n == record.iri for n, _ in self.labels):
+            if record.iri in self.node_labels:
                 out.append(Seed(record.iri, self._label(record.iri), name, min(1.0, float(hit.score)), "kb"))
             for alias in [record.label, *record.aliases]:  # the KB knows the question's name as another
                 for node in sorted(self.by_name.get(normalize(alias), ())):

@@ -9,6 +9,7 @@ is its cosine to the question, plus a bonus for each seed it touches, minus a li
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -47,11 +48,15 @@ class Relevance:
 
 
 def retrieve(graph: GraphFacts, seeds: list[Seed], question: str, relevance: Relevance, *, hops: int = 3,
-             max_facts: int = 15, expand: int = 10) -> list[RankedFact]:
-    """The ``max_facts`` best facts within ``hops`` of the seeds, best first."""
+             max_facts: int = 15, expand: int = 10,
+             namesakes: Callable[[str], set[str]] = lambda node: set()) -> list[RankedFact]:
+    """The ``max_facts`` best facts within ``hops`` of the seeds, best first. A node reached is walked on
+    together with its ``namesakes`` (nodes of the same name, such as "MV Corra Lynn" and "The MV Corra
+    Lynn" from two passages)."""
     seed_nodes = {s.node for s in seeds}
     ranked: dict[tuple[str, str, str], RankedFact] = {}
-    frontier, seen = sorted(seed_nodes), set(seed_nodes)
+    frontier = sorted(set().union(*[{n} | namesakes(n) for n in seed_nodes])) if seed_nodes else []
+    seen = set(frontier)
     for hop in range(1, hops + 1):
         if not frontier:
             break
@@ -66,6 +71,7 @@ def retrieve(graph: GraphFacts, seeds: list[Seed], question: str, relevance: Rel
         for item in sorted(new, key=lambda r: -r.score):
             for end in item.fact.ends():
                 if end not in seen and len(frontier) < expand:
-                    seen.add(end)
-                    frontier.append(end)
+                    same = sorted({end} | namesakes(end) - seen)
+                    seen.update(same)
+                    frontier += same
     return sorted(ranked.values(), key=lambda r: (-r.score, r.fact.key))[:max_facts]

@@ -29,6 +29,15 @@ def place(document: Document, words: str) -> Span | None:
     return document.span(found.start(), found.end()) if found else None
 
 
+_DESCRIBED = re.compile(r"^(?:[a-z][\w'’-]*[\s,]+)+(?=[A-Z])")  # "the printer ", "her grandson, "
+
+
+def trim(words: str) -> str:
+    """A name without the description before it: "the printer Odile Marchetti" is Odile Marchetti."""
+    words = " ".join(words.split())
+    return _DESCRIBED.sub("", words) or words
+
+
 class OpenIEAnswer(BaseModel):
     triples: list[tuple[str, str, str]] = Field(default_factory=list,
                                                 description="[subject, relation, object] triples")
@@ -72,7 +81,7 @@ class OpenIESystem:
         entities: dict[str, Entity] = {}
         dropped: list[str] = []
         for raw in answer.triples:
-            head, relation, tail = (" ".join(part.split()) for part in raw)
+            head, relation, tail = trim(raw[0]), " ".join(raw[1].split()), trim(raw[2])
             reason = self.reject(document, head, relation, tail)
             if reason:
                 dropped.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
