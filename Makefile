@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-linking bench-speed bench-throughput clean
+.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-linking bench-speed bench-throughput clean
 
 install: $(STAMP)
 
@@ -70,6 +70,12 @@ COOPER_STEP ?= 10
 bench-cooperkgc: install
 	$(BIN)/python scripts/bench_cooperkgc.py --sentences $(COOPER_ITEMS) --step $(COOPER_STEP) --datasets conll2003,nyt,wikievents \
 		--model embedded:qwen2.5-coder-1.5b --no-cache
+
+# graph question answering against plain retrieval and no retrieval (issue 26): the passages are indexed by
+# openie first (hours on 2 cores; resumes, and rebuilds on a new machine from the ledger's answers)
+QA_DATASETS ?= hotpotqa:100,migres-2wikimultihopqa:50
+bench-qa: install
+	$(BIN)/python scripts/bench_qa.py --datasets $(QA_DATASETS) --model embedded:qwen2.5-coder-1.5b --no-cache
 
 # agentic-kgr against its single call on CoNLL04 (paper 004; issue 25)
 KGR_SENTENCES ?= 100

@@ -59,3 +59,15 @@ def test_unpaired_or_empty_inputs_are_refused():
         difference_interval(noisy_documents(3, seed=5), noisy_documents(4, seed=5))
     with pytest.raises(ValueError, match="no documents"):
         f1_interval([])
+
+
+def test_mean_intervals_hold_the_mean_and_pair_the_items():
+    from graphwright.eval.bootstrap import mean_difference_interval, mean_interval
+
+    values = [1.0, 0.0] * 50
+    low, high = mean_interval(values)
+    assert low < 0.5 < high and high - low < 0.25
+    assert mean_interval([1.0] * 10) == (1.0, 1.0)
+    # b is a plus a constant 0.2 on every item: paired, the difference has no doubt at all
+    b = [v + 0.2 for v in values]
+    assert mean_difference_interval(b, values) == pytest.approx((0.2, 0.2))

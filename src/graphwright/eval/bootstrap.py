@@ -32,6 +32,21 @@ def difference_interval(a: Sequence[Counts], b: Sequence[Counts], *, level: floa
     return _percentiles(samples, level)
 
 
+def mean_interval(values: Sequence[float], *, level: float = 0.95, resamples: int = RESAMPLES,
+                  seed: int = 0) -> tuple[float, float]:
+    """The percentile interval of a per-item mean (exact match, token F1) over items resampled with replacement."""
+    samples = [sum(values[i] for i in idx) / len(idx) for idx in _resampled_indices(len(values), resamples, seed)]
+    return _percentiles(samples, level)
+
+
+def mean_difference_interval(a: Sequence[float], b: Sequence[float], *, level: float = 0.95,
+                             resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+    """The interval of the mean of ``a`` minus that of ``b``, where ``a[i]`` and ``b[i]`` score the same item."""
+    if len(a) != len(b):
+        raise ValueError(f"a paired comparison needs the same items: {len(a)} against {len(b)}")
+    return mean_interval([x - y for x, y in zip(a, b)], level=level, resamples=resamples, seed=seed)
+
+
 def _resampled_indices(n: int, resamples: int, seed: int) -> list[list[int]]:
     if n == 0:
         raise ValueError("no documents to resample")

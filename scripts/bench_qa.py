@@ -1,0 +1,177 @@
+"""Question answering over the built graph against plain retrieval and no retrieval (issue 26).
+
+For each dataset: the passages are indexed into a graph store with ``openie`` (one call per passage;
+a corpus takes hours here), then every question is asked in each configuration with the same model:
+
+* graph: ``GraphQA`` local mode (seed nodes, ranked 3-hop facts with their evidence sentences);
+* bm25, embedding: the top 5 passages in one answer call;
+* none: the question alone.
+
+Scores: exact match and token F1 (SQuAD normalisation, best alias), recall of the supporting passages
+among those retrieved, calls, tokens and seconds per question; and the index's one-time cost.
+
+Both phases resume. The index keeps the model's answers in the ledger (``qa--index-<dataset>.jsonl``),
+so a new machine rebuilds the store from them without calling the model; the questions' rows are the
+ledger itself (``qa--<config>-<dataset>.json``), and a question already there is not asked again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+from bench_eval import BENCH_MD, header
+from bench_ledger import LEDGER, RUNS, ReplayLLM
+
+from graphwright.eval.benchmarks_md import write_section
+from graphwright.eval.bootstrap import mean_difference_interval, mean_interval
+from graphwright.llm import make_llm
+from graphwright.model import Document
+from graphwright.pipeline import extract_batch
+from graphwright.qa import ClosedBookQA, GraphQA, PassageQA
+from graphwright.qa.datasets import load_qa_dataset
+from graphwright.qa.metrics import exact_match, support_recall, token_f1
+from graphwright.store import GraphStore
+from graphwright.systems.base import make_system
+
+CONFIGS = ("graph", "bm25", "embedding", "none")
+REFERENCE = "bm25"
+QA_RUNS = RUNS / "qa"
+
+
+def parse() -> tuple[argparse.Namespace, str]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", default="hotpotqa:100,migres-2wikimultihopqa:50",
+                        help="name:questions, comma-separated")
+    parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--index-system", default="openie")
+    parser.add_argument("--index-only", action="store_true", help="build the graphs, ask nothing")
+    parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
+    args = parser.parse_args()
+    if unknown := [c for c in args.configs if c not in CONFIGS]:
+        parser.error(f"unknown configurations {unknown}; choose from {list(CONFIGS)}")
+    return args, "python scripts/bench_qa.py " + " ".join(sys.argv[1:])
+
+
+async def index(dataset: str, data, llm, system_name: str) -> tuple[GraphStore, list[dict]]:
+    """The dataset's passages in its store (only those not yet there are extracted); each passage's run record."""
+    folder = QA_RUNS / dataset
+    folder.mkdir(parents=True, exist_ok=True)
+    replay = ReplayLLM(llm, LEDGER / f"qa--index-{dataset}.jsonl")
+    system = make_system(system_name, replay, None)
+    store = GraphStore.open(folder / "store")
+    documents = [Document(id=p.id, text=p.document_text, source=p.title) for p in data.passages]
+    started, total = time.perf_counter(), len(documents)
+
+    def progress(doc_id: str) -> None:
+        progress.done += 1
+        if progress.done % 10 == 0 or progress.done == total:
+            print(f"indexed {progress.done}/{total} passages of {dataset} ({time.perf_counter() - started:.0f} s)",
+                  file=sys.stderr)
+    progress.done = 0
+    await extract_batch(documents, system, store, results_path=folder / "results.jsonl", on_progress=progress)
+    wanted = {p.id for p in data.passages}
+    runs = [r for r in store.documents() if r["document_id"] in wanted and r["system"] == system_name]
+    return store, runs
+
+
+def ledger_rows(config: str, dataset: str) -> tuple[Path, list[dict]]:
+    path = LEDGER / f"qa--{config}-{dataset}.json"
+    return path, (json.loads(path.read_text(encoding="utf-8"))["questions"] if path.is_file() else [])
+
+
+async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_name: str) -> list[dict]:
+    path, rows = ledger_rows(config, dataset)
+    done = {r["id"] for r in rows}
+    passages = [(p.id, p.title, p.text) for p in data.passages]
+    engine = {"graph": lambda: GraphQA(store, llm, None, systems=[system_name]),
+              "bm25": lambda: PassageQA(llm, passages, "bm25"),
+              "embedding": lambda: PassageQA(llm, passages, "embedding"),
+              "none": lambda: ClosedBookQA(llm)}[config]()
+    for i, q in enumerate(data.questions, 1):
+        if q.id in done:
+            continue
+        if config == "graph":
+            result = await engine.ask(q.question, documents=q.pool)
+        elif config == "none":
+            result = await engine.ask(q.question)
+        else:
+            result = await engine.ask(q.question, pool=q.pool)
+        retrieved = result.documents
+        rows.append({"id": q.id, "answer": result.answer, "em": exact_match(result.answer, q.answers),
+                     "f1": token_f1(result.answer, q.answers), "support_recall": support_recall(retrieved, q.supporting),
+                     "supported": result.supported, "sources": len(result.sources), "passages": len(retrieved), "error": result.error,
+                     "usage": result.usage.model_dump()})
+        path.write_text(json.dumps({"config": config, "dataset": dataset, "model": llm.name, "questions": rows},
+                                   indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"{config} on {dataset}: {i}/{len(data.questions)}", file=sys.stderr)
+    wanted = {q.id for q in data.questions}
+    return [r for r in rows if r["id"] in wanted]
+
+
+def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], model: str, command: str,
+          indexer: str) -> str:
+    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note})", model, command)
+    calls = sum(r["llm_calls"] for r in runs)
+    tokens = sum(r["prompt_tokens"] + r["completion_tokens"] for r in runs)
+    seconds = sum(r["seconds"] or 0 for r in runs)
+    triples = sum(r["triples"] or 0 for r in runs)
+    lines += [f"Index: {len(runs)} passages by {indexer}, {triples} facts; {calls} calls, {tokens:,} tokens, "
+              f"{seconds / 3600:.2f} hours ({calls / max(1, len(runs)):.2f} calls, {tokens / max(1, len(runs)):.0f} "
+              f"tokens and {seconds / max(1, len(runs)):.1f} s per passage).", ""]
+    lines += [f"| configuration | EM | EM 95% CI | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | passages retrieved | supporting-passage recall | "
+              "answers citing a source | LLM calls | prompt tokens | completion tokens | seconds |",
+              "|---|" + "---|" * 12]
+    reference = {r["id"]: r["f1"] for r in results.get(REFERENCE, [])}
+    for config, rows in results.items():
+        if not rows:
+            continue
+        em, f1 = [r["em"] for r in rows], [r["f1"] for r in rows]
+        interval = lambda v: "[{:.3f}, {:.3f}]".format(*mean_interval(v))  # noqa: E731
+        paired = [r for r in rows if r["id"] in reference]
+        if config == REFERENCE or len(paired) < len(rows):
+            delta = "-"
+        else:
+            mine = [r["f1"] for r in paired]
+            low, high = mean_difference_interval(mine, [reference[r["id"]] for r in paired])
+            delta = f"{sum(mine) / len(mine) - sum(reference[r['id']] for r in paired) / len(paired):+.3f} ({low:+.3f} to {high:+.3f})"
+        recalls = [r["support_recall"] for r in rows if r["support_recall"] is not None]
+        recall = f"{sum(recalls) / len(recalls):.3f}" if config != "none" and recalls else "-"
+        n = len(rows)
+        usage = lambda key: sum(r["usage"][key] for r in rows) / n  # noqa: E731
+        lines.append(f"| {config} | {sum(em) / n:.3f} | {interval(em)} | {sum(f1) / n:.3f} | {interval(f1)} | {delta} | "
+                     f"{sum(r['passages'] for r in rows) / n:.1f} | {recall} | {sum(r['supported'] for r in rows) / n:.2f} | {usage('llm_calls'):.2f} | "
+                     f"{usage('prompt_tokens'):.0f} | {usage('completion_tokens'):.0f} | {usage('seconds'):.1f} |")
+    lines += ["", "EM and F1: SQuAD normalisation, best over the gold answer and its aliases; intervals: percentile "
+              "bootstrap over questions, the difference paired on the same questions. Supporting-passage recall: the "
+              "share of the gold supporting passages among the passages retrieved (for graph, the passages whose "
+              "facts were retrieved). Per-question values are means."]
+    return "\n".join(lines)
+
+
+async def main() -> None:
+    args, command = parse()
+    llm = make_llm(args.model, cache=not args.no_cache)
+    for spec in args.datasets.split(","):
+        dataset, _, count = spec.partition(":")
+        data = load_qa_dataset(dataset, int(count) if count else None)
+        store, runs = await index(dataset, data, llm, args.index_system)
+        try:
+            if args.index_only:
+                continue
+            results = {config: await ask(config, dataset, data, llm, store, args.index_system) for config in args.configs}
+            write_section(BENCH_MD, f"qa-{dataset}", table(dataset, data, runs, results, llm.name, command,
+                                                                  args.index_system))
+            print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
+        finally:
+            store.close()
+    await llm.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
