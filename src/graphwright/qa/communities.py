@@ -58,7 +58,7 @@ def fingerprint(facts: list[Fact], llm_name: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
-async def summarise(llm: LLM, facts: list[Fact], *, max_tokens: int = 200,
+async def summarise(llm: LLM, facts: list[Fact], *, max_tokens: int = 160,
                     on_progress=None) -> list[Community]:
     """The communities of ``facts`` with their summaries, from the cache when the graph is unchanged."""
     path = cache_dir() / "communities" / f"{fingerprint(facts, llm.name)}.jsonl"
