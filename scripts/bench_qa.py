@@ -29,6 +29,7 @@ from bench_ledger import LEDGER, RUNS, ReplayLLM
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.bootstrap import mean_difference_interval, mean_interval
+from graphwright.jsonl import read_jsonl
 from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.pipeline import extract_batch
@@ -117,13 +118,15 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
 def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], model: str, command: str,
           indexer: str) -> str:
     lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note})", model, command)
-    calls = sum(r["llm_calls"] for r in runs)
-    tokens = sum(r["prompt_tokens"] + r["completion_tokens"] for r in runs)
-    seconds = sum(r["seconds"] or 0 for r in runs)
-    triples = sum(r["triples"] or 0 for r in runs)
+    # the index's cost from the model's recorded answers, so a store rebuilt from the ledger reports the first run's
+    answers = [row["response"]["usage"] for row in read_jsonl(LEDGER / f"qa--index-{dataset}.jsonl")]
+    calls = sum(u["llm_calls"] for u in answers)
+    tokens = sum(u["prompt_tokens"] + u["completion_tokens"] for u in answers)
+    seconds = sum(u["seconds"] for u in answers)
+    triples, n = sum(r["triples"] or 0 for r in runs), max(1, len(runs))
     lines += [f"Index: {len(runs)} passages by {indexer}, {triples} facts; {calls} calls, {tokens:,} tokens, "
-              f"{seconds / 3600:.2f} hours ({calls / max(1, len(runs)):.2f} calls, {tokens / max(1, len(runs)):.0f} "
-              f"tokens and {seconds / max(1, len(runs)):.1f} s per passage).", ""]
+              f"{seconds / 3600:.2f} hours of model time ({calls / n:.2f} calls, {tokens / n:.0f} tokens and "
+              f"{seconds / n:.1f} s per passage).", ""]
     lines += [f"| configuration | EM | EM 95% CI | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | passages retrieved | supporting-passage recall | "
               "answers citing a source | LLM calls | prompt tokens | completion tokens | seconds |",
               "|---|" + "---|" * 12]

@@ -18,7 +18,7 @@ from graphwright.qa.seeds import Seed
 
 SEED_BONUS = 0.15
 HOP_PENALTY = 0.05
-MAX_CANDIDATES = 600  # facts ranked per question at most; a hub's edges beyond it are cut by order
+MAX_CANDIDATES = 2000  # facts ranked per hop at most (their vectors are kept, so a hub costs once)
 
 
 @dataclass
