@@ -57,6 +57,8 @@ def register(app: typer.Typer, fail, run_and_close) -> None:
         kb: str = typer.Option("default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."),
         system: list[str] = typer.Option([], "--system", "-s", help="Only the graphs of this system (repeatable)."),
         document: list[str] = typer.Option([], "--doc", help="Only the graphs of this document (repeatable)."),
+        grown: bool = typer.Option(False, "--grown", help="Ask the graph grown over the documents (`graph merge`: one "
+                                   "node per entity across them; staged edges included) instead of each document's."),
         hops: int = typer.Option(3, "--hops", min=1, max=5, help="How far from the question's entities to look."),
         max_facts: int = typer.Option(15, "--max-facts", min=1, help="Facts given to the model."),
         show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
@@ -80,7 +82,7 @@ def register(app: typer.Typer, fail, run_and_close) -> None:
             with GraphStore.open_for_reading(store) as graph_store:
                 llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
                 qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
-                             hops=hops, max_facts=max_facts)
+                             grown=grown, hops=hops, max_facts=max_facts)
                 result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None))
                 names = {row["document_id"]: row["source"] for row in graph_store.documents() if row.get("source")}
         except GraphwrightError as exc:

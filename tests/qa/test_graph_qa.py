@@ -37,8 +37,7 @@ def node(name: str) -> Term:
     return Term.iri(name_entity_iri(name), surface=name, label=name)
 
 
-def build_store() -> GraphStore:
-    store = GraphStore.in_memory()
+def fill(store: GraphStore) -> GraphStore:
     for doc_id, text in TEXTS.items():
         document = Document(id=doc_id, text=text)
         triples = [Triple(subject=node(s), predicate=Term.iri(minted_relation_iri("openie", p), label=p), object=node(o),
@@ -50,7 +49,7 @@ def build_store() -> GraphStore:
 
 @pytest.fixture(scope="module")
 def store():
-    with build_store() as s:
+    with fill(GraphStore.in_memory()) as s:
         yield s
 
 
@@ -145,3 +144,19 @@ def test_communities_are_detected_and_their_summaries_cached(store, tmp_path, mo
     qa._communities = first
     result = asyncio.run(qa.ask("What is this corpus about?", mode="global"))
     assert result.mode == "global" and result.citations[0].id == "C1" and result.citations[0].documents
+
+
+def test_the_grown_graph_walks_one_node_per_entity(tmp_path):
+    from graphwright.growth import GrowthPolicy, grow
+
+    with fill(GraphStore.open(tmp_path / "store")) as grown_store:
+        grow(grown_store, GrowthPolicy())
+        qa = GraphQA(grown_store, ScriptedLLM([]), grown=True)
+        seeds, sources = qa.subgraph("Who is the director of the shipyard that built the flagship of Kestrel Ferries?")
+        texts = [s.text for s in sources]
+        # "The MV Corra Lynn" was merged into "MV Corra Lynn": one node, no namesake walk needed
+        assert any(t.startswith("MV Corra Lynn | built by | Arnvik Verft") for t in texts)
+        assert any(t.startswith("Arnvik Verft | director | Solveig Hammerstad") for t in texts)
+        assert not any(t.startswith("The MV Corra Lynn") for t in texts)
+        director = next(s for s in sources if s.text.startswith("Arnvik Verft | director"))
+        assert director.documents == ["yard"]

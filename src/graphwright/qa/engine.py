@@ -20,7 +20,7 @@ from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model.result import Usage
 from graphwright.qa.answer import Source, answer
-from graphwright.qa.facts import GraphFacts
+from graphwright.qa.facts import GraphFacts, GrownFacts
 from graphwright.qa.seeds import QuestionLinker, Seed
 from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
 from graphwright.store import GraphStore
@@ -86,19 +86,24 @@ def fact_sources(ranked: list[RankedFact]) -> list[Source]:
 
 
 class GraphQA:
-    """Questions over a store's graph. ``systems`` keeps the graphs of those systems only (None: all)."""
+    """Questions over a store's graph. ``systems`` keeps the graphs of those systems only (None: all);
+    ``grown`` reads the graph grown over the documents instead (`graph merge`: entities resolved across them)."""
 
     def __init__(self, store: GraphStore, llm: LLM, kb: Any = None, *, systems: Iterable[str] | None = None,
-                 embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
+                 grown: bool = False, embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
                  communities: int = 5):
-        self.store, self.llm, self.kb, self.embedder = store, llm, kb, embedder
+        self.store, self.llm, self.kb, self.embedder, self.grown = store, llm, kb, embedder, grown
         self.systems = set(systems) if systems else None
         self.hops, self.max_facts, self.expand, self.top_communities = hops, max_facts, expand, communities
         self.relevance = Relevance(embedder)
         self._linker: QuestionLinker | None = None  # over the whole graph, built on first use
         self._communities = None
 
-    def linker(self, graph: GraphFacts) -> QuestionLinker:
+    def facts(self, documents: Iterable[str] | None = None) -> GraphFacts | GrownFacts:
+        wanted = set(documents) if documents is not None else None
+        return GrownFacts(self.store, wanted) if self.grown else GraphFacts(self.store, self.systems, wanted)
+
+    def linker(self, graph: GraphFacts | GrownFacts) -> QuestionLinker:
         if graph.documents is not None:  # a pool of documents: its own, small linker
             return QuestionLinker(graph.names(), self.kb, embedder=self.embedder)
         if self._linker is None:
@@ -107,7 +112,7 @@ class GraphQA:
 
     def subgraph(self, question: str, documents: Iterable[str] | None = None) -> tuple[list[Seed], list[Source]]:
         """The seeds and the ranked facts (as sources) the local mode answers from; no model call."""
-        graph = GraphFacts(self.store, self.systems, set(documents) if documents is not None else None)
+        graph = self.facts(documents)
         linker = self.linker(graph)
         seeds = linker.link(question)
         ranked = retrieve(graph, seeds, question, self.relevance, hops=self.hops, max_facts=self.max_facts,
@@ -125,7 +130,7 @@ class GraphQA:
         from graphwright.qa.communities import summarise
 
         if self._communities is None:
-            self._communities = await summarise(self.llm, GraphFacts(self.store, self.systems).all(),
+            self._communities = await summarise(self.llm, self.facts().all(),
                                                 on_progress=on_progress)
         texts = [f"{c.title}: {c.summary}" if c.title else c.summary for c in self._communities]
         scores = self.relevance.scores(question, texts)

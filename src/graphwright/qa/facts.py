@@ -117,3 +117,44 @@ class GraphFacts:
 def _fallback(iri: str) -> str:
     """A readable name for an IRI without a label: its last segment, decoded."""
     return unquote(local_id(iri) if "wikidata.org" in iri else iri.rstrip("/").rsplit("/", 1)[-1])
+
+
+class GrownFacts:
+    """The graph grown over the documents (`graph merge`): one node per resolved entity, so names merged
+    across documents ("Idris Penhallow", "Penhallow") are one node to walk. Staged edges are read too:
+    they wait for votes or the schema, and each fact comes with the sentences that state it."""
+
+    def __init__(self, store: GraphStore, documents: set[str] | None = None):
+        from graphwright.growth import load
+
+        self.state, self.documents = load(store), documents
+
+    def _edges(self):
+        for edge in self.state.edges.values():
+            if self.documents is None or edge.sources & self.documents:
+                yield edge
+
+    def names(self) -> dict[str, set[str]]:
+        ends = {e for edge in self._edges() for e in (edge.subject, edge.object.value if edge.object.kind == "iri" else None) if e}
+        return {iri: {node.label, *node.aliases} for iri, node in self.state.nodes.items() if iri in ends}
+
+    def around(self, nodes: list[str]) -> list[Fact]:
+        wanted = set(nodes)
+        return self._facts(e for e in self._edges() if e.subject in wanted or e.object.value in wanted)
+
+    def all(self) -> list[Fact]:
+        return self._facts(self._edges())
+
+    def _label(self, iri: str) -> str:
+        node = self.state.nodes.get(iri)
+        return node.label if node else _fallback(iri)
+
+    def _facts(self, edges) -> list[Fact]:
+        out = []
+        for edge in edges:
+            is_node = edge.object.kind == "iri"
+            out.append(Fact(edge.subject, edge.predicate, edge.object.value, self._label(edge.subject),
+                            edge.predicate_label or _fallback(edge.predicate),
+                            self._label(edge.object.value) if is_node else edge.object.value, is_node,
+                            {ev.document_id: ev.text for ev in edge.evidence}))
+        return sorted(out, key=lambda f: f.key)

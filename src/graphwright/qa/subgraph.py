@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from graphwright.qa.facts import Fact, GraphFacts
+from graphwright.qa.facts import Fact, GraphFacts, GrownFacts
 from graphwright.qa.seeds import Seed
 
 SEED_BONUS = 0.15
@@ -47,7 +47,7 @@ class Relevance:
         return [float(self._cache[t] @ q) for t in texts]
 
 
-def retrieve(graph: GraphFacts, seeds: list[Seed], question: str, relevance: Relevance, *, hops: int = 3,
+def retrieve(graph: GraphFacts | GrownFacts, seeds: list[Seed], question: str, relevance: Relevance, *, hops: int = 3,
              max_facts: int = 15, expand: int = 10,
              namesakes: Callable[[str], set[str]] = lambda node: set()) -> list[RankedFact]:
     """The ``max_facts`` best facts within ``hops`` of the seeds, best first. A node reached is walked on
