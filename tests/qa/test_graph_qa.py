@@ -140,10 +140,7 @@ def test_communities_are_detected_and_their_summaries_cached(store, tmp_path, mo
     calls = len(llm.calls)
     again = asyncio.run(summarise(llm, facts))
     assert len(llm.calls) == calls and [c.id for c in again] == [c.id for c in first]
-    qa = GraphQA(store, ScriptedLLM(lambda messages, schema: json.dumps({"answer": "shipping", "citations": ["C1"]})))
-    qa._communities = first
-    result = asyncio.run(qa.ask("What is this corpus about?", mode="global"))
-    assert result.mode == "global" and result.citations[0].id == "C1" and result.citations[0].documents
+    assert all(c.documents for c in first)  # each summary knows the documents behind it
 
 
 def test_the_grown_graph_walks_one_node_per_entity(tmp_path):
@@ -160,3 +157,19 @@ def test_the_grown_graph_walks_one_node_per_entity(tmp_path):
         assert not any(t.startswith("The MV Corra Lynn") for t in texts)
         director = next(s for s in sources if s.text.startswith("Arnvik Verft | director"))
         assert director.documents == ["yard"]
+
+
+def test_the_first_global_question_pays_for_the_summaries(store, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path))
+
+    def reply(messages, schema):
+        if "summarise" in messages[0]["content"]:
+            return json.dumps({"title": "Ships", "summary": "Who built what."})
+        return json.dumps({"answer": "ships", "citations": ["C1"]})
+
+    told = []
+    qa = GraphQA(store, ScriptedLLM(reply), on_summary=told.append)
+    first = asyncio.run(qa.ask("What is this about?", mode="global"))
+    assert first.usage.llm_calls == len(told) + 1 and told[0].startswith("c0 of ")
+    second = asyncio.run(qa.ask("And what else?", mode="global"))
+    assert second.usage.llm_calls == 1  # the summaries are kept

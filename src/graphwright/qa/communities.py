@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
+from typing import Callable
 
 from pydantic import BaseModel
 
@@ -59,7 +60,7 @@ def fingerprint(facts: list[Fact], llm_name: str) -> str:
 
 
 async def summarise(llm: LLM, facts: list[Fact], *, max_tokens: int = 160,
-                    on_progress=None) -> list[Community]:
+                    on_progress: Callable[[str], None] | None = None) -> list[Community]:
     """The communities of ``facts`` with their summaries, from the cache when the graph is unchanged."""
     path = cache_dir() / "communities" / f"{fingerprint(facts, llm.name)}.jsonl"
     done = {}
@@ -69,7 +70,9 @@ async def summarise(llm: LLM, facts: list[Fact], *, max_tokens: int = 160,
             done[community.id] = community
     path.parent.mkdir(parents=True, exist_ok=True)
     out = []
-    for i, nodes in enumerate(c for c in detect(facts) if len(c) >= MIN_NODES):
+    communities = [c for c in detect(facts) if len(c) >= MIN_NODES]
+    total = len(communities)
+    for i, nodes in enumerate(communities):
         cid = f"c{i}"
         if cid not in done:
             done[cid] = await _summary(llm, cid, nodes, facts, max_tokens)
@@ -77,7 +80,7 @@ async def summarise(llm: LLM, facts: list[Fact], *, max_tokens: int = 160,
                 f.write(json.dumps(asdict(done[cid]), ensure_ascii=False) + "\n")
         out.append(done[cid])
         if on_progress:
-            on_progress(cid)
+            on_progress(f"{cid} of {total}: {done[cid].title or done[cid].summary[:60]}")
     return out
 
 

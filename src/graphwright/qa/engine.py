@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal
+from typing import Any, Callable, Iterable, Literal
 
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
@@ -61,10 +61,11 @@ class QAResult:
 
 
 async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
-                  seeds: list[Seed] | None = None, max_tokens: int = 96) -> QAResult:
+                  seeds: list[Seed] | None = None, max_tokens: int = 96, spent: Usage | None = None) -> QAResult:
+    """The answer call; ``spent``: what retrieval already cost (the global mode's summaries)."""
     meter = MeteredLLM(llm)
     reply = await answer(meter, question, sources, max_tokens=max_tokens)
-    usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+    usage = (meter.usage + (spent or Usage())).model_copy(update={"seconds": time.perf_counter() - started})
     return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error)
 
 
@@ -91,8 +92,9 @@ class GraphQA:
 
     def __init__(self, store: GraphStore, llm: LLM, kb: Any = None, *, systems: Iterable[str] | None = None,
                  grown: bool = False, embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
-                 communities: int = 5):
+                 communities: int = 5, on_summary: Callable[[str], None] | None = None):
         self.store, self.llm, self.kb, self.embedder, self.grown = store, llm, kb, embedder, grown
+        self.on_summary = on_summary  # told of each community summarised (the global mode's first question)
         self.systems = set(systems) if systems else None
         self.hops, self.max_facts, self.expand, self.top_communities = hops, max_facts, expand, communities
         self.relevance = Relevance(embedder)
@@ -122,16 +124,18 @@ class GraphQA:
     async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None) -> QAResult:
         started = time.perf_counter()
         if mode == "global":
-            return await _answer(self.llm, question, "global", await self.community_sources(question), started)
+            meter = MeteredLLM(self.llm)
+            sources = await self.community_sources(question, meter)
+            return await _answer(self.llm, question, "global", sources, started, spent=meter.usage)
         seeds, sources = self.subgraph(question, documents)
         return await _answer(self.llm, question, "local", sources, started, seeds)
 
-    async def community_sources(self, question: str, on_progress=None) -> list[Source]:
+    async def community_sources(self, question: str, llm: LLM | None = None) -> list[Source]:
+        """The community summaries closest to the question; the first call has ``llm`` summarise them."""
         from graphwright.qa.communities import summarise
 
         if self._communities is None:
-            self._communities = await summarise(self.llm, self.facts().all(),
-                                                on_progress=on_progress)
+            self._communities = await summarise(llm or self.llm, self.facts().all(), on_progress=self.on_summary)
         texts = [f"{c.title}: {c.summary}" if c.title else c.summary for c in self._communities]
         scores = self.relevance.scores(question, texts)
         best = sorted(zip(self._communities, texts, scores), key=lambda x: -x[2])[:self.top_communities]
