@@ -105,6 +105,8 @@ class OpenIESystem:
             return "subject and object are the same"
         if len(relation.split()) > self.config.max_relation_words:
             return "the relation is a sentence"
+        if tail.casefold() in relation.casefold():
+            return "the relation holds the object"
         for words in (head, tail):
             if len(words.split()) > self.config.max_argument_words:
                 return f"{words!r} is a clause, not a name or value"
