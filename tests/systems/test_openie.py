@@ -35,11 +35,12 @@ def test_kept_triples_are_nodes_values_and_phrases_with_evidence():
 
 def test_what_the_passage_does_not_hold_is_dropped_with_the_reason():
     result, _ = run([["Mara Quill", "born in", "Paris"], ["x", "in", "Max Orrin"], ["Leeds", "is", "leeds"],
-                     ["Mara Quill", "was the person who in the end decided to found", "Tidewell Robotics"]])
+                     ["Mara Quill", "was the person who in the end decided to found", "Tidewell Robotics"],
+                     ["Tidewell Robotics", "based in Leeds", "Leeds"]])
     assert result.triples == []
     assert [w.split(": ", 1)[1] for w in result.warnings] == [
         "the passage does not hold 'Paris'", "the passage does not hold 'x'",  # not the x of "Max"
-        "subject and object are the same", "the relation is a sentence"]
+        "subject and object are the same", "the relation is a sentence", "the relation holds the object"]
 
 
 def test_descriptions_before_a_name_are_trimmed():
