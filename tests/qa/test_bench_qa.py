@@ -1,0 +1,65 @@
+"""scripts/bench_qa.py on a made-up corpus with a scripted model: the index and the questions resume
+from the ledger (a second run calls the model for nothing), and a new machine rebuilds the graph from
+the recorded answers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from graphwright.llm.fake import ScriptedLLM
+from graphwright.qa.datasets import Passage, QADataset, Question
+from tests.eval.test_runner import load_script
+
+PASSAGES = [Passage("Kestrel Ferries", "Kestrel Ferries", "Kestrel Ferries was founded by Idris Penhallow."),
+            Passage("Idris Penhallow", "Idris Penhallow", "Idris Penhallow was born in Holyhead.")]
+TRIPLES = {"Kestrel Ferries was": [["Kestrel Ferries", "founded by", "Idris Penhallow"]],
+           "Idris Penhallow was": [["Idris Penhallow", "born in", "Holyhead"]]}
+
+
+def dataset() -> QADataset:
+    return QADataset("toy", PASSAGES, [Question("q1", "Where was the founder of Kestrel Ferries born?", ["Holyhead"],
+                                                ["Kestrel Ferries", "Idris Penhallow"])])
+
+
+def model() -> ScriptedLLM:
+    def reply(messages, schema):
+        text = messages[-1]["content"]
+        if "Passage:" in text:
+            return json.dumps({"triples": next(t for k, t in TRIPLES.items() if k in text)})
+        cited = [line[1:3] for line in text.splitlines() if "Holyhead" in line][:1]
+        return json.dumps({"answer": "Holyhead" if cited else "Cardiff", "citations": cited})
+    return ScriptedLLM(reply)
+
+
+async def run(bench, llm):
+    store, runs = await bench.index("toy", dataset(), llm, "openie")
+    try:
+        results = {c: await bench.ask(c, "toy", dataset(), llm, store, "openie") for c in ("graph", "bm25", "none")}
+        return runs, results, bench.table("toy", dataset(), runs, results, llm.name, "cmd", "openie")
+    finally:
+        store.close()
+
+
+async def test_bench_qa_resumes_and_rebuilds_from_the_ledger(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
+    bench = load_script("bench_qa")
+    monkeypatch.setattr(bench, "LEDGER", tmp_path / "ledger")
+    monkeypatch.setattr(bench, "QA_RUNS", tmp_path / "runs")
+    first = model()
+    runs, results, table = await run(bench, first)
+    assert len(runs) == 2 and sum(r["triples"] for r in runs) == 2
+    assert results["graph"][0]["em"] == 1.0 and results["graph"][0]["support_recall"] == 1.0
+    assert results["none"][0]["em"] == 0.0 and results["none"][0]["support_recall"] == 0.0
+    assert "| graph | 1.000 |" in table and "Index: 2 passages by openie, 2 facts; 2 calls" in table
+    calls = len(first.calls)
+    assert calls == 2 + 3
+
+    again = model()
+    await run(bench, again)
+    assert again.calls == []  # the index is in the store, the answers in the ledger
+
+    shutil.rmtree(tmp_path / "runs")  # a new machine: no store
+    fresh = model()
+    runs, results, _ = await run(bench, fresh)
+    assert fresh.calls == [] and sum(r["triples"] for r in runs) == 2  # rebuilt from the recorded answers
