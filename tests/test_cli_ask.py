@@ -69,6 +69,8 @@ def test_ask_answers_with_citations_to_facts_and_files(tmp_path, monkeypatch):
 def test_an_uncited_answer_is_marked_as_the_models_guess(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
     store = build(tmp_path)
+    unknown = runner.invoke(app, ["ask", "Who?", "--store", str(store), "--doc", "nope.txt"])
+    assert unknown.exit_code == 1 and "no document 'nope.txt'" in unknown.output
     with ScriptedOpenAIServer(lambda messages, fmt: json.dumps({"answer": "Oslo", "citations": []})) as server:
         result = runner.invoke(app, ["ask", "What is the capital of Norway?", "--store", str(store), "--kb", "none",
                                      *served(server)])

@@ -80,13 +80,19 @@ def register(app: typer.Typer, fail, run_and_close) -> None:
             if not store.exists():
                 raise UserError(f"no graph store at {store}: build one with `graphwright extract ... --store {store}`")
             with GraphStore.open_for_reading(store) as graph_store:
+                runs = graph_store.documents()
+                stored = {row["document_id"] for row in runs}
+                unknown = [d for d in document if d not in stored]
+                if unknown:
+                    raise UserError(f"no document {unknown[0]!r} in {store} ({len(stored)} documents there; "
+                                    "`graphwright graph query` lists them)")
                 llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
                 qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
                              grown=grown, hops=hops, max_facts=max_facts,
                              on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
                                                                                 highlight=False))
                 result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None))
-                names = {row["document_id"]: row["source"] for row in graph_store.documents() if row.get("source")}
+            names = {row["document_id"]: row["source"] for row in runs if row.get("source")}
         except GraphwrightError as exc:
             fail(exc)
         if as_json:
