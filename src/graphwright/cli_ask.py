@@ -84,8 +84,8 @@ def register(app: typer.Typer, fail, run_and_close) -> None:
                 stored = {row["document_id"] for row in runs}
                 unknown = [d for d in document if d not in stored]
                 if unknown:
-                    raise UserError(f"no document {unknown[0]!r} in {store} ({len(stored)} documents there; "
-                                    "`graphwright graph query` lists them)")
+                    raise UserError(f"no document {unknown[0]!r} in {store}; it holds {len(stored)}, e.g. "
+                                    f"{', '.join(sorted(stored)[:3]) or 'none'}")
                 llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
                 qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
                              grown=grown, hops=hops, max_facts=max_facts,
