@@ -23,6 +23,7 @@ from graphwright.qa.answer import Source, answer
 from graphwright.qa.facts import GraphFacts, GrownFacts
 from graphwright.qa.seeds import QuestionLinker, Seed
 from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
+from graphwright.retrieval.indices import make_index
 from graphwright.store import GraphStore
 
 GraphMode = Literal["local", "global"]
@@ -149,24 +150,21 @@ class PassageQA:
 
     def __init__(self, llm: LLM, passages: list[tuple[str, str, str]], retriever: str = "bm25", k: int = 5,
                  embedder: str = "minilm"):
-        from graphwright.retrieval.indices import make_index
-
-        self.llm, self.k, self.retriever = llm, k, retriever
+        self.llm, self.k, self.retriever, self.embedder = llm, k, retriever, embedder
         self.passages = passages
         self.position = {pid: i for i, (pid, _, _) in enumerate(passages)}
-        self.index = make_index(retriever, [f"{title}\n{text}" for _, title, text in passages], embedder=embedder)
-        self.embedder = embedder
+        self.index = self._index(range(len(passages)))
+
+    def _index(self, positions: Iterable[int]):
+        return make_index(self.retriever, [f"{self.passages[i][1]}\n{self.passages[i][2]}" for i in positions],
+                          embedder=self.embedder)
 
     def retrieve(self, question: str, pool: Iterable[str] | None = None) -> list[Source]:
         if pool is None:
             chosen = self.index.top(question, self.k)
         else:  # rank only the question's own passages
-            from graphwright.retrieval.indices import make_index
-
             positions = [self.position[p] for p in pool]
-            index = make_index(self.retriever, [f"{self.passages[i][1]}\n{self.passages[i][2]}" for i in positions],
-                               embedder=self.embedder)
-            chosen = [positions[i] for i in index.top(question, self.k)]
+            chosen = [positions[i] for i in self._index(positions).top(question, self.k)]
         out = []
         for rank, i in enumerate(chosen, 1):
             pid, title, text = self.passages[i]

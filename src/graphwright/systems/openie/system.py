@@ -82,23 +82,23 @@ class OpenIESystem:
         dropped: list[str] = []
         for raw in answer.triples:
             head, relation, tail = trim(raw[0]), " ".join(raw[1].split()), trim(raw[2])
-            reason = self.reject(document, head, relation, tail)
+            spans = place(document, head), place(document, tail)  # located once, used for terms, evidence, mentions
+            reason = self.reject(head, relation, tail, spans)
             if reason:
                 dropped.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
                 continue
-            subject, obj = name_or_value(place(document, head).text), name_or_value(place(document, tail).text)
+            terms = [name_or_value(span.text) for span in spans]
             phrase = relation.casefold()
-            triple = Triple(subject=subject, object=obj, provenance=self.evidence(document, provenance, head, tail),
+            triple = Triple(subject=terms[0], object=terms[1], provenance=self.evidence(document, provenance, *spans),
                             predicate=Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase))
             triples.setdefault(triple.key(), triple)
-            for term in (subject, obj):
+            for term, span in zip(terms, spans):
                 if term.kind == "iri" and term.value not in entities:
-                    span = place(document, term.surface or "")
                     entities[term.value] = Entity(iri=term.value, label=term.label,
-                                                  mentions=[Mention(surface=term.surface or "", span=span)])
+                                                  mentions=[Mention(surface=span.text, span=span)])
         return list(triples.values()), list(entities.values()), dropped
 
-    def reject(self, document: Document, head: str, relation: str, tail: str) -> str | None:
+    def reject(self, head: str, relation: str, tail: str, spans: tuple[Span | None, Span | None]) -> str | None:
         if not head or not relation or not tail:
             return "an empty part"
         if head.casefold() == tail.casefold():
@@ -107,23 +107,22 @@ class OpenIESystem:
             return "the relation is a sentence"
         if tail.casefold() in relation.casefold():
             return "the relation holds the object"
-        for words in (head, tail):
+        for words, span in zip((head, tail), spans):
             if len(words.split()) > self.config.max_argument_words:
                 return f"{words!r} is a clause, not a name or value"
-            if place(document, words) is None:
+            if span is None:
                 return f"the passage does not hold {words!r}"
         return None
 
     @staticmethod
-    def evidence(document: Document, provenance: Provenance, head: str, tail: str) -> Provenance:
+    def evidence(document: Document, provenance: Provenance, head: Span, tail: Span) -> Provenance:
         """The sentence naming both arguments; else the sentences from one's to the other's when they are
         close ("Tidewell was founded in 2019. The company is based in Leeds."); else the subject's."""
-        spans = [s for s in (place(document, head), place(document, tail)) if s is not None]
-        sentences = [document.sentence_around(s) for s in spans]
-        both = next((s for s in sentences if head.casefold() in s.text.casefold() and tail.casefold() in s.text.casefold()),
+        sentences = [document.sentence_around(head), document.sentence_around(tail)]
+        both = next((s for s in sentences if s.start <= min(head.start, tail.start) and max(head.end, tail.end) <= s.end),
                     None)
-        if both is None and len(sentences) == 2:
+        if both is None:
             start, end = min(s.start for s in sentences), max(s.end for s in sentences)
             if end - start <= NEAR_CHARS:
                 both = document.span(start, end)
-        return provenance.model_copy(update={"evidence": both or (sentences[0] if sentences else None)})
+        return provenance.model_copy(update={"evidence": both or sentences[0]})
