@@ -299,3 +299,19 @@ def test_deep_memory_recalls_an_entity_only_where_the_sentence_names_it(tmp_path
     memory.set_summary("Oslo", "Oslo is a city.")
     assert memory.entity_summaries("Alan moved to Oslo .", 3) == [("Oslo", "Oslo is a city.")]
     assert [e for e, _ in memory.entity_summaries("Al met Alan in Oslo .", 3)] == ["Oslo", "Al"]
+
+
+async def test_copied_arguments_are_an_enum_of_the_sentences_spans(inputs):
+    answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}
+    script = RoleScript(extract=[answer])
+    sys_, llm = system(script, {**inputs, "copy_arguments": True}, "agentre.fewshot")
+    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp")}
+    schema = script.schemas["extract"][0]
+    triple_schema = schema["$defs"]["Triple"]["properties"]
+    assert "John Smith" in triple_schema["head"]["enum"] and "Acme Corp" in triple_schema["tail"]["enum"]
+    assert "Anna Berg" not in triple_schema["head"]["enum"], "an example's entity cannot be named"
+
+    free = RoleScript(extract=[answer])
+    sys_, llm = system(free, inputs, "agentre.fewshot")
+    await run(sys_)
+    assert "enum" not in free.schemas["extract"][0]["$defs"]["Triple"]["properties"]["head"]

@@ -33,6 +33,8 @@ class AgentREConfig(BaseModel):
     memory_k: int = Field(default=3, ge=1, le=10, description="Memory entries recalled per search.")
     max_iterations: int = Field(default=5, ge=0, le=20, description="Agent actions before it must finish; 0: it "
                                 "finishes at once with the prefetched observations (one call).")
+    copy_arguments: bool = Field(default=False, description="Heads and tails are chosen by constrained decoding "
+                                 "among the sentence's word spans, so they cannot come from the examples.")
     max_tokens: int = Field(default=512, ge=32, description="Completion budget of one call.")
     parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error after a malformed answer.")
     token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")

@@ -5,6 +5,7 @@ into one prompt; the single-call baselines are direct mode with less context."""
 from __future__ import annotations
 
 from graphwright.agents.prompts import PromptTemplate
+from graphwright.agents.spans import copyable_spans
 from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model
 from graphwright.systems.agentre.steps import Caller, SentenceRun, ground, triples_json
 from graphwright.systems.agentre.tools import Retrieval, render_context
@@ -13,7 +14,7 @@ COT = "First write your reasoning (which entities the sentence names, which rela
 
 
 async def extract_fixed(mode: str, sentence: str, retrieval: Retrieval, caller: Caller,
-                        prompts: dict[str, PromptTemplate]) -> SentenceRun:
+                        prompts: dict[str, PromptTemplate], copy_arguments: bool = False) -> SentenceRun:
     run = SentenceRun()
     observations = retrieval.prefetch(sentence)
     for o in observations:
@@ -29,9 +30,10 @@ async def extract_fixed(mode: str, sentence: str, retrieval: Retrieval, caller: 
         if not relations:
             return run  # no relation holds: nothing to extract
     lines = retrieval.relation_lines(definitions, relations)
-    answer = await caller.ask(run, "extractor", prompts["extract"], extraction_model(relations, reasoning=mode == "cot"),
-                              relations=lines, instructions=COT if mode == "cot" else "", context=context,
-                              sentence=sentence)
+    spans = copyable_spans(sentence) if copy_arguments else None
+    output = extraction_model(relations, reasoning=mode == "cot", spans=spans)
+    answer = await caller.ask(run, "extractor", prompts["extract"], output, relations=lines,
+                              instructions=COT if mode == "cot" else "", context=context, sentence=sentence)
     ground(run, answer.triples, sentence)
     run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
                            "observation": triples_json(run.triples)})

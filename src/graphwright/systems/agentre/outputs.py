@@ -26,21 +26,25 @@ def triples_field(description: str) -> Any:
     return Field(description=description, json_schema_extra={"maxItems": MAX_TRIPLES})
 
 
-def triple_model(relations: list[str]) -> type[BaseModel]:
+def triple_model(relations: list[str], spans: list[str] | None = None) -> type[BaseModel]:
+    """A triple; with ``spans``, head and tail are an enum of them (the sentence's word spans), so
+    constrained decoding copies them from the sentence."""
+    argument: Any = Literal[tuple(spans)] if spans else str  # type: ignore[valid-type]
     return create_model(
         "Triple",
-        head=(str, text_field("the head entity, copied from the sentence", ENTITY_CHARS)),
+        head=(argument, text_field("the head entity, copied from the sentence", ENTITY_CHARS)),
         relation=(Literal[tuple(relations)], Field(description="one of the schema's relations")),  # type: ignore[valid-type]
-        tail=(str, text_field("the tail entity, copied from the sentence", ENTITY_CHARS)),
+        tail=(argument, text_field("the tail entity, copied from the sentence", ENTITY_CHARS)),
     )
 
 
-def extraction_model(relations: list[str], reasoning: bool = False) -> type[BaseModel]:
+def extraction_model(relations: list[str], reasoning: bool = False, spans: list[str] | None = None) -> type[BaseModel]:
     fields: dict = {}
     if reasoning:
         fields["reasoning"] = (str, text_field("which entities the sentence names and which relations hold",
                                                2 * THOUGHT_CHARS))
-    fields["triples"] = (list[triple_model(relations)], triples_field("every triple the sentence states; [] if none"))
+    fields["triples"] = (list[triple_model(relations, spans)],
+                         triples_field("every triple the sentence states; [] if none"))
     return create_model("Extraction", **fields)
 
 

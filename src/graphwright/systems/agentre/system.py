@@ -48,7 +48,8 @@ class AgentRESystem:
         caller = Caller(llm, self.config.max_tokens, self.config.parse_retries)
         if self.config.mode == "react":
             return await extract_react(text, self.retrieval, caller, self.prompts["react"], self.config.max_iterations)
-        return await extract_fixed(self.config.mode, text, self.retrieval, caller, self.prompts)
+        return await extract_fixed(self.config.mode, text, self.retrieval, caller, self.prompts,
+                                   copy_arguments=self.config.copy_arguments)
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
