@@ -11,9 +11,11 @@ note: Copy names exactly.
 relations:
   Work_For: {description: the head person works for the tail organisation, head: [Person], tail: [Org]}
   Live_In: {description: the head person lives in the tail place, head: [Person], tail: [Loc]}
+types: {Person: a person, Org: an organisation, Loc: a place}
 """
 POOL = [
-    {"id": "p1", "text": "Anna Berg , a spokeswoman for Acme Corp , spoke .", "triples": [["Anna Berg", "Work_For", "Acme Corp"]]},
+    {"id": "p1", "text": "Anna Berg , a spokeswoman for Acme Corp , spoke .", "triples": [["Anna Berg", "Work_For", "Acme Corp"]],
+     "entities": [["Anna Berg", "Person"], ["Acme Corp", "Org"]]},
     {"id": "p2", "text": "Carl Dahl lives in Oslo and works for Nordbank .",
      "triples": [["Carl Dahl", "Live_In", "Oslo"], ["Carl Dahl", "Work_For", "Nordbank"]]},
     {"id": "p3", "text": "The weather in Oslo was cold .", "triples": []},
@@ -22,7 +24,8 @@ SENTENCE = "John Smith , a spokesman for Acme Corp , lives in Oslo ."
 
 ROLES = {"agent": "You are a relation extraction agent", "extract": "You extract relation triples",
          "types": "You decide which relations", "reflection": "You review a relation extraction",
-         "summary": "You keep a short summary"}
+         "summary": "You keep a short summary", "typer": "You find the named entities",
+         "checker": "You check, pair by pair"}
 
 
 def write_inputs(folder: Path) -> tuple[Path, Path]:

@@ -35,6 +35,7 @@ class RESample(BaseModel):
     id: str
     text: str
     triples: list[RETriple] = Field(default_factory=list)
+    entities: list[tuple[str, str]] = Field(default_factory=list)  # (name, type) where the data types them
 
 
 @dataclass
@@ -68,7 +69,8 @@ def gold_documents(dataset: REDataset, limit: int | None = None) -> list[GoldDoc
 
 def read_samples(path: Path, schema: RelationSchema | None = None) -> list[RESample]:
     """Labelled samples from JSONL: ``{"text": ..., "triples": [[head, relation, tail], ...]}`` (or triples
-    as ``{"head", "relation", "tail"}`` objects). Relations outside ``schema`` are an error naming the line."""
+    as ``{"head", "relation", "tail"}`` objects), optionally with ``"entities": [[name, type], ...]`` (the
+    checks' worked examples). Relations outside ``schema`` are an error naming the line."""
     if not path.is_file():
         raise DataNotFoundError(f"sample file {path} not found")
     samples = []
@@ -76,7 +78,8 @@ def read_samples(path: Path, schema: RelationSchema | None = None) -> list[RESam
         try:
             triples = [RETriple(t["head"], t["relation"], t["tail"]) if isinstance(t, dict) else RETriple(*t)
                        for t in row.get("triples", [])]
-            sample = RESample(id=str(row.get("id", f"{path.stem}-{number}")), text=row["text"], triples=triples)
+            sample = RESample(id=str(row.get("id", f"{path.stem}-{number}")), text=row["text"], triples=triples,
+                              entities=[tuple(e) for e in row.get("entities", [])])
         except (KeyError, TypeError, ValueError) as exc:
             raise UserError(f"{path}:{number}: not a labelled sample ({type(exc).__name__}: {exc}); "
                             'expected {"text": ..., "triples": [[head, relation, tail], ...]}') from exc
@@ -109,7 +112,8 @@ def _token_samples(folder: str, split: str) -> list[RESample]:
             return " ".join(tokens[entities[i]["start"]:entities[i]["end"]])
 
         triples = _distinct((span(r["head"]), r["type"], span(r["tail"])) for r in row["relations"])
-        samples.append(RESample(id=f"{split}-{index}", text=" ".join(tokens), triples=triples))
+        typed = list(dict.fromkeys((span(i), e["type"]) for i, e in enumerate(entities)))
+        samples.append(RESample(id=f"{split}-{index}", text=" ".join(tokens), triples=triples, entities=typed))
     return samples
 
 

@@ -50,6 +50,8 @@ class RelationSchema(BaseModel):
     relations: list[RelationType]
     language: str = "en"
     note: str = ""
+    types: dict[str, str] = Field(default_factory=dict, description="What each entity type means (Peop: a person), "
+                                  "for agents that type entities.")
 
     @field_validator("relations")
     @classmethod
@@ -75,7 +77,16 @@ class RelationSchema(BaseModel):
 
     @property
     def entity_types(self) -> list[str]:
-        return list(dict.fromkeys(t for r in self.relations for t in [*r.head, *r.tail]))
+        return list(dict.fromkeys([*(t for r in self.relations for t in [*r.head, *r.tail]), *self.types]))
+
+    def type_lines(self) -> str:
+        """The entity types of a prompt, one per line, with their meaning where the schema gives it."""
+        return "\n".join(f"- {t}: {self.types[t]}" if self.types.get(t) else f"- {t}" for t in self.entity_types)
+
+    def fitting(self, head_type: str, tail_type: str) -> list[str]:
+        """Relations whose argument types allow this head and tail type (a side that lists no type allows any)."""
+        return [r.name for r in self.relations
+                if (not r.head or head_type in r.head) and (not r.tail or tail_type in r.tail)]
 
     def guidelines(self, names: list[str] | None = None) -> str:
         wanted = self.relations if names is None else [r for r in self.relations if r.name in set(names)]

@@ -35,6 +35,13 @@ class AgentREConfig(BaseModel):
                                 "finishes at once with the prefetched observations (one call).")
     copy_arguments: bool = Field(default=False, description="Heads and tails are chosen by constrained decoding "
                                  "among the sentence's word spans, so they cannot come from the examples.")
+    check: Literal["none", "types", "pairs"] = Field(
+        default="none", description="After the extractor (fixed modes): types: one call types the sentence's "
+        "entities, and triples whose types their relation does not allow get the one relation that fits or are "
+        "dropped; pairs: also one checklist call decides every type-compatible pair of entities.")
+    max_pairs: int = Field(default=12, ge=1, le=40, description="Pairs one checklist call decides at most.")
+    check_examples: int = Field(default=3, ge=0, le=10, description="Labelled samples shown to the typer and the "
+                                "checklist as worked examples (samples whose entities are typed).")
     max_tokens: int = Field(default=512, ge=32, description="Completion budget of one call.")
     parse_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error after a malformed answer.")
     token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")

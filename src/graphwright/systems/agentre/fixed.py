@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.spans import copyable_spans
+from graphwright.systems.agentre.check import check
+from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model
 from graphwright.systems.agentre.steps import Caller, SentenceRun, ground, triples_json
 from graphwright.systems.agentre.tools import Retrieval, render_context
@@ -13,9 +15,9 @@ from graphwright.systems.agentre.tools import Retrieval, render_context
 COT = "First write your reasoning (which entities the sentence names, which relations hold), then the triples."
 
 
-async def extract_fixed(mode: str, sentence: str, retrieval: Retrieval, caller: Caller,
-                        prompts: dict[str, PromptTemplate], copy_arguments: bool = False) -> SentenceRun:
-    run = SentenceRun()
+async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retrieval, caller: Caller,
+                        prompts: dict[str, PromptTemplate]) -> SentenceRun:
+    mode, run = config.mode, SentenceRun()
     observations = retrieval.prefetch(sentence)
     for o in observations:
         run.tool(o.action, o.input, o.text)
@@ -30,11 +32,14 @@ async def extract_fixed(mode: str, sentence: str, retrieval: Retrieval, caller: 
         if not relations:
             return run  # no relation holds: nothing to extract
     lines = retrieval.relation_lines(definitions, relations)
-    spans = copyable_spans(sentence) if copy_arguments else None
-    output = extraction_model(relations, reasoning=mode == "cot", spans=spans)
+    spans = copyable_spans(sentence)
+    output = extraction_model(relations, reasoning=mode == "cot", spans=spans if config.copy_arguments else None)
     answer = await caller.ask(run, "extractor", prompts["extract"], output, relations=lines,
                               instructions=COT if mode == "cot" else "", context=context, sentence=sentence)
     ground(run, answer.triples, sentence)
+    if config.check != "none":
+        await check(run, sentence, spans, retrieval, caller, prompts, pairs=config.check == "pairs",
+                    max_pairs=config.max_pairs, k=config.check_examples)
     run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
                            "observation": triples_json(run.triples)})
     return run

@@ -27,6 +27,7 @@ class SentenceRun:
     steps: list[TraceStep] = field(default_factory=list)
     trajectory: list[dict[str, str]] = field(default_factory=list)
     dropped: list[RETriple] = field(default_factory=list)  # arguments the sentence does not contain
+    ruled_out: list[RETriple] = field(default_factory=list)  # argument types their relation does not allow
 
     def tool(self, name: str, query: str, observation: str) -> None:
         self.steps.append(TraceStep(step=len(self.steps) + 1, node=name, kind="tool", input=query, output=observation))

@@ -25,7 +25,7 @@ from graphwright.systems.agentre.steps import Caller, SentenceRun
 from graphwright.systems.agentre.tools import Retrieval
 
 PROMPTS_PACKAGE = "graphwright.systems.agentre"
-PROMPTS = ("extract", "relation_types", "react", "reflection", "entity_summary")
+PROMPTS = ("extract", "relation_types", "react", "reflection", "entity_summary", "entity_types", "pairs")
 SEGMENT_CHARS = 600  # AgentRE is sentence-level; a short text stays one segment
 
 
@@ -48,8 +48,7 @@ class AgentRESystem:
         caller = Caller(llm, self.config.max_tokens, self.config.parse_retries)
         if self.config.mode == "react":
             return await extract_react(text, self.retrieval, caller, self.prompts["react"], self.config.max_iterations)
-        return await extract_fixed(self.config.mode, text, self.retrieval, caller, self.prompts,
-                                   copy_arguments=self.config.copy_arguments)
+        return await extract_fixed(self.config, text, self.retrieval, caller, self.prompts)
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -72,6 +71,7 @@ class AgentRESystem:
             evidence = document.span(start, end)
             result.triples += [self._triple(t, evidence) for t in run.triples]
             result.warnings += [f"dropped {list(t)}: an argument is not in the sentence" for t in run.dropped]
+            result.warnings += [f"dropped {list(t)}: its argument types rule the relation out" for t in run.ruled_out]
             trajectories.append({"start": start, "end": end, "text": segment, "steps": run.trajectory})
         result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
         if failures and not trajectories:

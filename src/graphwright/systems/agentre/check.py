@@ -1,0 +1,134 @@
+"""Checks after the extractor, for small models (issue 27): a typer names the sentence's entities with
+the schema's types in one call; a triple whose argument types its relation does not allow is given
+the one relation that fits them, or dropped; and with ``check=pairs`` every type-compatible pair of
+entities is decided in one checklist call, each pair an enumerated choice among the relations that
+fit it and "none". Each call costs a few output tokens per item instead of a free-form review."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from graphwright.agents.prompts import PromptTemplate
+from graphwright.eval.re_data import RESample, RETriple
+from graphwright.eval.re_metrics import normalize_argument
+from graphwright.model.schema import RelationSchema
+from graphwright.systems.agentre.outputs import MAX_TRIPLES
+from graphwright.systems.agentre.steps import Caller, SentenceRun
+from graphwright.systems.agentre.tools import Retrieval
+
+NONE = "none"
+PAIRS_PER_EXAMPLE = 6  # a worked checklist in the prompt: its true pairs first, then others up to this
+
+
+def entities_model(spans: list[str], types: list[str]) -> type[BaseModel]:
+    entity = create_model("Entity", name=(Literal[tuple(spans)], Field(description="as written in the sentence")),  # type: ignore[valid-type]
+                          type=(Literal[tuple(types)], Field(description="one of the types")))  # type: ignore[valid-type]
+    return create_model("Entities", entities=(list[entity], Field(json_schema_extra={"maxItems": MAX_TRIPLES})))
+
+
+def checklist_model(pairs: list[tuple[str, str, list[str]]]) -> type[BaseModel]:
+    """One field per pair, in order, each a choice among the pair's relations and "none"."""
+    fields: dict[str, Any] = {f"p{i}": (Literal[tuple([*fit, NONE])], ...)  # type: ignore[valid-type]
+                              for i, (_, _, fit) in enumerate(pairs, 1)}
+    return create_model("Checklist", **fields)
+
+
+async def type_entities(run: SentenceRun, sentence: str, spans: list[str], retrieval: Retrieval, caller: Caller,
+                        prompt: PromptTemplate, k: int) -> list[tuple[str, str]]:
+    """The sentence's entities as (name, type)."""
+    schema = retrieval.schema
+    examples = "\n".join(f"Sentence: {s.text}\nEntities: {json.dumps([list(e) for e in s.entities], ensure_ascii=False)}"
+                         for s in _examples(retrieval, sentence, k))
+    answer = await caller.ask(run, "typer", prompt, entities_model(spans, schema.entity_types),
+                              types=schema.type_lines(), examples=examples, sentence=sentence)
+    return [(e.name, e.type) for e in answer.entities]
+
+
+def retype(run: SentenceRun, types: dict[str, str], schema: RelationSchema) -> None:
+    """Triples whose typed arguments their relation does not allow: relabelled when exactly one relation
+    fits the two types, else dropped. An untyped argument gives no evidence, so its triple stays."""
+    kept = []
+    for head, relation, tail in run.triples:
+        head_type, tail_type = types.get(_key(head)), types.get(_key(tail))
+        fit = schema.fitting(head_type, tail_type) if head_type and tail_type else [relation]
+        if relation not in fit and len(fit) == 1:
+            relation = fit[0]
+        if relation in fit:
+            kept.append(RETriple(head, relation, tail))
+        else:
+            run.ruled_out.append(RETriple(head, relation, tail))
+    run.triples = list(dict.fromkeys(kept))
+
+
+def candidate_pairs(sentence: str, types: dict[str, str], names: dict[str, str], triples: list[RETriple],
+                    schema: RelationSchema, limit: int) -> list[tuple[str, str, list[str]]]:
+    """Ordered pairs of typed entities some relation allows: those the extractor linked first, then the
+    closest in the sentence, at most ``limit``."""
+    linked = {(_key(h), _key(t)) for h, _, t in triples}
+    at = {k: sentence.find(names[k]) for k in names}
+    pairs = [(h, t, schema.fitting(types[h], types[t])) for h in names for t in names if h != t]
+    pairs = [p for p in pairs if p[2]]
+    pairs.sort(key=lambda p: ((p[0], p[1]) not in linked, abs(at[p[0]] - at[p[1]])))
+    return [(names[h], names[t], fit) for h, t, fit in pairs[:limit]]
+
+
+async def decide_pairs(run: SentenceRun, sentence: str, pairs: list[tuple[str, str, list[str]]], types: dict[str, str],
+                       retrieval: Retrieval, caller: Caller, prompt: PromptTemplate, k: int) -> list[RETriple]:
+    relations = sorted({r for _, _, fit in pairs for r in fit}, key=retrieval.schema.names.index)
+    worked = (_worked_checklist(s, retrieval.schema) for s in _examples(retrieval, sentence, k))
+    examples = "\n\n".join(w for w in worked if w)
+    answer = await caller.ask(run, "checker", prompt, checklist_model(pairs),
+                              relations=retrieval.relation_lines(True, relations), examples=examples,
+                              sentence=sentence, pairs=_render_pairs(pairs, types))
+    decided = [RETriple(h, getattr(answer, f"p{i}"), t) for i, (h, t, _) in enumerate(pairs, 1)]
+    return [t for t in decided if t.relation != NONE]
+
+
+async def check(run: SentenceRun, sentence: str, spans: list[str], retrieval: Retrieval, caller: Caller,
+                prompts: dict[str, PromptTemplate], *, pairs: bool, max_pairs: int, k: int) -> None:
+    """Type the sentence's entities, fix or drop the triples their types rule out, and with ``pairs``
+    let the checklist decide every type-compatible pair (the extractor's triples between typed
+    entities included: the checklist's answer replaces them)."""
+    entities = await type_entities(run, sentence, spans, retrieval, caller, prompts["entity_types"], k)
+    types, names = {_key(n): t for n, t in entities}, {_key(n): n for n, _ in entities}
+    retype(run, types, retrieval.schema)
+    if not pairs:
+        return
+    candidates = candidate_pairs(sentence, types, names, run.triples, retrieval.schema, max_pairs)
+    if not candidates:
+        return
+    decided = await decide_pairs(run, sentence, candidates, types, retrieval, caller, prompts["pairs"], k)
+    asked = {(_key(h), _key(t)) for h, t, _ in candidates}
+    unchecked = [t for t in run.triples if (_key(t.head), _key(t.tail)) not in asked]
+    run.triples = list(dict.fromkeys(unchecked + decided))
+
+
+def _examples(retrieval: Retrieval, sentence: str, k: int) -> list[RESample]:
+    if retrieval.pool is None or k == 0:
+        return []
+    return [s for s in retrieval.pool.similar(sentence, k, sentence=sentence) if s.entities]
+
+
+def _worked_checklist(sample: RESample, schema: RelationSchema) -> str:
+    """A labelled sample as a checklist with its answers: the pairs its triples link, then other
+    type-compatible pairs, up to PAIRS_PER_EXAMPLE."""
+    types = {_key(n): t for n, t in sample.entities}
+    names = {_key(n): n for n, _ in sample.entities}
+    gold = {(_key(h), _key(t)): r for h, r, t in sample.triples}
+    pairs = candidate_pairs(sample.text, types, names, list(sample.triples), schema, PAIRS_PER_EXAMPLE)
+    if not pairs:
+        return ""
+    answers = {f"p{i}": gold.get((_key(h), _key(t)), NONE) for i, (h, t, _) in enumerate(pairs, 1)}
+    return f"Sentence: {sample.text}\nPairs:\n{_render_pairs(pairs, types)}\nAnswer: {json.dumps(answers)}"
+
+
+def _render_pairs(pairs: list[tuple[str, str, list[str]]], types: dict[str, str]) -> str:
+    return "\n".join(f"p{i}: {h} ({types[_key(h)]}) -> {t} ({types[_key(t)]}): {' or '.join([*fit, NONE])}"
+                     for i, (h, t, fit) in enumerate(pairs, 1))
+
+
+def _key(name: str) -> str:
+    return normalize_argument(name).casefold()
