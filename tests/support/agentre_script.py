@@ -24,7 +24,7 @@ SENTENCE = "John Smith , a spokesman for Acme Corp , lives in Oslo ."
 
 ROLES = {"agent": "You are a relation extraction agent", "extract": "You extract relation triples",
          "types": "You decide which relations", "reflection": "You review a relation extraction",
-         "summary": "You keep a short summary", "typer": "You find the named entities",
+         "summary": "You keep a short summary", "typer": "You give the type of each",
          "checker": "You check, pair by pair"}
 
 

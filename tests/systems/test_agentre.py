@@ -320,41 +320,41 @@ async def test_copied_arguments_are_an_enum_of_the_sentences_spans(inputs):
 async def test_type_check_relabels_or_drops_triples_their_types_rule_out(inputs):
     extracted = {"triples": [triple("John Smith", "Live_In", "Acme Corp"),  # Person -> Org: only Work_For fits
                              triple("Acme Corp", "Live_In", "Oslo"),  # Org -> Loc: no relation fits
-                             triple("John Smith", "Live_In", "Oslo")]}
-    typed = {"entities": [{"name": "John Smith", "type": "Person"}, {"name": "Acme Corp", "type": "Org"},
-                          {"name": "Oslo", "type": "Loc"}]}
+                             triple("John Smith", "Live_In", "Oslo"),
+                             triple("spokesman", "Work_For", "Acme Corp")]}  # not a name: Other
+    typed = {"e1": "Person", "e2": "Org", "e3": "Loc", "e4": "Other"}
     script = RoleScript(extract=[extracted], typer=[typed])
     sys_, llm = system(script, {**inputs, "mode": "direct", "check": "types"})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}
     assert len(llm.calls) == 2
-    assert result.warnings == ["dropped ['Acme Corp', 'Live_In', 'Oslo']: its argument types rule the relation out"]
+    assert result.warnings == [f"dropped {t}: its argument types rule the relation out"
+                               for t in (["Acme Corp", "Live_In", "Oslo"], ["spokesman", "Work_For", "Acme Corp"])]
     system_prompt, user = script.prompts["typer"][0]
     assert "- Person: a person" in system_prompt
-    assert '["Anna Berg", "Person"]' in user, "a typed pool sample is a worked example"
-    names = script.schemas["typer"][0]["$defs"]["Entity"]["properties"]["name"]["enum"]
-    assert "John Smith" in names and "Anna Berg" not in names
+    assert "e1: John Smith\ne2: Acme Corp\ne3: Oslo\ne4: spokesman" in user
+    assert 'e1: Anna Berg\ne2: Acme Corp\nAnswer: {"e1": "Person", "e2": "Org"}' in user, "a typed sample, worked"
+    fields = script.schemas["typer"][0]["properties"]
+    assert list(fields) == ["e1", "e2", "e3", "e4"] and fields["e1"]["enum"] == ["Person", "Org", "Loc", "Other"]
+
+    nothing = RoleScript(extract=[{"triples": []}])
+    sys_, llm = system(nothing, {**inputs, "mode": "direct", "check": "pairs"})
+    assert not (await run(sys_)).triples and len(llm.calls) == 1, "no arguments: nothing to check"
 
 
-async def test_pair_checklist_decides_every_type_compatible_pair(inputs):
-    extracted = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}
-    typed = {"entities": [{"name": "John Smith", "type": "Person"}, {"name": "Acme Corp", "type": "Org"},
-                          {"name": "Oslo", "type": "Loc"}]}
-    # pairs: the extracted one first, then by distance: John Smith -> Oslo (Live_In)
+async def test_pair_checklist_decides_every_type_compatible_pair_of_the_arguments(inputs):
+    extracted = {"triples": [triple("John Smith", "Work_For", "Acme Corp"), triple("John Smith", "Work_For", "Oslo")]}
+    typed = {"e1": "Person", "e2": "Org", "e3": "Loc"}
+    # pairs: the linked ones first (Work_For is relabelled Live_In for Person -> Loc), then by distance
     decided = {"p1": "none", "p2": "Live_In"}
     script = RoleScript(extract=[extracted], typer=[typed], checker=[decided])
     sys_, llm = system(script, {**inputs, "mode": "direct", "check": "pairs"})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Live_In", "Oslo")}, "the checklist's answers replace the extractor's"
+    assert len(llm.calls) == 3
     user = script.prompts["checker"][0][1]
     assert "p1: John Smith (Person) -> Acme Corp (Org): Work_For or none" in user
     assert "p2: John Smith (Person) -> Oslo (Loc): Live_In or none" in user
     assert "Anna Berg (Person) -> Acme Corp (Org)" in user and 'Answer: {"p1": "Work_For"}' in user
     checklist = script.schemas["checker"][0]["properties"]
     assert list(checklist) == ["p1", "p2"] and checklist["p2"]["enum"] == ["Live_In", "none"]
-
-    untyped = RoleScript(extract=[extracted], typer=[{"entities": []}])
-    sys_, llm = system(untyped, {**inputs, "mode": "direct", "check": "pairs"})
-    result = await run(sys_)
-    assert keys(result) == {("John Smith", "Work_For", "Acme Corp")} and len(llm.calls) == 2, \
-        "no typed pair: no checklist call, and the untyped triple stays"

@@ -21,7 +21,8 @@ def copyable_spans(text: str, max_words: int = 8, limit: int = 1500) -> list[str
     for n in range(1, max_words + 1):
         for i in range(len(words) - n + 1):
             raw = text[words[i][0]:words[i + n - 1][1]]
-            for span in (raw, raw.strip(_EDGE + " "), raw.strip(_EDGE + ". ")):  # "Md." and "in Paris." both
+            # a period stays: "Md." and "Ark." end abbreviations; tokenized corpora write "N.J ."
+            for span in (raw, raw.strip(_EDGE + " ")):
                 if any(c.isalnum() for c in span):
                     spans.setdefault(span)
             if len(spans) >= limit:

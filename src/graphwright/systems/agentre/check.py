@@ -1,15 +1,17 @@
-"""Checks after the extractor, for small models (issue 27): a typer names the sentence's entities with
-the schema's types in one call; a triple whose argument types its relation does not allow is given
-the one relation that fits them, or dropped; and with ``check=pairs`` every type-compatible pair of
-entities is decided in one checklist call, each pair an enumerated choice among the relations that
-fit it and "none". Each call costs a few output tokens per item instead of a free-form review."""
+"""Checks after the extractor, for small models (issue 27): a typer gives each argument the extractor
+named one of the schema's entity types (or Other) in one call; a triple whose argument types its
+relation does not allow is given the one relation that fits them, or dropped; and with
+``check=pairs`` every type-compatible pair of those arguments is decided in one checklist call.
+Every answer is a fixed list of enumerated choices, a few output tokens per item, instead of a
+free-form list (the 1.5B model, asked to list a sentence's entities, repeated one until its
+budget ran out or listed none) or a free-form review."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, create_model
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.eval.re_data import RESample, RETriple
@@ -23,28 +25,23 @@ NONE = "none"
 PAIRS_PER_EXAMPLE = 6  # a worked checklist in the prompt: its true pairs first, then others up to this
 
 
-def entities_model(spans: list[str], types: list[str]) -> type[BaseModel]:
-    entity = create_model("Entity", name=(Literal[tuple(spans)], Field(description="as written in the sentence")),  # type: ignore[valid-type]
-                          type=(Literal[tuple(types)], Field(description="one of the types")))  # type: ignore[valid-type]
-    return create_model("Entities", entities=(list[entity], Field(json_schema_extra={"maxItems": MAX_TRIPLES})))
+def choices_model(name: str, options: list[list[str]], prefix: str) -> type[BaseModel]:
+    """One field per item, in order (``e1``, ``e2``... or ``p1``...), each a choice among its options."""
+    fields: dict[str, Any] = {f"{prefix}{i}": (Literal[tuple(o)], ...)  # type: ignore[valid-type]
+                              for i, o in enumerate(options, 1)}
+    return create_model(name, **fields)
 
 
-def checklist_model(pairs: list[tuple[str, str, list[str]]]) -> type[BaseModel]:
-    """One field per pair, in order, each a choice among the pair's relations and "none"."""
-    fields: dict[str, Any] = {f"p{i}": (Literal[tuple([*fit, NONE])], ...)  # type: ignore[valid-type]
-                              for i, (_, _, fit) in enumerate(pairs, 1)}
-    return create_model("Checklist", **fields)
-
-
-async def type_entities(run: SentenceRun, sentence: str, spans: list[str], retrieval: Retrieval, caller: Caller,
-                        prompt: PromptTemplate, k: int) -> list[tuple[str, str]]:
-    """The sentence's entities as (name, type)."""
-    schema = retrieval.schema
-    examples = "\n".join(f"Sentence: {s.text}\nEntities: {json.dumps([list(e) for e in s.entities], ensure_ascii=False)}"
-                         for s in _examples(retrieval, sentence, k))
-    answer = await caller.ask(run, "typer", prompt, entities_model(spans, schema.entity_types),
-                              types=schema.type_lines(), examples=examples, sentence=sentence)
-    return [(e.name, e.type) for e in answer.entities]
+async def type_arguments(run: SentenceRun, sentence: str, names: list[str], retrieval: Retrieval, caller: Caller,
+                         prompt: PromptTemplate, k: int) -> dict[str, str]:
+    """The type of each name as the sentence uses it, keyed by the normalised name; a name that is no
+    kind of thing the schema relates is ``Other``."""
+    types = _typer_types(retrieval.schema)
+    worked = (_worked_types(s) for s in _examples(retrieval, sentence, k))
+    answer = await caller.ask(run, "typer", prompt, choices_model("Types", [types] * len(names), "e"),
+                              types=retrieval.schema.type_lines(), examples="\n\n".join(worked), sentence=sentence,
+                              names=_numbered(names, "e"))
+    return {_key(n): getattr(answer, f"e{i}") for i, n in enumerate(names, 1)}
 
 
 def retype(run: SentenceRun, types: dict[str, str], schema: RelationSchema) -> None:
@@ -65,7 +62,7 @@ def retype(run: SentenceRun, types: dict[str, str], schema: RelationSchema) -> N
 
 def candidate_pairs(sentence: str, types: dict[str, str], names: dict[str, str], triples: list[RETriple],
                     schema: RelationSchema, limit: int) -> list[tuple[str, str, list[str]]]:
-    """Ordered pairs of typed entities some relation allows: those the extractor linked first, then the
+    """Ordered pairs of typed names some relation allows: those the extractor linked first, then the
     closest in the sentence, at most ``limit``."""
     linked = {(_key(h), _key(t)) for h, _, t in triples}
     at = {k: sentence.find(names[k]) for k in names}
@@ -80,36 +77,43 @@ async def decide_pairs(run: SentenceRun, sentence: str, pairs: list[tuple[str, s
     relations = sorted({r for _, _, fit in pairs for r in fit}, key=retrieval.schema.names.index)
     worked = (_worked_checklist(s, retrieval.schema) for s in _examples(retrieval, sentence, k))
     examples = "\n\n".join(w for w in worked if w)
-    answer = await caller.ask(run, "checker", prompt, checklist_model(pairs),
+    answer = await caller.ask(run, "checker", prompt, choices_model("Checklist", [[*f, NONE] for *_, f in pairs], "p"),
                               relations=retrieval.relation_lines(True, relations), examples=examples,
                               sentence=sentence, pairs=_render_pairs(pairs, types))
     decided = [RETriple(h, getattr(answer, f"p{i}"), t) for i, (h, t, _) in enumerate(pairs, 1)]
     return [t for t in decided if t.relation != NONE]
 
 
-async def check(run: SentenceRun, sentence: str, spans: list[str], retrieval: Retrieval, caller: Caller,
+async def check(run: SentenceRun, sentence: str, retrieval: Retrieval, caller: Caller,
                 prompts: dict[str, PromptTemplate], *, pairs: bool, max_pairs: int, k: int) -> None:
-    """Type the sentence's entities, fix or drop the triples their types rule out, and with ``pairs``
-    let the checklist decide every type-compatible pair (the extractor's triples between typed
-    entities included: the checklist's answer replaces them)."""
-    entities = await type_entities(run, sentence, spans, retrieval, caller, prompts["entity_types"], k)
-    types, names = {_key(n): t for n, t in entities}, {_key(n): n for n, _ in entities}
+    """Type the extractor's arguments, fix or drop the triples their types rule out, and with ``pairs``
+    let the checklist decide every type-compatible pair of them (the extractor's own triples included:
+    the checklist's answer replaces them)."""
+    names = list(dict.fromkeys(n for h, _, t in run.triples for n in (h, t)))[:2 * MAX_TRIPLES]
+    if not names:
+        return
+    types = await type_arguments(run, sentence, names, retrieval, caller, prompts["entity_types"], k)
     retype(run, types, retrieval.schema)
     if not pairs:
         return
-    candidates = candidate_pairs(sentence, types, names, run.triples, retrieval.schema, max_pairs)
+    candidates = candidate_pairs(sentence, types, {_key(n): n for n in names}, run.triples, retrieval.schema, max_pairs)
     if not candidates:
         return
     decided = await decide_pairs(run, sentence, candidates, types, retrieval, caller, prompts["pairs"], k)
     asked = {(_key(h), _key(t)) for h, t, _ in candidates}
-    unchecked = [t for t in run.triples if (_key(t.head), _key(t.tail)) not in asked]
-    run.triples = list(dict.fromkeys(unchecked + decided))
+    run.triples = list(dict.fromkeys([t for t in run.triples if (_key(t.head), _key(t.tail)) not in asked] + decided))
 
 
 def _examples(retrieval: Retrieval, sentence: str, k: int) -> list[RESample]:
     if retrieval.pool is None or k == 0:
         return []
     return [s for s in retrieval.pool.similar(sentence, k, sentence=sentence) if s.entities]
+
+
+def _worked_types(sample: RESample) -> str:
+    names = [n for n, _ in sample.entities]
+    answers = {f"e{i}": t for i, (_, t) in enumerate(sample.entities, 1)}
+    return f"Sentence: {sample.text}\nNames:\n{_numbered(names, 'e')}\nAnswer: {json.dumps(answers)}"
 
 
 def _worked_checklist(sample: RESample, schema: RelationSchema) -> str:
@@ -128,6 +132,14 @@ def _worked_checklist(sample: RESample, schema: RelationSchema) -> str:
 def _render_pairs(pairs: list[tuple[str, str, list[str]]], types: dict[str, str]) -> str:
     return "\n".join(f"p{i}: {h} ({types[_key(h)]}) -> {t} ({types[_key(t)]}): {' or '.join([*fit, NONE])}"
                      for i, (h, t, fit) in enumerate(pairs, 1))
+
+
+def _numbered(items: list[str], prefix: str) -> str:
+    return "\n".join(f"{prefix}{i}: {item}" for i, item in enumerate(items, 1))
+
+
+def _typer_types(schema: RelationSchema) -> list[str]:
+    return [*schema.entity_types, *([] if "Other" in schema.entity_types else ["Other"])]
 
 
 def _key(name: str) -> str:

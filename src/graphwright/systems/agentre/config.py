@@ -36,9 +36,9 @@ class AgentREConfig(BaseModel):
     copy_arguments: bool = Field(default=False, description="Heads and tails are chosen by constrained decoding "
                                  "among the sentence's word spans, so they cannot come from the examples.")
     check: Literal["none", "types", "pairs"] = Field(
-        default="none", description="After the extractor (fixed modes): types: one call types the sentence's "
-        "entities, and triples whose types their relation does not allow get the one relation that fits or are "
-        "dropped; pairs: also one checklist call decides every type-compatible pair of entities.")
+        default="none", description="After the extractor (fixed modes): types: one call types the arguments it "
+        "named, and triples whose types their relation does not allow get the one relation that fits or are "
+        "dropped; pairs: also one checklist call decides every type-compatible pair of those arguments.")
     max_pairs: int = Field(default=12, ge=1, le=40, description="Pairs one checklist call decides at most.")
     check_examples: int = Field(default=3, ge=0, le=10, description="Labelled samples shown to the typer and the "
                                 "checklist as worked examples (samples whose entities are typed).")

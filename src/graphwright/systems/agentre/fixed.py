@@ -32,13 +32,13 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
         if not relations:
             return run  # no relation holds: nothing to extract
     lines = retrieval.relation_lines(definitions, relations)
-    spans = copyable_spans(sentence)
-    output = extraction_model(relations, reasoning=mode == "cot", spans=spans if config.copy_arguments else None)
+    spans = copyable_spans(sentence) if config.copy_arguments else None
+    output = extraction_model(relations, reasoning=mode == "cot", spans=spans)
     answer = await caller.ask(run, "extractor", prompts["extract"], output, relations=lines,
                               instructions=COT if mode == "cot" else "", context=context, sentence=sentence)
     ground(run, answer.triples, sentence)
     if config.check != "none":
-        await check(run, sentence, spans, retrieval, caller, prompts, pairs=config.check == "pairs",
+        await check(run, sentence, retrieval, caller, prompts, pairs=config.check == "pairs",
                     max_pairs=config.max_pairs, k=config.check_examples)
     run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
                            "observation": triples_json(run.triples)})
