@@ -358,3 +358,20 @@ async def test_pair_checklist_decides_every_type_compatible_pair_of_the_argument
     assert "Anna Berg (Person) -> Acme Corp (Org)" in user and 'Answer: {"p1": "Work_For"}' in user
     checklist = script.schemas["checker"][0]["properties"]
     assert list(checklist) == ["p1", "p2"] and checklist["p2"]["enum"] == ["Live_In", "none"]
+
+
+async def test_an_answer_naming_what_the_sentence_lacks_is_asked_again_once(inputs):
+    copied = {"triples": [triple("Anna Berg", "Work_For", "Acme Corp")]}  # an example's triple
+    fixed = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}
+    script = RoleScript(extract=[copied, fixed])
+    sys_, llm = system(script, {**inputs, "reask_ungrounded": True}, "agentre.fewshot")
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Work_For", "Acme Corp")} and len(llm.calls) == 2
+    first, second = (user for _, user in script.prompts["extract"])
+    assert "Your last answer" not in first
+    assert second.startswith(first) and 'named "Anna Berg", which this sentence does not contain' in second
+
+    grounded = RoleScript(extract=[fixed])
+    sys_, llm = system(grounded, {**inputs, "reask_ungrounded": True}, "agentre.fewshot")
+    await run(sys_)
+    assert len(llm.calls) == 1, "a grounded answer is not asked again"

@@ -35,6 +35,8 @@ class AgentREConfig(BaseModel):
                                 "finishes at once with the prefetched observations (one call).")
     copy_arguments: bool = Field(default=False, description="Heads and tails are chosen by constrained decoding "
                                  "among the sentence's word spans, so they cannot come from the examples.")
+    reask_ungrounded: bool = Field(default=False, description="When the extractor names a head or tail the sentence "
+                                   "does not contain (fixed modes), ask once more, saying which names those were.")
     check: Literal["none", "types", "pairs"] = Field(
         default="none", description="After the extractor (fixed modes): types: one call types the arguments it "
         "named, and triples whose types their relation does not allow get the one relation that fits or are "

@@ -9,7 +9,7 @@ from graphwright.agents.spans import copyable_spans
 from graphwright.systems.agentre.check import check
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model
-from graphwright.systems.agentre.steps import Caller, SentenceRun, ground, triples_json
+from graphwright.systems.agentre.steps import Caller, SentenceRun, find_argument, ground, triples_json
 from graphwright.systems.agentre.tools import Retrieval, render_context
 
 COT = "First write your reasoning (which entities the sentence names, which relations hold), then the triples."
@@ -34,12 +34,25 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
     lines = retrieval.relation_lines(definitions, relations)
     spans = copyable_spans(sentence) if config.copy_arguments else None
     output = extraction_model(relations, reasoning=mode == "cot", spans=spans)
-    answer = await caller.ask(run, "extractor", prompts["extract"], output, relations=lines,
-                              instructions=COT if mode == "cot" else "", context=context, sentence=sentence)
+    values = dict(relations=lines, instructions=COT if mode == "cot" else "", context=context, sentence=sentence)
+    answer = await caller.ask(run, "extractor", prompts["extract"], output, feedback="", **values)
     ground(run, answer.triples, sentence)
+    if config.reask_ungrounded and run.dropped:
+        feedback = ungrounded(run, sentence)
+        answer = await caller.ask(run, "extractor", prompts["extract"], output, feedback=feedback, **values)
+        ground(run, answer.triples, sentence)
     if config.check != "none":
         await check(run, sentence, retrieval, caller, prompts, pairs=config.check == "pairs",
                     max_pairs=config.max_pairs, k=config.check_examples)
     run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
                            "observation": triples_json(run.triples)})
     return run
+
+
+def ungrounded(run: SentenceRun, sentence: str) -> str:
+    """The correction for an answer whose arguments the sentence does not contain (a small model often
+    copies an example's triples)."""
+    missing = dict.fromkeys(a for h, _, t in run.dropped for a in (h, t) if find_argument(a, sentence) is None)
+    names = ", ".join(f'"{a}"' for a in list(missing)[:6])
+    return (f"Your last answer named {names}, which this sentence does not contain: they come from the examples. "
+            "Extract the triples of this sentence only, with heads and tails copied from it; [] if it states none.")

@@ -60,14 +60,15 @@ def ground(run: SentenceRun, answer: list[Any], sentence: str) -> None:
     """Keep the answer's triples whose head and tail the sentence contains, in the sentence's spelling
     (a small model may change the case or the spacing); the rest are recorded as dropped."""
     for t in answer:
-        head, tail = _find(t.head, sentence), _find(t.tail, sentence)
+        head, tail = find_argument(t.head, sentence), find_argument(t.tail, sentence)
         triple = RETriple(head or t.head.strip(), t.relation, tail or t.tail.strip())
         target = run.triples if head and tail else run.dropped
         if triple not in target:
             target.append(triple)
 
 
-def _find(argument: str, sentence: str) -> str | None:
+def find_argument(argument: str, sentence: str) -> str | None:
+    """The argument as the sentence writes it, or None when the sentence does not contain it."""
     text = " ".join(argument.split())
     if not text:
         return None
