@@ -226,3 +226,42 @@ def test_examples_cover_every_type_the_pool_has():
     assert {c.type for s in picked for c in s.entities} == {"a", "b", "c", "d"}  # "e" is not in the pool
     assert len(picked) == 3 and len({s.id for s in picked}) == 3
     assert len(sample_examples(pool, ["a"], n=2)) == 2
+
+
+async def test_the_kb_can_correct_types_and_tag_what_the_tagger_left(settings, tmp_path):
+    kb = tmp_path / "kb.tsv"
+    kb.write_text("Paris\tlocation\nAngela Merkel\tperson\nvisited\tlocation\n")
+    wrong = "<output><location>Angela Merkel</location> visited Paris .</output>"
+    chat = Chat(tagger=[wrong])
+    advice_only, _ = await run(chat, {**settings, "kb_file": str(kb)}, "agenticner.single")
+    assert found(advice_only) == [("Angela Merkel", "location")], "without the settings the single call stands"
+
+    chat = Chat(tagger=[wrong])
+    acting = {**settings, "kb_file": str(kb), "kb_types": True, "kb_spot": True}
+    result, llm = await run(chat, acting, "agenticner.single")
+    assert len(llm.calls) == 1
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location"), ("visited", "location")]
+
+
+def test_kb_spotting_skips_short_phrases_overlaps_and_words_the_labels_seldom_tag():
+    from graphwright.eval.ner_data import NERSample
+    from graphwright.systems.agenticner.grounding import GroundingKB
+
+    def sample(tokens, tags):
+        return NERSample(id="s", tokens=tokens.split(), tags=tags.split())
+
+    kb = GroundingKB.from_samples([
+        sample("deep learning uses a neural network", "B-field I-field O O B-algorithm I-algorithm"),
+        sample("a network of roads", "O O O O"),
+        sample("the network helps", "O B-algorithm O"),  # "network": tagged in one of its two free occurrences
+        sample("AI in the Journal of AI", "B-field O O B-conference I-conference I-conference"),
+    ])
+    assert kb.tagged_share["network"] == 0.5, "inside 'neural network' it was not left untagged"
+    assert kb.tagged_share["ai"] == 1.0, "an occurrence inside a longer mention is not an untagged one"
+    text = "Deep  learning beats a network; AI and neural network models"
+    spots = kb.spot([(44, 51, "misc")], text)  # "neural" already tagged as part of a mention
+    assert [(text[s:e], t) for s, e, t in spots] == [("Deep  learning", "field")], \
+        "AI is under 4 characters, network is seldom tagged, neural network overlaps a mention"
+    assert kb.retype([(0, 14, "task"), (23, 30, "algorithm"), (61, 67, "misc")], text + " robots") == \
+        [(0, 14, "field"), (23, 30, "algorithm"), (61, 67, "misc")], \
+        "a known phrase gets the KB's type; a type the KB lists stays, and so does an unknown phrase"

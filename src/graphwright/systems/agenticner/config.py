@@ -32,6 +32,12 @@ class AgenticNERConfig(BaseModel):
     reviewer: bool = Field(default=True, description="A reviewer checks the tagger's output.")
     researcher: bool = Field(default=True, description="A researcher answers <search> questions.")
     grounding: bool = Field(default=True, description="One revision round against the grounding KB.")
+    kb_types: bool = Field(default=False, description="The grounding KB's type replaces a tagged type it contradicts, "
+                           "instead of being suggested to the tagger (a small tagger keeps its answer).")
+    kb_spot: bool = Field(default=False, description="Phrases the grounding KB knows that the tagger left untagged are "
+                          "tagged with the KB's type.")
+    kb_min_tagged_share: float = Field(default=0.5, ge=0, lt=1, description="kb_spot tags a phrase only if the "
+                                       "labelled data tags more than this share of its occurrences.")
     max_turns: int = Field(default=10, ge=1, le=50, description="Speaking turns of all agents (the paper: 10).")
     stop_on_repeat: bool = Field(default=True, description="End the review when the tagger answers feedback with "
                                  "the same output again (at temperature 0 the chat loops to the turn cap); the paper: no.")

@@ -39,9 +39,10 @@ class AgenticNERSystem:
         self.domain, pool = resolve_domain_and_pool(config)
         self.types = list(self.domain.types)
         self.examples = sample_examples(pool, self.types, config.examples, seed=config.seed)
-        self.grounding = None
-        if config.grounding and not single:
-            self.grounding = GroundingKB.from_file(config.kb_file) if config.kb_file else GroundingKB.from_samples(pool)
+        self.kb = None  # the grounding KB: advice in the team's chat, and with kb_types / kb_spot it acts itself
+        if (config.grounding and not single) or config.kb_types or config.kb_spot:
+            self.kb = GroundingKB.from_file(config.kb_file) if config.kb_file else GroundingKB.from_samples(pool)
+        self.grounding = self.kb if config.grounding and not single else None
         self.search = self._search() if config.researcher and not single else None
         # built once: every segment's chat uses the same reviewer and researcher prompts
         example = tagged_text(self.examples[0]) if self.examples else f"<{self.types[0]}>...</{self.types[0]}>"
@@ -81,6 +82,14 @@ class AgenticNERSystem:
                     max_turns=self.config.max_turns, max_tokens=self.config.max_tokens,
                     stop_on_repeat=self.config.stop_on_repeat, min_coverage=self.config.min_coverage)
 
+    def kb_acts(self, spans: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
+        """The tagger's mentions after the KB's own corrections and additions (kb_types, kb_spot)."""
+        if self.config.kb_types:
+            spans = self.kb.retype(spans, text)
+        if self.config.kb_spot:
+            spans = sorted(spans + self.kb.spot(spans, text, min_tagged_share=self.config.kb_min_tagged_share))
+        return spans
+
     def _ground(self, output: str, text: str) -> list[str]:
         return self.grounding.feedback([(text[s.start:s.end], s.type) for s in align(output, text, self.types)])
 
@@ -117,7 +126,8 @@ class AgenticNERSystem:
                 if output is None:
                     result.warnings.append(f"characters {start}-{end}: the tagger never gave an <output>")
                     continue
-                spans += [CharSpan(s.start + start, s.end + start, s.type) for s in align(output, segment, self.types)]
+                found = self.kb_acts([tuple(s) for s in align(output, segment, self.types)], segment)
+                spans += [CharSpan(s + start, e + start, kind) for s, e, kind in found]
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
             return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
                                                usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
