@@ -375,3 +375,14 @@ async def test_an_answer_naming_what_the_sentence_lacks_is_asked_again_once(inpu
     sys_, llm = system(grounded, {**inputs, "reask_ungrounded": True}, "agentre.fewshot")
     await run(sys_)
     assert len(llm.calls) == 1, "a grounded answer is not asked again"
+
+
+async def test_examples_can_be_earlier_exchanges_of_the_chat(inputs):
+    answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}
+    script = RoleScript(extract=[answer])
+    sys_, llm = system(script, {**inputs, "k": 2, "examples_as_turns": True}, "agentre.fewshot")
+    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp")}
+    messages = llm.calls[0]["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert messages[1]["content"].startswith("Sentence: ") and json.loads(messages[2]["content"])["triples"]
+    assert "Similar labelled" not in messages[-1]["content"] and messages[-1]["content"].endswith(SENTENCE)

@@ -55,8 +55,10 @@ async def call_agent(
     max_tokens: int | None = 768,
     schema: dict | None = None,
     salvage_cut_off: bool = False,
+    history: list[dict[str, str]] | None = None,
 ) -> AgentReply[M]:
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    """``history``: turns between the system message and the user's (worked examples as exchanges)."""
+    messages = [{"role": "system", "content": system}, *(history or []), {"role": "user", "content": user}]
     if fmt == "json":
         reply = await chat_structured(llm, messages, output_type, max_retries=max_retries, max_tokens=max_tokens,
                                       schema=schema, salvage_cut_off=salvage_cut_off)

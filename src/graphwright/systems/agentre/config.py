@@ -35,6 +35,8 @@ class AgentREConfig(BaseModel):
                                 "finishes at once with the prefetched observations (one call).")
     copy_arguments: bool = Field(default=False, description="Heads and tails are chosen by constrained decoding "
                                  "among the sentence's word spans, so they cannot come from the examples.")
+    examples_as_turns: bool = Field(default=False, description="Fixed modes: the similar labelled samples are earlier "
+                                    "exchanges of the chat (sentence, then its answer), not a block in the prompt.")
     reask_ungrounded: bool = Field(default=False, description="When the extractor names a head or tail the sentence "
                                    "does not contain (fixed modes), ask once more, saying which names those were.")
     check: Literal["none", "types", "pairs"] = Field(

@@ -4,13 +4,16 @@ into one prompt; the single-call baselines are direct mode with less context."""
 
 from __future__ import annotations
 
+import json
+
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.spans import copyable_spans
+from graphwright.eval.re_data import RESample
 from graphwright.systems.agentre.check import check
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model
 from graphwright.systems.agentre.steps import Caller, SentenceRun, find_argument, ground, triples_json
-from graphwright.systems.agentre.tools import Retrieval, render_context
+from graphwright.systems.agentre.tools import ACTIONS, Retrieval, render_context
 
 COT = "First write your reasoning (which entities the sentence names, which relations hold), then the triples."
 
@@ -22,6 +25,11 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
     for o in observations:
         run.tool(o.action, o.input, o.text)
         run.trajectory.append({"thought": "", "action": o.action, "input": o.input, "observation": o.text})
+    turns = None
+    if config.examples_as_turns and retrieval.pool is not None:
+        samples_action = ACTIONS["samples"][0]
+        observations = [o for o in observations if o.action != samples_action]
+        turns = example_turns(retrieval.pool.similar(sentence, retrieval.k, sentence=sentence))
     context = render_context(observations)
     definitions = "guidelines" in retrieval.tools
     relations = retrieval.schema.names
@@ -35,11 +43,11 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
     spans = copyable_spans(sentence) if config.copy_arguments else None
     output = extraction_model(relations, reasoning=mode == "cot", spans=spans)
     values = dict(relations=lines, instructions=COT if mode == "cot" else "", context=context, sentence=sentence)
-    answer = await caller.ask(run, "extractor", prompts["extract"], output, feedback="", **values)
+    answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback="", **values)
     ground(run, answer.triples, sentence)
     if config.reask_ungrounded and run.dropped:
         feedback = ungrounded(run, sentence)
-        answer = await caller.ask(run, "extractor", prompts["extract"], output, feedback=feedback, **values)
+        answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback=feedback, **values)
         ground(run, answer.triples, sentence)
     if config.check != "none":
         await check(run, sentence, retrieval, caller, prompts, pairs=config.check == "pairs",
@@ -47,6 +55,18 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
     run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
                            "observation": triples_json(run.triples)})
     return run
+
+
+def example_turns(samples: list[RESample]) -> list[dict[str, str]]:
+    """Labelled samples as earlier exchanges, each answer in the answer's own format: a small model then
+    takes the last user message for its task, where a block of examples ending in the sentence made it
+    answer with an example's triples."""
+    turns = []
+    for s in samples:
+        answer = {"triples": [{"head": h, "relation": r, "tail": t} for h, r, t in s.triples]}
+        turns += [{"role": "user", "content": f"Sentence: {s.text}"},
+                  {"role": "assistant", "content": json.dumps(answer, ensure_ascii=False)}]
+    return turns
 
 
 def ungrounded(run: SentenceRun, sentence: str) -> str:
