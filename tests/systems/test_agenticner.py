@@ -265,3 +265,13 @@ def test_kb_spotting_skips_short_phrases_overlaps_and_words_the_labels_seldom_ta
     assert kb.retype([(0, 14, "task"), (23, 30, "algorithm"), (61, 67, "misc")], text + " robots") == \
         [(0, 14, "field"), (23, 30, "algorithm"), (61, 67, "misc")], \
         "a known phrase gets the KB's type; a type the KB lists stays, and so does an unknown phrase"
+
+
+async def test_the_lean_team_has_no_reviewer_and_lets_the_kb_act(settings, tmp_path):
+    kb = tmp_path / "kb.tsv"
+    kb.write_text("Angela Merkel\tperson\n")
+    chat = Chat(tagger=["<output><location>Angela Merkel</location> visited <location>Paris</location> .</output>"],
+                researcher=[])
+    result, llm = await run(chat, {**settings, "kb_file": str(kb), "grounding": False}, "agenticner.lean")
+    assert len(llm.calls) == 1 and not chat.seen["reviewer"]
+    assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
