@@ -1,6 +1,8 @@
 """The fixed extraction modes (paper 001, "adaptive mode"): direct, staged (relation types first,
 then triples over those types) and chain-of-thought. Each puts the prefetched retrieval and memory
-into one prompt; the single-call baselines are direct mode with less context."""
+into one prompt; the single-call baselines are direct mode with less context. The settings for small
+models (issue 27) act around that call: arguments copied by constrained decoding, examples as earlier
+turns, one re-ask when an argument is not in the sentence, and the type and pair checks."""
 
 from __future__ import annotations
 
@@ -58,9 +60,9 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
 
 
 def example_turns(samples: list[RESample]) -> list[dict[str, str]]:
-    """Labelled samples as earlier exchanges, each answer in the answer's own format: a small model then
-    takes the last user message for its task, where a block of examples ending in the sentence made it
-    answer with an example's triples."""
+    """Labelled samples as earlier exchanges, each answer in the answer's own format, so the last user
+    message is plainly the task (after a block of examples ending in the sentence, the 1.5B model
+    answered with an example's triples in 44 of 100 CoNLL04 sentences)."""
     turns = []
     for s in samples:
         answer = {"triples": [{"head": h, "relation": r, "tail": t} for h, r, t in s.triples]}
