@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 from graphwright.errors import DataNotFoundError, UserError
@@ -30,6 +31,7 @@ class GroundingKB:
         self.entries: dict[str, set[str]] = defaultdict(set)
         self.type_counts: dict[str, Counter] = defaultdict(Counter)  # phrase -> how often each type was labelled
         self.tagged_share: dict[str, float] = {}  # phrase -> labelled occurrences / all occurrences in the samples
+        self._spottable_cache: dict[tuple[int, float], list[str]] = {}
         for phrase, types in (entries or {}).items():
             self.entries[phrase_key(phrase)] |= set(types)
 
@@ -46,7 +48,8 @@ class GroundingKB:
                 # a phrase inside a longer mention ("Intelligence" in "Journal of Artificial Intelligence") was not
                 # left untagged: only occurrences clear of mentions, or a mention exactly, count
                 occurrences.update(" ".join(words[i:i + n]) for i in range(len(words) - n + 1)
-                                   if all(chunk[j] is None for j in range(i, i + n)) or chunk[i] == (i, i + n) == chunk[i + n - 1])
+                                   if all(chunk[j] is None for j in range(i, i + n))
+                                   or chunk[i] == (i, i + n) == chunk[i + n - 1])
             for c in s.entities:
                 key = phrase_key(s.separator.join(s.tokens[c.start:c.end]))
                 kb.entries[key].add(c.type)
@@ -105,7 +108,9 @@ class GroundingKB:
         taken = [(s, e) for s, e, _ in spans]
         found = []
         lowered = text.casefold()
-        for key in sorted(self._spottable(min_chars, min_tagged_share), key=len, reverse=True):
+        for key in self._spottable(min_chars, min_tagged_share):
+            if key.split()[0] not in lowered:
+                continue  # most phrases are not in the text: a substring test spares their regex
             for m in _whole_word(key).finditer(lowered):
                 if not any(m.start() < e and s < m.end() for s, e in taken):
                     taken.append((m.start(), m.end()))
@@ -113,7 +118,13 @@ class GroundingKB:
         return sorted(found)
 
     def _spottable(self, min_chars: int, min_tagged_share: float) -> list[str]:
-        return [k for k in self.entries if len(k) >= min_chars and self.tagged_share.get(k, 1.0) > min_tagged_share]
+        """The phrases spot looks for, longest first (computed once per thresholds)."""
+        key = (min_chars, min_tagged_share)
+        if key not in self._spottable_cache:
+            self._spottable_cache[key] = sorted(
+                (k for k in self.entries if len(k) >= min_chars and self.tagged_share.get(k, 1.0) > min_tagged_share),
+                key=len, reverse=True)
+        return self._spottable_cache[key]
 
     def feedback(self, entities: list[tuple[str, str]]) -> list[str]:
         """One line per (text, type) whose type the KB contradicts, in the thesis's template."""
@@ -125,6 +136,7 @@ class GroundingKB:
         return list(dict.fromkeys(lines))
 
 
+@lru_cache(maxsize=100_000)
 def _whole_word(phrase: str) -> re.Pattern:
     # spaces in a phrase match any run of spaces, as tokenized texts write them
     return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in phrase.split()) + r"(?!\w)")
