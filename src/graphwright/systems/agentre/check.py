@@ -15,9 +15,9 @@ from pydantic import BaseModel, create_model
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.eval.re_data import RESample, RETriple
-from graphwright.eval.re_metrics import normalize_argument
 from graphwright.model.schema import RelationSchema
 from graphwright.systems.agentre.outputs import MAX_TRIPLES
+from graphwright.systems.agentre.pool import name_key as _key
 from graphwright.systems.agentre.steps import Caller, SentenceRun
 from graphwright.systems.agentre.tools import Retrieval
 
@@ -140,7 +140,3 @@ def _numbered(items: list[str], prefix: str) -> str:
 
 def _typer_types(schema: RelationSchema) -> list[str]:
     return [*schema.entity_types, *([] if "Other" in schema.entity_types else ["Other"])]
-
-
-def _key(name: str) -> str:
-    return normalize_argument(name).casefold()

@@ -22,7 +22,7 @@ class SamplePool:
         for sample in samples:
             for t in sample.triples:
                 for name in (t.head, t.tail):
-                    self._facts[_key(name)].append((sample.text.strip(), t))
+                    self._facts[name_key(name)].append((sample.text.strip(), t))
 
     def similar(self, text: str, k: int, sentence: str | None = None) -> list[RESample]:
         """The ``k`` samples most similar to ``text``, never the ``sentence`` being extracted (by default
@@ -34,13 +34,13 @@ class SamplePool:
     def facts(self, entity: str, limit: int = 8, sentence: str | None = None) -> list[RETriple]:
         """What the pool states about ``entity``, leaving out what the ``sentence`` being extracted states."""
         own = sentence.strip() if sentence is not None else None
-        return list(dict.fromkeys(t for text, t in self._facts.get(_key(entity), []) if text != own))[:limit]
+        return list(dict.fromkeys(t for text, t in self._facts.get(name_key(entity), []) if text != own))[:limit]
 
     def entities_in(self, text: str, limit: int = 5) -> list[str]:
         """Pool entities the text names (a gazetteer: AgentRE's entity recognition and linking step),
         longest first; names of one or two characters are skipped as too ambiguous, and so are names
         the pool knows only from this very text."""
-        lowered = _key(text)
+        lowered = name_key(text)
         found = [n for n in self._facts if len(n) > 2 and names_in(n, lowered) and self.facts(n, limit=1, sentence=text)]
         return sorted(found, key=len, reverse=True)[:limit]
 
@@ -56,7 +56,8 @@ def _word(name: str) -> re.Pattern:
     return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
 
 
-def _key(name: str) -> str:
+def name_key(name: str) -> str:
+    """A name as pool look-ups and the checks compare it: spacing normalised, case folded."""
     return normalize_argument(name).casefold()
 
 
