@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphwright.linking.literals import XSD, typed_value
-from graphwright.linking.names import full_name, is_number_or_date, match_name
+from graphwright.linking.names import full_name, is_number_or_date, match_name, names_fit
 
 
 @pytest.mark.parametrize("surface,names,kind", [
@@ -88,3 +88,12 @@ TEXT = ("Kenji Sato-Whitfield was mayor of Ridgecrest Falls. He won the Grand Pr
 ])
 def test_full_name_grows_a_piece_of_a_name(mention, name):
     assert full_name(mention, TEXT) == name
+
+
+def test_names_fit_accepts_a_name_inside_the_words_and_rejects_unrelated_hits():
+    assert names_fit("French comedy film", ["comedy film"])
+    assert names_fit("Datong District, Taipei, Taiwan", ["Taipei"])
+    assert names_fit("Schwarzenegger", ["Arnold Schwarzenegger"])
+    assert not names_fit("cake", ["Kenya", "Republic of Kenya"])
+    assert not names_fit("banker", ["Bangladesh"])
+    assert names_fit("the University of Oslo", ["Oslo University"])  # order and filler words aside

@@ -9,6 +9,7 @@ import asyncio
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.base import make_system
+from graphwright.systems.cie.common.places import place_chain
 
 from tests.support.cie_script import (
     MAPPING, TEXT, TRIPLES, AgentScript, lean_extractor, lean_script, lean_uri_agent, lean_validator,
@@ -134,3 +135,67 @@ def test_lean_network_speaks_the_xml_tag_protocol_too(default_kb):
     result, _ = run(script, default_kb, output_format="xml", parse_retries=1)
     assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
     assert "no <goto>" in script.prompts["validation"][1]  # fed back inside the same agent call
+
+
+# --- constraints a small model cannot keep itself (issue 27) --------------------------------------------
+
+BORN = {"subject": "Arnold Schwarzenegger", "predicate": "date of birth", "object": "30 July 1947"}
+CAKE = {"subject": "Arnold Schwarzenegger", "predicate": "member of political party", "object": "cake"}
+# what the URI agent of the 1.5B model does: the top hit for every term, an item for a date included
+PICKS = MAPPING + [{"surface": "date of birth", "iri": "wdt:P569"}, {"surface": "30 July 1947", "iri": "wd:Q571822"},
+                   {"surface": "cake", "iri": "wd:Q114"}]
+
+
+def test_typed_values_write_a_date_where_the_search_could_only_offer_an_item(default_kb):
+    script = lean_script(triples=TRIPLES + [BORN], mapping=PICKS)
+    result, _ = run(script, default_kb, typed_values=True)
+    born = next(t for t in result.triples if t.predicate.value.endswith("P569"))
+    assert born.object.kind == "literal" and born.object.value == "1947-07-30"
+    assert born.object.datatype.endswith("#date")
+    assert "(Arnold Schwarzenegger; date of birth; 30 July 1947) -> (Arnold Schwarzenegger; date of birth" \
+        in script.prompts["validation"][0]
+
+
+def test_without_typed_values_the_date_line_is_dropped_as_an_item(default_kb):
+    result, _ = run(lean_script(triples=TRIPLES + [BORN], mapping=PICKS), default_kb)
+    assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
+
+
+def test_name_check_leaves_out_an_item_whose_names_do_not_fit_the_words(default_kb):
+    script = lean_script(triples=TRIPLES + [CAKE], mapping=PICKS)
+    result, _ = run(script, default_kb, name_check=True)
+    assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}  # not "party: Kenya"
+    assert "cake" not in script.prompts["validation"][0]
+    unchecked = lean_script(triples=TRIPLES + [CAKE], mapping=PICKS)
+    run(unchecked, default_kb)
+    assert "(Arnold Schwarzenegger; member of political party; cake) -> (Arnold Schwarzenegger; member of political party; Kenya)" \
+        in unchecked.prompts["validation"][0]
+
+
+def test_without_the_validator_the_checked_lines_are_the_answer(default_kb):
+    script = AgentScript(extractor=[lean_extractor()], uri=[lean_uri_agent()], validation=[])
+    result, llm = run(script, default_kb, validator=False)
+    assert keys(result) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
+    assert len(llm.calls) == 2 and [s.node for s in result.trace][-2:] == ["check_tools", "finish"]
+    assert {t.provenance.agent for t in result.triples} == {"check_tools"}
+
+
+def test_place_chains_read_a_list_of_places_as_the_facts_it_states(default_kb):
+    born = {"subject": "Arnold Schwarzenegger", "predicate": "place of birth", "object": "Thal, Styria, Austria"}
+    located = {"subject": "Thal", "predicate": "located in", "object": "the state of Styria, Austria"}
+    mapping = MAPPING + [{"surface": "Thal, Styria, Austria", "iri": "wd:Q40"},  # one of the three, as the search gives
+                         {"surface": "located in", "iri": "wdt:P131"}, {"surface": "the state of Styria, Austria", "iri": "wd:Q41358"}]
+    result, _ = run(lean_script(triples=[born, located], mapping=mapping), default_kb, place_chains=True)
+    assert keys(result) == {
+        ("Q2685", "P19", "Q571822"),  # born in the first place, not in Austria
+        ("Q571822", "P131", "Q41358"), ("Q41358", "P17", "Q40"), ("Q571822", "P17", "Q40"),
+    }  # a place of birth does not put the person in the country; being located in it does (Thal P17 Austria)
+    plain, _ = run(lean_script(triples=[born], mapping=mapping), default_kb)
+    assert keys(plain) == {("Q2685", "P19", "Q571822")}  # open-world linking takes the list's head; no more facts
+
+
+def test_place_chain_needs_two_capitalised_places_and_is_not_a_name_itself(default_kb):
+    assert place_chain(default_kb, "Thal in Styria, Austria") == [("Q571822", "Thal"), ("Q41358", "Styria"), ("Q40", "Austria")]
+    assert place_chain(default_kb, "the state of Styria") == []  # one place; "state" is no place of its own
+    assert place_chain(default_kb, "Austria") == []
+    assert place_chain(default_kb, "a village near Graz") == []

@@ -91,6 +91,25 @@ def _match(surface: str, names: list[str]) -> NameMatch:
     return best
 
 
+_FILLER = {"a", "an", "the", "of", "in", "on", "at", "and", "for", "to", "by", "de"}
+
+
+def names_fit(surface: str, names: Iterable[str]) -> bool:
+    """Whether a tool's pick can stand for ``surface`` at all: ``match_name`` finds a match, or every
+    word of some name is in the surface ("comedy film" in "French comedy film", "Taipei" in "Datong
+    District, Taipei"). Looser than a link decision; it only catches a search that returned an item
+    for words it has no item for ("cake" -> Kenya, "banker" -> Bangladesh)."""
+    names = [n for n in names if n]
+    if match_name(surface, names).is_name:
+        return True
+    words = set(normalize(surface).split()) - _FILLER
+    for name in names:
+        name_words = set(normalize(name).split()) - _FILLER
+        if name_words and name_words <= words:
+            return True
+    return False
+
+
 def _demonym(surface: str, mention: str, name: str) -> bool:
     """"Afghan" / "Afghanistan", "Turkish" / "Turkey": one capitalised word that is the name with a
     demonym ending; the fitted weight of this kind says how far to trust it."""

@@ -14,7 +14,11 @@ from langgraph.graph import END
 from langgraph.types import Command
 
 from graphwright.errors import ModelOutputError
-from graphwright.kb.namespaces import TURTLE_PREFIXES
+from graphwright.kb.namespaces import TURTLE_PREFIXES, local_id
+from graphwright.linking.literals import typed_value
+from graphwright.linking.names import names_fit
+from graphwright.store.sparql import sparql_literal
+from graphwright.systems.cie.common.places import PLACE_PROPERTIES, chain_triples, place_chain
 from graphwright.systems.cie.common.turn import trace_step
 from graphwright.tools.turtle import salvage_turtle
 from graphwright.tools.turtle_to_label import label_triples
@@ -54,17 +58,59 @@ def check_turtle(kb, turtle: str, agent: str) -> FinishOutcome:
     return outcome
 
 
-def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]], kb=None, *,
+                typed_values: bool = False, name_check: bool = False, place_chains: bool = False) -> list[dict[str, Any]]:
     """One Turtle line per free-form triple whose three parts all have a mapped IRI (surface -> iri),
-    each line once, with the free-form triple it came from."""
+    each line once, with the free-form triple it came from.
+
+    With the ``kb``: ``typed_values`` writes the object of a property that takes a value (a date, a
+    number, a string) as a typed literal parsed from the free-form object, where the search could only
+    offer items ("5 May 1961" -> the item "1961"); ``name_check`` leaves out a triple whose subject or
+    object IRI has no KB name that fits the words it was mapped from ("cake" -> Kenya);
+    ``place_chains`` reads a list of places as the object of a place-valued property as the chain of
+    facts it states (places.py); such lines carry ``surfaces``, the words of each place."""
     iri_of = {m["surface"].strip().casefold(): m["iri"] for m in mapping if m.get("iri")}
     lines: dict[str, dict[str, Any]] = {}
+
+    def add(s: str, p: str, o: str, t: dict[str, str], **extra: Any) -> None:
+        line = f"{s} {p} {o} ."
+        lines.setdefault(line, {"line": line, "free": [t["subject"], t["predicate"], t["object"]], **extra})
+
     for t in triples:
         s, p, o = (iri_of.get(str(t[k]).strip().casefold()) for k in ("subject", "predicate", "object"))
-        if s and p and o and s.startswith("wd:") and p.startswith("wdt:") and o.startswith("wd:"):
-            line = f"{s} {p} {o} ."
-            lines.setdefault(line, {"line": line, "free": [t["subject"], t["predicate"], t["object"]]})
+        if not (s and p and s.startswith("wd:") and p.startswith("wdt:")):
+            continue
+        if name_check and not _names_fit(kb, s, t["subject"]):
+            continue
+        value = _typed_value(kb, p, str(t["object"])) if typed_values else None
+        if value is not None:
+            if str(t["object"]).strip().casefold() != str(t["subject"]).strip().casefold():  # not "X name X"
+                add(s, p, value, t)
+            continue
+        chain = place_chain(kb, str(t["object"])) if place_chains and local_id(p) in PLACE_PROPERTIES else []
+        if chain:
+            words = {f"wd:{ident}": part for ident, part in chain}  # each place by its own words, not the list's
+            for cs, cp, co in chain_triples(kb, local_id(s), local_id(p), [ident for ident, _ in chain]):
+                add(f"wd:{cs}", f"wdt:{cp}", f"wd:{co}", t, surfaces=words)
+        elif o and o.startswith("wd:") and not (name_check and not _names_fit(kb, o, t["object"])):
+            add(s, p, o, t)
     return list(lines.values())
+
+
+def _names_fit(kb, iri: str, surface: str) -> bool:
+    record = kb.get(iri)
+    return record is not None and names_fit(str(surface), [record.label or "", *record.aliases])
+
+
+def _typed_value(kb, property_iri: str, words: str) -> str | None:
+    """The Turtle literal for ``words`` when the property takes a literal of a datatype they parse as."""
+    record = kb.get(property_iri)
+    value = typed_value(record.datatype or "", words) if record is not None else None
+    if value is None:
+        return None
+    if value.lang:
+        return sparql_literal(value.lexical, language=value.lang)
+    return sparql_literal(value.lexical, datatype=value.datatype)
 
 
 def draft_turtle(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> str:

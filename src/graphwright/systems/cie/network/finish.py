@@ -8,18 +8,23 @@ before any Turtle exists, the same assembly is used and marked ``fallback``.
 
 from __future__ import annotations
 
-from graphwright.systems.cie.common.finish import FinishOutcome, check_turtle, mapping_fallback
+from typing import Callable
+
+from graphwright.systems.cie.common.finish import FinishOutcome, check_turtle
+from graphwright.systems.cie.network.outputs import CHECK_TOOLS, VALIDATION
 from graphwright.systems.cie.network.state import NetworkState
 
 
-def finish_run(kb, state: NetworkState) -> FinishOutcome:
+def finish_run(kb, state: NetworkState, fallback: Callable[[NetworkState], str]) -> FinishOutcome:
+    """``fallback(state)``: the draft Turtle assembled from the free-form triples and the mapping."""
     turtle = (state.get("turtle") or "").strip()
+    author = state.get("turtle_author", "draft")
     # a draft the validation agent never got to approve is a fallback, as is one assembled here
-    unapproved = state.get("forced") and state.get("turtle_author", "draft") == "draft"
-    agent = "fallback" if unapproved else "validation_and_output"
+    unapproved = state.get("forced") and author == "draft"
+    agent = "fallback" if unapproved else CHECK_TOOLS if author == CHECK_TOOLS else VALIDATION
     if not turtle and state.get("forced"):
-        turtle, agent = mapping_fallback(state), "fallback"
+        turtle, agent = fallback(state), "fallback"
     outcome = check_turtle(kb, turtle, agent)
     if outcome.parse_error and state.get("forced"):
-        outcome = check_turtle(kb, mapping_fallback(state), "fallback")
+        outcome = check_turtle(kb, fallback(state), "fallback")
     return outcome

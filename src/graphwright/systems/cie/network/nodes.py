@@ -75,6 +75,16 @@ def _max_tokens(ctx: CieContext, agent: str, text: str) -> int:
     return ctx.config.extractor_cap(text) if agent == EXTRACTOR else ctx.config.max_tokens
 
 
+def _draft(ctx: CieContext, triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    cfg = ctx.config
+    return draft_lines(triples, mapping, ctx.kb, typed_values=cfg.typed_values, name_check=cfg.name_check,
+                       place_chains=cfg.place_chains)
+
+
+def _draft_turtle(ctx: CieContext, state: NetworkState) -> str:
+    return "\n".join(entry["line"] for entry in _draft(ctx, state.get("triples") or [], state.get("uri_mapping") or []))
+
+
 def _back_to(state: NetworkState, agent: str, error: str, steps: int) -> Command:
     """Error incorporation: the agent sees the error as the last response and tries again."""
     return Command(goto=agent, update={"last_call": agent, "last_response": error, "steps": steps,
@@ -134,7 +144,7 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
     update = {**common, "uri_mapping": mapping}
     if goto == VALIDATION:  # hand over a draft, which the validation agent checks and edits
         if ctx.config.lean:
-            lines = draft_lines(state.get("triples") or [], mapping)
+            lines = _draft(ctx, state.get("triples") or [], mapping)
             # the validation agent would have to run both checks first (strict routing): run them now;
             # a draft with no line leaves nothing to validate
             goto = CHECK_TOOLS if lines else FINISH
@@ -219,19 +229,21 @@ async def check_tools(state: NetworkState, runtime: Ctx) -> Command:
     """lean=true: both check tools on every line of the draft. A line the checks call invalid (an item
     where the property takes a literal, a subject or value of a type the property excludes) is dropped
     here; the validation agent judges the others against the text, or the run ends when none is left."""
-    checks = check_lines(runtime.context.kb, draft_lines(state.get("triples") or [], state.get("uri_mapping") or []))
+    ctx = runtime.context
+    checks = check_lines(ctx.kb, _draft(ctx, state.get("triples") or [], state.get("uri_mapping") or []))
     kept = [c for c in checks if c["verdict"] != "invalid"]
     report = render_lines(kept) + "".join(f"\ndropped: {render_lines([c])[3:]}" for c in checks if c not in kept)
     caller = state.get("caller") or VALIDATION
-    goto = caller if kept else FINISH
+    goto = caller if kept and ctx.config.validator else FINISH
+    author = {} if ctx.config.validator else {"turtle_author": CHECK_TOOLS}  # without a validator the checks decide
     return Command(goto=goto, update={
-        "checks": kept, "check_problems": 0, "turtle": "\n".join(c["line"] for c in kept), "last_call": CHECK_TOOLS,
+        **author, "checks": kept, "check_problems": 0, "turtle": "\n".join(c["line"] for c in kept), "last_call": CHECK_TOOLS,
         "last_response": report, "call_trace": trace_step(state, CHECK_TOOLS, "tool", goto=goto, output=report[:2000])})
 
 
 async def finish(state: NetworkState, runtime: Ctx) -> Command:
     ctx = runtime.context
-    outcome = finish_run(ctx.kb, state)
+    outcome = finish_run(ctx.kb, state, lambda s: _draft_turtle(ctx, s))
     retries_left = state.get("finish_attempts", 0) < ctx.config.finish_retries
     if outcome.problems and not state.get("forced") and retries_left:
         error = "ERROR: the final Turtle was rejected:\n- " + "\n- ".join(outcome.problems) + "\nFix these triples or leave them out, then finish again."

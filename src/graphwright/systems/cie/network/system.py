@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphwright.kb.namespaces import WD
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.network.graph import build_graph
 
@@ -20,6 +21,13 @@ class NetworkSystem(CieGraphSystem):
         if config.lean:
             self.prompt_names = self.lean_prompt_names
         super().__init__(llm, kb, config)
+
+    def surfaces(self, state):
+        """The mapping's words per IRI; a place read from a list (place_chains) by its own words."""
+        surfaces = super().surfaces(state)
+        for check in state.get("checks") or []:
+            surfaces.update({WD + iri.removeprefix("wd:"): words for iri, words in (check.get("surfaces") or {}).items()})
+        return surfaces
 
     def build_graph(self):
         return build_graph()
