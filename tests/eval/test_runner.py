@@ -167,7 +167,7 @@ def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default
     assert row["counts"]["triples"] == {"matched_pred": 2, "predicted": 2, "matched_gold": 2, "gold": 3}
     agg = json.loads((out / "aggregate.json").read_text())
     calls = {agent: cost["llm_calls"] for agent, cost in agg["per_agent"].items()}
-    assert calls == {"extractor": 1, "uri_mapping": 1, "validation_output": 1}  # the 3 calls, by agent
+    assert calls == {"extractor": 1, "uri_mapping": 1}  # the 2 calls, by agent (the checks decide: validator=false)
     assert "| uri_mapping | 1 | 100 | 0% |" in (out / "report.md").read_text()
     assert agg["macro"]["triples"]["precision"] == 1.0
     assert agg["macro"]["triples"]["recall"] == pytest.approx(2 / 3, abs=1e-4)

@@ -91,20 +91,25 @@ def _match(surface: str, names: list[str]) -> NameMatch:
     return best
 
 
-_FILLER = {"a", "an", "the", "of", "in", "on", "at", "and", "for", "to", "by", "de"}
+FILLER = {"a", "an", "the", "of", "in", "on", "at", "and", "for", "to", "by", "de"}
 
 
 def names_fit(surface: str, names: Iterable[str]) -> bool:
     """Whether a tool's pick can stand for ``surface`` at all: ``match_name`` finds a match, or every
     word of some name is in the surface ("comedy film" in "French comedy film", "Taipei" in "Datong
     District, Taipei"). Looser than a link decision; it only catches a search that returned an item
-    for words it has no item for ("cake" -> Kenya, "banker" -> Bangladesh)."""
+    for words it has no item for ("cake" -> Kenya, "banker" -> Bangladesh, "fort" -> Fort Worth).
+    An item named by a number or a date ("1987") never stands for words: those are values."""
     names = [n for n in names if n]
-    if match_name(surface, names).is_name:
-        return True
-    words = set(normalize(surface).split()) - _FILLER
+    if any(is_number_or_date(n) for n in names[:1]):
+        return False
+    match = match_name(surface, names)
+    if match.is_name:
+        # a common word is no part of a proper name ("fort" of "Fort Worth")
+        return not (match.kind == "part" and surface.islower() and not match.name.islower())
+    words = set(normalize(surface).split()) - FILLER
     for name in names:
-        name_words = set(normalize(name).split()) - _FILLER
+        name_words = set(normalize(name).split()) - FILLER
         if name_words and name_words <= words:
             return True
     return False

@@ -24,6 +24,7 @@ class OpenWorldLinking:
         self.system = system
         self.name = system.name
         self.judge = LinkJudge(kb)
+        system.names_judged_after = True  # a system may skip its own, cruder name checks (cie.network's name_check)
 
     def __getattr__(self, attr: str) -> Any:  # config, prompts, ...: the wrapped system's
         return getattr(self.system, attr)

@@ -16,7 +16,7 @@ from langgraph.types import Command
 from graphwright.errors import ModelOutputError
 from graphwright.kb.namespaces import TURTLE_PREFIXES, local_id
 from graphwright.linking.literals import typed_value
-from graphwright.linking.names import names_fit
+from graphwright.linking.names import FILLER, names_fit, normalize
 from graphwright.store.sparql import sparql_literal
 from graphwright.systems.cie.common.places import PLACE_PROPERTIES, chain_triples, place_chain
 from graphwright.systems.cie.common.turn import trace_step
@@ -63,8 +63,8 @@ def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]], kb
     """One Turtle line per free-form triple whose three parts all have a mapped IRI (surface -> iri),
     each line once, with the free-form triple it came from.
 
-    With the ``kb``: ``typed_values`` writes the object of a property that takes a value (a date, a
-    number, a string) as a typed literal parsed from the free-form object, where the search could only
+    With the ``kb``: ``typed_values`` writes the object of a property that takes a date or a number as
+    a typed literal parsed from the free-form object, where the search could only
     offer items ("5 May 1961" -> the item "1961"); ``name_check`` leaves out a triple whose subject or
     object IRI has no KB name that fits the words it was mapped from ("cake" -> Kenya);
     ``place_chains`` reads a list of places as the object of a place-valued property as the chain of
@@ -82,10 +82,9 @@ def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]], kb
             continue
         if name_check and not _names_fit(kb, s, t["subject"]):
             continue
-        value = _typed_value(kb, p, str(t["object"])) if typed_values else None
+        value = _typed_value(kb, p, str(t["predicate"]), str(t["object"])) if typed_values else None
         if value is not None:
-            if str(t["object"]).strip().casefold() != str(t["subject"]).strip().casefold():  # not "X name X"
-                add(s, p, value, t)
+            add(s, p, value, t)
             continue
         chain = place_chain(kb, str(t["object"])) if place_chains and local_id(p) in PLACE_PROPERTIES else []
         if chain:
@@ -97,20 +96,35 @@ def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]], kb
     return list(lines.values())
 
 
+VALUE_DATATYPES = {"time", "quantity"}
+_STEM = 4  # "born" / "born on", "died" / "died on", "population" / "has population"
+_ANY_VALUE = {"date", "year", "time", "day", "number", "count", "value", "has", "was"}  # say nothing of which one
+
+
+def _says(predicate: str, record) -> bool:
+    """A word of the free-form predicate begins like a word of the property's label or aliases: a value
+    is not written under a property the search offered for other words ("acquisition date" -> publication
+    date)."""
+    def stems(text: str) -> set[str]:
+        return {w[:_STEM] for w in normalize(text).split() if len(w) > 2 and w not in FILLER | _ANY_VALUE}
+    return bool(stems(predicate) & set().union(*(stems(n) for n in [record.label or "", *record.aliases])))
+
+
 def _names_fit(kb, iri: str, surface: str) -> bool:
     record = kb.get(iri)
     return record is not None and names_fit(str(surface), [record.label or "", *record.aliases])
 
 
-def _typed_value(kb, property_iri: str, words: str) -> str | None:
-    """The Turtle literal for ``words`` when the property takes a literal of a datatype they parse as."""
+def _typed_value(kb, property_iri: str, predicate: str, words: str) -> str | None:
+    """The Turtle literal for ``words`` when the property takes a date or a number, the free-form
+    predicate says so in a word of the property's names, and they parse as one. Text-valued properties
+    are left out: a small model's free-form object is a phrase, and a property such as "birth name" or
+    "motto text" would take any phrase, a date included."""
     record = kb.get(property_iri)
-    value = typed_value(record.datatype or "", words) if record is not None else None
-    if value is None:
+    if record is None or record.datatype not in VALUE_DATATYPES or not _says(predicate, record):
         return None
-    if value.lang:
-        return sparql_literal(value.lexical, language=value.lang)
-    return sparql_literal(value.lexical, datatype=value.datatype)
+    value = typed_value(record.datatype, words)
+    return sparql_literal(value.lexical, datatype=value.datatype) if value else None
 
 
 def draft_turtle(triples: list[dict[str, str]], mapping: list[dict[str, Any]]) -> str:

@@ -35,6 +35,7 @@ class CieGraphSystem:
     name: str
     version: str
     links_to_kb = True  # its subjects and objects are KB IRIs: open-world linking checks them
+    names_judged_after = False  # set by open-world linking, which judges every name after the run
     prompts_package: str
     prompt_names: tuple[str, ...]
 
@@ -46,6 +47,10 @@ class CieGraphSystem:
 
     def build_graph(self):
         raise NotImplementedError
+
+    def run_config(self):
+        """The settings a run uses: the configured ones, unless linking after the run overrides some."""
+        return self.config
 
     def initial_state(self, document: Document) -> dict[str, Any]:
         return {"text": document.text, "steps": 0, "call_trace": [], "warnings": []}
@@ -61,7 +66,7 @@ class CieGraphSystem:
 
     async def run(self, document: Document) -> ExtractionResult:
         meter = MeteredLLM(self.llm, budget=self.config.token_budget)
-        context = CieContext(llm=meter, kb=self.kb, config=self.config, prompts=self.prompts)
+        context = CieContext(llm=meter, kb=self.kb, config=self.run_config(), prompts=self.prompts)
         started = time.perf_counter()
         try:
             state = await self.graph.ainvoke(self.initial_state(document), {"recursion_limit": self.config.recursion_limit},

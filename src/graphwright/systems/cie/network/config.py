@@ -23,13 +23,14 @@ class NetworkConfig(CieConfig):
     extractor_min_tokens: int = Field(default=128, ge=16, description="lean: the least budget of the extractor's answer "
                                       "(a short text gets this much, a long one about its own length).")
 
-    typed_values: bool = Field(default=False, description="lean: a property that takes a date, number or string gets the "
+    typed_values: bool = Field(default=True, description="lean: a property that takes a date or a number gets the "
                                "free-form object as a typed literal, instead of the item the search offered for it.")
-    name_check: bool = Field(default=False, description="lean: a mapped entity with no KB name that fits the words it was "
-                             "mapped from is left out of the draft (the search returns hits even for words the KB lacks).")
-    place_chains: bool = Field(default=False, description="lean: a list of places as the object of a place-valued property "
+    name_check: bool = Field(default=True, description="lean, closed-world linking: a mapped entity with no KB name that "
+                             "fits the words it was mapped from is left out of the draft (the search returns hits even for "
+                             "words the KB lacks). Open-world linking judges names itself and keeps such an entity as its own node.")
+    place_chains: bool = Field(default=True, description="lean: a list of places as the object of a place-valued property "
                                "(\"Datong District, Taipei, Taiwan\") is drafted as the chain of facts it states (places.py).")
-    validator: bool = Field(default=True, description="lean: the validation agent judges the checked lines; off: the lines "
+    validator: bool = Field(default=False, description="lean: the validation agent judges the checked lines; off: the lines "
                             "the check tools pass are the answer (the 1.5B validator removed none in 20 documents).")
 
     def extractor_cap(self, text: str) -> int:

@@ -22,6 +22,12 @@ class NetworkSystem(CieGraphSystem):
             self.prompt_names = self.lean_prompt_names
         super().__init__(llm, kb, config)
 
+    def run_config(self):
+        # open-world linking keeps a name the KB lacks as its own node; the name check would drop its fact
+        if self.names_judged_after and self.config.name_check:
+            return self.config.model_copy(update={"name_check": False})
+        return self.config
+
     def surfaces(self, state):
         """The mapping's words per IRI; a place read from a list (place_chains) by its own words."""
         surfaces = super().surfaces(state)
