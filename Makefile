@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-linking bench-speed bench-throughput clean
+.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-linking bench-speed bench-throughput clean
 
 install: $(STAMP)
 
@@ -76,6 +76,10 @@ bench-cooperkgc: install
 QA_DATASETS ?= hotpotqa:100,migres-2wikimultihopqa:50
 bench-qa: install
 	$(BIN)/python scripts/bench_qa.py --datasets $(QA_DATASETS) --model embedded:qwen2.5-coder-1.5b --no-cache
+
+# cie.network's steps for small models, one by one, on the same answers (issue 27; replays from the ledger)
+bench-cie-rules: install
+	$(BIN)/python scripts/bench_cie_rules.py --docs 60 --dev 20 --model embedded:qwen2.5-coder-1.5b
 
 # agentic-kgr against its single call on CoNLL04 (paper 004; issue 25)
 KGR_SENTENCES ?= 100
