@@ -68,7 +68,7 @@ def table(results: dict[str, list[dict]], dev: int, docs: int, model: str, comma
             part_rows = rows[sl]
             calls = sum(r["usage"]["llm_calls"] for r in part_rows) / len(part_rows)
             tokens = sum(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in part_rows) / len(part_rows)
-            delta = "-" if rows is base else change(counts(part_rows), counts(base[sl]))
+            delta = "- | -" if rows is base else change(counts(part_rows), counts(base[sl]))
             lines.append(f"| {name} | {part} | {scores(counts(part_rows))} | {delta} | {calls:.1f} | {tokens:.0f} |")
     lines += ["", "Micro F1 over the summed counts with its bootstrap interval; macro F1 is the mean over documents "
               "(the 20-document tables above). Δ: against none of them, on the same documents and answers. "

@@ -370,9 +370,6 @@ async def test_an_answer_naming_what_the_sentence_lacks_is_asked_again_once(inpu
     first, second = (user for _, user in script.prompts["extract"])
     assert "Your last answer" not in first
     assert second.startswith(first) and 'named "Anna Berg", which this sentence does not contain' in second
-    # the second answer can only copy heads and tails from the sentence
-    heads = [schema["$defs"]["Triple"]["properties"]["head"] for schema in script.schemas["extract"]]
-    assert "enum" not in heads[0] and "John Smith" in heads[1]["enum"] and "Anna Berg" not in heads[1]["enum"]
 
     grounded = RoleScript(extract=[fixed])
     sys_, llm = system(grounded, {**inputs, "reask_ungrounded": True}, "agentre.fewshot")

@@ -48,11 +48,8 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
     answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback="", **values)
     ground(run, answer.triples, sentence)
     if config.reask_ungrounded and run.dropped:
-        # the second answer may only copy heads and tails from the sentence: told in words alone, the 1.5B
-        # model named the example's arguments again or gave up on a sentence that has triples
-        copying = extraction_model(relations, reasoning=mode == "cot", spans=spans or copyable_spans(sentence))
         feedback = ungrounded(run, sentence)
-        answer = await caller.ask(run, "extractor", prompts["extract"], copying, turns, feedback=feedback, **values)
+        answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback=feedback, **values)
         ground(run, answer.triples, sentence)
     if config.check != "none":
         await check(run, sentence, retrieval, caller, prompts, pairs=config.check == "pairs",
