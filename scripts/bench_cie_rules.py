@@ -81,13 +81,13 @@ async def main_async(args, command: str) -> None:
     data = load_dataset("rebel-sample", args.docs)
     kb = open_kb(data.kb)
     replay = ReplayLLM(llm, LEDGER / "cie-rules--answers-rebel-sample.jsonl")
+    order = {d.id: i for i, d in enumerate(data.documents)}
     results = {}
     for name, settings in CONFIGS.items():
         folder = RUNS / "cie-rules" / slug(name)
         _, rows = await run_config(name, "cie.network", {**SETTINGS, **settings}, data, kb, llm, folder, args.docs,
                                    replay=replay)
         save(folder)
-        order = {d.id: i for i, d in enumerate(data.documents)}
         results[name] = sorted(rows, key=lambda r: order[r["id"]])
     write_section(BENCH_MD, "cie-rules", table(results, args.dev, args.docs, llm.name, command))
     print(f"wrote the cie-rules table to {BENCH_MD}", file=sys.stderr)

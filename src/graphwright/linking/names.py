@@ -101,7 +101,7 @@ def names_fit(surface: str, names: Iterable[str]) -> bool:
     for words it has no item for ("cake" -> Kenya, "banker" -> Bangladesh, "fort" -> Fort Worth).
     An item named by a number or a date ("1987") never stands for words: those are values."""
     names = [n for n in names if n]
-    if any(is_number_or_date(n) for n in names[:1]):
+    if names and is_number_or_date(names[0]):  # the label
         return False
     match = match_name(surface, names)
     if match.is_name:
