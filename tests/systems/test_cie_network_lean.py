@@ -218,3 +218,15 @@ def test_place_chain_needs_two_capitalised_places_and_is_not_a_name_itself(defau
     assert place_chain(default_kb, "the state of Styria") == []  # one place; "state" is no place of its own
     assert place_chain(default_kb, "Austria") == []
     assert place_chain(default_kb, "a village near Graz") == []
+
+
+def test_each_line_is_judged_by_its_own_words_when_one_iri_stands_for_two(default_kb):
+    # the search gave Austria for "Odense" (the KB lacks it); the place list names Austria itself
+    born = {"subject": "Arnold Schwarzenegger", "predicate": "place of birth", "object": "Odense"}
+    located = {"subject": "Thal", "predicate": "located in", "object": "Styria, Austria"}
+    mapping = MAPPING + [{"surface": "Odense", "iri": "wd:Q40"}, {"surface": "located in", "iri": "wdt:P131"},
+                         {"surface": "Styria, Austria", "iri": "wd:Q41358"}]
+    result, _ = run(lean_script(triples=[born, located], mapping=mapping), default_kb)
+    birth = next(t for t in result.triples if t.predicate.value.endswith("P19"))
+    assert birth.object.label == "Odense" and "wikidata" not in birth.object.value  # not "born in Austria"
+    assert ("Q41358", "P17", "Q40") in keys(result)  # Styria is in Austria: the list's own words

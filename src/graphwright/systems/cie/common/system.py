@@ -59,6 +59,10 @@ class CieGraphSystem:
         """Full IRI -> the words of the text it was mapped from (for evidence)."""
         return mapping_surfaces(state.get("uri_mapping") or [])
 
+    def surfaces_of(self, state: dict[str, Any], triple: dict[str, Any], surfaces: dict[str, str]) -> dict[str, str]:
+        """The words behind one final triple's IRIs: by default the run's, whatever line the IRI is on."""
+        return surfaces
+
     def extra(self, state: dict[str, Any]) -> dict[str, Any]:
         """What the result keeps of the final state besides the triples."""
         return {"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
@@ -83,7 +87,7 @@ class CieGraphSystem:
         surfaces = self.surfaces(state)
         return ExtractionResult(
             document_id=document.id, system=self.name,
-            triples=[self.triple(document, t, surfaces) for t in state.get("final_triples") or []],
+            triples=[self.triple(document, t, self.surfaces_of(state, t, surfaces)) for t in state.get("final_triples") or []],
             usage=usage, trace=trace_steps(trace), output=state.get("final_turtle") or "",
             warnings=list(state.get("warnings") or []), extra=self.extra(state))
 

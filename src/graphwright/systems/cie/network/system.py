@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.kb.namespaces import WD
+from graphwright.kb.namespaces import WD, WDT
 from graphwright.systems.cie.common.system import CieGraphSystem
 from graphwright.systems.cie.network.graph import build_graph
 
@@ -28,11 +28,18 @@ class NetworkSystem(CieGraphSystem):
             return self.config.model_copy(update={"name_check": False})
         return self.config
 
-    def surfaces(self, state):
-        """The mapping's words per IRI; a place read from a list (place_chains) by its own words."""
-        surfaces = super().surfaces(state)
+    def surfaces_of(self, state, triple, surfaces):
+        """A drafted line's own words: the free-form triple it came from, and for a place read from a list
+        (place_chains) that place's words. The same IRI may stand for other words on another line (the
+        search gave Denmark for "Odense"), and open-world linking judges each link by these words."""
+        key = tuple(triple[k]["value"] for k in ("subject", "predicate", "object"))
         for check in state.get("checks") or []:
-            surfaces.update({WD + iri.removeprefix("wd:"): words for iri, words in (check.get("surfaces") or {}).items()})
+            s, p, o = check["line"].removesuffix(" .").split(" ", 2)
+            iris = (WD + s.removeprefix("wd:"), WDT + p.removeprefix("wdt:"), WD + o.removeprefix("wd:"))
+            if iris[:2] == key[:2] and (iris[2] == key[2] or not o.startswith("wd:")):
+                words = {iris[0]: check["free"][0], iris[2]: check["free"][2]}
+                words.update({WD + iri.removeprefix("wd:"): part for iri, part in (check.get("surfaces") or {}).items()})
+                return {**surfaces, **words}
         return surfaces
 
     def build_graph(self):
