@@ -70,6 +70,8 @@ def test_values_that_do_not_parse_give_none(datatype, text):
 def test_numbers_and_dates_are_not_names():
     assert is_number_or_date("1911") and is_number_or_date("12 May 1990") and is_number_or_date("1,200")
     assert not is_number_or_date("Paris") and not is_number_or_date("Apollo 11")
+    assert is_number_or_date("240 people") and is_number_or_date("about 3,000 employees")  # counts
+    assert not is_number_or_date("1860 Munich") and not is_number_or_date("3 Doors Down")  # names
 
 
 

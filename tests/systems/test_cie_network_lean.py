@@ -217,6 +217,9 @@ def test_place_chain_needs_two_capitalised_places_and_is_not_a_name_itself(defau
     assert place_chain(default_kb, "Thal in Styria, Austria") == [("Q571822", "Thal"), ("Q41358", "Styria"), ("Q40", "Austria")]
     assert place_chain(default_kb, "the state of Styria") == []  # one place; "state" is no place of its own
     assert place_chain(default_kb, "Austria") == []
+    # commas part the places; "of" parts only words that are not a name ("Region" alone is a class's alias)
+    assert place_chain(default_kb, "Vejle, Region of Southern Denmark, Denmark") == [("Q26061", "Southern Denmark"),
+                                                                                    ("Q35", "Denmark")]
     assert place_chain(default_kb, "a village near Graz") == []
 
 

@@ -133,10 +133,16 @@ def _in_order(words: list[str], name_words: list[str]) -> bool:
 _NUMBERISH = re.compile(r"^[\d\s.,/:\-–]+(bc|bce|ad|ce|s)?$")
 
 
+# a count of something: "240 people", "about 3,000 employees"; not "1860 Munich" or "3 Doors Down" (names)
+_COUNT = re.compile(r"^(?:about |around |over |some |nearly |more than )?\d[\d,.]*(?: (?:thousand|million|billion))?"
+                    r" [a-z][a-z -]*$")
+
+
 def is_number_or_date(surface: str) -> bool:
-    """"1911", "1,200", "12 May 1990" style strings: values, never names of items."""
+    """"1911", "1,200", "12 May 1990", "240 people" style strings: values, never names of items."""
     text = surface.strip().casefold()
-    return bool(text) and (bool(_NUMBERISH.match(text)) or parse_date(surface) is not None)
+    return bool(text) and (bool(_NUMBERISH.match(text)) or parse_date(surface) is not None
+                           or bool(_COUNT.match(surface.strip())))
 
 
 _WORD = r"[^\W\d_][\w'’-]*"  # a word that starts with a letter

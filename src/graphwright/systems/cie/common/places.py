@@ -15,24 +15,32 @@ PLACE_PROPERTIES = {"P131", "P276", "P17", "P19", "P20", "P159", "P740", "P551",
 LOCATING = {"P131", "P276", "P17", "P706"}
 COUNTRY_TYPES = {"Q6256", "Q3624078", "Q7275", "Q3024240"}  # country, sovereign state, state, historical country
 CONTAINED_IN, COUNTRY = "P131", "P17"
-_SPLIT = re.compile(r",|\bin\b|\bof\b")
+_WITHIN = re.compile(r"\bin\b|\bof\b")
 _LEAD = re.compile(r"^(?:the|state|district|province|region|county|village|city|town|municipality)\s+of\s+|^the\s+", re.I)
 
 
 def place_chain(kb, words: str) -> list[tuple[str, str]]:
     """(KB id, its words) of each place a list names, most specific first; [] unless the words are a list of
-    at least two places (each a capitalised part that is an exact KB name; other parts are skipped) and not
+    at least two places (each a capitalised part that is a KB name as written; other parts are skipped) and not
     themselves one name ("Republic of Korea")."""
     if kb.find_label(words.strip(), kind="entity"):
         return []
     places: dict[str, str] = {}
-    for part in _SPLIT.split(words):
+    for part in _parts(kb, words):
         part = _LEAD.sub("", part.strip()).strip()
-        # a place in a list is a proper name: "state" of "state of Maharashtra" is no place of its own
-        hits = kb.find_label(part, kind="entity") if part[:1].isupper() else []
-        if hits:
-            places.setdefault(hits[0].id, part)
+        # a place in a list is a proper name, written as the KB writes it: "state" of "state of Maharashtra"
+        # is no place of its own
+        hits = [r for r in kb.find_label(part, kind="entity") if part in (r.label, *r.aliases)] if part[:1].isupper() else []
+        if hits and len(part) > len(places.get(hits[0].id, "")):
+            places[hits[0].id] = part  # the longest words that name it
     return list(places.items()) if len(places) >= 2 else []
+
+
+def _parts(kb, words: str) -> list[str]:
+    """Commas separate the places; "in" and "of" only inside a part that is not a KB name itself
+    ("Region of Southern Denmark" is one name, "Parner taluka in Ahmednagar district" two)."""
+    return [piece for part in words.split(",")
+            for piece in ([part] if kb.find_label(part.strip(), kind="entity") else _WITHIN.split(part))]
 
 
 def chain_triples(kb, subject: str, prop: str, places: list[str]) -> list[tuple[str, str, str]]:
