@@ -18,7 +18,7 @@ from langgraph.types import Command
 
 from graphwright.agents.call import dump_output
 from graphwright.errors import ModelOutputError
-from graphwright.systems.cie.common.finish import draft_lines, draft_turtle
+from graphwright.systems.cie.common.draft import draft_lines, draft_turtle
 from graphwright.systems.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.systems.cie.common.uri import complete_requests
 from graphwright.systems.cie.network.finish import finish_run
