@@ -56,3 +56,18 @@ def test_an_answer_that_never_parses_leaves_the_document_empty_with_a_warning():
     result = asyncio.run(make_system("openie", llm, None, {}).run(Document(id="d", text=TEXT)))
     assert result.status == "ok" and result.triples == [] and "no valid answer" in result.warnings[0]
     assert result.usage.llm_calls == 3
+
+
+def test_a_subject_named_by_a_number_is_a_node_and_the_passage_is_stored():
+    from graphwright.store.rdf_store import GraphStore
+
+    text = "311 is a rock band from Omaha. Nick Hexum is the current vocalist of 311."
+    llm = ScriptedLLM([json.dumps({"triples": [["311", "current vocalist", "Nick Hexum"], ["311", "formed in", "1988"]]})])
+    document = Document(id="band", text=text + " It formed in 1988.")
+    result = asyncio.run(make_system("openie", llm, None, {}).run(document))
+    band, formed = result.triples
+    assert band.subject.kind == "iri" and band.subject.label == "311"  # the band, not the number 311
+    assert formed.object.kind == "literal"  # a year as an object stays a value
+    store = GraphStore.in_memory()
+    store.add_result(document, result)  # a literal subject used to stop the whole indexing batch here
+    assert store.count("band") == 2

@@ -121,4 +121,10 @@ def name_or_value(words: str) -> Term:
     value = parse_date(words) or (parse_quantity(words) if _NUMBER.match(words) else None)
     if value is not None:
         return Term.literal(value.lexical, datatype=value.datatype, surface=words)
+    return name_term(words)
+
+
+def name_term(words: str) -> Term:
+    """The graph node of a name as the text writes it. A subject is always one: a statement is about a
+    thing, and a thing may be named by a number (the band 311)."""
     return Term.iri(name_entity_iri(words), surface=words, label=words)

@@ -8,7 +8,7 @@ import re
 
 from pydantic import BaseModel
 
-from graphwright.linking.literals import name_or_value
+from graphwright.linking.literals import name_or_value, name_term
 from graphwright.model import Document, Entity, Event, EventArgument, Mention, Provenance, Span, Term, Triple
 from graphwright.model.events import event_iri
 from graphwright.model.schema import name_entity_iri
@@ -28,7 +28,7 @@ def entities(document: Document, expert: Expert, answer: NERAnswer) -> list[Enti
 
 def triples(document: Document, expert: Expert, answer: REAnswer, provenance: Provenance) -> list[Triple]:
     schema = expert.background.schema
-    return [Triple(subject=name_or_value(head), predicate=Term.iri(schema.relation_iri(relation), surface=relation, label=relation),
+    return [Triple(subject=name_term(head), predicate=Term.iri(schema.relation_iri(relation), surface=relation, label=relation),
                    object=name_or_value(tail), provenance=_evidence(document, provenance, head))
             for head, relation, tail in answer.triples]
 

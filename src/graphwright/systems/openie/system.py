@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
-from graphwright.linking.literals import name_or_value
+from graphwright.linking.literals import name_or_value, name_term
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
@@ -87,7 +87,7 @@ class OpenIESystem:
             if reason:
                 dropped.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
                 continue
-            terms = [name_or_value(span.text) for span in spans]
+            terms = [name_term(spans[0].text), name_or_value(spans[1].text)]
             phrase = relation.casefold()
             triple = Triple(subject=terms[0], object=terms[1], provenance=self.evidence(document, provenance, *spans),
                             predicate=Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase))
