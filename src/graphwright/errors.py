@@ -79,3 +79,8 @@ class ModelOutputError(GraphwrightError):
 
 class StoreError(GraphwrightError):
     pass
+
+
+class ResultNotStorable(StoreError):
+    """A result holding what no graph can (a literal as a subject, an IRI that is not one): that
+    document fails with this reason, and the batch goes on."""

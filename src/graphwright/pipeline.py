@@ -23,6 +23,7 @@ from graphwright.jsonl import append_jsonl, keep_rows, last_per_key
 from graphwright.llm.attribution import usage_by_agent
 from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
 from graphwright.model.events import event_iri
+from graphwright.store.codec import unstorable
 from graphwright.systems.base import System
 
 
@@ -106,6 +107,10 @@ async def extract_batch(
     lock = asyncio.Lock()
 
     async def record(document: Document, result: ExtractionResult) -> None:
+        problem = unstorable(result, document.source)
+        if problem:  # a system's bug on one document: that document fails, the batch goes on
+            result = ExtractionResult.failed(document.id, result.system, f"its result cannot be stored: {problem}",
+                                             usage=result.usage)
         async with lock:
             if results_path:
                 append_jsonl(results_path, {"source": document.source, **result.model_dump(mode="json")})

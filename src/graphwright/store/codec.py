@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 import pyoxigraph as ox
 
-from graphwright.errors import StoreError
+from graphwright.errors import ResultNotStorable
 from graphwright.kb.namespaces import is_unlinked
 from graphwright.model import Entity, Event, EventArgument, ExtractionResult, Mention, Provenance, Span, Term, Triple
 from graphwright.store import vocab as v
@@ -29,7 +29,7 @@ def iri_node(value: str, what: str = "IRI") -> ox.NamedNode:
     try:
         return ox.NamedNode(v.expand(value))
     except ValueError as exc:
-        raise StoreError(f"{what} {value!r} is not an absolute IRI ({exc})") from exc
+        raise ResultNotStorable(f"{what} {value!r} is not an absolute IRI ({exc})") from exc
 
 
 def term_node(term: Term, what: str) -> ox.NamedNode | ox.Literal:
@@ -40,7 +40,7 @@ def term_node(term: Term, what: str) -> ox.NamedNode | ox.Literal:
                 return ox.Literal(term.value, language=term.lang)
             return ox.Literal(term.value, datatype=datatype)
         except ValueError as exc:
-            raise StoreError(f"{what} literal {term.value!r} cannot be stored ({exc})") from exc
+            raise ResultNotStorable(f"{what} literal {term.value!r} cannot be stored ({exc})") from exc
     return iri_node(term.value, what)
 
 
@@ -67,6 +67,15 @@ class QuadWriter:
             return
         obj = o if isinstance(o, (ox.NamedNode, ox.Literal)) else literal(o)
         self.quads.append(ox.Quad(s, ox.NamedNode(p), obj, self.graph))
+
+
+def unstorable(result: ExtractionResult, source: str | None = None) -> str | None:
+    """Why no store can hold ``result``, or None: checked before a batch writes it anywhere."""
+    try:
+        encode_result(result, source)
+    except ResultNotStorable as exc:
+        return str(exc)
+    return None
 
 
 def encode_result(
@@ -136,7 +145,7 @@ def _describe(kg: QuadWriter, term: Term, node: ox.NamedNode | ox.Literal) -> No
 def _encode_triple(kg: QuadWriter, prov: QuadWriter, run: ox.NamedNode, iri: str, index: int, t: Triple) -> None:
     where = f"triple {index} {t.key()}"
     if t.subject.kind != "iri" or t.predicate.kind != "iri":
-        raise StoreError(f"{where}: subject and predicate must be IRIs, not literals")
+        raise ResultNotStorable(f"{where}: subject and predicate must be IRIs, not literals")
     s = term_node(t.subject, f"{where} subject")
     p = term_node(t.predicate, f"{where} predicate")
     o = term_node(t.object, f"{where} object")
