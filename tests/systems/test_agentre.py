@@ -377,6 +377,37 @@ async def test_an_answer_naming_what_the_sentence_lacks_is_asked_again_once(inpu
     assert len(llm.calls) == 1, "a grounded answer is not asked again"
 
 
+async def test_an_answer_that_keeps_nothing_escalates_to_calls_that_vote(inputs):
+    copied = {"triples": [triple("Anna Berg", "Work_For", "Acme Corp")]}  # an example's triple: dropped
+    works = triple("John Smith", "Work_For", "Acme Corp")
+    script = RoleScript(extract=[copied, {"triples": [works, triple("John Smith", "Live_In", "Acme Corp")]},
+                                 {"triples": [works, triple("John Smith", "Live_In", "Oslo")]}])
+    sys_, llm = system(script, {**inputs, "k": 2, "escalate": 2}, "agentre.fewshot")
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Work_For", "Acme Corp")}, "only what both escalation answers name"
+    assert len(llm.calls) == 3 and result.warnings == ["dropped ['Anna Berg', 'Work_For', 'Acme Corp']: an "
+                                                       "argument is not in the sentence"]
+    first, *escalated = (call["messages"] for call in llm.calls)
+    assert "Similar labelled sentences" in first[-1]["content"] and len(first) == 2
+    for messages in escalated:  # the examples as earlier exchanges, the sentence the last message
+        assert [m["role"] for m in messages] == ["system", "user", "assistant", "user", "assistant", "user"]
+        assert "Similar labelled" not in messages[-1]["content"] and messages[-1]["content"].endswith(SENTENCE)
+    assert [s.node for s in result.trace if s.kind == "agent"] == ["extractor", "escalation", "escalation"]
+
+    one = RoleScript(extract=[copied, {"triples": [works]}])
+    sys_, llm = system(one, {**inputs, "escalate": 1}, "agentre.fewshot")
+    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp")} and len(llm.calls) == 2
+
+    kept = RoleScript(extract=[{"triples": [works, triple("Anna Berg", "Work_For", "Acme Corp")]}])
+    sys_, llm = system(kept, {**inputs, "escalate": 2}, "agentre.fewshot")
+    await run(sys_)
+    assert len(llm.calls) == 1, "an answer that keeps a triple is not escalated"
+    empty = RoleScript(extract=[{"triples": []}])
+    sys_, llm = system(empty, {**inputs, "escalate": 2}, "agentre.fewshot")
+    await run(sys_)
+    assert len(llm.calls) == 1, "an empty answer may be right: only copying escalates"
+
+
 async def test_examples_can_be_earlier_exchanges_of_the_chat(inputs):
     answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp")]}
     script = RoleScript(extract=[answer])

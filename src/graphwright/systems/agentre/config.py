@@ -39,6 +39,11 @@ class AgentREConfig(BaseModel):
                                     "exchanges of the chat (sentence, then its answer), not a block in the prompt.")
     reask_ungrounded: bool = Field(default=False, description="When the extractor names a head or tail the sentence "
                                    "does not contain (fixed modes), ask once more, saying which names those were.")
+    escalate: int = Field(default=0, ge=0, le=3, description="Fixed modes: when the answer keeps no triple because "
+                          "every one named something the sentence lacks (a small model copying the examples), this many "
+                          "more calls with the examples as earlier chat turns, each time found by another retriever "
+                          "(the configured one, then the others of embedding, bm25, tfidf); the triples a majority of "
+                          "those answers name are kept.")
     check: Literal["none", "types", "pairs"] = Field(
         default="none", description="After the extractor (fixed modes): types: one call types the arguments it "
         "named, and triples whose types their relation does not allow get the one relation that fits or are "

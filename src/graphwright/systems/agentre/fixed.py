@@ -2,15 +2,17 @@
 then triples over those types) and chain-of-thought. Each puts the prefetched retrieval and memory
 into one prompt; the single-call baselines are direct mode with less context. The settings for small
 models (issue 27) act around that call: arguments copied by constrained decoding, examples as earlier
-turns, one re-ask when an argument is not in the sentence, and the type and pair checks."""
+turns, one re-ask when an argument is not in the sentence, escalation to voting calls when nothing of the
+answer is, and the type and pair checks."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.spans import copyable_spans
-from graphwright.eval.re_data import RESample
+from graphwright.eval.re_data import RESample, RETriple
 from graphwright.systems.agentre.check import check
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model
@@ -28,11 +30,11 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
         run.tool(o.action, o.input, o.text)
         run.trajectory.append({"thought": "", "action": o.action, "input": o.input, "observation": o.text})
     turns = None
+    # the prompt's context when the examples are chat turns instead: everything but the samples
+    without_samples = render_context([o for o in observations if o.action != ACTIONS["samples"][0]])
     if config.examples_as_turns and retrieval.pool is not None:
-        samples_action = ACTIONS["samples"][0]
-        observations = [o for o in observations if o.action != samples_action]
         turns = example_turns(retrieval.pool.similar(sentence, retrieval.k, sentence=sentence))
-    context = render_context(observations)
+    context = without_samples if turns is not None else render_context(observations)
     definitions = "guidelines" in retrieval.tools
     relations = retrieval.schema.names
     if mode == "staged":
@@ -51,12 +53,36 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
         feedback = ungrounded(run, sentence)
         answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback=feedback, **values)
         ground(run, answer.triples, sentence)
+    if config.escalate and run.dropped and not run.triples and retrieval.pool is not None:
+        await escalate(config.escalate, run, sentence, retrieval, caller, prompts["extract"], output,
+                       {**values, "context": without_samples})
     if config.check != "none":
         await check(run, sentence, retrieval, caller, prompts, pairs=config.check == "pairs",
                     max_pairs=config.max_pairs, k=config.check_examples)
     run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
                            "observation": triples_json(run.triples)})
     return run
+
+
+async def escalate(calls: int, run: SentenceRun, sentence: str, retrieval: Retrieval, caller: Caller,
+                   prompt: PromptTemplate, output: type, values: dict[str, str]) -> None:
+    """The first answer kept nothing: all it named came from elsewhere (the 1.5B model copied the examples
+    in 44 of 100 CoNLL04 sentences). Ask ``calls`` more times with the examples as earlier chat turns,
+    which stops the copying but brings wrong triples of their own, each time with examples another
+    retriever found, and keep what a majority of those answers agree on."""
+    votes: Counter[RETriple] = Counter()
+    for kind in escalation_retrievers(retrieval.pool.retriever)[:calls]:
+        examples = retrieval.pool.with_retriever(kind).similar(sentence, retrieval.k, sentence=sentence)
+        answer = await caller.ask(run, "escalation", prompt, output, example_turns(examples), feedback="", **values)
+        heard = SentenceRun()
+        ground(heard, answer.triples, sentence)
+        votes.update(heard.triples)  # ground keeps each triple once
+    run.triples += [t for t, n in votes.items() if 2 * n > calls]
+
+
+def escalation_retrievers(first: str) -> list[str]:
+    """The configured retriever, then the other ones that rank by similarity."""
+    return [first] + [kind for kind in ("embedding", "bm25", "tfidf") if kind != first]
 
 
 def example_turns(samples: list[RESample]) -> list[dict[str, str]]:

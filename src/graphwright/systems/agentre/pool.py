@@ -15,14 +15,23 @@ from graphwright.retrieval import RetrieverKind, has_cjk, make_index
 
 class SamplePool:
     def __init__(self, samples: list[RESample], retriever: RetrieverKind, *, seed: int = 0):
-        self.samples = samples
+        self.samples, self.retriever, self.seed = samples, retriever, seed
         self.index = make_index(retriever, [s.text for s in samples], seed=seed)
+        self._others: dict[str, SamplePool] = {}
         # entity -> (the sentence stating it, fact): a sentence never learns from its own labels
         self._facts: dict[str, list[tuple[str, RETriple]]] = defaultdict(list)
         for sample in samples:
             for t in sample.triples:
                 for name in (t.head, t.tail):
                     self._facts[name_key(name)].append((sample.text.strip(), t))
+
+    def with_retriever(self, retriever: RetrieverKind) -> "SamplePool":
+        """The same samples searched by another retriever (an index built once per kind)."""
+        if retriever == self.retriever:
+            return self
+        if retriever not in self._others:
+            self._others[retriever] = SamplePool(self.samples, retriever, seed=self.seed)
+        return self._others[retriever]
 
     def similar(self, text: str, k: int, sentence: str | None = None) -> list[RESample]:
         """The ``k`` samples most similar to ``text``, never the ``sentence`` being extracted (by default
