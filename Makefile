@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-linking bench-speed bench-throughput clean
+.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput clean
 
 install: $(STAMP)
 
@@ -80,6 +80,10 @@ bench-qa: install
 # cie.network's steps for small models, one by one, on the same answers (issue 27; replays from the ledger)
 bench-cie-rules: install
 	$(BIN)/python scripts/bench_cie_rules.py --docs 60 --dev 20 --model embedded:qwen2.5-coder-1.5b
+
+# agentre's settings for small models against its few-shot call, on one set of first answers (issue 27)
+bench-re-small: install
+	$(BIN)/python scripts/bench_re_small.py --sentences 100 --datasets conll04,scierc --model embedded:qwen2.5-coder-1.5b
 
 # agentic-kgr against its single call on CoNLL04 (paper 004; issue 25)
 KGR_SENTENCES ?= 100
