@@ -28,11 +28,14 @@ CONFIGS: dict[str, dict] = {  # settings of agentre.fewshot
     "escalate=1": {"escalate": 1},
     "escalate=2": {"escalate": 2},
     "escalate=3": {"escalate": 3},
+    "pool_types": {"pool_types": True},
+    "escalate=2, pool_types": {"escalate": 2, "pool_types": True},
+    "escalate=3, pool_types": {"escalate": 3, "pool_types": True},
 }
 
 
 def escalated(rows: list[dict]) -> float:
-    """The share of sentences that made more than the one call."""
+    """The share of sentences that made more than the one call (escalated, or a parse error re-asked)."""
     return sum(r["usage"]["llm_calls"] > 1 for r in rows) / len(rows)
 
 
@@ -40,7 +43,7 @@ def table(dataset: str, results, model: str, command: str) -> str:
     sentences = len(results[0][2])
     lines = header(f"agentre's settings for small models on the first {sentences} {dataset} test sentences "
                    "(strict micro scores, one set of first answers)", model, command)
-    lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | sentences escalated | "
+    lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | sentences with more calls | "
               f"LLM calls | tokens | tokens vs {REFERENCE} |", "|---|" + "---|" * 9]
     tokens = {name: sum(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in rows) / len(rows)
               for name, _, rows in results}
@@ -49,7 +52,8 @@ def table(dataset: str, results, model: str, command: str) -> str:
         lines.append(f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {interval} | {difference} | "
                      f"{escalated(rows):.2f} | {cost['llm_calls']:.2f} | {tokens[name]:.0f} | "
                      f"{tokens[name] / tokens[REFERENCE]:.2f} |")
-    lines += ["", "Calls and tokens are means per sentence. " + uncertainty_note(REFERENCE)]
+    lines += ["", "Calls and tokens are means per sentence; sentences with more calls: escalated, or a malformed answer "
+              "asked again. " + uncertainty_note(REFERENCE)]
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from graphwright.eval.re_data import RESample, RETriple
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.agentre.learn import warm_up
+from graphwright.systems.agentre.pool import known_types
 from graphwright.systems.agentre.steps import SentenceRun, ground
 from graphwright.systems.base import make_system
 from tests.support.agentre_script import SENTENCE, RoleScript, step, triple, write_inputs
@@ -406,6 +407,22 @@ async def test_an_answer_that_keeps_nothing_escalates_to_calls_that_vote(inputs)
     sys_, llm = system(empty, {**inputs, "escalate": 2}, "agentre.fewshot")
     await run(sys_)
     assert len(llm.calls) == 1, "an empty answer may be right: only copying escalates"
+
+
+async def test_the_pools_entity_types_rule_out_triples_whose_relation_they_break(inputs):
+    answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp"), triple("John Smith", "Live_In", "ACME CORP"),
+                          triple("John Smith", "Live_In", "Oslo")]}  # Oslo: in the pool, untyped
+    sys_, llm = system(RoleScript(extract=[answer]), {**inputs, "pool_types": True}, "agentre.fewshot")
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}
+    assert result.warnings == ["dropped ['John Smith', 'Live_In', 'Acme Corp']: its argument types rule the relation out"]
+    assert len(llm.calls) == 1, "no model call: the types come from the labelled pool"
+
+
+def test_a_name_has_a_known_type_only_where_most_of_its_mentions_agree():
+    samples = [RESample(id=str(i), text="t", entities=entities) for i, entities in enumerate([
+        [("Acme", "Org"), ("Paris", "Loc")], [("Acme", "Org"), ("Paris", "Peop")], [("acme", "Loc")]])]
+    assert known_types(samples) == {"acme": "Org"}, "Acme: Org in 2 of 3; Paris: 1 of 2 is no majority"
 
 
 async def test_examples_can_be_earlier_exchanges_of_the_chat(inputs):

@@ -44,6 +44,9 @@ class AgentREConfig(BaseModel):
                           "more calls with the examples as earlier chat turns, each time found by another retriever "
                           "(the configured one, then the others of embedding, bm25, tfidf); the triples a majority of "
                           "those answers name are kept.")
+    pool_types: bool = Field(default=False, description="Fixed modes: triples whose head or tail the labelled pool "
+                             "types as something their relation does not allow are dropped (a name the pool types "
+                             "one way in most of its mentions); names the pool does not type pass.")
     check: Literal["none", "types", "pairs"] = Field(
         default="none", description="After the extractor (fixed modes): types: one call types the arguments it "
         "named, and triples whose types their relation does not allow get the one relation that fits or are "

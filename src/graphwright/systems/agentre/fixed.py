@@ -3,7 +3,7 @@ then triples over those types) and chain-of-thought. Each puts the prefetched re
 into one prompt; the single-call baselines are direct mode with less context. The settings for small
 models (issue 27) act around that call: arguments copied by constrained decoding, examples as earlier
 turns, one re-ask when an argument is not in the sentence, escalation to voting calls when nothing of the
-answer is, and the type and pair checks."""
+answer is, the labelled pool's entity types, and the type and pair checks."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from collections import Counter
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.spans import copyable_spans
 from graphwright.eval.re_data import RESample, RETriple
-from graphwright.systems.agentre.check import check
+from graphwright.systems.agentre.check import check, drop_known_type_clashes
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model
 from graphwright.systems.agentre.steps import Caller, SentenceRun, find_argument, ground, triples_json
@@ -56,6 +56,8 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
     if config.escalate and run.dropped and not run.triples and retrieval.pool is not None:
         await escalate(config.escalate, run, sentence, retrieval, caller, prompts["extract"], output,
                        {**values, "context": without_samples})
+    if config.pool_types and retrieval.pool is not None:
+        drop_known_type_clashes(run, retrieval.pool.type_of, retrieval.schema)
     if config.check != "none":
         await check(run, sentence, retrieval, caller, prompts, pairs=config.check == "pairs",
                     max_pairs=config.max_pairs, k=config.check_examples)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from functools import lru_cache
 
 from graphwright.eval.re_data import RESample, RETriple
@@ -18,6 +18,7 @@ class SamplePool:
         self.samples, self.retriever, self.seed = samples, retriever, seed
         self.index = make_index(retriever, [s.text for s in samples], seed=seed)
         self._others: dict[str, SamplePool] = {}
+        self._types = known_types(samples)
         # entity -> (the sentence stating it, fact): a sentence never learns from its own labels
         self._facts: dict[str, list[tuple[str, RETriple]]] = defaultdict(list)
         for sample in samples:
@@ -45,6 +46,10 @@ class SamplePool:
         own = sentence.strip() if sentence is not None else None
         return list(dict.fromkeys(t for text, t in self._facts.get(name_key(entity), []) if text != own))[:limit]
 
+    def type_of(self, name: str) -> str | None:
+        """The entity type the pool gives ``name``, where it types it one way in most of its mentions."""
+        return self._types.get(name_key(name))
+
     def entities_in(self, text: str, limit: int = 5) -> list[str]:
         """Pool entities the text names (a gazetteer: AgentRE's entity recognition and linking step),
         longest first; names of one or two characters are skipped as too ambiguous, and so are names
@@ -52,6 +57,15 @@ class SamplePool:
         lowered = name_key(text)
         found = [n for n in self._facts if len(n) > 2 and names_in(n, lowered) and self.facts(n, limit=1, sentence=text)]
         return sorted(found, key=len, reverse=True)[:limit]
+
+
+def known_types(samples: list[RESample]) -> dict[str, str]:
+    """Name -> entity type, for the names the samples type one way in more than half of their mentions."""
+    seen: dict[str, Counter[str]] = defaultdict(Counter)
+    for sample in samples:
+        for name, kind in sample.entities:
+            seen[name_key(name)][kind] += 1
+    return {name: top for name, kinds in seen.items() for top, n in kinds.most_common(1) if 2 * n > kinds.total()}
 
 
 def names_in(name: str, text: str) -> bool:
