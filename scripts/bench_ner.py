@@ -26,11 +26,11 @@ REFERENCE = "single call"  # the baseline the paper's multi-agent system is meas
 # name -> (system, settings)
 CONFIGS: dict[str, tuple[str, dict]] = {
     "single call": ("agenticner.single", {}),
-    "agenticner": ("agenticner", {}),
-    "w/o grounding": ("agenticner", {"grounding": False}),
-    "w/o researcher": ("agenticner", {"researcher": False}),
+    "agenticner": ("agenticner.paper", {}),
+    "w/o grounding": ("agenticner.paper", {"grounding": False}),
+    "w/o researcher": ("agenticner.paper", {"researcher": False}),
     # issue 23: the reviewer's turns are most of the team's cost and rarely change the answer
-    "w/o reviewer": ("agenticner", {"reviewer": False}),
+    "w/o reviewer": ("agenticner.paper", {"reviewer": False}),
 }
 
 

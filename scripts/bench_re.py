@@ -32,20 +32,20 @@ ALL_TOOLS = ["samples", "guidelines", "kg", "memory"]
 CONFIGS: dict[str, tuple[str, dict]] = {
     "zero-shot": ("agentre.zeroshot", {}),
     "few-shot": ("agentre.fewshot", {}),
-    "agentre": ("agentre", {}),
-    "agentre w/o retrieval": ("agentre", {"tools": ["memory"]}),  # no samples, guidelines or KG facts
-    "agentre w/o memory": ("agentre", {"tools": ["samples", "guidelines", "kg"]}),
+    "agentre": ("agentre.paper", {}),  # the paper's agent (the rows before 2026-11-27 ran it as `agentre`)
+    "agentre w/o retrieval": ("agentre.paper", {"tools": ["memory"]}),  # no samples, guidelines or KG facts
+    "agentre w/o memory": ("agentre.paper", {"tools": ["samples", "guidelines", "kg"]}),
     "few-shot (bm25)": ("agentre.fewshot", {"retriever": "bm25"}),
     "few-shot (tf-idf)": ("agentre.fewshot", {"retriever": "tfidf"}),
     "few-shot (random)": ("agentre.fewshot", {"retriever": "random"}),
     # issue 23: no memory (it costs tokens and F1 with the embedded model) and one tool call before Finish
     # issue 23's first lean preset (one action before Finish); agentre.lean now finishes at once (bench_speed)
-    "agentre lean": ("agentre", {"tools": ["samples", "guidelines", "kg"], "max_iterations": 1}),
+    "agentre lean": ("agentre.paper", {"tools": ["samples", "guidelines", "kg"], "max_iterations": 1}),
 }
 
 
 def uses_memory(system_name: str, settings: dict) -> bool:
-    return "memory" in settings.get("tools", ALL_TOOLS if system_name == "agentre" else [])
+    return "memory" in settings.get("tools", ALL_TOOLS if system_name == "agentre.paper" else [])
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
@@ -53,7 +53,7 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
     # relative to the repository (main() runs there): the run settings, and so the ledger, name no machine path
     memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
     if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
-        learner = make_system("agentre", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)})
+        learner = make_system("agentre.paper", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)})
         replay = ReplayLLM(llm, LEDGER / f"re--warm-up-{dataset}.jsonl")  # a new machine rebuilds the memory without model time
         counts = await warm_up(learner, learner.pool.samples[:args.warm_up], replay,
                                on_progress=lambda i: print(f"warm-up {dataset}: {i}", file=sys.stderr, flush=True))

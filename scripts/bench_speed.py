@@ -6,7 +6,7 @@ machine falls on all of them, and a run cut short still compares them on the sam
 folders go to runs/bench/speed/ and resume; the ledger keeps every scored document (bench_ledger.py).
 
     python scripts/bench_speed.py --system cie.network --config paper:lean=false --config lean:lean=true --docs 20 --no-cache
-    python scripts/bench_speed.py --system agentre --dataset conll04 --docs 100 --no-cache \
+    python scripts/bench_speed.py --system agentre.paper --dataset conll04 --docs 100 --no-cache \
         --config few-shot:system=agentre.fewshot --config 'lean:tools=[samples, guidelines, kg]+max_iterations=1'
 """
 

@@ -47,7 +47,7 @@ def test_eval_run_with_a_user_gold_file_and_schema_and_no_kb_then_sft_export(tmp
     gold = user_gold(tmp_path)
     settings = ["--set", f"schema_file={schema}", "--set", f"pool_file={pool}"]
     with ScriptedOpenAIServer(agent_or_rationale) as server:
-        for system in ("agentre.fewshot", "agentre"):
+        for system in ("agentre.fewshot", "agentre.paper"):
             result = runner.invoke(app, ["eval", "run", "--dataset", str(gold), "--kb", "none", "--system", system,
                                          *settings, *served(server), "--out", str(tmp_path / system)])
             assert result.exit_code == 0, result.output
@@ -57,7 +57,7 @@ def test_eval_run_with_a_user_gold_file_and_schema_and_no_kb_then_sft_export(tmp
                 "a perfect answer in the schema's relations scores perfectly against the user's relation names"
 
         sft = tmp_path / "sft.jsonl"
-        exported = runner.invoke(app, ["train", "sft-export", str(tmp_path / "agentre"), "--out", str(sft), *served(server)])
+        exported = runner.invoke(app, ["train", "sft-export", str(tmp_path / "agentre.paper"), "--out", str(sft), *served(server)])
     assert exported.exit_code == 0, exported.output
     (example,) = read_jsonl(sft)
     answer = example["messages"][-1]["content"]

@@ -505,7 +505,7 @@ def agentre_warm_up(
         settings = {**({"dataset": dataset} if dataset else {}), **_settings(option), "memory_dir": str(memory_dir)}
         llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
                        trace_path=memory_dir / "llm-trace.jsonl")
-        system = make_system("agentre", llm, None, settings)
+        system = make_system("agentre.paper", llm, None, settings)  # the agent that learns into memory
         if system.pool is None:
             raise UserError("warm-up needs labelled samples: set --dataset or --set pool_file=<jsonl>")
         chosen = system.pool.samples[:samples]

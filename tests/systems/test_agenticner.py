@@ -43,7 +43,7 @@ def settings(tmp_path, monkeypatch):
     return {"domain_file": str(domain), "examples_file": str(examples), "metaprompt": False}
 
 
-async def run(chat, settings, system="agenticner"):
+async def run(chat, settings, system="agenticner.paper"):
     llm = ScriptedLLM(chat)
     result = await make_system(system, llm, None, settings).run(Document(id="d", text=TEXT))
     return result, llm
@@ -77,7 +77,7 @@ async def test_grounding_runs_once_and_the_revision_is_final(settings):
                 reviewer=["APPROVED!"])
     text = "Paris Hilton visited Paris ."
     llm = ScriptedLLM(chat)
-    result = await make_system("agenticner", llm, None, settings).run(Document(id="d", text=text))
+    result = await make_system("agenticner.paper", llm, None, settings).run(Document(id="d", text=text))
     grounding = [s for s in result.trace if s.node == "grounding"]
     assert len(grounding) == 1 and "'Paris Hilton' is tagged as 'location'. It should likely be person instead" in grounding[0].output
     assert found(result) == [("Paris", "location"), ("Paris Hilton", "person")]
@@ -267,11 +267,20 @@ def test_kb_spotting_skips_short_phrases_overlaps_and_words_the_labels_seldom_ta
         "a known phrase gets the KB's type; a type the KB lists stays, and so does an unknown phrase"
 
 
-async def test_the_lean_team_has_no_reviewer_and_lets_the_kb_act(settings, tmp_path):
+@pytest.mark.parametrize("system", ["agenticner", "agenticner.lean"])
+async def test_the_small_model_team_has_no_reviewer_and_lets_the_kb_act(settings, tmp_path, system):
     kb = tmp_path / "kb.tsv"
     kb.write_text("Angela Merkel\tperson\n")
     chat = Chat(tagger=["<output><location>Angela Merkel</location> visited <location>Paris</location> .</output>"],
                 researcher=[])
-    result, llm = await run(chat, {**settings, "kb_file": str(kb), "grounding": False}, "agenticner.lean")
+    result, llm = await run(chat, {**settings, "kb_file": str(kb), "grounding": False}, system)
     assert len(llm.calls) == 1 and not chat.seen["reviewer"]
     assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
+
+
+def test_agenticner_is_set_up_for_small_models_and_each_setting_can_change(settings):
+    config = make_system("agenticner", ScriptedLLM([]), None, settings).config
+    assert (config.reviewer, config.kb_types, config.kb_spot) == (False, True, True)
+    paper = make_system("agenticner.paper", ScriptedLLM([]), None, settings).config
+    assert (paper.reviewer, paper.kb_types, paper.kb_spot) == (True, False, False), "the paper's team"
+    assert make_system("agenticner", ScriptedLLM([]), None, {**settings, "reviewer": True}).config.reviewer

@@ -25,7 +25,7 @@ def inputs(tmp_path):
     return {"schema_file": str(schema), "pool_file": str(pool), "retriever": "bm25"}
 
 
-def system(script, settings, name="agentre"):
+def system(script, settings, name="agentre.paper"):
     llm = ScriptedLLM(script)
     return make_system(name, llm, None, settings), llm
 
@@ -71,7 +71,7 @@ async def test_react_agent_uses_tools_then_finishes(inputs):
 async def test_search_kg_reads_the_entity_and_its_types_from_a_configured_kb(inputs, default_kb):
     script = RoleScript(agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
     settings = {k: v for k, v in inputs.items() if k != "pool_file"}  # the KB alone, no labelled pool
-    sys_ = make_system("agentre", ScriptedLLM(script), default_kb, settings)
+    sys_ = make_system("agentre.paper", ScriptedLLM(script), default_kb, settings)
     result = await run(sys_)
     observation = next(s.output for s in result.trace if s.node == "SearchKG")
     assert "Oslo (Q585): capital city of Norway" in observation
@@ -210,6 +210,14 @@ async def test_lean_agent_has_no_memory_and_finishes_from_the_prefetched_observa
         make_system("agentre.lean", ScriptedLLM([]), None, {**inputs, "max_iterations": 3})
 
 
+def test_agentre_is_set_up_for_small_models_and_each_setting_can_change(inputs):
+    small = make_system("agentre", ScriptedLLM([]), None, inputs).config
+    assert (small.mode, small.tools, small.escalate, small.pool_types) == ("direct", ["samples", "guidelines"], 2, True)
+    paper = make_system("agentre.paper", ScriptedLLM([]), None, inputs).config
+    assert (paper.mode, paper.tools, paper.escalate, paper.pool_types) == ("react", ["samples", "guidelines", "kg", "memory"], 0, False)
+    assert make_system("agentre", ScriptedLLM([]), None, {**inputs, "mode": "react"}).config.mode == "react"
+
+
 def test_settings_are_checked(inputs):
     with pytest.raises(UserError, match="needs a relation schema"):
         make_system("agentre", ScriptedLLM([]), None, {})
@@ -282,7 +290,7 @@ def test_memory_of_another_schema_is_refused(inputs, tmp_path):
     memory_dir.mkdir()
     (memory_dir / "manifest.json").write_text('{"schema": "conll04", "seen": []}')
     with pytest.raises(UserError, match="belongs to schema 'conll04'"):
-        make_system("agentre", ScriptedLLM([]), None, {**inputs, "memory_dir": str(memory_dir)})
+        make_system("agentre.paper", ScriptedLLM([]), None, {**inputs, "memory_dir": str(memory_dir)})
 
 
 def test_pool_file_errors_name_the_line(inputs, tmp_path):

@@ -29,7 +29,7 @@ async def run_dir(tmp_path):
     script = RoleScript(agent=[step("SearchGuidelines", "Live_In", thought="is Oslo a home?"),
                                step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp")])])
     settings = {"schema_file": str(schema_file), "pool_file": str(pool_file), "retriever": "bm25"}
-    system = make_system("agentre", ScriptedLLM(script), None, settings)
+    system = make_system("agentre.paper", ScriptedLLM(script), None, settings)
     out = tmp_path / "run"
     await run_eval(system, dataset, None, RunInfo("agentre", "news", "scripted", "none", settings=settings), out)
     return out

@@ -13,14 +13,16 @@ from graphwright.model.files import read_mapping
 C = TypeVar("C", bound=BaseModel)
 
 
-def parse_settings(config_type: type[C], system: str, values: dict[str, Any] | None, **fixed: Any) -> C:
-    """``values`` plus the settings a preset system fixes (a baseline's mode, say); the error names the
-    bad setting and lists the valid ones."""
+def parse_settings(config_type: type[C], system: str, values: dict[str, Any] | None, *,
+                   defaults: dict[str, Any] | None = None, **fixed: Any) -> C:
+    """``values`` over the system's ``defaults`` (where they differ from the config's own), plus the
+    settings a preset system fixes (a baseline's mode, say); the error names the bad setting and lists
+    the valid ones."""
     clash = sorted(set(values or {}) & set(fixed))
     if clash:
         raise UserError(f"{system} fixes {', '.join(clash)}; use the full system to change it")
     try:
-        return config_type.model_validate({**(values or {}), **fixed})
+        return config_type.model_validate({**(defaults or {}), **(values or {}), **fixed})
     except ValidationError as exc:
         first = exc.errors()[0]
         where = first["loc"][0] if first["loc"] else "settings"

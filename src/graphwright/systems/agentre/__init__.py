@@ -1,6 +1,9 @@
-"""AgentRE (issue 5, paper 001): schema-constrained relation extraction by a ReAct agent with sample,
-guideline and KG retrieval and a memory; ``agentre.zeroshot`` and ``agentre.fewshot`` are its
-same-model single-call baselines, ``agentre.lean`` the agent without memory and with one action."""
+"""AgentRE (issue 5, paper 001): schema-constrained relation extraction with retrieval, memory and a
+ReAct agent. ``agentre`` is set up for small models by default (issue 27): the few-shot call, escalated
+to voting calls where its answer copied the examples, and the labelled pool's entity types;
+``agentre.paper`` is the paper's agent (ReAct, four tools, memory). ``agentre.zeroshot`` and
+``agentre.fewshot`` are its same-model single-call baselines, ``agentre.lean`` the agent without memory
+that finishes at once (issue 23)."""
 
 from __future__ import annotations
 
@@ -11,16 +14,21 @@ from graphwright.systems.agentre.system import AgentRESystem
 from graphwright.systems.base import SYSTEMS
 from graphwright.systems.settings import parse_settings
 
+# The best configuration measured with the embedded 1.5B model (docs/BENCHMARKS.md, issue 27); each
+# setting can still be changed, and agentre.paper is the paper's configuration.
+SMALL_MODEL: dict[str, Any] = {"mode": "direct", "tools": ["samples", "guidelines"], "escalate": 2, "pool_types": True}
 
-def _factory(name: str, **fixed: Any):
+
+def _factory(name: str, defaults: dict[str, Any] | None = None, **fixed: Any):
     def make(llm, kb, config: dict[str, Any] | None = None) -> AgentRESystem:
-        return AgentRESystem(llm, kb, parse_settings(AgentREConfig, name, config, **fixed), name=name)
+        return AgentRESystem(llm, kb, parse_settings(AgentREConfig, name, config, defaults=defaults, **fixed), name=name)
 
     make.takes_dataset = True  # `eval run` passes the dataset, whose schema and pool it needs
     return make
 
 
-SYSTEMS.register("agentre")(_factory("agentre"))
+SYSTEMS.register("agentre")(_factory("agentre", defaults=SMALL_MODEL))
+SYSTEMS.register("agentre.paper")(_factory("agentre.paper"))
 # One call, the schema's guidelines and nothing retrieved.
 SYSTEMS.register("agentre.zeroshot")(_factory("agentre.zeroshot", mode="direct", tools=["guidelines"]))
 # One call with the k most similar labelled samples as examples (retrieval-based in-context learning).
