@@ -31,6 +31,7 @@ CONFIGS: dict[str, dict] = {  # settings of agentre.fewshot
     "pool_types": {"pool_types": True},
     "escalate=2, pool_types": {"escalate": 2, "pool_types": True},
     "escalate=3, pool_types": {"escalate": 3, "pool_types": True},
+    "escalate=3, pool_types, any dropped": {"escalate": 3, "pool_types": True, "escalate_when": "any_dropped"},
 }
 
 

@@ -411,6 +411,11 @@ async def test_an_answer_that_keeps_nothing_escalates_to_calls_that_vote(inputs)
     sys_, llm = system(kept, {**inputs, "escalate": 2}, "agentre.fewshot")
     await run(sys_)
     assert len(llm.calls) == 1, "an answer that keeps a triple is not escalated"
+    partly = RoleScript(extract=[{"triples": [works, triple("Anna Berg", "Work_For", "Acme Corp")]},
+                                 {"triples": [triple("John Smith", "Live_In", "Oslo")]}])
+    sys_, llm = system(partly, {**inputs, "escalate": 1, "escalate_when": "any_dropped"}, "agentre.fewshot")
+    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}, \
+        "any_dropped: a partly copied answer escalates too, and keeps what it had"
     empty = RoleScript(extract=[{"triples": []}])
     sys_, llm = system(empty, {**inputs, "escalate": 2}, "agentre.fewshot")
     await run(sys_)

@@ -44,6 +44,10 @@ class AgentREConfig(BaseModel):
                           "more calls with the examples as earlier chat turns, each time found by another retriever "
                           "(the configured one, then the others of embedding, bm25, tfidf); the triples a majority of "
                           "those answers name are kept.")
+    escalate_when: Literal["nothing_kept", "any_dropped"] = Field(
+        default="nothing_kept", description="Which answers escalate: nothing_kept, those whose every triple named "
+        "something the sentence lacks; any_dropped, also those with some such triple (the majority's triples are "
+        "added to the ones kept).")
     pool_types: bool = Field(default=False, description="Fixed modes: triples whose head or tail the labelled pool "
                              "types as something their relation does not allow are dropped (a name the pool types "
                              "one way in most of its mentions); names the pool does not type pass.")

@@ -53,7 +53,8 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
         feedback = ungrounded(run, sentence)
         answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback=feedback, **values)
         ground(run, answer.triples, sentence)
-    if config.escalate and run.dropped and not run.triples and retrieval.pool is not None:
+    copied = run.dropped and (config.escalate_when == "any_dropped" or not run.triples)
+    if config.escalate and copied and retrieval.pool is not None:
         await escalate(config.escalate, run, sentence, retrieval, caller, prompts["extract"], output,
                        {**values, "context": without_samples})
     if config.pool_types and retrieval.pool is not None:
