@@ -212,7 +212,8 @@ async def test_lean_agent_has_no_memory_and_finishes_from_the_prefetched_observa
 
 def test_agentre_is_set_up_for_small_models_and_each_setting_can_change(inputs):
     small = make_system("agentre", ScriptedLLM([]), None, inputs).config
-    assert (small.mode, small.tools, small.escalate, small.pool_types) == ("direct", ["samples", "guidelines"], 2, True)
+    assert (small.mode, small.tools, small.escalate, small.escalate_when, small.pool_types) == \
+        ("direct", ["samples", "guidelines"], 3, "any_dropped", True)
     paper = make_system("agentre.paper", ScriptedLLM([]), None, inputs).config
     assert (paper.mode, paper.tools, paper.escalate, paper.pool_types) == ("react", ["samples", "guidelines", "kg", "memory"], 0, False)
     assert make_system("agentre", ScriptedLLM([]), None, {**inputs, "mode": "react"}).config.mode == "react"
@@ -411,6 +412,10 @@ async def test_an_answer_that_keeps_nothing_escalates_to_calls_that_vote(inputs)
     sys_, llm = system(kept, {**inputs, "escalate": 2}, "agentre.fewshot")
     await run(sys_)
     assert len(llm.calls) == 1, "an answer that keeps a triple is not escalated"
+    agreed = RoleScript(extract=[copied, {"triples": [works]}, {"triples": [works]}])
+    sys_, llm = system(agreed, {**inputs, "escalate": 3}, "agentre.fewshot")
+    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp")}
+    assert len(llm.calls) == 3, "two of three escalation answers agree: the third could not change the majority"
     partly = RoleScript(extract=[{"triples": [works, triple("Anna Berg", "Work_For", "Acme Corp")]},
                                  {"triples": [triple("John Smith", "Live_In", "Oslo")]}])
     sys_, llm = system(partly, {**inputs, "escalate": 1, "escalate_when": "any_dropped"}, "agentre.fewshot")

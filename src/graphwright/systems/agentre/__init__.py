@@ -16,7 +16,8 @@ from graphwright.systems.settings import parse_settings
 
 # The best configuration measured with the embedded 1.5B model (docs/BENCHMARKS.md, issue 27); each
 # setting can still be changed, and agentre.paper is the paper's configuration.
-SMALL_MODEL: dict[str, Any] = {"mode": "direct", "tools": ["samples", "guidelines"], "escalate": 2, "pool_types": True}
+SMALL_MODEL: dict[str, Any] = {"mode": "direct", "tools": ["samples", "guidelines"], "escalate": 3,
+                               "escalate_when": "any_dropped", "pool_types": True}
 
 
 def _factory(name: str, defaults: dict[str, Any] | None = None, **fixed: Any):

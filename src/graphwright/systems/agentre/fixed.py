@@ -72,15 +72,20 @@ async def escalate(calls: int, run: SentenceRun, sentence: str, retrieval: Retri
     """The first answer kept nothing: all it named came from elsewhere (the 1.5B model copied the examples
     in 44 of 100 CoNLL04 sentences). Ask ``calls`` more times with the examples as earlier chat turns,
     which stops the copying but brings wrong triples of their own, each time with examples another
-    retriever found, and keep what a majority of those answers agree on."""
+    retriever found, and keep what a majority of those answers agree on. A call whose answer could not
+    change that (the first two of three agree) is not made."""
     votes: Counter[RETriple] = Counter()
-    for kind in escalation_retrievers(retrieval.pool.retriever)[:calls]:
+    needed = calls // 2 + 1
+    for made, kind in enumerate(escalation_retrievers(retrieval.pool.retriever)[:calls]):
+        left = calls - made
+        if left < needed and all(n >= needed or n + left < needed for n in votes.values()):
+            break
         examples = retrieval.pool.with_retriever(kind).similar(sentence, retrieval.k, sentence=sentence)
         answer = await caller.ask(run, "escalation", prompt, output, example_turns(examples), feedback="", **values)
         heard = SentenceRun()
         ground(heard, answer.triples, sentence)
         votes.update(heard.triples)  # ground keeps each triple once
-    run.triples += [t for t, n in votes.items() if 2 * n > calls]
+    run.triples += [t for t, n in votes.items() if n >= needed]
 
 
 def escalation_retrievers(first: str) -> list[str]:
