@@ -25,8 +25,8 @@ def test_extract_with_a_user_schema_into_the_store(tmp_path):
     schema, pool = write_inputs(tmp_path)
     doc = tmp_path / "news.txt"
     doc.write_text(SENTENCE, encoding="utf-8")
-    script = RoleScript(agent=[step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp")])])
-    with ScriptedOpenAIServer(script) as server:
+    script = RoleScript(extract=[{"triples": [triple("John Smith", "Work_For", "Acme Corp")]}])  # agentre's default:
+    with ScriptedOpenAIServer(script) as server:                                            # one few-shot call
         result = runner.invoke(app, ["extract", str(doc), "--system", "agentre", "--kb", "none", *served(server),
                                      "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"),
                                      "--set", f"schema_file={schema}", "--set", f"pool_file={pool}",
