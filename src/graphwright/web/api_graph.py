@@ -1,0 +1,159 @@
+"""The stored graph over HTTP: the browser's filtered views, read-only SPARQL, exports and questions."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import pyoxigraph as ox
+from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
+from pydantic import BaseModel, Field
+
+from graphwright.errors import GraphwrightError, StoreError
+from graphwright.store import serialize_graph
+from graphwright.store import vocab as v
+from graphwright.store.export import resolve_format
+from graphwright.web.api_jobs import server
+from graphwright.web.graph_view import Filters
+
+router = APIRouter()
+# an update's first keyword after its prologue (PREFIX/BASE lines): refused before the query parser sees it
+_UPDATE = re.compile(r"^\s*(?:(?:PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*"
+                     r"(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY|WITH)\b", re.IGNORECASE)
+_MEDIA = {"turtle": "text/turtle", "ntriples": "application/n-triples", "jsonld": "application/ld+json",
+          "nquads": "application/n-quads", "trig": "application/trig", "graphml": "application/graphml+xml",
+          "neo4j": "application/zip"}
+_SUFFIX = {"turtle": "ttl", "ntriples": "nt", "jsonld": "jsonld", "nquads": "nq", "trig": "trig",
+           "graphml": "graphml", "neo4j": "zip"}
+
+
+def _filters(document: str | None, system: str | None, type: str | None, min_confidence: float | None,
+             q: str | None) -> Filters:
+    return Filters(document or None, system or None, type or None, min_confidence, (q or "").strip() or None)
+
+
+@router.get("/api/graph")
+def graph(request: Request, document: str | None = None, system: str | None = None, type: str | None = None,
+          min_confidence: float | None = Query(None, ge=0, le=1), q: str | None = None,
+          limit: int = Query(300, ge=1, le=5000)) -> dict[str, Any]:
+    """The best-supported edges that pass the filters (``total`` says how many passed)."""
+    state = server(request)
+    return state.graph.select(state.runner.store_version, _filters(document, system, type, min_confidence, q), limit)
+
+
+@router.get("/api/graph/facets")
+def facets(request: Request) -> dict[str, Any]:
+    """The documents, systems and node types to filter by, and the graph's size."""
+    state = server(request)
+    return state.graph.facets(state.runner.store_version)
+
+
+@router.get("/api/graph/nodes/{node_id}/neighbours")
+def neighbours(request: Request, node_id: str, document: str | None = None, system: str | None = None,
+               min_confidence: float | None = Query(None, ge=0, le=1), limit: int = Query(200, ge=1, le=5000)):
+    state = server(request)
+    try:
+        number = int(node_id.removeprefix("n"))
+        return state.graph.neighbourhood(state.runner.store_version, number,
+                                         _filters(document, system, None, min_confidence, None), limit)
+    except (KeyError, ValueError):
+        raise HTTPException(404, f"no node {node_id!r} (the graph may have changed: reload it)") from None
+
+
+class SparqlRequest(BaseModel):
+    query: str = Field(..., max_length=100_000)
+    grown: bool = False
+
+
+def _read_only(query: str) -> str:
+    if _UPDATE.match(query):
+        raise HTTPException(403, "SPARQL updates are refused: this endpoint is read-only")
+    return query
+
+
+@router.post("/api/sparql")
+def sparql(request: Request, body: SparqlRequest) -> dict[str, Any]:
+    """A read-only query; rows map variable names to values. The default graph is every document's KG."""
+    try:
+        rows = server(request).store.query(_read_only(body.query), grown=body.grown)
+    except StoreError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    columns = list(rows[0]) if rows else []
+    return {"columns": columns, "rows": rows}
+
+
+@router.get("/sparql")
+def sparql_protocol_get(request: Request, query: str | None = None) -> Response:
+    """A SPARQL 1.1 protocol endpoint for other tools (read-only): SELECT/ASK as SPARQL JSON results,
+    CONSTRUCT/DESCRIBE as N-Triples. The default graph is every document's KG."""
+    return _protocol_answer(request, query)
+
+
+@router.post("/sparql")
+async def sparql_protocol_post(request: Request, query: str | None = None) -> Response:
+    """The same, with the query as a form field or an ``application/sparql-query`` body."""
+    if query is None:
+        kind = request.headers.get("content-type", "").split(";")[0].strip()
+        if kind == "application/sparql-query":
+            query = (await request.body()).decode("utf-8", errors="replace")
+        elif kind == "application/x-www-form-urlencoded":
+            query = (await request.form()).get("query")
+    return await asyncio.to_thread(_protocol_answer, request, query)
+
+
+def _protocol_answer(request: Request, query: str | None) -> Response:
+    if not query:
+        raise HTTPException(400, "give the query as ?query=..., a form field, or an application/sparql-query body")
+    store = server(request).store
+    try:
+        result = store.oxigraph.query(_read_only(query), prefixes=v.PREFIXES,
+                                      default_graph=[g for g, _, _ in store.graphs("doc")] or None)
+        if isinstance(result, ox.QueryTriples):
+            return Response(result.serialize(format=ox.RdfFormat.N_TRIPLES), media_type="application/n-triples")
+        return Response(result.serialize(format=ox.QueryResultsFormat.JSON),
+                        media_type="application/sparql-results+json")
+    except SyntaxError as exc:
+        raise HTTPException(400, f"invalid SPARQL: {exc}") from exc
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise HTTPException(400, f"query failed: {exc}") from exc
+
+
+@router.get("/api/export")
+def export(request: Request, format: str = "turtle", document: str | None = None, system: str | None = None,
+           provenance: bool = False, grown: bool = False) -> Response:
+    """The graph as a file: turtle, ntriples, jsonld, nquads, trig, graphml or neo4j (CSV files, zipped)."""
+    try:
+        name = resolve_format(format)
+        data = serialize_graph(server(request).store, name, document_id=document or None, system=system or None,
+                               include_provenance=provenance, grown=grown)
+    except GraphwrightError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    return Response(data, media_type=_MEDIA[name],
+                    headers={"Content-Disposition": f'attachment; filename="graphwright.{_SUFFIX[name]}"'})
+
+
+class AskRequest(BaseModel):
+    question: str = Field(..., min_length=1, max_length=2000)
+    mode: str = Field("local", pattern="^(local|global)$")
+    model: str | None = None
+    kb: str | None = None
+    documents: list[str] | None = None
+    grown: bool = False
+
+
+@router.post("/api/ask")
+async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
+    """An answer from the graph with the facts it cites (``graphwright ask`` over HTTP)."""
+    from graphwright.qa import GraphQA
+
+    state = server(request)
+    try:
+        llm = state.llm(state.check_model(body.model))
+        kb_name = state.check_kb(body.kb)
+        qa = GraphQA(state.store, llm, None if kb_name == "none" else state.kb(kb_name), grown=body.grown)
+        result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None)
+    except GraphwrightError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    return result.to_dict()
+

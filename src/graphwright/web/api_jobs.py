@@ -1,0 +1,131 @@
+"""Jobs over HTTP: submit texts (uploads or pasted), list and follow jobs, the stored documents."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
+from fastapi.responses import StreamingResponse
+
+from graphwright.errors import GraphwrightError
+from graphwright.inputs import decode_text
+from graphwright.store.export import ALL_FORMATS
+from graphwright.systems.base import make_system, system_names
+from graphwright.web.jobs import JobSpec
+
+router = APIRouter(prefix="/api")
+KEEPALIVE_SECONDS = 15.0
+
+
+def server(request: Request):
+    return request.app.state.server
+
+
+@router.get("/info")
+def info(request: Request) -> dict[str, Any]:
+    """What a client may choose: systems, models and KBs (the first of each is the default), and limits."""
+    c = server(request).config
+    return {"systems": system_names(), "default_system": "cie.network", "models": c.models, "kbs": list(c.kbs),
+            "export_formats": ALL_FORMATS, "max_upload_bytes": c.max_upload_bytes, "max_chars": c.max_chars}
+
+
+@router.post("/jobs", status_code=202)
+async def submit(
+    request: Request,
+    files: list[UploadFile] = File(default=[], description="Text files (UTF-8)."),
+    text: str = Form("", description="A text pasted into the page."),
+    name: str = Form("pasted text", description="The pasted text's name."),
+    system: str = Form("cie.network"),
+    model: str = Form(""),
+    kb: str = Form(""),
+    settings: str = Form("{}", description="System settings as a JSON object, e.g. {\"max_steps\": 6}."),
+) -> dict[str, Any]:
+    """A new job over the uploaded files and the pasted text. A file that cannot be read as text is
+    recorded as a failed document with the reason; the others run."""
+    state = server(request)
+    texts, refused = [], []
+    for upload in files:
+        data = await upload.read()
+        try:
+            texts.append((upload.filename or "upload", _checked(decode_text(data, upload.filename or "upload"),
+                                                                state.config.max_chars)))
+        except GraphwrightError as exc:
+            refused.append((upload.filename or "upload", str(exc)))
+    if text.strip():
+        try:
+            texts.append((name, _checked(text, state.config.max_chars)))
+        except GraphwrightError as exc:
+            refused.append((name, str(exc)))
+    if not texts and not refused:
+        raise HTTPException(400, "nothing to extract: upload files or paste a text")
+    try:
+        spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings))
+        make_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
+    except GraphwrightError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    job_id = state.book.create(spec, texts, refused)
+    state.runner.submit(job_id)
+    return state.book.get(job_id)
+
+
+def _checked(text: str, max_chars: int) -> str:
+    from graphwright.errors import InputDocumentError
+
+    if not text.strip():
+        raise InputDocumentError("the text is empty")
+    if len(text) > max_chars:
+        raise InputDocumentError(f"the text has {len(text):,} characters, above this server's limit of {max_chars:,}")
+    return text
+
+
+def _settings(raw: str) -> dict[str, Any]:
+    from graphwright.errors import UserError
+
+    try:
+        value = json.loads(raw or "{}")
+    except json.JSONDecodeError as exc:
+        raise UserError(f"settings must be a JSON object: {exc}") from exc
+    if not isinstance(value, dict):
+        raise UserError("settings must be a JSON object, e.g. {\"max_steps\": 6}")
+    return value
+
+
+@router.get("/jobs")
+def jobs(request: Request) -> list[dict[str, Any]]:
+    return server(request).book.list()
+
+
+@router.get("/jobs/{job_id}")
+def job(request: Request, job_id: str) -> dict[str, Any]:
+    try:
+        return server(request).book.get(job_id)
+    except KeyError:
+        raise HTTPException(404, f"no job {job_id!r}") from None
+
+
+@router.get("/events")
+async def events(request: Request) -> StreamingResponse:
+    """Server-sent events: a ``jobs`` event with every job's summary at each change (and a comment line
+    every 15 s, so proxies keep the stream open)."""
+    state = server(request)
+
+    async def stream():
+        seen = -1
+        while not await request.is_disconnected():
+            if state.runner.changes.version != seen:
+                seen = state.runner.changes.version
+                payload = {"jobs": await asyncio.to_thread(state.book.list), "store_version": state.runner.store_version}
+                yield f"event: jobs\ndata: {json.dumps(payload)}\n\n"
+            else:
+                yield ": keep-alive\n\n"
+            await state.runner.changes.wait(seen, KEEPALIVE_SECONDS)
+
+    return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/documents")
+def documents(request: Request) -> list[dict[str, Any]]:
+    """One row per stored run: document, system, status, reason, counts and usage."""
+    return server(request).store.documents()

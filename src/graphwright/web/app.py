@@ -1,0 +1,73 @@
+"""``graphwright serve``: the HTTP API (OpenAPI docs at /docs) and the pages that use it.
+
+The pages are plain HTML and JS from the package (``web/static``), Cytoscape.js vendored beside them:
+nothing is fetched from elsewhere, so the app works offline. Their JS writes text from the graph with
+``textContent`` only, and the Content-Security-Policy allows scripts from the app alone.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from importlib import resources
+
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from graphwright.web import api_graph, api_jobs
+from graphwright.web.security import Guard
+from graphwright.web.state import ServeConfig, ServerState
+
+STATIC = resources.files("graphwright.web").joinpath("static")
+PAGES = {"/": "index.html", "/graph": "graph.html", "/query": "sparql.html", "/ask": "ask.html"}
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def create_app(config: ServeConfig) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        state = ServerState(config)
+        app.state.server = state
+        state.start()
+        try:
+            yield
+        finally:
+            await state.stop()
+
+    app = FastAPI(title="graphwright", summary="Knowledge graphs from text with LLM agents", lifespan=lifespan,
+                  docs_url=None, redoc_url=None)
+    app.include_router(api_jobs.router)
+    app.include_router(api_graph.router)
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    for path, page in PAGES.items():
+        app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:  # Swagger UI from the package, not a CDN
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="graphwright API",
+                                   swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+                                   swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
+                                   swagger_favicon_url="/static/favicon.svg")
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next):
+        response = await call_next(request)
+        if request.url.path != "/docs":  # Swagger UI starts with an inline script
+            response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    app.add_middleware(Guard, token=config.token, loopback_only=config.loopback_only,
+                       max_body=config.max_upload_bytes)
+    return app
+
+
+def _page(name: str):
+    def page() -> FileResponse:
+        return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
+
+    page.__name__ = "page_" + name.removesuffix(".html")
+    return page

@@ -1,0 +1,116 @@
+"""Runs the web app's jobs one at a time in the server's event loop, writing to its one open store.
+
+One at a time because the store has one writer and the embedded model uses every core; a job's own
+documents run with the concurrency its settings ask for. Each change is announced through ``Changes``,
+which the page's event stream waits on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable
+
+from graphwright.errors import GraphwrightError
+from graphwright.model import Document, ExtractionResult
+from graphwright.pipeline import extract_batch
+from graphwright.store import GraphStore
+from graphwright.systems.base import make_system
+from graphwright.web.jobs import JobBook
+
+log = logging.getLogger("graphwright.web")
+
+
+class Changes:
+    """A counter that goes up on every change; waiters wake when it moves past what they saw."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._event = asyncio.Event()
+
+    def bump(self) -> None:
+        self.version += 1
+        self._event.set()
+        self._event = asyncio.Event()
+
+    async def wait(self, seen: int, timeout: float) -> int:
+        if self.version == seen:
+            try:
+                await asyncio.wait_for(self._event.wait(), timeout)
+            except TimeoutError:
+                pass
+        return self.version
+
+
+class JobRunner:
+    def __init__(self, book: JobBook, store: GraphStore, *, llm_for: Callable[[str], Any], kb_for: Callable[[str], Any],
+                 max_chars: int) -> None:
+        self.book, self.store = book, store
+        self.llm_for, self.kb_for = llm_for, kb_for
+        self.max_chars = max_chars
+        self.changes = Changes()
+        self.store_version = 0  # goes up when a document's result is stored (the graph browser's cache key)
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+
+    def submit(self, job_id: str) -> None:
+        self._queue.put_nowait(job_id)
+        self.changes.bump()
+
+    def resume_unfinished(self) -> list[str]:
+        """Queue the jobs a stop or crash interrupted; their finished documents are skipped."""
+        jobs = self.book.unfinished()
+        for job_id in jobs:
+            self.book.count_restart(job_id)
+            self.submit(job_id)
+        return jobs
+
+    async def run_forever(self) -> None:
+        while True:
+            job_id = await self._queue.get()
+            await self.run(job_id)
+
+    async def run(self, job_id: str) -> None:
+        book = self.book
+        spec = book.spec(job_id)
+        book.set_state(job_id, "running")
+        self.changes.bump()
+        try:
+            documents = book.documents(job_id)
+            system = make_system(spec.system, self.llm_for(spec.model), self.kb_for(spec.kb), spec.settings)
+            if getattr(system, "uses_grown_graph", False):  # its tools read the graph grown so far
+                from graphwright.growth import load
+
+                system.attach(load(self.store))
+            self._mark_already_stored(job_id, documents, spec.system, resumed=book.get(job_id)["restarts"] > 0)
+            summary = await extract_batch(
+                documents, system, self.store, results_path=book.texts_folder(job_id) / "results.jsonl",
+                concurrency=int(spec.settings.get("concurrency", 1)), max_chars=self.max_chars,
+                on_result=lambda document, result: self._stored(job_id, document, result))
+        except asyncio.CancelledError:  # the server stops: the job stays "running" and resumes on the next start
+            raise
+        except (GraphwrightError, OSError) as exc:
+            self._give_up(job_id, str(exc))
+        except Exception as exc:  # noqa: BLE001 - one job's bug must not stop the server's queue
+            log.exception("job %s failed", job_id)
+            self._give_up(job_id, f"internal error (please report): {type(exc).__name__}: {exc}")
+        else:
+            usage = summary.usage
+            book.set_state(job_id, "done", llm_calls=usage.llm_calls, tokens=usage.total_tokens, triples=summary.triples)
+        self.changes.bump()
+
+    def _mark_already_stored(self, job_id: str, documents: list[Document], system: str, resumed: bool) -> None:
+        """A document the store holds is skipped by the batch; after a restart it may be this job's own,
+        stored just before the stop."""
+        status, reason = ("ok", None) if resumed else ("skipped", "already in the store from an earlier run")
+        for document in documents:
+            if self.store.document_status(document.id, system) == "ok":
+                self.book.set_document(job_id, document.id, status, reason, only_pending=True)
+
+    def _stored(self, job_id: str, document: Document, result: ExtractionResult) -> None:
+        self.book.set_document(job_id, document.id, result.status, result.reason, triples=len(result.triples))
+        self.store_version += 1
+        self.changes.bump()
+
+    def _give_up(self, job_id: str, reason: str) -> None:
+        self.book.fail_pending(job_id, f"the job stopped: {reason}")
+        self.book.set_state(job_id, "failed", reason)

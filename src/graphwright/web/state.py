@@ -1,0 +1,85 @@
+"""What one running server holds: its settings, the open store, the job book and runner, and the models
+and KBs it has loaded (each loaded once, on first use, and shared by jobs and questions)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphwright.errors import UserError
+from graphwright.store import GraphStore
+from graphwright.web.graph_view import GraphIndex
+from graphwright.web.jobs import JobBook
+from graphwright.web.runner import JobRunner
+
+
+@dataclass
+class ServeConfig:
+    store: Path
+    data: Path  # the job table, the uploaded texts, results.jsonl per job, the LLM trace
+    models: list[str] = field(default_factory=lambda: ["embedded"])  # the first is the default
+    base_url: str | None = None
+    api_key: str | None = None
+    kbs: dict[str, str] = field(default_factory=lambda: {"default": "default", "none": "none"})  # name -> KB spec
+    token: str | None = None
+    loopback_only: bool = True
+    max_upload_bytes: int = 20 * 1024 * 1024
+    max_chars: int = 200_000
+    cache: bool = True
+
+
+class ServerState:
+    def __init__(self, config: ServeConfig) -> None:
+        self.config = config
+        self.store = GraphStore.open(config.store)
+        self.book = JobBook(config.data)
+        self.graph = GraphIndex(self.store)
+        self._llms: dict[str, Any] = {}
+        self._kbs: dict[str, Any] = {}
+        self.runner = JobRunner(self.book, self.store, llm_for=self.llm, kb_for=self.kb, max_chars=config.max_chars)
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> list[str]:
+        """Start the job queue; returns the interrupted jobs it took up again."""
+        resumed = self.runner.resume_unfinished()
+        self._task = asyncio.create_task(self.runner.run_forever())
+        return resumed
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()  # a running job stays "running" in the book and resumes on the next start
+            await asyncio.gather(self._task, return_exceptions=True)
+        for llm in self._llms.values():
+            await llm.aclose()
+        self.book.close()
+        self.store.close()
+
+    def check_model(self, model: str | None) -> str:
+        model = model or self.config.models[0]
+        if model not in self.config.models:
+            raise UserError(f"model {model!r} is not served here; choose one of: {', '.join(self.config.models)}")
+        return model
+
+    def check_kb(self, kb: str | None) -> str:
+        kb = kb or next(iter(self.config.kbs))
+        if kb not in self.config.kbs:
+            raise UserError(f"KB {kb!r} is not served here; choose one of: {', '.join(self.config.kbs)}")
+        return kb
+
+    def llm(self, model: str):
+        from graphwright.llm import make_llm
+
+        if model not in self._llms:
+            c = self.config
+            self._llms[model] = make_llm(model, base_url=c.base_url, api_key=c.api_key, cache=c.cache,
+                                         trace_path=c.data / "llm-trace.jsonl")
+        return self._llms[model]
+
+    def kb(self, name: str):
+        from graphwright.kb import open_kb
+
+        if name not in self._kbs:
+            self._kbs[name] = open_kb(self.config.kbs[name])
+        return self._kbs[name]

@@ -1,0 +1,131 @@
+// The graph browser: the best-supported edges that pass the filters, drawn with Cytoscape.js; more is
+// drawn on demand around a node. Labels are drawn on the canvas or written with textContent.
+"use strict";
+
+const $ = id => document.getElementById(id);
+const STYLE = [
+  {selector: "node", style: {"label": "data(label)", "font-size": 10, "text-valign": "bottom", "text-margin-y": 3,
+    "background-color": "#dbe7ff", "border-color": "#2f6fed", "border-width": 1.5, "width": 18, "height": 18,
+    "text-wrap": "ellipsis", "text-max-width": 140}},
+  {selector: "node[?unlinked]", style: {"background-color": "#fff", "border-color": "#7a5af8", "border-style": "dashed"}},
+  {selector: "node[kind = 'literal']", style: {"shape": "round-rectangle", "background-color": "#fff7e6", "border-color": "#d48806"}},
+  {selector: "node[kind = 'event']", style: {"shape": "diamond", "background-color": "#d1fadf", "border-color": "#039855", "width": 22, "height": 22}},
+  {selector: "edge", style: {"label": "data(label)", "font-size": 9, "color": "#475467", "curve-style": "bezier",
+    "target-arrow-shape": "triangle", "width": 1.5, "line-color": "#98a2b3", "target-arrow-color": "#98a2b3",
+    "text-rotation": "autorotate", "text-background-color": "#f8fafc", "text-background-opacity": 0.8}},
+  {selector: "edge[kind = 'role']", style: {"line-style": "dashed", "line-color": "#039855", "target-arrow-color": "#039855"}},
+  {selector: ":selected", style: {"border-width": 3, "line-color": "#2f6fed", "target-arrow-color": "#2f6fed", "width": 3}},
+];
+
+const cy = cytoscape({container: $("cy"), style: STYLE, wheelSensitivity: 0.3, minZoom: 0.05, maxZoom: 4});
+window.gwGraph = cy;  // for the browser tests and the console
+
+function filterParams() {
+  const params = new URLSearchParams();
+  for (const key of ["q", "document", "system", "type"]) if ($(key).value) params.set(key, $(key).value);
+  if (Number($("confidence").value) > 0) params.set("min_confidence", $("confidence").value);
+  return params;
+}
+
+function elements(data) {
+  return [
+    ...data.nodes.map(n => ({group: "nodes", data: n})),
+    ...data.edges.map(e => ({group: "edges", data: e})),
+  ];
+}
+
+function layout(nodes) {
+  const options = nodes.length > 600 ? {name: "concentric", animate: false, minNodeSpacing: 12}
+                                     : {name: "cose", animate: false, nodeRepulsion: () => 9000, idealEdgeLength: () => 90, numIter: 600};
+  return nodes.layout(options).run();
+}
+
+async function show() {
+  const params = filterParams();
+  params.set("limit", $("limit").value);
+  $("notice").textContent = "loading…";
+  try {
+    const data = await gw.api("/api/graph?" + params);
+    cy.elements().remove();
+    cy.add(elements(data));
+    layout(cy.elements());
+    cy.fit(undefined, 30);
+    $("notice").textContent = data.total > data.edges.length
+      ? `${data.edges.length} of ${data.total} edges drawn: search, filter or expand a node for more`
+      : `${data.total} edges`;
+    if (!data.total) $("notice").textContent = "No edges match: run an extraction, or loosen the filters.";
+    $("details").replaceChildren(gw.el("p", {className: "muted"}, "Nothing selected."));
+  } catch (error) {
+    $("notice").textContent = "error: " + error.message;
+  }
+}
+
+async function expand(node) {
+  const params = filterParams();
+  params.delete("q");
+  params.delete("type");
+  const data = await gw.api(`/api/graph/nodes/${encodeURIComponent(node.id())}/neighbours?` + params);
+  const fresh = cy.add(elements(data).filter(e => cy.getElementById(e.data.id).empty()));
+  const around = node.position();
+  fresh.nodes().forEach((n, i) => {  // a ring around the node, then a short local layout
+    const angle = 2 * Math.PI * i / Math.max(fresh.nodes().length, 1);
+    n.position({x: around.x + 140 * Math.cos(angle), y: around.y + 140 * Math.sin(angle)});
+  });
+  const note = $("notice");
+  note.textContent = `${node.data("label")}: ${data.edges.length} of ${data.total} edges around it drawn (${fresh.edges().length} new)`;
+  return fresh;
+}
+
+function supportBlock(s) {
+  const facts = gw.el("dl", {},
+    gw.el("dt", {}, "document"), gw.el("dd", {className: "iri"}, s.document_id),
+    gw.el("dt", {}, "system"), gw.el("dd", {}, s.system || ""),
+    s.agent ? [gw.el("dt", {}, "agent"), gw.el("dd", {}, s.agent)] : null,
+    s.model ? [gw.el("dt", {}, "model"), gw.el("dd", {}, s.model)] : null,
+    gw.el("dt", {}, "confidence"), gw.el("dd", {}, s.confidence === null ? "–" : s.confidence.toFixed(3)));
+  return gw.el("div", {className: "support"},
+    s.evidence ? gw.highlighted(s.evidence, s.surfaces) : gw.el("p", {className: "muted"}, "no evidence sentence"), facts);
+}
+
+function showEdge(edge) {
+  const d = edge.data();
+  $("details").replaceChildren(
+    gw.el("h2", {}, `${edge.source().data("label")} — ${d.label} → ${edge.target().data("label")}`),
+    gw.el("div", {className: "iri"}, d.iri),
+    gw.el("h3", {}, `evidence (${d.support.length})`),
+    ...d.support.map(supportBlock));
+}
+
+function showNode(node) {
+  const d = node.data();
+  const types = (d.types || []).filter(t => !t.startsWith("https://graphwright.dev/"));
+  $("details").replaceChildren(
+    gw.el("h2", {}, d.label),
+    d.iri ? gw.el("div", {className: "iri"}, d.iri) : null,
+    gw.el("dl", {},
+      gw.el("dt", {}, "kind"), gw.el("dd", {}, d.kind === "iri" ? (d.unlinked ? "entity, not in the KB" : "entity in the KB") : d.kind),
+      types.length ? [gw.el("dt", {}, "types"), gw.el("dd", {}, types.map(gw.short).join(", "))] : null,
+      d.datatype ? [gw.el("dt", {}, "datatype"), gw.el("dd", {}, gw.short(d.datatype))] : null,
+      gw.el("dt", {}, "edges"), gw.el("dd", {}, `${node.connectedEdges().length} drawn of ${d.degree}`)),
+    d.degree > node.connectedEdges().length
+      ? gw.el("button", {className: "secondary", type: "button", onclick: () => expand(node)}, "Draw its neighbours") : null,
+    ...(d.support || []).map(supportBlock));
+}
+
+cy.on("tap", "edge", event => showEdge(event.target));
+cy.on("tap", "node", event => showNode(event.target));
+cy.on("dbltap", "node", event => expand(event.target));
+
+async function loadFacets() {
+  const f = await gw.api("/api/graph/facets");
+  gw.fill($("document"), f.documents, null, "all documents");
+  gw.fill($("system"), f.systems, null, "all systems");
+  gw.fill($("type"), f.types, t => t.label, "all types");
+  $("size").textContent = `${f.nodes} nodes · ${f.edges} edges in the store`;
+}
+
+$("filters").addEventListener("submit", event => { event.preventDefault(); show(); });
+$("confidence").addEventListener("input", () => { $("confidence-value").textContent = $("confidence").value; });
+for (const id of ["document", "system", "type", "limit"]) $(id).addEventListener("change", show);
+
+loadFacets().then(show).catch(error => { $("notice").textContent = "error: " + error.message; });

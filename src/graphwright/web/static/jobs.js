@@ -1,0 +1,84 @@
+// The jobs page: submit texts, follow every job live (server-sent events), see each document's fate.
+"use strict";
+
+const $ = id => document.getElementById(id);
+let selectedJob = null;
+let storeVersion = -1;
+
+async function loadChoices() {
+  const info = await gw.api("/api/info");
+  gw.fill($("system"), info.systems);
+  $("system").value = info.default_system;
+  gw.fill($("model"), info.models);
+  gw.fill($("kb"), info.kbs);
+}
+
+$("submit").addEventListener("submit", async event => {
+  event.preventDefault();
+  $("submit-error").textContent = "";
+  $("run").disabled = true;
+  try {
+    const job = await gw.api("/api/jobs", {method: "POST", body: new FormData($("submit"))});
+    $("text").value = "";
+    $("files").value = "";
+    showJob(job.id);
+  } catch (error) {
+    $("submit-error").textContent = error.message;
+  } finally {
+    $("run").disabled = false;
+  }
+});
+
+function renderJobs(jobs) {
+  $("jobs").tBodies[0].replaceChildren(...jobs.map(job => {
+    const finished = job.counts.ok + job.counts.skipped + job.counts.failed;
+    return gw.el("tr", {className: "clickable" + (job.id === selectedJob ? " selected" : ""), dataset: {job: job.id},
+                        onclick: () => showJob(job.id)},
+      gw.el("td", {}, job.id),
+      gw.el("td", {className: "state-" + job.state}, job.state + (job.restarts ? ` (resumed ×${job.restarts})` : "")),
+      gw.el("td", {}, gw.el("progress", {max: job.total || 1, value: finished}),
+            ` ${finished}/${job.total}` + (job.counts.failed ? `, ${job.counts.failed} failed` : "")),
+      gw.el("td", {}, job.system), gw.el("td", {}, job.model),
+      gw.el("td", {}, job.state === "done" ? job.triples : ""), gw.el("td", {}, job.state === "done" ? job.tokens : ""));
+  }));
+}
+
+async function showJob(id) {
+  selectedJob = id;
+  const job = await gw.api(`/api/jobs/${encodeURIComponent(id)}`);
+  $("job").hidden = false;
+  $("job-id").textContent = `${job.id} · ${job.state}`;
+  $("job-error").textContent = job.error || "";
+  $("job-documents").tBodies[0].replaceChildren(...job.documents.map(d => gw.el("tr", {},
+    gw.el("td", {}, d.position + 1), gw.el("td", {}, d.name),
+    gw.el("td", {className: "status-" + d.status}, d.status), gw.el("td", {}, d.status === "ok" ? d.triples : ""),
+    gw.el("td", {}, d.reason || ""))));
+  for (const row of $("jobs").tBodies[0].rows) row.classList.toggle("selected", row.dataset.job === id);
+}
+
+async function loadDocuments() {
+  const runs = await gw.api("/api/documents");
+  $("documents").tBodies[0].replaceChildren(...runs.map(r => gw.el("tr", {},
+    gw.el("td", {className: "iri"}, r.document_id), gw.el("td", {}, r.source || ""), gw.el("td", {}, r.system),
+    gw.el("td", {className: "status-" + r.status}, r.status), gw.el("td", {}, r.triples), gw.el("td", {}, r.entities),
+    gw.el("td", {}, r.reason || ""))));
+}
+
+function follow() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("open", () => { $("live").textContent = "· live"; });
+  events.addEventListener("error", () => { $("live").textContent = "· reconnecting…"; });
+  events.addEventListener("jobs", async message => {
+    const payload = JSON.parse(message.data);
+    renderJobs(payload.jobs);
+    if (selectedJob) await showJob(selectedJob);
+    if (payload.store_version !== storeVersion) {
+      storeVersion = payload.store_version;
+      await loadDocuments();
+    }
+  });
+}
+
+loadChoices().catch(error => { $("submit-error").textContent = error.message; });
+loadDocuments();
+follow();

@@ -1,0 +1,160 @@
+"""The HTTP API with httpx against the app (its lifespan, job queue and store are real; the model is
+scripted): jobs from upload to stored graph, what is refused and why, queries, exports and questions."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import networkx as nx
+import pytest
+
+from tests.support.web_server import EVIL, SENTENCE, wait_for_job
+
+
+def submit(client, settings, files=(), text="", **form):
+    data = {"system": "agentre.zeroshot", "kb": "none", "settings": json.dumps(settings), "text": text, **form}
+    return client.post("/api/jobs", data=data, files=[("files", f) for f in files])
+
+
+def finished(client, response):
+    assert response.status_code == 202, response.text
+    return wait_for_job(lambda path: client.get(path).json(), response.json()["id"])
+
+
+def test_info_offers_the_served_choices(client):
+    info = client.get("/api/info").json()
+    assert "agentre.zeroshot" in info["systems"] and info["models"] == ["scripted"]
+    assert info["kbs"] == ["default", "none"] and "graphml" in info["export_formats"]
+
+
+def test_a_job_runs_uploads_and_pasted_text_into_the_store(client, settings):
+    files = [("a.txt", SENTENCE.encode(), "text/plain"), ("b.txt", ("Note 2 . " + SENTENCE).encode(), "text/plain")]
+    job = finished(client, submit(client, settings, files, text="Note 3 . " + SENTENCE, name="pasted"))
+    assert job["state"] == "done" and job["counts"] == {"pending": 0, "ok": 3, "skipped": 0, "failed": 0}
+    assert [d["name"] for d in job["documents"]] == ["a.txt", "b.txt", "pasted"]
+    assert all(d["triples"] == 2 for d in job["documents"]) and job["triples"] == 6
+    runs = client.get("/api/documents").json()
+    assert sorted(r["source"] for r in runs) == ["a.txt", "b.txt", "pasted"] and {r["status"] for r in runs} == {"ok"}
+
+    graph = client.get("/api/graph").json()
+    work = next(e for e in graph["edges"] if e["label"] == "Work_For")
+    assert len(work["support"]) == 3 and all(s["evidence"].endswith(SENTENCE) for s in work["support"])
+    labels = {n["id"]: n["label"] for n in graph["nodes"]}
+    assert (labels[work["source"]], labels[work["target"]]) == ("John Smith", "Acme Corp")
+
+
+def test_the_same_text_again_is_skipped_not_redone(client, settings, model_server):
+    finished(client, submit(client, settings, text=SENTENCE))
+    calls = len(model_server.requests)
+    job = finished(client, submit(client, settings, text=SENTENCE))
+    assert job["documents"][0]["status"] == "skipped" and len(model_server.requests) == calls
+
+
+def test_a_file_that_is_not_text_fails_with_its_reason_and_the_others_run(client, settings):
+    files = [("photo.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" * 20, "image/jpeg"),
+             ("good.txt", SENTENCE.encode(), "text/plain")]
+    job = finished(client, submit(client, settings, files))
+    by_name = {d["name"]: d for d in job["documents"]}
+    assert by_name["good.txt"]["status"] == "ok"
+    assert by_name["photo.jpg"]["status"] == "failed" and "binary" in by_name["photo.jpg"]["reason"]
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"system": "no.such.system"}, "no.such.system"),
+    ({"model": "gpt-9"}, "not served here"),
+    ({"kb": "elsewhere"}, "not served here"),
+    ({"settings": "{not json"}, "JSON object"),
+    ({"settings": json.dumps({"mode": "sideways"})}, "mode"),
+])
+def test_a_wrong_choice_is_refused_before_the_job_exists(client, settings, form, message):
+    data = {"system": "agentre.zeroshot", "kb": "none", "settings": json.dumps(settings), "text": SENTENCE, **form}
+    response = client.post("/api/jobs", data=data)
+    assert response.status_code == 400 and message in response.json()["detail"]
+    assert client.get("/api/jobs").json() == []
+
+
+def test_nothing_to_extract_and_too_large_uploads_are_refused(client, settings):
+    assert submit(client, settings).status_code == 400
+    big = ("big.txt", b"x" * (80 * 1024), "text/plain")  # the test server's limit is 64 KiB
+    response = submit(client, settings, [big])
+    assert response.status_code == 413 and "limit" in response.json()["detail"]
+
+
+def test_sparql_reads_and_refuses_updates(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    rows = client.post("/api/sparql", json={"query": "SELECT ?l WHERE { ?s rdfs:label ?l } ORDER BY ?l"}).json()
+    assert rows["columns"] == ["l"] and "Acme Corp" in [r["l"] for r in rows["rows"]]
+    for update in ("INSERT DATA { <urn:a> <urn:b> <urn:c> }", "PREFIX x: <urn:x#>\n DELETE WHERE { ?s ?p ?o }",
+                   "drop all"):
+        response = client.post("/api/sparql", json={"query": update})
+        assert response.status_code == 403 and "read-only" in response.json()["detail"]
+    assert client.post("/api/sparql", json={"query": "SELECT WHERE {"}).status_code == 400
+    after = client.post("/api/sparql", json={"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"}).json()
+    assert int(after["rows"][0]["n"]) > 0  # nothing was deleted
+
+
+def test_the_sparql_protocol_endpoint_answers_other_tools(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    query = "SELECT ?l WHERE { ?s rdfs:label ?l }"
+    got = client.get("/sparql", params={"query": query})
+    assert got.headers["content-type"].startswith("application/sparql-results+json")
+    assert {"type": "literal", "value": "Oslo"} in [b["l"] for b in got.json()["results"]["bindings"]]
+    posted = client.post("/sparql", content=query, headers={"Content-Type": "application/sparql-query"})
+    assert posted.json() == got.json()
+    refused = client.post("/sparql", data={"query": "CLEAR ALL"})
+    assert refused.status_code == 403
+
+
+def test_exports_come_as_files(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    turtle = client.get("/api/export", params={"format": "turtle"})
+    assert turtle.headers["content-type"].startswith("text/turtle") and b"Acme Corp" in turtle.content
+    assert 'filename="graphwright.ttl"' in turtle.headers["content-disposition"]
+    graphml = client.get("/api/export", params={"format": "graphml"})
+    assert nx.read_graphml(io.BytesIO(graphml.content), force_multigraph=True).number_of_edges() == 2
+    assert client.get("/api/export", params={"format": "neo4j"}).content[:2] == b"PK"
+    assert client.get("/api/export", params={"format": "docx"}).status_code == 400
+
+
+def test_graph_filters_and_neighbourhoods(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    finished(client, submit(client, settings, text=f"{EVIL} lives in Oslo ."))
+    everything = client.get("/api/graph").json()
+    assert everything["total"] == 3
+    assert client.get("/api/graph", params={"q": "acme"}).json()["total"] == 1
+    assert client.get("/api/graph", params={"limit": 1}).json()["edges"][0]["label"] in ("Work_For", "Live_In")
+    assert client.get("/api/graph", params={"min_confidence": 1.0}).json()["total"] <= 3
+    facets = client.get("/api/graph/facets").json()
+    assert len(facets["documents"]) == 2 and facets["systems"] == ["agentre.zeroshot"]
+    oslo = next(n for n in everything["nodes"] if n["label"] == "Oslo")
+    around = client.get(f"/api/graph/nodes/{oslo['id']}/neighbours").json()
+    assert around["total"] == 2 and {n["label"] for n in around["nodes"]} == {"Oslo", "John Smith", EVIL}
+    assert client.get("/api/graph/nodes/n999/neighbours").status_code == 404
+
+
+def test_ask_answers_from_the_graph_with_citations(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    answer = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none"}).json()
+    assert answer["answer"] == "Acme Corp" and answer["supported"] and answer["citations"]
+    assert client.post("/api/ask", json={"question": "x", "mode": "sideways"}).status_code == 422
+
+
+def test_events_stream_the_jobs(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    with client.stream("GET", "/api/events") as stream:
+        lines = stream.iter_lines()
+        assert next(lines) == "event: jobs"
+        payload = json.loads(next(lines).removeprefix("data: "))
+    assert payload["jobs"][0]["state"] == "done" and payload["store_version"] >= 1
+
+
+def test_pages_and_api_docs_are_served_from_the_package(client):
+    for path in ("/", "/graph", "/query", "/ask"):
+        page = client.get(path)
+        assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
+        assert "http" not in "".join(line for line in page.text.splitlines() if "src=" in line or "href=" in line)
+    docs = client.get("/docs").text
+    assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs and "cdn" not in docs
+    assert client.get("/static/vendor/cytoscape/cytoscape.min.js").status_code == 200
+    assert "/api/jobs" in client.get("/openapi.json").json()["paths"]
