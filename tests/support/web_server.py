@@ -53,22 +53,24 @@ def free_port() -> int:
 class ServeProcess:
     """``graphwright serve`` on 127.0.0.1 with the scripted model at ``model_url``."""
 
-    def __init__(self, where: Path, model_url: str, *extra: str) -> None:
-        self.where, self.model_url, self.extra = where, model_url, extra
+    def __init__(self, where: Path, model_url: str, *extra: str, model: str = "scripted") -> None:
+        self.where, self.model_url, self.extra, self.model = where, model_url, extra, model
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.child: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60.0) -> "ServeProcess":
         args = [sys.executable, "-m", "graphwright.cli", "serve", "--store", str(self.where / "store"),
-                "--data", str(self.where / "serve"), "--port", str(self.port), "--model", "scripted",
+                "--data", str(self.where / "serve"), "--port", str(self.port), "--model", self.model,
                 "--base-url", self.model_url, "--no-cache", *self.extra]
-        self.child = subprocess.Popen(args, env={**os.environ, "GRAPHWRIGHT_RETRIES": "0"},
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        log = self.where / f"serve-{self.port}.log"  # a file, not a pipe: nothing to drain or leak
+        with log.open("ab") as err:
+            self.child = subprocess.Popen(args, env={**os.environ, "GRAPHWRIGHT_RETRIES": "0"},
+                                          stdout=subprocess.DEVNULL, stderr=err)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.child.poll() is not None:
-                raise AssertionError(f"serve exited: {self.child.stderr.read().decode()[-2000:]}")
+                raise AssertionError(f"serve exited: {log.read_text(errors='replace')[-2000:]}")
             try:
                 httpx.get(self.url + "/api/info", timeout=1.0).raise_for_status()
                 return self

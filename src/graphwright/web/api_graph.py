@@ -17,7 +17,7 @@ from graphwright.store.export import resolve_format
 from graphwright.web.api_jobs import server
 from graphwright.web.graph_view import Filters
 
-router = APIRouter()
+router = APIRouter(tags=["graph"])
 # an update's first keyword after its prologue (PREFIX/BASE lines): refused before the query parser sees it
 _UPDATE = re.compile(r"^\s*(?:(?:PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*"
                      r"(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY|WITH)\b", re.IGNORECASE)

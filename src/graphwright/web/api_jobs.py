@@ -15,7 +15,7 @@ from graphwright.store.export import ALL_FORMATS
 from graphwright.systems.base import make_system, system_names
 from graphwright.web.jobs import JobSpec
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", tags=["jobs"])
 KEEPALIVE_SECONDS = 15.0
 
 

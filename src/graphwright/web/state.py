@@ -69,8 +69,10 @@ class ServerState:
         return kb
 
     def llm(self, model: str):
+        """The served model (a job queued before a restart may name one this server no longer serves)."""
         from graphwright.llm import make_llm
 
+        model = self.check_model(model)
         if model not in self._llms:
             c = self.config
             self._llms[model] = make_llm(model, base_url=c.base_url, api_key=c.api_key, cache=c.cache,
@@ -80,6 +82,7 @@ class ServerState:
     def kb(self, name: str):
         from graphwright.kb import open_kb
 
+        name = self.check_kb(name)
         if name not in self._kbs:
             self._kbs[name] = open_kb(self.config.kbs[name])
         return self._kbs[name]

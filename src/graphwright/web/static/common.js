@@ -29,6 +29,11 @@ const gw = {
     return body;
   },
 
+  // replace `target`'s children, leaving out null ones (replaceChildren would write "null")
+  show(target, ...children) {
+    target.replaceChildren(...children.flat().filter(c => c !== null && c !== undefined));
+  },
+
   postJson(path, data) {
     return gw.api(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(data)});
   },

@@ -36,7 +36,8 @@ function elements(data) {
 
 function layout(nodes) {
   const options = nodes.length > 600 ? {name: "concentric", animate: false, minNodeSpacing: 12}
-                                     : {name: "cose", animate: false, nodeRepulsion: () => 9000, idealEdgeLength: () => 90, numIter: 600};
+                                     : {name: "cose", animate: false, nodeRepulsion: () => 400000, idealEdgeLength: () => 120,
+                                        nodeOverlap: 20, padding: 40, numIter: 1000, randomize: true};
   return nodes.layout(options).run();
 }
 
@@ -49,12 +50,16 @@ async function show() {
     cy.elements().remove();
     cy.add(elements(data));
     layout(cy.elements());
-    cy.fit(undefined, 30);
+    cy.fit(undefined, 40);
+    if (cy.zoom() > 1.2) {  // a few nodes: keep labels at reading size
+      cy.zoom(1.2);
+      cy.center();
+    }
     $("notice").textContent = data.total > data.edges.length
       ? `${data.edges.length} of ${data.total} edges drawn: search, filter or expand a node for more`
       : `${data.total} edges`;
     if (!data.total) $("notice").textContent = "No edges match: run an extraction, or loosen the filters.";
-    $("details").replaceChildren(gw.el("p", {className: "muted"}, "Nothing selected."));
+    gw.show($("details"), gw.el("p", {className: "muted"}, "Nothing selected."));
   } catch (error) {
     $("notice").textContent = "error: " + error.message;
   }
@@ -89,7 +94,7 @@ function supportBlock(s) {
 
 function showEdge(edge) {
   const d = edge.data();
-  $("details").replaceChildren(
+  gw.show($("details"), 
     gw.el("h2", {}, `${edge.source().data("label")} — ${d.label} → ${edge.target().data("label")}`),
     gw.el("div", {className: "iri"}, d.iri),
     gw.el("h3", {}, `evidence (${d.support.length})`),
@@ -99,7 +104,7 @@ function showEdge(edge) {
 function showNode(node) {
   const d = node.data();
   const types = (d.types || []).filter(t => !t.startsWith("https://graphwright.dev/"));
-  $("details").replaceChildren(
+  gw.show($("details"), 
     gw.el("h2", {}, d.label),
     d.iri ? gw.el("div", {className: "iri"}, d.iri) : null,
     gw.el("dl", {},

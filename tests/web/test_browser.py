@@ -1,0 +1,112 @@
+"""The pages in a real browser: Playwright drives Debian's Chromium against `graphwright serve` (a child
+process, scripted model). Upload a text, follow the job to its end, open the graph, click an edge and
+read its evidence, run a SPARQL query, and check that a name holding <script> shows as text."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import pytest
+
+from tests.support.openai_server import ScriptedOpenAIServer
+from tests.support.web_server import EVIL, SENTENCE, ServeProcess, job_settings, reply
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (pip install playwright)")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="the browser tests need Chromium: apt-get install chromium "
+                                "(.ci/run installs it)")
+# Chromium as root in a sandbox-less container, with no calls home (the machine has no network)
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    where = tmp_path_factory.mktemp("web")
+    with ScriptedOpenAIServer(reply()) as model, ServeProcess(where, model.base_url) as serve:
+        yield serve, job_settings(where)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def wait_until(page, expression: str, timeout: float = 20.0) -> None:
+    """Poll ``expression`` with page.evaluate: page.wait_for_function compiles it inside the page, which
+    the app's Content-Security-Policy (no eval) rightly refuses."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        time.sleep(0.1)
+
+
+def click_element(page, selector_js: str) -> None:
+    """A real mouse click on a Cytoscape element (drawn on a canvas) at its rendered position."""
+    x, y = page.evaluate(f"""() => {{
+        const ele = {selector_js};
+        const box = document.getElementById('cy').getBoundingClientRect();
+        const at = ele.isEdge() ? ele.renderedMidpoint() : ele.renderedPosition();
+        return [box.left + at.x, box.top + at.y];
+    }}""")
+    page.mouse.click(x, y)
+
+
+def test_upload_run_browse_and_query(served, page):
+    serve, settings = served
+    page.goto(serve.url + "/")
+    page.set_input_files("#files", files=[{"name": "smith.txt", "mimeType": "text/plain", "buffer": SENTENCE.encode()}])
+    page.fill("#text", f"{EVIL} lives in Oslo .")
+    page.fill("#name", "<img src=x onerror=window.pwned=2>.txt")
+    page.select_option("#system", "agentre.zeroshot")
+    page.select_option("#kb", "none")
+    page.fill("#settings", json.dumps(settings))
+    page.click("#run")
+    page.wait_for_selector("#jobs td.state-done", timeout=30_000)  # the job's end arrives by the event stream
+    assert page.locator("#job-documents td.status-ok").count() == 2
+    assert page.locator("#documents td", has_text="<img src=x onerror=window.pwned=2>.txt").count() == 1
+
+    page.goto(serve.url + "/graph")
+    wait_until(page, "window.gwGraph && window.gwGraph.edges().length === 3")
+    click_element(page, "window.gwGraph.edges().filter(e => e.data('label') === 'Work_For')[0]")
+    page.wait_for_selector("#details .evidence")
+    assert page.text_content("#details h2") == "John Smith — Work_For → Acme Corp"
+    assert SENTENCE in page.text_content("#details .evidence")
+    assert page.text_content("#details mark") == "John Smith"
+
+    click_element(page, f"window.gwGraph.nodes().filter(n => n.data('label') === {json.dumps(EVIL)})[0]")
+    wait_until(page, f"document.querySelector('#details h2').textContent === {json.dumps(EVIL)}")
+    assert page.locator("#details script, #details b").count() == 0
+
+    page.goto(serve.url + "/query")
+    page.fill("#query", "SELECT ?name WHERE { ?s rdfs:label ?name } ORDER BY ?name")
+    page.click("#run")
+    page.wait_for_selector("#results tbody tr")
+    names = page.locator("#results tbody td").all_text_contents()
+    assert "Acme Corp" in names and EVIL in names
+    assert page.evaluate("window.pwned") is None  # no label ran as markup on any page
+
+
+def test_updates_are_refused_on_the_sparql_page(served, page):
+    serve, _ = served
+    page.goto(serve.url + "/query")
+    page.fill("#query", "DELETE WHERE { ?s ?p ?o }")
+    page.click("#run")
+    wait_until(page, "document.getElementById('error').textContent.length > 0")
+    assert "read-only" in page.text_content("#error")
