@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo serve test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput clean
+.PHONY: install demo serve test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput bench-web clean
 
 install: $(STAMP)
 
@@ -81,6 +81,10 @@ bench-cooperkgc: install
 QA_DATASETS ?= hotpotqa:100,migres-2wikimultihopqa:50
 bench-qa: install
 	$(BIN)/python scripts/bench_qa.py --datasets $(QA_DATASETS) --model embedded:qwen2.5-coder-1.5b --no-cache
+
+# the web app's graph browser on a made-up store of 10,000 edges: server and Chromium timings (no model)
+bench-web: $(TEST_STAMP)
+	$(BIN)/python scripts/bench_web.py --edges 10000
 
 # cie.network's steps for small models, one by one, on the same answers (issue 27; replays from the ledger)
 bench-cie-rules: install

@@ -65,8 +65,9 @@ def graph_data(
             }
         return nodes[key]["id"]
 
-    runs = store.triples_by_run(document_id=document_id, system=system)
-    event_runs = store.events_by_run(document_id=document_id, system=system)
+    both = store.triples_and_events_by_run(document_id=document_id, system=system)
+    runs = [(doc_id, sys_id, triples) for doc_id, sys_id, triples, _ in both]
+    event_runs = [(doc_id, sys_id, events) for doc_id, sys_id, _, events in both]
     documents = sorted({doc_id for doc_id, _, items in [*runs, *event_runs] if items})
     for doc_id, sys_id, triples in runs:
         for t in triples:

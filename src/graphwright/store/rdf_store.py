@@ -237,6 +237,17 @@ class GraphStore:
         """``(document_id, system, events)`` per stored run."""
         return self._by_run(codec.decode_events, document_id, system)
 
+    def triples_and_events_by_run(
+        self, document_id: str | None = None, system: str | None = None
+    ) -> list[tuple[str, str, list[Triple], list[Event]]]:
+        """``(document_id, system, triples, events)`` per stored run, each provenance graph read once
+        (reading it is most of the cost)."""
+        out = []
+        for graph, doc_id, sys_id in self.graphs("prov", document_id=document_id, system=system):
+            subjects = codec.group_by_subject(self.quads([graph]))
+            out.append((doc_id, sys_id, codec.decode_triples(subjects), codec.decode_events(subjects)))
+        return out
+
     def _by_run(
         self, decode: Callable[[dict], list[T]], document_id: str | None, system: str | None
     ) -> list[tuple[str, str, list[T]]]:

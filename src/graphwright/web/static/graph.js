@@ -6,18 +6,22 @@ const $ = id => document.getElementById(id);
 const STYLE = [
   {selector: "node", style: {"label": "data(label)", "font-size": 10, "text-valign": "bottom", "text-margin-y": 3,
     "background-color": "#dbe7ff", "border-color": "#2f6fed", "border-width": 1.5, "width": 18, "height": 18,
-    "text-wrap": "ellipsis", "text-max-width": 140}},
+    "text-wrap": "ellipsis", "text-max-width": 140, "min-zoomed-font-size": 7}},
   {selector: "node[?unlinked]", style: {"background-color": "#fff", "border-color": "#7a5af8", "border-style": "dashed"}},
   {selector: "node[kind = 'literal']", style: {"shape": "round-rectangle", "background-color": "#fff7e6", "border-color": "#d48806"}},
   {selector: "node[kind = 'event']", style: {"shape": "diamond", "background-color": "#d1fadf", "border-color": "#039855", "width": 22, "height": 22}},
   {selector: "edge", style: {"label": "data(label)", "font-size": 9, "color": "#475467", "curve-style": "bezier",
     "target-arrow-shape": "triangle", "width": 1.5, "line-color": "#98a2b3", "target-arrow-color": "#98a2b3",
-    "text-rotation": "autorotate", "text-background-color": "#f8fafc", "text-background-opacity": 0.8}},
+    "text-rotation": "autorotate", "text-background-color": "#f8fafc", "text-background-opacity": 0.8,
+    "min-zoomed-font-size": 8}},
   {selector: "edge[kind = 'role']", style: {"line-style": "dashed", "line-color": "#039855", "target-arrow-color": "#039855"}},
   {selector: ":selected", style: {"border-width": 3, "line-color": "#2f6fed", "target-arrow-color": "#2f6fed", "width": 3}},
 ];
 
-const cy = cytoscape({container: $("cy"), style: STYLE, wheelSensitivity: 0.3, minZoom: 0.05, maxZoom: 4});
+// labels too small to read are not drawn, and while panning or zooming a snapshot moves instead of the
+// graph: thousands of edges stay responsive on a machine without a GPU
+const cy = cytoscape({container: $("cy"), style: STYLE, wheelSensitivity: 0.3, minZoom: 0.05, maxZoom: 4,
+                      textureOnViewport: true, hideEdgesOnViewport: true});
 window.gwGraph = cy;  // for the browser tests and the console
 
 function filterParams() {
