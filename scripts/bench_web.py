@@ -158,7 +158,7 @@ def main() -> None:
         with GraphStore.open(where / "store") as store:
             for document, result in runs:
                 store.add_result(document, result)
-            index = GraphIndex(store)
+            index = GraphIndex(store, [])
             data, cold = timed(lambda: index.data(0))
             server_rows = [(f"read the whole graph ({len(data['nodes']):,} nodes, {len(data['edges']):,} edges), "
                             "once per store change", cold)]

@@ -18,7 +18,7 @@ import os
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import unquote
 
 from graphwright.errors import UserError
@@ -44,84 +44,108 @@ def graph_data(
 
     ``max_edges`` bounds triple and role edges together (None: no bound); an event is drawn whole or left out.
     """
-    max_edges = float("inf") if max_edges is None else max_edges
-    labels = store.labels()
-    nodes: dict[tuple, dict[str, Any]] = {}
-    edges: dict[tuple, dict[str, Any]] = {}
-    total = total_events = 0
+    builder = GraphBuilder(store.labels(), max_edges)
+    runs = store.triples_and_events_by_run(document_id=document_id, system=system)
+    for doc_id, sys_id, triples, _ in runs:  # every triple first: the bound keeps triples before events
+        builder.add_triples(doc_id, sys_id, triples)
+    for doc_id, sys_id, _, events in runs:
+        builder.add_events(doc_id, sys_id, events)
+    return builder.data()
 
-    def node_id(term: Term, owner: tuple) -> int:
+
+class GraphBuilder:
+    """The view's nodes and edges, built run by run; a run can be taken out again (the web app's graph
+    browser follows the store that way, one changed run at a time)."""
+
+    def __init__(self, labels: dict[str, str], max_edges: int | None = None) -> None:
+        self.labels = labels
+        self.max_edges = float("inf") if max_edges is None else max_edges
+        self.nodes: dict[tuple, dict[str, Any]] = {}
+        self.edges: dict[tuple, dict[str, Any]] = {}
+        self._edge_ids = 0
+        self._supports: dict[tuple[str, str], list[tuple[tuple, dict]]] = {}  # run -> (edge key, its support)
+        self._counts: dict[tuple[str, str], list[int]] = {}  # run -> [triples, events]
+
+    def node_id(self, term: Term, owner: tuple) -> int:
         # One node per IRI; a literal gets its own node per (subject, predicate) so that common
         # values such as years do not become false hubs.
         key = ("iri", term.value) if term.kind == "iri" else ("literal", term.value, term.datatype, owner)
-        if key not in nodes:
-            nodes[key] = {
-                "id": len(nodes),
+        if key not in self.nodes:
+            self.nodes[key] = {
+                "id": len(self.nodes),
                 "kind": term.kind,
                 "iri": term.value if term.kind == "iri" else None,
-                "label": _label(term, labels),
+                "label": _label(term, self.labels),
                 "datatype": term.datatype,
                 "unlinked": term.kind == "iri" and is_unlinked(term.value),  # drawn apart: no KB entity fits
             }
-        return nodes[key]["id"]
+        return self.nodes[key]["id"]
 
-    both = store.triples_and_events_by_run(document_id=document_id, system=system)
-    runs = [(doc_id, sys_id, triples) for doc_id, sys_id, triples, _ in both]
-    event_runs = [(doc_id, sys_id, events) for doc_id, sys_id, _, events in both]
-    documents = sorted({doc_id for doc_id, _, items in [*runs, *event_runs] if items})
-    for doc_id, sys_id, triples in runs:
+    def _support(self, run: tuple[str, str], key: tuple, make_edge: Callable[[], dict[str, Any]],
+                 support: dict[str, Any]) -> None:
+        if key not in self.edges:
+            if len(self.edges) >= self.max_edges:
+                return
+            self.edges[key] = {**make_edge(), "id": self._edge_ids, "support": []}
+            self._edge_ids += 1
+        self.edges[key]["support"].append(support)
+        self._supports.setdefault(run, []).append((key, support))
+
+    def add_triples(self, doc_id: str, sys_id: str, triples: list[Triple]) -> None:
+        run = (doc_id, sys_id)
+        self._counts.setdefault(run, [0, 0])[0] += len(triples)
         for t in triples:
-            total += 1
-            key = t.key() + (t.object.kind, t.object.datatype)
-            if key not in edges:
-                if len(edges) >= max_edges:
-                    continue
-                owner = (t.subject.value, t.predicate.value)
-                edges[key] = {
-                    "kind": "triple",
-                    "source": node_id(t.subject, owner),
-                    "target": node_id(t.object, owner),
-                    "iri": t.predicate.value,
-                    "label": _label(t.predicate, labels),
-                    "support": [],
-                }
-            edges[key]["support"].append(_support(doc_id, sys_id, t))
+            owner = (t.subject.value, t.predicate.value)
+            self._support(run, t.key() + (t.object.kind, t.object.datatype), lambda: {
+                "kind": "triple",
+                "source": self.node_id(t.subject, owner),
+                "target": self.node_id(t.object, owner),
+                "iri": t.predicate.value,
+                "label": _label(t.predicate, self.labels),
+            }, _support(doc_id, sys_id, t))
 
-    def add_event(doc_id: str, sys_id: str, e: Event) -> None:
-        # The event shares the IRI key space, so a triple about the event meets its node.
-        event = node_id(Term.iri(e.iri), ())
-        type_name = labels.get(e.type) or _local_name(e.type)
-        nodes[("iri", e.iri)].update({
-            "kind": "event", "label": f"{type_name}: {e.trigger}", "type": e.type, "type_label": type_name,
-            "trigger": e.trigger, "unlinked": False,
-            "support": [_provenance_support(doc_id, sys_id, e.provenance, [e.trigger])],
-        })
-        for a in e.arguments:
-            key = ("role", e.iri, a.role, a.entity.kind, a.entity.value, a.entity.datatype)
-            if key not in edges:
-                edges[key] = {
+    def add_events(self, doc_id: str, sys_id: str, events: list[Event]) -> None:
+        run = (doc_id, sys_id)
+        self._counts.setdefault(run, [0, 0])[1] += len(events)
+        for e in events:
+            if len(self.edges) + max(len(e.arguments), 1) > self.max_edges:
+                continue
+            # The event shares the IRI key space, so a triple about the event meets its node.
+            event = self.node_id(Term.iri(e.iri), ())
+            type_name = self.labels.get(e.type) or _local_name(e.type)
+            self.nodes[("iri", e.iri)].update({
+                "kind": "event", "label": f"{type_name}: {e.trigger}", "type": e.type, "type_label": type_name,
+                "trigger": e.trigger, "unlinked": False,
+                "support": [_provenance_support(doc_id, sys_id, e.provenance, [e.trigger])],
+            })
+            for a in e.arguments:
+                self._support(run, ("role", e.iri, a.role, a.entity.kind, a.entity.value, a.entity.datatype), lambda: {
                     "kind": "role",
                     "source": event,
-                    "target": node_id(a.entity, (e.iri, a.role)),
+                    "target": self.node_id(a.entity, (e.iri, a.role)),
                     "iri": a.role,
-                    "label": labels.get(a.role) or _local_name(a.role),
-                    "support": [],
-                }
-            surfaces = [e.trigger, a.entity.surface or ""]
-            edges[key]["support"].append(_provenance_support(doc_id, sys_id, e.provenance, surfaces))
+                    "label": self.labels.get(a.role) or _local_name(a.role),
+                }, _provenance_support(doc_id, sys_id, e.provenance, [e.trigger, a.entity.surface or ""]))
 
-    for doc_id, sys_id, events in event_runs:
-        for e in events:
-            total_events += 1
-            if len(edges) + max(len(e.arguments), 1) <= max_edges:
-                add_event(doc_id, sys_id, e)
-    return {
-        "nodes": list(nodes.values()),
-        "edges": list(edges.values()),
-        "total_triples": total,
-        "total_events": total_events,
-        "documents": documents,
-    }
+    def remove_run(self, doc_id: str, sys_id: str) -> None:
+        """Take out what one run supports; an edge no run supports any more goes (its nodes stay, unused)."""
+        self._counts.pop((doc_id, sys_id), None)
+        for key, support in self._supports.pop((doc_id, sys_id), []):
+            edge = self.edges.get(key)
+            if edge is None:
+                continue
+            edge["support"] = [s for s in edge["support"] if s is not support]
+            if not edge["support"]:
+                del self.edges[key]
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "nodes": list(self.nodes.values()),
+            "edges": list(self.edges.values()),
+            "total_triples": sum(c[0] for c in self._counts.values()),
+            "total_events": sum(c[1] for c in self._counts.values()),
+            "documents": sorted({doc_id for (doc_id, _), c in self._counts.items() if any(c)}),
+        }
 
 
 def _label(term: Term, labels: dict[str, str]) -> str:

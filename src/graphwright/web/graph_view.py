@@ -13,7 +13,8 @@ from typing import Any
 
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
-from graphwright.store.html_view import graph_data
+from graphwright.store.html_view import GraphBuilder
+from graphwright.store.sparql import sparql_iri
 
 
 @dataclass(frozen=True)
@@ -37,30 +38,67 @@ _NODE_FIELDS = ("label", "kind", "iri", "datatype", "unlinked", "types", "type",
 
 
 class GraphIndex:
-    def __init__(self, store: GraphStore) -> None:
-        self.store = store
+    """The graph read from the store once, then kept up to date one changed run at a time.
+
+    ``changes`` is the runner's list of the (document, system) runs it stored, in order; a version is
+    a length of that list, so the runs between two versions are the ones to read again.
+    """
+
+    def __init__(self, store: GraphStore, changes: list[tuple[str, str]]) -> None:
+        self.store, self.changes = store, changes
         self._lock = threading.Lock()
         self._version = -1
+        self._builder: GraphBuilder | None = None
+        self._types: dict[str, set[str]] = {}
         self._data: dict[str, Any] = {}
 
     def data(self, version: int) -> dict[str, Any]:
-        """The whole graph with node types and each node's edges, rebuilt when ``version`` moved."""
+        """The whole graph with node types and each node's edges, as of ``version``."""
         with self._lock:
-            if version != self._version:
-                data = graph_data(self.store, max_edges=None)
-                types = _node_types(self.store)
-                labels = self.store.labels()
-                for node in data["nodes"]:
-                    node["types"] = sorted(types.get(node["iri"], ())) if node["iri"] else []
-                data["type_labels"] = {t: labels.get(t) or t.rsplit("/", 1)[-1] for ts in types.values() for t in ts}
-                data["adjacent"] = adjacent = {n["id"]: [] for n in data["nodes"]}
-                for i, edge in enumerate(data["edges"]):
-                    edge["id"] = i
-                    adjacent[edge["source"]].append(i)
-                    adjacent[edge["target"]].append(i)
-                data["systems"] = sorted({s["system"] for e in data["edges"] for s in e["support"]})
-                self._data, self._version = data, version
+            if self._builder is None:
+                self._builder = GraphBuilder(self.store.labels())
+                for doc_id, sys_id, triples, _ in (runs := self.store.triples_and_events_by_run()):
+                    self._builder.add_triples(doc_id, sys_id, triples)
+                for doc_id, sys_id, _, events in runs:
+                    self._builder.add_events(doc_id, sys_id, events)
+                self._types = _node_types(self.store)
+            elif version != self._version:
+                for run in dict.fromkeys(self.changes[self._version:version]):
+                    self._read_again(*run)
+            else:
+                return self._data
+            self._version = version
+            self._data = self._derive()
             return self._data
+
+    def _read_again(self, doc_id: str, sys_id: str) -> None:
+        builder = self._builder
+        builder.remove_run(doc_id, sys_id)
+        for iri, label in self.store.labels(document_id=doc_id).items():
+            builder.labels.setdefault(iri, label)
+        for _, _, triples, events in self.store.triples_and_events_by_run(document_id=doc_id, system=sys_id):
+            builder.add_triples(doc_id, sys_id, triples)
+            builder.add_events(doc_id, sys_id, events)
+        for iri, types in _node_types(self.store, v.doc_graph(doc_id, sys_id)).items():
+            self._types.setdefault(iri, set()).update(types)
+
+    def _derive(self) -> dict[str, Any]:
+        """Types, adjacency and facets over the builder's nodes and edges (milliseconds at 10,000 edges)."""
+        data = self._builder.data()
+        types, labels = self._types, self._builder.labels
+        nodes = {}
+        for node in data["nodes"]:
+            node["types"] = sorted(types.get(node["iri"], ())) if node["iri"] else []
+            nodes[node["id"]] = node
+        data["nodes"] = nodes
+        data["type_labels"] = {t: labels.get(t) or t.rsplit("/", 1)[-1] for ts in types.values() for t in ts}
+        data["adjacent"] = adjacent = {}
+        for edge in data["edges"]:
+            adjacent.setdefault(edge["source"], []).append(edge["id"])
+            adjacent.setdefault(edge["target"], []).append(edge["id"])
+        data["edges"] = {edge["id"]: edge for edge in data["edges"]}
+        data["systems"] = sorted({s["system"] for e in data["edges"].values() for s in e["support"]})
+        return data
 
     def select(self, version: int, filters: Filters, limit: int) -> dict[str, Any]:
         """The best-supported edges passing ``filters`` (most supports first, then most confident)."""
@@ -68,7 +106,7 @@ class GraphIndex:
         nodes = data["nodes"]
         needle = (filters.search or "").casefold()
         chosen = []
-        for edge in data["edges"]:
+        for edge in data["edges"].values():
             support = filters.support(edge["support"])
             if not support:
                 continue
@@ -84,9 +122,9 @@ class GraphIndex:
     def neighbourhood(self, version: int, node_id: int, filters: Filters, limit: int) -> dict[str, Any]:
         """The edges at ``node_id`` that pass the filters' document, system and confidence."""
         data = self.data(version)
-        if node_id not in data["adjacent"]:
+        if node_id not in data["nodes"]:
             raise KeyError(node_id)
-        chosen = [(data["edges"][i], filters.support(data["edges"][i]["support"])) for i in data["adjacent"][node_id]]
+        chosen = [(data["edges"][i], filters.support(data["edges"][i]["support"])) for i in data["adjacent"].get(node_id, [])]
         chosen = [es for es in chosen if es[1]]
         return self._elements(data, chosen[:limit], total=len(chosen))
 
@@ -96,7 +134,7 @@ class GraphIndex:
                 "types": sorted(({"iri": t, "label": label} for t, label in data["type_labels"].items()
                                  if not t.startswith(v.GW)), key=lambda t: t["label"].casefold()),
                 "total_triples": data["total_triples"], "total_events": data["total_events"],
-                "edges": len(data["edges"]), "nodes": len(data["nodes"])}
+                "edges": len(data["edges"]), "nodes": len(data["adjacent"])}
 
     @staticmethod
     def _elements(data: dict[str, Any], chosen: list[tuple[dict, list[dict]]], total: int) -> dict[str, Any]:
@@ -104,7 +142,7 @@ class GraphIndex:
         used = sorted({i for edge, _ in chosen for i in (edge["source"], edge["target"])})
         return {
             "nodes": [{**{k: nodes[i][k] for k in _NODE_FIELDS if k in nodes[i]},
-                       "id": f"n{i}", "degree": len(data["adjacent"][i])} for i in used],
+                       "id": f"n{i}", "degree": len(data["adjacent"].get(i, ()))} for i in used],
             "edges": [{"id": f"e{edge['id']}", "source": f"n{edge['source']}", "target": f"n{edge['target']}",
                        "kind": edge["kind"], "iri": edge["iri"], "label": edge["label"], "support": support}
                       for edge, support in chosen],
@@ -112,9 +150,10 @@ class GraphIndex:
         }
 
 
-def _node_types(store: GraphStore) -> dict[str, set[str]]:
-    """Each node's ``rdf:type``s over every document's graph."""
+def _node_types(store: GraphStore, graph: str | None = None) -> dict[str, set[str]]:
+    """Each node's ``rdf:type``s over every document's graph, or over one graph."""
     out: dict[str, set[str]] = {}
-    for row in store.query("SELECT DISTINCT ?s ?t WHERE { ?s a ?t }"):
+    where = f"GRAPH {sparql_iri(graph)} {{ ?s a ?t }}" if graph else "?s a ?t"
+    for row in store.query(f"SELECT DISTINCT ?s ?t WHERE {{ {where} }}"):
         out.setdefault(row["s"], set()).add(row["t"])
     return out

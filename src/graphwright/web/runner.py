@@ -49,8 +49,13 @@ class JobRunner:
         self.llm_for, self.kb_for = llm_for, kb_for
         self.max_chars = max_chars
         self.changes = Changes()
-        self.store_version = 0  # goes up when a document's result is stored (the graph browser's cache key)
+        self.stored_runs: list[tuple[str, str]] = []  # (document, system) of each result stored, in order
         self._queue: asyncio.Queue[str] = asyncio.Queue()
+
+    @property
+    def store_version(self) -> int:
+        """Goes up with each result stored: the graph browser reads the runs stored since its version."""
+        return len(self.stored_runs)
 
     def submit(self, job_id: str) -> None:
         self._queue.put_nowait(job_id)
@@ -108,7 +113,7 @@ class JobRunner:
 
     def _stored(self, job_id: str, document: Document, result: ExtractionResult) -> None:
         self.book.set_document(job_id, document.id, result.status, result.reason, triples=len(result.triples))
-        self.store_version += 1
+        self.stored_runs.append((document.id, result.system))
         self.changes.bump()
 
     def _give_up(self, job_id: str, reason: str) -> None:

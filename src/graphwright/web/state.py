@@ -35,10 +35,10 @@ class ServerState:
         self.config = config
         self.store = GraphStore.open(config.store)
         self.book = JobBook(config.data)
-        self.graph = GraphIndex(self.store)
         self._llms: dict[str, Any] = {}
         self._kbs: dict[str, Any] = {}
         self.runner = JobRunner(self.book, self.store, llm_for=self.llm, kb_for=self.kb, max_chars=config.max_chars)
+        self.graph = GraphIndex(self.store, self.runner.stored_runs)
         self._task: asyncio.Task | None = None
 
     def start(self) -> list[str]:
