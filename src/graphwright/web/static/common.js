@@ -38,9 +38,12 @@ const gw = {
     return gw.api(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(data)});
   },
 
+  // the options of `select` (strings, or objects with an iri); the choice made survives a refill
   fill(select, values, labelOf, first) {
+    const kept = select.value;
     select.replaceChildren(...(first ? [gw.el("option", {value: ""}, first)] : []),
       ...values.map(v => gw.el("option", {value: typeof v === "string" ? v : v.iri}, labelOf ? labelOf(v) : v)));
+    if ([...select.options].some(o => o.value === kept)) select.value = kept;
   },
 
   // the text with each of `surfaces` marked where it first occurs

@@ -137,4 +137,15 @@ $("filters").addEventListener("submit", event => { event.preventDefault(); show(
 $("confidence").addEventListener("input", () => { $("confidence-value").textContent = $("confidence").value; });
 for (const id of ["document", "system", "type", "limit"]) $(id).addEventListener("change", show);
 
+// the graph grows while jobs run: say so (and refresh the filters) without redrawing under the user
+let seenVersion = null;
+new EventSource("/api/events").addEventListener("jobs", async message => {
+  const version = JSON.parse(message.data).store_version;
+  if (seenVersion !== null && version !== seenVersion) {
+    await loadFacets();
+    $("notice").textContent = "New results were stored: press Show to draw them.";
+  }
+  seenVersion = version;
+});
+
 loadFacets().then(show).catch(error => { $("notice").textContent = "error: " + error.message; });
