@@ -41,6 +41,8 @@ async def submit(
     model: str = Form(""),
     kb: str = Form(""),
     settings: str = Form("{}", description="System settings as a JSON object, e.g. {\"max_steps\": 6}."),
+    concurrency: int = Form(1, ge=1, le=32, description="Documents at once (for a model server; the embedded "
+                            "model gains nothing)."),
 ) -> dict[str, Any]:
     """A new job over the uploaded files and the pasted text. A file that cannot be read as text is
     recorded as a failed document with the reason; the others run."""
@@ -61,7 +63,8 @@ async def submit(
     if not texts and not refused:
         raise HTTPException(400, "nothing to extract: upload files or paste a text")
     try:
-        spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings))
+        spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings),
+                       concurrency)
         make_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc

@@ -9,6 +9,7 @@ ends ``ok`` (or ``skipped``: the store already had it) or ``failed`` with its re
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -22,7 +23,7 @@ from graphwright.model import Document
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     id TEXT PRIMARY KEY, created REAL, started REAL, finished REAL,
-    system TEXT, model TEXT, kb TEXT, settings TEXT,
+    system TEXT, model TEXT, kb TEXT, settings TEXT, concurrency INTEGER DEFAULT 1,
     state TEXT, error TEXT, restarts INTEGER DEFAULT 0,
     llm_calls INTEGER DEFAULT 0, tokens INTEGER DEFAULT 0, triples INTEGER DEFAULT 0
 );
@@ -41,6 +42,7 @@ class JobSpec:
     model: str
     kb: str
     settings: dict[str, Any] = field(default_factory=dict)
+    concurrency: int = 1  # documents of the job at once (helps with a model server, not the embedded model)
 
 
 class JobBook:
@@ -72,13 +74,14 @@ class JobBook:
         folder.mkdir(parents=True)
         rows = []
         for position, (name, text) in enumerate(texts):
-            (folder / f"{position:05d}.txt").write_text(text, encoding="utf-8")
+            _write_durably(folder / f"{position:05d}.txt", text.encode("utf-8"))
             rows.append((job_id, position, name, Document(text=text).id, len(text), "pending", None))
         rows += [(job_id, len(rows) + i, name, None, 0, "failed", reason) for i, (name, reason) in enumerate(refused)]
         with self._lock, self._db:
             self._db.execute("BEGIN")
-            self._db.execute("INSERT INTO jobs (id, created, system, model, kb, settings, state) VALUES (?,?,?,?,?,?,?)",
-                             (job_id, time.time(), spec.system, spec.model, spec.kb, json.dumps(spec.settings), "queued"))
+            self._db.execute("INSERT INTO jobs (id, created, system, model, kb, settings, concurrency, state) "
+                             "VALUES (?,?,?,?,?,?,?,?)", (job_id, time.time(), spec.system, spec.model, spec.kb,
+                                                          json.dumps(spec.settings), spec.concurrency, "queued"))
             self._db.executemany("INSERT INTO documents (job_id, position, name, document_id, chars, status, reason) "
                                  "VALUES (?,?,?,?,?,?,?)", rows)
         return job_id
@@ -90,12 +93,13 @@ class JobBook:
             rows = self._db.execute("SELECT position, name FROM documents WHERE job_id=? AND document_id IS NOT NULL "
                                     "ORDER BY position",
                                     (job_id,)).fetchall()
-        return [Document(text=(folder / f"{r['position']:05d}.txt").read_text(encoding="utf-8"), source=r["name"])
+        # bytes, not read_text: its newline translation would turn \r\n into \n and change the document's id
+        return [Document(text=(folder / f"{r['position']:05d}.txt").read_bytes().decode("utf-8"), source=r["name"])
                 for r in rows]
 
     def spec(self, job_id: str) -> JobSpec:
         job = self._job_row(job_id)
-        return JobSpec(job["system"], job["model"], job["kb"], json.loads(job["settings"] or "{}"))
+        return JobSpec(job["system"], job["model"], job["kb"], json.loads(job["settings"] or "{}"), job["concurrency"])
 
     def _job_row(self, job_id: str) -> sqlite3.Row:
         with self._lock:
@@ -157,3 +161,11 @@ class JobBook:
         with self._lock:
             self._db.execute("UPDATE documents SET status='failed', reason=? WHERE job_id=? AND status='pending'",
                              (reason, job_id))
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    """On disk before the job's rows commit: a power cut after the commit must not lose the text."""
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())

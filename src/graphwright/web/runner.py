@@ -1,7 +1,7 @@
 """Runs the web app's jobs one at a time in the server's event loop, writing to its one open store.
 
 One at a time because the store has one writer and the embedded model uses every core; a job's own
-documents run with the concurrency its settings ask for. Each change is announced through ``Changes``,
+documents run with the concurrency it asks for. Each change is announced through ``Changes``,
 which the page's event stream waits on.
 """
 
@@ -89,7 +89,7 @@ class JobRunner:
             self._mark_already_stored(job_id, documents, spec.system, resumed=book.get(job_id)["restarts"] > 0)
             summary = await extract_batch(
                 documents, system, self.store, results_path=book.texts_folder(job_id) / "results.jsonl",
-                concurrency=int(spec.settings.get("concurrency", 1)), max_chars=self.max_chars,
+                concurrency=spec.concurrency, max_chars=self.max_chars,
                 on_result=lambda document, result: self._stored(job_id, document, result))
         except asyncio.CancelledError:  # the server stops: the job stays "running" and resumes on the next start
             raise
