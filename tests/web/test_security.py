@@ -51,3 +51,14 @@ def test_serving_off_loopback_needs_a_proper_token():
     with pytest.raises(UserError, match="at least 16"):
         check_token("short", "0.0.0.0")
     assert check_token(None, "127.0.0.1") is None and check_token(TOKEN, "0.0.0.0") == TOKEN
+
+
+def test_serve_refuses_another_address_without_a_token(tmp_path):
+    from typer.testing import CliRunner
+
+    from graphwright.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--host", "0.0.0.0", "--store", str(tmp_path / "store"),
+                                      "--data", str(tmp_path / "serve")], env={"GRAPHWRIGHT_API_TOKEN": ""})
+    assert result.exit_code == 1 and "--token" in result.output
+    assert not (tmp_path / "serve").exists()  # refused before anything was created
