@@ -12,6 +12,8 @@ usage of its calls.
 
 from __future__ import annotations
 
+import asyncio
+
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal
@@ -128,7 +130,8 @@ class GraphQA:
             meter = MeteredLLM(self.llm)
             sources = await self.community_sources(question, meter)
             return await _answer(self.llm, question, "global", sources, started, spent=meter.usage)
-        seeds, sources = self.subgraph(question, documents)
+        # no model call, but store reads and embeddings: off the event loop, which may be serving others
+        seeds, sources = await asyncio.to_thread(self.subgraph, question, documents)
         return await _answer(self.llm, question, "local", sources, started, seeds)
 
     async def community_sources(self, question: str, llm: LLM | None = None) -> list[Source]:

@@ -145,13 +145,8 @@ class AskRequest(BaseModel):
 @router.post("/api/ask")
 async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
     """An answer from the graph with the facts it cites (``graphwright ask`` over HTTP)."""
-    from graphwright.qa import GraphQA
-
-    state = server(request)
     try:
-        llm = state.llm(state.check_model(body.model))
-        kb_name = state.check_kb(body.kb)
-        qa = GraphQA(state.store, llm, None if kb_name == "none" else state.kb(kb_name), grown=body.grown)
+        qa = server(request).graph_qa(body.model, body.kb, body.grown)
         result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None)
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc

@@ -37,6 +37,7 @@ class ServerState:
         self.book = JobBook(config.data)
         self._llms: dict[str, Any] = {}
         self._kbs: dict[str, Any] = {}
+        self._qa: dict[tuple, tuple[int, Any]] = {}  # (model, kb, grown) -> (store version, GraphQA)
         self.runner = JobRunner(self.book, self.store, llm_for=self.llm, kb_for=self.kb, max_chars=config.max_chars)
         self.graph = GraphIndex(self.store, self.runner.stored_runs)
         self._task: asyncio.Task | None = None
@@ -78,6 +79,19 @@ class ServerState:
             self._llms[model] = make_llm(model, base_url=c.base_url, api_key=c.api_key, cache=c.cache,
                                          trace_path=c.data / "llm-trace.jsonl")
         return self._llms[model]
+
+    def graph_qa(self, model: str | None, kb: str | None, grown: bool):
+        """One GraphQA per choice, kept while the store is unchanged: its question linker indexes every
+        name of the graph, which is worth doing once, not per question."""
+        from graphwright.qa import GraphQA
+
+        model, kb = self.check_model(model), self.check_kb(kb)
+        version = self.runner.store_version
+        kept = self._qa.get((model, kb, grown))
+        if kept is None or kept[0] != version:
+            qa = GraphQA(self.store, self.llm(model), None if kb == "none" else self.kb(kb), grown=grown)
+            self._qa[(model, kb, grown)] = kept = (version, qa)
+        return kept[1]
 
     def kb(self, name: str):
         from graphwright.kb import open_kb
