@@ -129,7 +129,7 @@ def browser_rows(url: str, limits: list[int], edges: int) -> list[tuple[str, flo
         started = time.perf_counter()
         page.goto(url + "/graph")
         wait_edges(page, min(300, edges))
-        rows.append(("open /graph, 300 edges drawn (facets, query, layout)", time.perf_counter() - started))
+        rows.append(("open /graph on a started server, 300 edges drawn (facets, query, layout)", time.perf_counter() - started))
         for limit in limits:
             started = time.perf_counter()
             page.select_option("#limit", str(limit))
@@ -162,7 +162,7 @@ def main() -> None:
             index = GraphIndex(store, changes)
             data, cold = timed(lambda: index.data(0))
             server_rows = [(f"read the whole graph ({len(data['nodes']):,} nodes, {len(data['edges']):,} edges), "
-                            "once at the first request", cold)]
+                            "once, in the background as the server starts", cold)]
             document, result = runs[0]
             store.add_result(document, result)  # a job stores a document: the index reads that run again
             changes.append((document.id, result.system))
@@ -180,6 +180,7 @@ def main() -> None:
             payload = len(json.dumps(index.select(0, Filters(), 300)))
         port = free_port()
         server = serve_in_thread(ServeConfig(store=where / "store", data=where / "serve"), port)
+        httpx.get(f"http://127.0.0.1:{port}/api/graph/facets", timeout=300)  # the server has read the graph
         try:
             page_rows = browser_rows(f"http://127.0.0.1:{port}", [1000, 3000], len(data["edges"]))
         finally:

@@ -41,17 +41,22 @@ class ServerState:
         self.runner = JobRunner(self.book, self.store, llm_for=self.llm, kb_for=self.kb, max_chars=config.max_chars)
         self.graph = GraphIndex(self.store, self.runner.stored_runs)
         self._task: asyncio.Task | None = None
+        self._warm: asyncio.Task | None = None
 
     def start(self) -> list[str]:
         """Start the job queue; returns the interrupted jobs it took up again."""
         resumed = self.runner.resume_unfinished()
         self._task = asyncio.create_task(self.runner.run_forever())
+        # the graph browser's first read of the store (seconds at 10,000 edges) starts now, not at the first page
+        self._warm = asyncio.create_task(asyncio.to_thread(self.graph.data, self.runner.store_version))
         return resumed
 
     async def stop(self) -> None:
         if self._task:
             self._task.cancel()  # a running job stays "running" in the book and resumes on the next start
             await asyncio.gather(self._task, return_exceptions=True)
+        if self._warm:
+            await asyncio.gather(self._warm, return_exceptions=True)  # its thread reads the store: wait, then close
         for llm in self._llms.values():
             await llm.aclose()
         self.book.close()
