@@ -1,7 +1,7 @@
 """``graphwright serve``: the HTTP API (OpenAPI docs at /docs) and the pages that use it.
 
-The pages are plain HTML and JS from the package (``web/static``), Cytoscape.js vendored beside them:
-nothing is fetched from elsewhere, so the app works offline. Their JS writes text from the graph with
+The pages are plain HTML (``web/pages``: one layout, each page's <main>) and JS (``web/static``, with
+Cytoscape.js and Swagger UI vendored): nothing is fetched from elsewhere, so the app works offline. Their JS writes text from the graph with
 ``textContent`` only, and the Content-Security-Policy allows scripts from the app alone.
 """
 
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from importlib import resources
+from string import Template
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from graphwright.web import api_graph, api_jobs
@@ -20,7 +21,14 @@ from graphwright.web.security import Guard
 from graphwright.web.state import ServeConfig, ServerState
 
 STATIC = resources.files("graphwright.web").joinpath("static")
-PAGES = {"/": "index.html", "/graph": "graph.html", "/query": "sparql.html", "/ask": "ask.html"}
+PAGES_DIR = resources.files("graphwright.web").joinpath("pages")
+# path -> (page file, title, its scripts after common.js); each page is its <main> inside pages/layout.html
+PAGES = {
+    "/": ("jobs.html", "jobs", ["jobs.js"]),
+    "/graph": ("graph.html", "graph", ["vendor/cytoscape/cytoscape.min.js", "graph.js"]),
+    "/query": ("sparql.html", "SPARQL", ["sparql.js"]),
+    "/ask": ("ask.html", "ask", ["ask.js"]),
+}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
@@ -42,7 +50,7 @@ def create_app(config: ServeConfig) -> FastAPI:
     app.include_router(api_graph.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     for path, page in PAGES.items():
-        app.add_api_route(path, _page(page), methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, _page(*page), methods=["GET"], include_in_schema=False)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:  # Swagger UI from the package, not a CDN
@@ -65,9 +73,14 @@ def create_app(config: ServeConfig) -> FastAPI:
     return app
 
 
-def _page(name: str):
-    def page() -> FileResponse:
-        return FileResponse(str(STATIC.joinpath(name)), media_type="text/html")
+def _page(name: str, title: str, scripts: list[str]):
+    """The page's route: its <main> in the shared layout, rendered once (the values are the app's own)."""
+    tags = "\n".join(f'<script src="/static/{src}" defer></script>' for src in ["common.js", *scripts])
+    html = Template(PAGES_DIR.joinpath("layout.html").read_text(encoding="utf-8")).substitute(
+        title=title, scripts=tags, main=PAGES_DIR.joinpath(name).read_text(encoding="utf-8"))
+
+    def page() -> HTMLResponse:
+        return HTMLResponse(html)
 
     page.__name__ = "page_" + name.removesuffix(".html")
     return page
