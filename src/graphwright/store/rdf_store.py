@@ -264,8 +264,12 @@ class GraphStore:
         """One record per stored run: id, system, status, reason, source, counts (triples, entities,
         events), usage, time."""
         rows = []
-        for subjects in self._prov_subjects(None, None):
-            rows.extend(codec.decode_run(props) for props in subjects.values() if codec.is_run(props))
+        for graph, doc_id, sys_id in self.graphs("prov"):  # only each run's own record, not its statements
+            with translated_errors("cannot read the documents"):
+                run = ox.NamedNode(v.run_iri(doc_id, sys_id))
+                props = codec.group_by_subject(self.oxigraph.quads_for_pattern(run, None, None, graph)).get(run.value)
+            if props and codec.is_run(props):
+                rows.append(codec.decode_run(props))
         return sorted(rows, key=lambda r: (r["document_id"] or "", r["system"] or ""))
 
     def labels(self, document_id: str | None = None) -> dict[str, str]:
