@@ -141,23 +141,27 @@ async def extract_batch(
     # Documents are started as they come, at most two rounds of `concurrency` ahead, so a batch of
     # 100,000 files holds a few tasks at a time, not one per document.
     running: set[asyncio.Task] = set()
-    for item in items:
-        if isinstance(item, InputFailure):
-            summary.failed.append((item.source, item.reason))
-            store.record_failure(item.source, system.name, item.reason, source=item.source)
-            if on_progress:
-                on_progress(item.source)
-        elif store.document_status(item.id, system.name) == "ok":
-            summary.skipped += 1
-            if on_progress:
-                on_progress(item.source or item.id)
-        else:
-            if len(running) >= 2 * max(1, concurrency):
-                finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                for task in finished:
-                    task.result()  # a store that fails stops the batch here
-            running.add(asyncio.create_task(one(item)))
-    await asyncio.gather(*running)
+    try:
+        for item in items:
+            if isinstance(item, InputFailure):
+                summary.failed.append((item.source, item.reason))
+                store.record_failure(item.source, system.name, item.reason, source=item.source)
+                if on_progress:
+                    on_progress(item.source)
+            elif store.document_status(item.id, system.name) == "ok":
+                summary.skipped += 1
+                if on_progress:
+                    on_progress(item.source or item.id)
+            else:
+                if len(running) >= 2 * max(1, concurrency):
+                    finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                    for task in finished:
+                        task.result()  # a store that fails stops the batch here
+                running.add(asyncio.create_task(one(item)))
+        await asyncio.gather(*running)
+    finally:
+        for task in running:  # a batch that is cancelled (or fails) leaves no document running behind it
+            task.cancel()
     if results_path:
         keep_committed_results(results_path, store, system.name)  # a redone document's old line goes
     return summary

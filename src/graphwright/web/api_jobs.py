@@ -108,6 +108,19 @@ def job(request: Request, job_id: str) -> dict[str, Any]:
         raise HTTPException(404, f"no job {job_id!r}") from None
 
 
+@router.post("/jobs/{job_id}/cancel")
+async def cancel(request: Request, job_id: str) -> dict[str, Any]:
+    """Stop a queued or running job: what it stored stays; its other documents are recorded as failed.
+    (In the event loop, where the job runs: a task is cancelled from its own loop only.)"""
+    state = server(request)
+    try:
+        if not state.runner.cancel(job_id):
+            raise HTTPException(409, f"job {job_id!r} has already ended")
+    except KeyError:
+        raise HTTPException(404, f"no job {job_id!r}") from None
+    return state.book.get(job_id)
+
+
 @router.get("/events")
 async def events(request: Request) -> StreamingResponse:
     """Server-sent events: a ``jobs`` event with every job's summary at each change (and a comment line

@@ -16,7 +16,7 @@ from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import extract_batch
 from graphwright.store import GraphStore
 from graphwright.systems.base import make_system
-from graphwright.web.jobs import JobBook
+from graphwright.web.jobs import UNFINISHED, JobBook
 
 log = logging.getLogger("graphwright.web")
 
@@ -51,6 +51,8 @@ class JobRunner:
         self.changes = Changes()
         self.stored_runs: list[tuple[str, str]] = []  # (document, system) of each result stored, in order
         self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._current: tuple[str, asyncio.Task] | None = None  # the job running now
+        self._cancelled: set[str] = set()  # jobs the user cancelled while they ran
 
     @property
     def store_version(self) -> int:
@@ -72,7 +74,29 @@ class JobRunner:
     async def run_forever(self) -> None:
         while True:
             job_id = await self._queue.get()
-            await self.run(job_id)
+            if self.book.get(job_id)["state"] not in UNFINISHED:  # cancelled while it waited
+                continue
+            self._current = (job_id, asyncio.create_task(self.run(job_id)))
+            await self._current[1]  # a server stop cancels this wait and, with it, the job's task
+            self._current = None
+
+    def cancel(self, job_id: str) -> bool:
+        """Stop a queued or running job; its documents not yet stored are recorded as failed. False when
+        the job has already ended."""
+        state = self.book.get(job_id)["state"]
+        if state not in UNFINISHED:
+            return False
+        if self._current and self._current[0] == job_id:
+            self._cancelled.add(job_id)
+            self._current[1].cancel()  # run() records the cancel once the batch has stopped
+        else:
+            self._record_cancel(job_id)
+        return True
+
+    def _record_cancel(self, job_id: str) -> None:
+        self.book.fail_pending(job_id, "cancelled by the user before it was extracted")
+        self.book.set_state(job_id, "cancelled", "cancelled by the user")
+        self.changes.bump()
 
     async def run(self, job_id: str) -> None:
         book = self.book
@@ -91,8 +115,12 @@ class JobRunner:
                 documents, system, self.store, results_path=book.texts_folder(job_id) / "results.jsonl",
                 concurrency=spec.concurrency, max_chars=self.max_chars,
                 on_result=lambda document, result: self._stored(job_id, document, result))
-        except asyncio.CancelledError:  # the server stops: the job stays "running" and resumes on the next start
-            raise
+        except asyncio.CancelledError:
+            if job_id in self._cancelled:  # the user's cancel: the queue goes on with the next job
+                self._cancelled.discard(job_id)
+                self._record_cancel(job_id)
+                return
+            raise  # the server stops: the job stays "running" and resumes on the next start
         except (GraphwrightError, OSError) as exc:
             self._give_up(job_id, str(exc))
         except Exception as exc:  # noqa: BLE001 - one job's bug must not stop the server's queue

@@ -29,6 +29,14 @@ $("submit").addEventListener("submit", async event => {
   }
 });
 
+$("cancel").addEventListener("click", async () => {
+  try {
+    await gw.api(`/api/jobs/${encodeURIComponent(selectedJob)}/cancel`, {method: "POST"});
+  } catch (error) {
+    $("job-error").textContent = error.message;
+  }
+});
+
 function renderJobs(jobs) {
   $("jobs").tBodies[0].replaceChildren(...jobs.map(job => {
     const finished = job.counts.ok + job.counts.skipped + job.counts.failed;
@@ -49,6 +57,7 @@ async function showJob(id) {
   $("job").hidden = false;
   $("job-id").textContent = `${job.id} · ${job.state}`;
   $("job-error").textContent = job.error || "";
+  $("cancel").hidden = !["queued", "running"].includes(job.state);
   $("job-documents").tBodies[0].replaceChildren(...job.documents.map(d => gw.el("tr", {},
     gw.el("td", {}, d.position + 1), gw.el("td", {}, d.name),
     gw.el("td", {className: "status-" + d.status}, d.status), gw.el("td", {}, d.status === "ok" ? d.triples : ""),
