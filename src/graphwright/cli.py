@@ -65,6 +65,12 @@ def extract(
     grow_graph: bool = typer.Option(False, "--grow", help="Then fold the new results into the store's grown graph "
                                     "(as `graph merge` does, with its default settings)."),
     episode_size: Optional[int] = typer.Option(None, "--episode-size", min=1, help="With --grow: documents per episode."),
+    engine: str = typer.Option("local", "--engine", help="local, or ray: the documents spread over Ray workers, "
+                               "each with its own model, and one writer of the store (pip install 'graphwright[ray]')."),
+    address: Optional[str] = typer.Option(None, "--address", help="With --engine ray: the Ray cluster to join "
+                                          "(e.g. ray://head:10001 or auto); default: start Ray on this machine."),
+    workers: int = typer.Option(2, "--workers", min=1, help="With --engine ray: how many workers (each holds its "
+                                "own model: with the embedded one, about one per 2 cores)."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
     from graphwright.inputs import iter_inputs
@@ -84,10 +90,19 @@ def extract(
         items = list(iter_inputs(paths, encoding, max_chars))  # a file too long is refused from its size, unread
         # the output folder first and the store before any model call: a second run on them stops at
         # once, and a run whose settings are wrong stops before it creates a store
+        if engine not in ("local", "ray"):
+            raise UserError(f"--engine must be local or ray, not {engine!r}")
         with folder_lock(out, "--out"):
-            llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
-                           trace_path=out / "llm-trace.jsonl")
-            runner = make_system(system, llm, open_kb(kb), settings)
+            if engine == "ray":
+                from graphwright.cli_ray import ray_system
+
+                llm, runner = None, ray_system(system, settings, model, base_url, api_key, kb, not no_cache, out,
+                                               address, workers)
+                concurrency = max(concurrency, workers)  # one document per worker at least
+            else:
+                llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
+                               trace_path=out / "llm-trace.jsonl")
+                runner = make_system(system, llm, open_kb(kb), settings)
             started = time.perf_counter()
             with GraphStore.open(store) as graph_store, _progress() as progress:
                 if getattr(runner, "uses_grown_graph", False):  # its tools read the graph grown so far
@@ -95,7 +110,7 @@ def extract(
 
                     runner.attach(load(graph_store))
                 task = progress.add_task("extracting", total=len(items))
-                summary = _run_and_close(llm, extract_batch(
+                summary = _run_and_close(llm or runner, extract_batch(
                     items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
                     max_chars=max_chars, on_progress=lambda _: progress.advance(task)))
                 if grow_graph:
@@ -107,7 +122,7 @@ def extract(
                                  relations=relations, entity_types=types)
     except GraphwrightError as exc:
         _fail(exc)
-    _print_summary(summary, time.perf_counter() - started, llm.name)
+    _print_summary(summary, time.perf_counter() - started, llm.name if llm else runner.describe())
     if grow_graph:
         from graphwright.cli_growth import print_episodes
 
@@ -117,9 +132,9 @@ def extract(
 
 
 def _run_and_close(llm, work):
-    """Run ``work`` and close ``llm`` in one event loop: an HTTP client's pooled connections belong to
-    the loop that opened them, and closing them from a second ``asyncio.run`` fails ("Event loop is
-    closed") once the first loop is gone."""
+    """Run ``work`` and close ``llm`` (or the Ray engine's workers) in one event loop: an HTTP client's
+    pooled connections belong to the loop that opened them, and closing them from a second
+    ``asyncio.run`` fails ("Event loop is closed") once the first loop is gone."""
     async def both():
         try:
             return await work

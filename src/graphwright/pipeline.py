@@ -42,6 +42,22 @@ def _shift(span: Span | None, offset: int, document: Document) -> Span | None:
     return None if span is None else document.span(span.start + offset, span.end + offset)
 
 
+async def run_piece(system: System, piece: Document) -> ExtractionResult:
+    """One piece through ``system``, never raising: a failure becomes a failed result with its reason.
+    ``usage_by_agent`` holds what each agent spent (the same wherever the piece runs: here or on a worker)."""
+    with usage_by_agent() as ledger:
+        try:
+            result = await system.run(piece)
+        except GraphwrightError as exc:  # a system should record failures itself; this is the safety net
+            result = ExtractionResult.from_error(piece.id, system.name, exc)
+        except Exception as exc:  # noqa: BLE001 - a bug must not lose the rest of the batch
+            result = ExtractionResult.failed(piece.id, system.name,
+                                             f"internal error (please report): {type(exc).__name__}: {exc}")
+    if ledger:
+        result.usage_by_agent = dict(ledger)
+    return result
+
+
 async def run_document(system: System, document: Document, *, chunk_chars: int, max_chars: int) -> ExtractionResult:
     """One document, split into pieces when long; pieces' results are merged."""
     if len(document.text) > max_chars:
@@ -54,16 +70,9 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
     seen: set[tuple[str, str, str]] = set()
     entities: dict[tuple[str, tuple[str, ...]], Entity] = {}  # one entity per (IRI, types) over the pieces
     for offset, piece in pieces:
-        with usage_by_agent() as ledger:
-            try:
-                result = await system.run(piece)
-            except GraphwrightError as exc:  # a system should record failures itself; this is the safety net
-                result = ExtractionResult.from_error(piece.id, system.name, exc)
-            except Exception as exc:  # noqa: BLE001 - a bug must not lose the rest of the batch
-                result = ExtractionResult.failed(piece.id, system.name,
-                                                 f"internal error (please report): {type(exc).__name__}: {exc}")
+        result = await run_piece(system, piece)
         merged.usage = merged.usage + result.usage
-        for agent, usage in ledger.items():
+        for agent, usage in result.usage_by_agent.items():
             merged.usage_by_agent[agent] = merged.usage_by_agent.get(agent, Usage()) + usage
         merged.trace += result.trace
         merged.warnings += result.warnings

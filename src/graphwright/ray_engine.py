@@ -1,0 +1,144 @@
+"""Extraction on a Ray cluster: many workers, one graph (``extract --engine ray``).
+
+Each worker is a Ray actor that holds its own model (the embedded one, or a client of a model server),
+KB and system, built once from a ``WorkerSpec``. The driver keeps everything that must have one writer:
+it reads the inputs, skips what the store holds, sends each piece of text to an idle worker, and writes
+every result to results.jsonl and the store, exactly as a local run does (``pipeline.extract_batch``
+does all of that; ``RaySystem`` only stands in for the system). A worker that dies is restarted by Ray
+(``max_restarts=-1``); the piece it held is sent again, to the first worker free. A piece whose workers
+die more than ``retries`` times (or stay unavailable longer than ``patience``) is recorded as a
+retryable failure, so a rerun takes it up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphwright.errors import LLMUnavailableError, UserError
+from graphwright.model import Document, ExtractionResult
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    """What a worker needs to build its system; plain values, so Ray can send it to any machine."""
+
+    system: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    kb: str = "default"  # a KB name, or a folder every worker machine can read
+    cache: bool = True
+    trace_folder: str | None = None  # each worker writes llm-trace.worker-N.jsonl here, on its own machine
+
+
+_PAUSE = 0.5  # seconds between tries while the workers restart
+
+
+class WorkerLostError(LLMUnavailableError):
+    """The workers running a piece died more times than allowed (retryable: a rerun sends it again)."""
+
+
+def prepare(spec: WorkerSpec) -> None:
+    """Build what the workers share before they start, once, on the driver: the KB (the default one is
+    built into the cache folder on first use) and the embedded model's file (assembled from its parts).
+    Workers on this machine then only open them; on a cluster, each machine's first worker builds them."""
+    from graphwright.kb import open_kb
+    from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model
+
+    open_kb(spec.kb)
+    model = spec.model or os.environ.get("GRAPHWRIGHT_LLM") or "embedded"
+    if model == "embedded" or model.startswith("embedded:"):
+        ensure_model(model.partition(":")[2] or DEFAULT_MODEL)
+
+
+class _Worker:
+    """The actor's body (wrapped by ``ray.remote`` in ``RaySystem``): one system, run one piece at a time
+    in the actor's own event loop."""
+
+    def __init__(self, spec: WorkerSpec, index: int) -> None:
+        from graphwright.kb import open_kb
+        from graphwright.llm import make_llm
+        from graphwright.systems.base import make_system
+
+        self.loop = asyncio.new_event_loop()
+        trace = None if spec.trace_folder is None else os.path.join(spec.trace_folder, f"llm-trace.worker-{index}.jsonl")
+        self.llm = make_llm(spec.model, base_url=spec.base_url, api_key=spec.api_key, cache=spec.cache,
+                            trace_path=trace)
+        self.system = make_system(spec.system, self.llm, open_kb(spec.kb), spec.settings)
+
+    def run(self, piece: Document) -> ExtractionResult:
+        from graphwright.pipeline import run_piece
+
+        return self.loop.run_until_complete(run_piece(self.system, piece))
+
+    def pid(self) -> int:
+        return os.getpid()
+
+
+class RaySystem:
+    """Stands in for the system in ``extract_batch``: ``run`` sends the piece to a Ray worker."""
+
+    def __init__(self, spec: WorkerSpec, workers: int, *, retries: int = 3, patience: float = 300.0,
+                 threads_per_worker: int = 1) -> None:
+        """``retries``: deaths a piece may see before it is recorded as failed; ``patience``: seconds it may
+        wait for restarting workers (a worker loading the embedded model takes a while)."""
+        import ray
+
+        from graphwright.systems.base import SYSTEMS, load_builtin_systems
+
+        load_builtin_systems()
+        cls = SYSTEMS.get(spec.system)
+        if getattr(cls, "uses_grown_graph", False):
+            raise UserError(f"{spec.system} reads the graph grown so far, which lives in the driver's store: "
+                            "run it with --engine local")
+        if not ray.is_initialized():
+            raise UserError("Ray is not started: call ray.init() (the CLI does, with --address for a cluster)")
+        self.name, self.retries, self.patience = spec.system, retries, patience
+        self.resent = 0  # pieces sent again because the worker holding them died
+        self.model = spec.model or os.environ.get("GRAPHWRIGHT_LLM") or "embedded"
+        actor = ray.remote(max_restarts=-1, num_cpus=threads_per_worker)(_Worker)
+        self.workers = [actor.remote(spec, i) for i in range(workers)]
+        self._idle: asyncio.Queue | None = None  # made in the batch's event loop, on first use
+
+    async def run(self, piece: Document) -> ExtractionResult:
+        from ray.exceptions import ActorUnavailableError, RayActorError
+
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+            for worker in self.workers:
+                self._idle.put_nowait(worker)
+        deaths, waited, last = 0, 0.0, None
+        while True:
+            worker = await self._idle.get()
+            try:
+                return await worker.run.remote(piece)
+            except ActorUnavailableError as exc:  # restarting (a death Ray is still mending): try again shortly
+                last, pause = exc, True
+            except RayActorError as exc:  # the worker died with the piece; Ray restarts it
+                last, pause = exc, False
+                deaths += 1
+            finally:
+                self._idle.put_nowait(worker)
+            self.resent += 1
+            if deaths > self.retries or waited >= self.patience:
+                raise WorkerLostError(f"the Ray workers running it died or stayed unavailable ({deaths} deaths, "
+                                      f"{waited:.0f} s waited; last: {type(last).__name__}); run again to retry it")
+            if pause:
+                await asyncio.sleep(_PAUSE)
+                waited += _PAUSE
+
+    def describe(self) -> str:
+        return f"{self.model} on {len(self.workers)} Ray workers"
+
+    def close(self) -> None:
+        import ray
+
+        for worker in self.workers:
+            ray.kill(worker, no_restart=True)
+
+    async def aclose(self) -> None:  # as an LLM closes: the CLI ends a run this way
+        self.close()
