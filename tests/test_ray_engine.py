@@ -122,3 +122,13 @@ def test_extract_engine_ray_from_the_command_line(model, tmp_path):
     assert cli(ray_args) == 0
     assert extract_state(tmp_path / "ray") == extract_state(tmp_path / "local")
     assert len(list((tmp_path / "ray" / "out").glob("llm-trace.worker-*.jsonl"))) == 2  # one trace per worker
+
+
+def test_eval_run_engine_ray_scores_like_a_local_run(model, tmp_path):
+    from tests.support.cli_process import cli, eval_args, eval_state
+
+    (tmp_path / "local").mkdir()
+    (tmp_path / "ray").mkdir()
+    assert cli(eval_args(model, write_documents(tmp_path / "local"), tmp_path / "local")) == 0
+    assert cli([*eval_args(model, write_documents(tmp_path / "ray"), tmp_path / "ray"), "--engine", "ray"]) == 0
+    assert eval_state(tmp_path / "ray") == eval_state(tmp_path / "local")

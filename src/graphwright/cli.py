@@ -396,6 +396,9 @@ def eval_run(
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE (repeatable)."),
     config: Optional[Path] = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings); "
                                           "--set overrides it."),
+    engine: str = typer.Option("local", "--engine", help="local, or ray: the documents spread over Ray workers."),
+    address: Optional[str] = typer.Option(None, "--address", help="With --engine ray: the Ray cluster to join."),
+    workers: int = typer.Option(2, "--workers", min=1, help="With --engine ray: how many workers."),
 ) -> None:
     """Run a system on a dataset and score it (paper 000 metrics). Rerunning into the same folder resumes."""
     from graphwright.eval.datasets import load_dataset
@@ -419,12 +422,21 @@ def eval_run(
         settings = _settings(option, config)
         if getattr(SYSTEMS.get(system), "takes_dataset", False):
             settings = {**data.system_settings, **settings}  # e.g. agentre gets the dataset's schema and pool
-        runner = make_system(system, llm, knowledge, settings)
         info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
+        if engine not in ("local", "ray"):
+            raise UserError(f"--engine must be local or ray, not {engine!r}")
         with folder_lock(folder, "--out"), _progress() as progress:
+            if engine == "ray":  # the workers hold their own models; this process scores and writes
+                from graphwright.cli_ray import ray_system
+
+                runner = ray_system(system, settings, model, base_url, api_key, str(kb_name), not no_cache, folder,
+                                    address, workers)
+            else:
+                runner = make_system(system, llm, knowledge, settings)
             task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))
-            aggregate = _run_and_close(llm, run_eval(runner, data, knowledge, info, folder,
-                                                     on_progress=lambda _: progress.advance(task)))
+            aggregate = _run_and_close(runner if engine == "ray" else llm, run_eval(
+                runner, data, knowledge, info, folder, concurrency=workers if engine == "ray" else 1,
+                on_progress=lambda _: progress.advance(task)))
         rows = read_documents(folder)
         md, page = write_reports(folder, aggregate, rows)
     except GraphwrightError as exc:

@@ -56,31 +56,50 @@ class RunInfo:
 
 
 async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo, out_dir: Path, *,
-                   chunk_chars: int = 4000, on_progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate."""
+                   chunk_chars: int = 4000, concurrency: int = 1,
+                   on_progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate.
+    ``concurrency`` documents run at once (the Ray engine's workers); each one's trace and row are
+    written together, trace first, so a crash between them is mended as before."""
     out_dir.mkdir(parents=True, exist_ok=True)
     _claim(out_dir, info)
     done = _keep_scored(out_dir)
     scorer = make_scorer(dataset, kb)
     if hasattr(kb, "warm_up"):
         kb.warm_up()  # index building must not count as the first document's seconds
-    for doc in dataset.documents:
-        if doc.id in done:
-            if on_progress:
-                on_progress(doc.id)
-            continue
-        started = time.perf_counter()
-        result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
-                                    max_chars=max(len(doc.text) + 1, 200_000))
-        seconds = time.perf_counter() - started
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def score(doc) -> None:
+        async with gate:
+            started = time.perf_counter()
+            result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
+                                        max_chars=max(len(doc.text) + 1, 200_000))
+            seconds = time.perf_counter() - started
         append_jsonl(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
             s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings,
             "extra": result.extra})  # e.g. agentre's trajectories, read by `train sft-export`
         append_jsonl(out_dir / DOCS_FILE, document_row(doc, result, scorer, seconds))
         if on_progress:
             on_progress(doc.id)
-    wanted = {d.id for d in dataset.documents}
-    rows = [r for r in read_documents(out_dir) if r["id"] in wanted]
+
+    running: set[asyncio.Task] = set()
+    try:
+        for doc in dataset.documents:
+            if doc.id in done:
+                if on_progress:
+                    on_progress(doc.id)
+                continue
+            if len(running) >= 2 * max(1, concurrency):  # a few documents ahead, not the whole dataset
+                finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in finished:
+                    task.result()
+            running.add(asyncio.create_task(score(doc)))
+        await asyncio.gather(*running)
+    finally:
+        for task in running:
+            task.cancel()
+    order = {d.id: i for i, d in enumerate(dataset.documents)}  # the dataset's order, whatever finished first
+    rows = sorted((r for r in read_documents(out_dir) if r["id"] in order), key=lambda r: order[r["id"]])
     aggregate = aggregate_rows(rows, info, scorer.categories)
     write_atomic(out_dir / AGGREGATE_FILE, json.dumps(aggregate, indent=2))
     return aggregate
