@@ -132,3 +132,12 @@ def test_eval_run_engine_ray_scores_like_a_local_run(model, tmp_path):
     assert cli(eval_args(model, write_documents(tmp_path / "local"), tmp_path / "local")) == 0
     assert cli([*eval_args(model, write_documents(tmp_path / "ray"), tmp_path / "ray"), "--engine", "ray"]) == 0
     assert eval_state(tmp_path / "ray") == eval_state(tmp_path / "local")
+
+
+def test_what_cannot_run_on_ray_is_refused_before_any_worker_starts(cluster):
+    from graphwright.errors import UserError
+
+    with pytest.raises(UserError, match="need 4 CPUs; the Ray cluster has 2"):
+        RaySystem(WorkerSpec(system="cie.network", model="embedded", threads=2), workers=2)
+    with pytest.raises(UserError, match="--engine local"):
+        RaySystem(WorkerSpec(system="agentic-kgr", model="scripted"), workers=1)

@@ -33,6 +33,7 @@ class WorkerSpec:
     kb: str = "default"  # a KB name, or a folder every worker machine can read
     cache: bool = True
     trace_folder: str | None = None  # each worker writes llm-trace.worker-N.jsonl here, on its own machine
+    threads: int = 1  # CPU threads of a worker's embedded model; also the CPUs Ray reserves for it
 
 
 _PAUSE = 0.5  # seconds between tries while the workers restart
@@ -50,9 +51,17 @@ def prepare(spec: WorkerSpec) -> None:
     from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model
 
     open_kb(spec.kb)
-    model = spec.model or os.environ.get("GRAPHWRIGHT_LLM") or "embedded"
-    if model == "embedded" or model.startswith("embedded:"):
+    model = model_name(spec)
+    if is_embedded(model):
         ensure_model(model.partition(":")[2] or DEFAULT_MODEL)
+
+
+def model_name(spec: WorkerSpec) -> str:
+    return spec.model or os.environ.get("GRAPHWRIGHT_LLM") or "embedded"
+
+
+def is_embedded(model: str) -> bool:
+    return model == "embedded" or model.startswith("embedded:")
 
 
 class _Worker:
@@ -64,6 +73,7 @@ class _Worker:
         from graphwright.llm import make_llm
         from graphwright.systems.base import make_system
 
+        os.environ["GRAPHWRIGHT_THREADS"] = str(spec.threads)  # read by the embedded model as it loads
         self.loop = asyncio.new_event_loop()
         trace = None if spec.trace_folder is None else os.path.join(spec.trace_folder, f"llm-trace.worker-{index}.jsonl")
         self.llm = make_llm(spec.model, base_url=spec.base_url, api_key=spec.api_key, cache=spec.cache,
@@ -78,12 +88,15 @@ class _Worker:
     def pid(self) -> int:
         return os.getpid()
 
+    def warm_up(self) -> None:
+        """Load the model now (the embedded one loads on its first call), so timings start warm."""
+        self.loop.run_until_complete(self.llm.chat([{"role": "user", "content": "Say OK."}], max_tokens=4))
+
 
 class RaySystem:
     """Stands in for the system in ``extract_batch``: ``run`` sends the piece to a Ray worker."""
 
-    def __init__(self, spec: WorkerSpec, workers: int, *, retries: int = 3, patience: float = 300.0,
-                 threads_per_worker: int = 1) -> None:
+    def __init__(self, spec: WorkerSpec, workers: int, *, retries: int = 3, patience: float = 300.0) -> None:
         """``retries``: deaths a piece may see before it is recorded as failed; ``patience``: seconds it may
         wait for restarting workers (a worker loading the embedded model takes a while)."""
         import ray
@@ -91,16 +104,21 @@ class RaySystem:
         from graphwright.systems.base import SYSTEMS, load_builtin_systems
 
         load_builtin_systems()
-        cls = SYSTEMS.get(spec.system)
-        if getattr(cls, "uses_grown_graph", False):
+        if getattr(SYSTEMS.get(spec.system), "uses_grown_graph", False):
             raise UserError(f"{spec.system} reads the graph grown so far, which lives in the driver's store: "
                             "run it with --engine local")
         if not ray.is_initialized():
             raise UserError("Ray is not started: call ray.init() (the CLI does, with --address for a cluster)")
         self.name, self.retries, self.patience = spec.system, retries, patience
         self.resent = 0  # pieces sent again because the worker holding them died
-        self.model = spec.model or os.environ.get("GRAPHWRIGHT_LLM") or "embedded"
-        actor = ray.remote(max_restarts=-1, num_cpus=threads_per_worker)(_Worker)
+        self.model = model_name(spec)
+        # an embedded model's worker reserves its threads; a model server's client needs little CPU
+        cpus = spec.threads if is_embedded(model_name(spec)) else 0.25
+        have = ray.cluster_resources().get("CPU", 0)
+        if workers * cpus > have:
+            raise UserError(f"{workers} workers of {cpus:g} CPUs each need {workers * cpus:g} CPUs; the Ray cluster has "
+                            f"{have:g}: use fewer --workers (or GRAPHWRIGHT_THREADS for fewer threads each)")
+        actor = ray.remote(max_restarts=-1, num_cpus=cpus)(_Worker)
         self.workers = [actor.remote(spec, i) for i in range(workers)]
         self._idle: asyncio.Queue | None = None  # made in the batch's event loop, on first use
 

@@ -17,6 +17,7 @@ def _factory(name: str, **fixed: Any):
         return AgenticKGRSystem(llm, kb, parse_settings(AgenticKGRConfig, name, config, **fixed), name=name)
 
     make.takes_dataset = True  # `eval run` passes the RE dataset, whose schema it extracts with
+    make.uses_grown_graph = AgenticKGRSystem.uses_grown_graph  # known before a system is built (the Ray engine asks)
     return make
 
 
