@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo serve test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput bench-web clean
+.PHONY: install demo serve test test-fast soak bench bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput bench-web bench-ray clean
 
 install: $(STAMP)
 
@@ -85,6 +85,10 @@ bench-qa: install
 # the web app's graph browser on a made-up store of 10,000 edges: server and Chromium timings (no model)
 bench-web: $(TEST_STAMP)
 	$(BIN)/python scripts/bench_web.py --edges 10000
+
+# the default system on the local engine and on Ray with 1 and 2 workers, on this machine (0.5B model)
+bench-ray: $(TEST_STAMP)
+	$(BIN)/python scripts/bench_ray.py --model embedded:qwen2.5-coder-0.5b --documents 12
 
 # cie.network's steps for small models, one by one, on the same answers (issue 27; replays from the ledger)
 bench-cie-rules: install
