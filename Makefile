@@ -88,7 +88,7 @@ bench-web: $(TEST_STAMP)
 
 # the default system on the local engine and on Ray with 1 and 2 workers, on this machine (0.5B model)
 bench-ray: $(TEST_STAMP)
-	$(BIN)/python scripts/bench_ray.py --model embedded:qwen2.5-coder-0.5b --documents 12
+	$(BIN)/python scripts/bench_ray.py --model embedded:qwen2.5-coder-0.5b --system openie --documents 8
 
 # cie.network's steps for small models, one by one, on the same answers (issue 27; replays from the ledger)
 bench-cie-rules: install

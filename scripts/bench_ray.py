@@ -134,7 +134,7 @@ def main() -> None:
         rows.append(row)
         print(f"{name}: {row['startup_seconds']} s start-up, {row['seconds']} s", flush=True)
     ray.shutdown()
-    command = f"make bench-ray (scripts/bench_ray.py --model {args.model} --documents {args.documents})"
+    command = f"make bench-ray (scripts/bench_ray.py --model {args.model} --system {args.system} --documents {args.documents})"
     write_section(BENCH_MD, f"ray-{args.system}", table(rows, args.model, args.system, command))
 
 
