@@ -16,7 +16,9 @@ from tests.support.openai_server import ScriptedOpenAIServer
 
 @pytest.fixture(scope="module")
 def server():
-    with ScriptedOpenAIServer(answerer(delay=1.0)) as running:  # the first run is mid-batch while the second starts
+    # the first run is mid-batch while the second starts: its 12 documents take about 10 s (3 at a time),
+    # longer than a second CLI process takes to start on a busy 2-core machine
+    with ScriptedOpenAIServer(answerer(delay=2.5)) as running:
         yield running
 
 
@@ -56,14 +58,16 @@ def second_run(args: list[str]) -> tuple[int, str]:
 def test_a_second_extract_on_a_busy_folder_or_store_stops_at_once(server, reference, tmp_path, shared, message):
     inputs = write_documents(tmp_path)
     first = start(extract_args(server, inputs, tmp_path))
-    wait_until_writing(tmp_path, first)
-    args = extract_args(server, inputs, tmp_path)
-    if shared == "store":
-        args[args.index("--out") + 1] = str(tmp_path / "other-out")
-    code, err = second_run(args)
-    assert first.poll() is None, "the second run stopped while the first was still writing"
-    assert code == 1 and message in err and "Traceback" not in err, err
-    assert finish(first) == 0
+    try:
+        wait_until_writing(tmp_path, first)
+        args = extract_args(server, inputs, tmp_path)
+        if shared == "store":
+            args[args.index("--out") + 1] = str(tmp_path / "other-out")
+        code, err = second_run(args)
+        assert first.poll() is None, "the second run stopped while the first was still writing"
+        assert code == 1 and message in err and "Traceback" not in err, err
+    finally:
+        assert finish(first) == 0  # also reads and closes its pipe when an assertion above failed
     assert extract_state(tmp_path) == reference, "the first run's store and results are untouched"
 
 
