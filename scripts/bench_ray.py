@@ -20,6 +20,7 @@ import time
 
 from bench_eval import BENCH_MD, header
 from bench_ledger import LEDGER
+from bench_throughput import triples_by_document
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.open_world import made_up_texts
@@ -91,8 +92,7 @@ def measure(name: str, model: str, system_name: str, docs: list[Document]) -> di
     return {"name": name, "workers": workers, "threads": threads, "startup_seconds": round(startup, 1),
             "seconds": round(seconds, 1), "documents": len(docs), "failed": sum(r.status != "ok" for r in results),
             "completion_tokens": sum(r.usage.completion_tokens for r in results),
-            "triples": {r.document_id: sorted(f"{t.subject.value} {t.predicate.value} {t.object.value}" for t in r.triples)
-                        for r in results}}
+            "triples": triples_by_document(results)}
 
 
 def table(rows: list[dict], model: str, system_name: str, command: str) -> str:

@@ -62,8 +62,13 @@ async def measure(name: str, model: str, system_name: str, docs: list[Document],
             "prompt_tokens": sum(r.usage.prompt_tokens for r in results),
             "completion_tokens": sum(r.usage.completion_tokens for r in results),
             "generation_seconds": round(sum(r.usage.generation_seconds for r in results), 1),
-            "triples": {r.document_id: sorted(f"{t.subject.value} {t.predicate.value} {t.object.value}" for t in r.triples)
-                        for r in results}}
+            "triples": triples_by_document(results)}
+
+
+def triples_by_document(results) -> dict[str, list[str]]:
+    """Each document's triples as sorted strings: what two configurations are compared on."""
+    return {r.document_id: sorted(f"{t.subject.value} {t.predicate.value} {t.object.value}" for t in r.triples)
+            for r in results}
 
 
 def table(rows: list[dict], model: str, system_name: str, command: str) -> str:

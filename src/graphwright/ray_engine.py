@@ -78,7 +78,8 @@ class _Worker:
         trace = None if spec.trace_folder is None else os.path.join(spec.trace_folder, f"llm-trace.worker-{index}.jsonl")
         self.llm = make_llm(spec.model, base_url=spec.base_url, api_key=spec.api_key, cache=spec.cache,
                             trace_path=trace)
-        self.system = make_system(spec.system, self.llm, open_kb(spec.kb), spec.settings)
+        self.kb = open_kb(spec.kb)
+        self.system = make_system(spec.system, self.llm, self.kb, spec.settings)
 
     def run(self, piece: Document) -> ExtractionResult:
         from graphwright.pipeline import run_piece
@@ -89,7 +90,9 @@ class _Worker:
         return os.getpid()
 
     def warm_up(self) -> None:
-        """Load the model now (the embedded one loads on its first call), so timings start warm."""
+        """Load the model and the KB's index now (both load on first use), so timings start warm."""
+        if hasattr(self.kb, "warm_up"):
+            self.kb.warm_up()
         self.loop.run_until_complete(self.llm.chat([{"role": "user", "content": "Say OK."}], max_tokens=4))
 
 
