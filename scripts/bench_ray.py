@@ -20,14 +20,13 @@ import time
 
 from bench_eval import BENCH_MD, header
 from bench_ledger import LEDGER
-from bench_throughput import triples_by_document
+from bench_throughput import extract_all, triples_by_document
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.open_world import made_up_texts
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 from graphwright.model import Document
-from graphwright.pipeline import run_document
 from graphwright.systems.base import make_system
 
 CORES = 2
@@ -39,18 +38,6 @@ CONFIGS: dict[str, tuple[int, int]] = {
 }
 
 
-async def extract_all(system, docs: list[Document], at_once: int) -> tuple[list, float]:
-    gate = asyncio.Semaphore(at_once)
-
-    async def one(doc: Document):
-        async with gate:
-            return await run_document(system, doc, chunk_chars=2000, max_chars=200_000)
-
-    started = time.perf_counter()
-    results = await asyncio.gather(*(one(d) for d in docs))
-    return results, time.perf_counter() - started
-
-
 async def local(model: str, system_name: str, docs: list[Document], threads: int) -> tuple[float, list, float]:
     started = time.perf_counter()
     llm = make_llm(model, cache=False, threads=threads)
@@ -59,7 +46,7 @@ async def local(model: str, system_name: str, docs: list[Document], threads: int
     try:
         await llm.chat([{"role": "user", "content": "Say OK."}], max_tokens=4)
         startup = time.perf_counter() - started
-        results, seconds = await extract_all(make_system(system_name, llm, kb, None), docs, 1)
+        results, seconds = await extract_all(make_system(system_name, llm, kb, None), docs, 1, chunk_chars=2000)
     finally:
         await llm.aclose()
     return startup, results, seconds
@@ -77,7 +64,7 @@ def on_ray(model: str, system_name: str, docs: list[Document], workers: int, thr
     try:
         ray.get([w.warm_up.remote() for w in system.workers])
         startup = time.perf_counter() - started
-        results, seconds = asyncio.run(extract_all(system, docs, workers))
+        results, seconds = asyncio.run(extract_all(system, docs, workers, chunk_chars=2000))
     finally:
         system.close()
     return startup, results, seconds

@@ -40,21 +40,25 @@ CONFIGS: dict[str, tuple[int, dict]] = {
 }
 
 
+async def extract_all(system, docs: list[Document], at_once: int, chunk_chars: int = 4000) -> tuple[list, float]:
+    """Every document through ``system``, ``at_once`` at a time; the results and the wall seconds."""
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(doc: Document):
+        async with gate:
+            return await run_document(system, doc, chunk_chars=chunk_chars, max_chars=200_000)
+
+    started = time.perf_counter()
+    results = await asyncio.gather(*(one(d) for d in docs))
+    return results, time.perf_counter() - started
+
+
 async def measure(name: str, model: str, system_name: str, docs: list[Document], kb) -> dict:
     concurrency, options = CONFIGS[name]
     llm = make_llm(model, cache=False, threads=THREADS, **options)
     try:
         await llm.chat([{"role": "user", "content": "Say OK."}], max_tokens=4)  # load the model(s) first
-        system = make_system(system_name, llm, kb, None)
-        gate = asyncio.Semaphore(concurrency)
-
-        async def one(doc: Document):
-            async with gate:
-                return await run_document(system, doc, chunk_chars=4000, max_chars=200_000)
-
-        started = time.perf_counter()
-        results = await asyncio.gather(*(one(d) for d in docs))
-        seconds = time.perf_counter() - started
+        results, seconds = await extract_all(make_system(system_name, llm, kb, None), docs, concurrency)
     finally:
         await llm.aclose()
     return {"name": name, "concurrency": concurrency, "options": options, "seconds": round(seconds, 1),
