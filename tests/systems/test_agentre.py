@@ -137,6 +137,17 @@ async def test_arguments_are_grounded_in_the_sentence(inputs):
     assert any("Bergen" in w for w in result.warnings)
 
 
+async def test_a_name_related_to_itself_is_dropped(inputs):
+    script = RoleScript(agent=[step("Finish", triples=[
+        triple("Acme Corp", "Live_In", "acme corp"),  # the same name twice: no fact
+        triple("John Smith", "Work_For", "Acme Corp"),
+    ])])
+    sys_, _ = system(script, inputs)
+    result = await run(sys_)
+    assert keys(result) == {("John Smith", "Work_For", "Acme Corp")}
+    assert any("head and tail are the same" in w for w in result.warnings)
+
+
 def test_grounding_forgives_the_spacing_of_tokenized_sentences():
     sentence = "ATLANTIC CITY , N.J . ( AP ) _ Judith C. Toth of Maryland 's House of Delegates spoke ."
     run = SentenceRun()

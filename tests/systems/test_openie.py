@@ -36,11 +36,12 @@ def test_kept_triples_are_nodes_values_and_phrases_with_evidence():
 def test_what_the_passage_does_not_hold_is_dropped_with_the_reason():
     result, _ = run([["Mara Quill", "born in", "Paris"], ["x", "in", "Max Orrin"], ["Leeds", "is", "leeds"],
                      ["Mara Quill", "was the person who in the end decided to found", "Tidewell Robotics"],
-                     ["Tidewell Robotics", "based in Leeds", "Leeds"]])
+                     ["Tidewell Robotics", "based in Leeds", "Leeds"], ["Tidewell Robotics", "in", "2019"]])
     assert result.triples == []
     assert [w.split(": ", 1)[1] for w in result.warnings] == [
         "the passage does not hold 'Paris'", "the passage does not hold 'x'",  # not the x of "Max"
-        "subject and object are the same", "the relation is a sentence", "the relation holds the object"]
+        "subject and object are the same", "the relation is a sentence", "the relation holds the object",
+        "the relation names none"]
 
 
 def test_descriptions_before_a_name_are_trimmed():

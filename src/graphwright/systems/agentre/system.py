@@ -69,7 +69,10 @@ class AgentRESystem:
             for step in run.steps:
                 result.trace.append(step.model_copy(update={"step": len(result.trace) + 1}))
             evidence = document.span(start, end)
-            result.triples += [self._triple(t, evidence) for t in run.triples]
+            # a relation of a name to itself ("Libya OrgBased_In Libya") is never a fact the sentence states
+            own = [t for t in run.triples if t[0].casefold() == t[2].casefold()]
+            result.triples += [self._triple(t, evidence) for t in run.triples if t not in own]
+            result.warnings += [f"dropped {list(t)}: its head and tail are the same" for t in own]
             result.warnings += [f"dropped {list(t)}: an argument is not in the sentence" for t in run.dropped]
             result.warnings += [f"dropped {list(t)}: its argument types rule the relation out" for t in run.ruled_out]
             trajectories.append({"start": start, "end": end, "text": segment, "steps": run.trajectory})

@@ -1,6 +1,6 @@
 """One call per passage: the model lists [subject, relation, object] triples, and only what the passage
 holds is kept. An argument must be copied from the text (a 1.5B model also writes facts it remembers),
-subject and object must differ, and a "relation" of a whole sentence is dropped."""
+subject and object must differ, and a "relation" of a whole sentence, or of a preposition alone, is dropped."""
 
 from __future__ import annotations
 
@@ -36,6 +36,16 @@ def trim(words: str) -> str:
     """A name without the description before it: "the printer Odile Marchetti" is Odile Marchetti."""
     words = " ".join(words.split())
     return _DESCRIBED.sub("", words) or words
+
+
+# a relation of these words alone names none: "Brightmoor Analytics | in | 2017" says no more than the
+# two arguments did (a copula or "has" still says something, so they are not here)
+FUNCTION_WORDS = frozenset("""a an the and or but nor of in on at to for from by with as into onto about after
+before since until during under over between among near per via""".split())
+
+
+def names_no_relation(relation: str) -> bool:
+    return all(word in FUNCTION_WORDS for word in re.findall(r"[\w'’]+", relation.casefold()))
 
 
 class OpenIEAnswer(BaseModel):
@@ -112,6 +122,8 @@ class OpenIESystem:
                 return f"{words!r} is a clause, not a name or value"
             if span is None:
                 return f"the passage does not hold {words!r}"
+        if names_no_relation(relation):
+            return "the relation names none"
         return None
 
     @staticmethod
