@@ -221,6 +221,9 @@ def test_place_chain_needs_two_capitalised_places_and_is_not_a_name_itself(defau
     assert place_chain(default_kb, "Vejle, Region of Southern Denmark, Denmark") == [("Q26061", "Southern Denmark"),
                                                                                     ("Q35", "Denmark")]
     assert place_chain(default_kb, "a village near Graz") == []
+    # a dateline's capitals: the case is not compared, the words are kept as the text writes them
+    assert place_chain(default_kb, "THAL IN STYRIA, AUSTRIA") == [("Q571822", "THAL"), ("Q41358", "STYRIA"),
+                                                                   ("Q40", "AUSTRIA")]
 
 
 def test_each_line_is_judged_by_its_own_words_when_one_iri_stands_for_two(default_kb):

@@ -15,7 +15,7 @@ PLACE_PROPERTIES = {"P131", "P276", "P17", "P19", "P20", "P159", "P740", "P551",
 LOCATING = {"P131", "P276", "P17", "P706"}
 COUNTRY_TYPES = {"Q6256", "Q3624078", "Q7275", "Q3024240"}  # country, sovereign state, state, historical country
 CONTAINED_IN, COUNTRY = "P131", "P17"
-_WITHIN = re.compile(r"\bin\b|\bof\b")
+_WITHIN = re.compile(r"\bin\b|\bof\b|\bIN\b|\bOF\b")  # a dateline writes them in capitals
 _LEAD = re.compile(r"^(?:the|state|district|province|region|county|village|city|town|municipality)\s+of\s+|^the\s+", re.I)
 
 
@@ -29,11 +29,18 @@ def place_chain(kb, words: str) -> list[tuple[str, str]]:
     for part in _parts(kb, words):
         part = _LEAD.sub("", part.strip()).strip()
         # a place in a list is a proper name, written as the KB writes it: "state" of "state of Maharashtra"
-        # is no place of its own
-        hits = [r for r in kb.find_label(part, kind="entity") if part in (r.label, *r.aliases)] if part[:1].isupper() else []
+        # is no place of its own. A dateline's capitals ("GRAZ, AUSTRIA") hide the case, so it is not compared.
+        hits = [r for r in kb.find_label(part, kind="entity") if _written_as(part, r)] if part[:1].isupper() else []
         if hits and len(part) > len(places.get(hits[0].id, "")):
             places[hits[0].id] = part  # the longest words that name it
     return list(places.items()) if len(places) >= 2 else []
+
+
+def _written_as(part: str, record) -> bool:
+    names = (record.label, *record.aliases)
+    if len(part) > 2 and part.isupper():  # "US" stays as written: two capitals are an abbreviation
+        return part.casefold() in {name.casefold() for name in names}
+    return part in names
 
 
 def _parts(kb, words: str) -> list[str]:
