@@ -173,3 +173,23 @@ def test_the_first_global_question_pays_for_the_summaries(store, tmp_path, monke
     assert first.usage.llm_calls == len(told) + 1 and told[0].startswith("c0 of ")
     second = asyncio.run(qa.ask("And what else?", mode="global"))
     assert second.usage.llm_calls == 1  # the summaries are kept
+
+
+def test_global_questions_asked_at_once_summarise_the_communities_once(store, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path))
+    summaries = []
+
+    def reply(messages, schema):
+        if "summarise" in messages[0]["content"]:
+            summaries.append(messages[-1]["content"])
+            return json.dumps({"title": "Ships", "summary": "Who built what."})
+        return json.dumps({"answer": "ships", "citations": ["C1"]})
+
+    qa = GraphQA(store, ScriptedLLM(reply))
+
+    async def both():
+        return await asyncio.gather(qa.ask("What is this about?", mode="global"), qa.ask("Who built what?", mode="global"))
+
+    first, second = asyncio.run(both())
+    assert len(summaries) == len(set(summaries)) > 0  # each community summarised by one of the two questions
+    assert first.answer == second.answer == "ships"

@@ -8,6 +8,7 @@ communities and new summaries.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from dataclasses import asdict, dataclass
@@ -70,7 +71,7 @@ async def summarise(llm: LLM, facts: list[Fact], *, max_tokens: int = 160,
             done[community.id] = community
     path.parent.mkdir(parents=True, exist_ok=True)
     out = []
-    communities = [c for c in detect(facts) if len(c) >= MIN_NODES]
+    communities = [c for c in await asyncio.to_thread(detect, facts) if len(c) >= MIN_NODES]
     total = len(communities)
     for i, nodes in enumerate(communities):
         cid = f"c{i}"

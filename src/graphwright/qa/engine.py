@@ -103,6 +103,7 @@ class GraphQA:
         self.relevance = Relevance(embedder)
         self._linker: QuestionLinker | None = None  # over the whole graph, built on first use
         self._communities = None
+        self._summarising = asyncio.Lock()  # two first global questions at once summarise once
 
     def facts(self, documents: Iterable[str] | None = None) -> GraphFacts | GrownFacts:
         wanted = set(documents) if documents is not None else None
@@ -138,10 +139,12 @@ class GraphQA:
         """The community summaries closest to the question; the first call has ``llm`` summarise them."""
         from graphwright.qa.communities import summarise
 
-        if self._communities is None:
-            self._communities = await summarise(llm or self.llm, self.facts().all(), on_progress=self.on_summary)
+        async with self._summarising:
+            if self._communities is None:
+                facts = await asyncio.to_thread(lambda: self.facts().all())  # store reads: off the event loop
+                self._communities = await summarise(llm or self.llm, facts, on_progress=self.on_summary)
         texts = [f"{c.title}: {c.summary}" if c.title else c.summary for c in self._communities]
-        scores = self.relevance.scores(question, texts)
+        scores = await asyncio.to_thread(self.relevance.scores, question, texts)
         best = sorted(zip(self._communities, texts, scores), key=lambda x: -x[2])[:self.top_communities]
         return [Source(f"C{i}", text, community.documents, score, {"community": community.id, "nodes": len(community.nodes)})
                 for i, (community, text, score) in enumerate(best, 1)]
