@@ -11,7 +11,7 @@ from typing import Any
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
 from graphwright.errors import LLMError, ModelOutputError
-from graphwright.eval.re_data import RESample, load_re_dataset, read_samples
+from graphwright.eval.re_data import RESample, RETriple, load_re_dataset, read_samples
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
@@ -69,10 +69,9 @@ class AgentRESystem:
             for step in run.steps:
                 result.trace.append(step.model_copy(update={"step": len(result.trace) + 1}))
             evidence = document.span(start, end)
-            # a relation of a name to itself ("Libya OrgBased_In Libya") is never a fact the sentence states
-            own = [t for t in run.triples if t[0].casefold() == t[2].casefold()]
+            own = [t for t in run.triples if _one_mention_related_to_itself(t, segment)]
             result.triples += [self._triple(t, evidence) for t in run.triples if t not in own]
-            result.warnings += [f"dropped {list(t)}: its head and tail are the same" for t in own]
+            result.warnings += [f"dropped {list(t)}: its head and tail are one mention" for t in own]
             result.warnings += [f"dropped {list(t)}: an argument is not in the sentence" for t in run.dropped]
             result.warnings += [f"dropped {list(t)}: its argument types rule the relation out" for t in run.ruled_out]
             trajectories.append({"start": start, "end": end, "text": segment, "steps": run.trajectory})
@@ -105,6 +104,13 @@ def resolve_schema_and_pool(config: AgentREConfig) -> tuple[RelationSchema, list
         pool = read_samples(Path(config.pool_file), schema)
     assert schema is not None  # the config requires a dataset or a schema file
     return schema, pool
+
+
+def _one_mention_related_to_itself(triple: RETriple, sentence: str) -> bool:
+    """"Libya OrgBased_In Libya" where the sentence names Libya once. A name written twice may be two
+    things: the series and the novel of the same name it was adapted from (DuIE), a city and its airport's."""
+    head, _, tail = triple
+    return head.casefold() == tail.casefold() and sentence.casefold().count(head.casefold()) < 2
 
 
 def _entities(document: Document, triples: list[Triple]) -> list[Entity]:
