@@ -58,6 +58,8 @@ def register(app: typer.Typer, fail) -> None:
         max_upload_mb: float = typer.Option(20.0, "--max-upload-mb", min=0.001, help="Largest request body, in MB."),
         max_chars: int = typer.Option(200_000, "--max-chars", help="Longest document accepted, in characters."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+        sparql_timeout: float = typer.Option(30.0, "--sparql-timeout", min=0.1,
+                                             help="Seconds a SPARQL query may run before it is stopped."),
     ) -> None:
         """Serve the web app and the HTTP API (OpenAPI docs at /docs) over one graph store. Jobs survive a
         restart: an interrupted job resumes where it stopped."""
@@ -76,7 +78,7 @@ def register(app: typer.Typer, fail) -> None:
                 store=store, data=data, models=model or [os.environ.get("GRAPHWRIGHT_LLM") or "embedded"],
                 base_url=base_url, api_key=api_key, kbs=kb_choices(kb), token=check_token(token, host),
                 loopback_only=is_loopback(host), max_upload_bytes=int(max_upload_mb * 1024 * 1024),
-                max_chars=max_chars, cache=not no_cache)
+                max_chars=max_chars, cache=not no_cache, sparql_seconds=sparql_timeout)
             if any(m != "embedded" and not m.startswith("embedded:") for m in config.models) and not (
                     base_url or os.environ.get("GRAPHWRIGHT_BASE_URL") or os.environ.get("OPENAI_BASE_URL")):
                 raise UserError("a model other than the embedded ones needs --base-url: the server that serves it")

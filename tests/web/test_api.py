@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 
 import networkx as nx
 import pytest
+from fastapi.testclient import TestClient
+
+from graphwright.web.app import create_app
 
 from tests.support.web_server import EVIL, SENTENCE, wait_for_job
 
@@ -94,6 +98,18 @@ def test_sparql_reads_and_refuses_updates(client, settings):
     assert client.post("/api/sparql", json={"query": "SELECT WHERE {"}).status_code == 400
     after = client.post("/api/sparql", json={"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"}).json()
     assert int(after["rows"][0]["n"]) > 0  # nothing was deleted
+
+
+def test_a_runaway_sparql_query_is_stopped_with_a_503_and_the_server_goes_on(config, settings, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_RETRIES", "0")
+    with TestClient(create_app(replace(config, sparql_seconds=1.0)), base_url="http://127.0.0.1:8000") as client:
+        finished(client, submit(client, settings, text=SENTENCE))
+        every = " ".join(f"GRAPH ?g{i} {{ ?s{i} ?p{i} ?o{i} }}" for i in range(6))  # every quad with every other
+        for stopped in (client.post("/api/sparql", json={"query": f"SELECT (COUNT(*) AS ?n) WHERE {{ {every} }}"}),
+                        client.get("/sparql", params={"query": f"SELECT * WHERE {{ {every} }}"})):
+            assert stopped.status_code == 503 and "1 s limit" in stopped.json()["detail"]
+        rows = client.post("/api/sparql", json={"query": "SELECT ?l WHERE { ?s rdfs:label ?l }"}).json()
+        assert "Acme Corp" in [r["l"] for r in rows["rows"]] and rows["truncated"] is False
 
 
 def test_the_sparql_protocol_endpoint_answers_other_tools(client, settings):

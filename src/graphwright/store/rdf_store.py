@@ -10,6 +10,7 @@ The store is synchronous: writes are short, and async callers may wrap them in
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Iterator
@@ -293,14 +294,15 @@ class GraphStore:
                 n += sum(1 for _ in self.oxigraph.quads_for_pattern(None, rdf_type, statement, graph))
         return n
 
-    def query(self, sparql: str, *, union: bool = True, grown: bool = False) -> list[dict[str, Any]]:
+    def query(self, sparql: str, *, union: bool = True, grown: bool = False,
+              max_rows: int | None = None) -> list[dict[str, Any]]:
         """Run a SPARQL query; rows map variable names to values (IRI or lexical form; None if unbound).
 
         With ``union`` the default graph is the union of all KG graphs, so plain patterns see the
         knowledge graph; ``GRAPH ?g { ... }`` reaches every graph, provenance included. The prefixes
         of ``vocab.PREFIXES`` (wd, wdt, rdfs, gw, ...) are predeclared. ASK gives ``[{"ask": bool}]``;
         CONSTRUCT/DESCRIBE give ``subject``/``predicate``/``object`` rows. With ``grown`` the default graph is
-        the graph grown over the documents (``graph merge``).
+        the graph grown over the documents (``graph merge``). ``max_rows`` stops reading the answer there.
         Never format untrusted text into ``sparql``: see ``store.sparql`` for escaping helpers.
         """
         kw: dict[str, Any] = {"prefixes": v.PREFIXES}
@@ -315,10 +317,10 @@ class GraphStore:
             if isinstance(result, ox.QueryTriples):
                 return [
                     {"subject": _value(t.subject), "predicate": _value(t.predicate), "object": _value(t.object)}
-                    for t in result
+                    for t in itertools.islice(result, max_rows)
                 ]
             names = [var.value for var in result.variables]
-            return [{name: _value(solution[name]) for name in names} for solution in result]
+            return [{name: _value(solution[name]) for name in names} for solution in itertools.islice(result, max_rows)]
 
 
 def _open_read_only(path: Path, attempts: int = 5) -> ox.Store:

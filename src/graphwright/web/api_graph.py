@@ -6,13 +6,12 @@ import asyncio
 import re
 from typing import Any
 
-import pyoxigraph as ox
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from graphwright.errors import GraphwrightError, StoreError
 from graphwright.store import serialize_graph
-from graphwright.store import vocab as v
+from graphwright.store.bounded_query import QueryTimeout
 from graphwright.store.export import resolve_format
 from graphwright.web.api_jobs import server
 from graphwright.web.graph_view import Filters
@@ -74,13 +73,14 @@ def _read_only(query: str) -> str:
 
 @router.post("/api/sparql")
 def sparql(request: Request, body: SparqlRequest) -> dict[str, Any]:
-    """A read-only query; rows map variable names to values. The default graph is every document's KG."""
+    """A read-only query; rows map variable names to values. The default graph is every document's KG.
+    At most 10,000 rows come back (``truncated`` says when more matched)."""
+    state = server(request)
     try:
-        rows = server(request).store.query(_read_only(body.query), grown=body.grown)
+        found = state.queries.rows(_read_only(body.query), version=state.runner.store_version, grown=body.grown)
     except StoreError as exc:
-        raise HTTPException(400, str(exc)) from exc
-    columns = list(rows[0]) if rows else []
-    return {"columns": columns, "rows": rows}
+        raise _query_error(exc) from exc
+    return {"columns": list(found.rows[0]) if found.rows else [], "rows": found.rows, "truncated": found.truncated}
 
 
 @router.get("/sparql")
@@ -105,18 +105,17 @@ async def sparql_protocol_post(request: Request, query: str | None = None) -> Re
 def _protocol_answer(request: Request, query: str | None) -> Response:
     if not query:
         raise HTTPException(400, "give the query as ?query=..., a form field, or an application/sparql-query body")
-    store = server(request).store
+    state = server(request)
     try:
-        result = store.oxigraph.query(_read_only(query), prefixes=v.PREFIXES,
-                                      default_graph=[g for g, _, _ in store.graphs("doc")] or None)
-        if isinstance(result, ox.QueryTriples):
-            return Response(result.serialize(format=ox.RdfFormat.N_TRIPLES), media_type="application/n-triples")
-        return Response(result.serialize(format=ox.QueryResultsFormat.JSON),
-                        media_type="application/sparql-results+json")
-    except SyntaxError as exc:
-        raise HTTPException(400, f"invalid SPARQL: {exc}") from exc
-    except (OSError, ValueError, RuntimeError) as exc:
-        raise HTTPException(400, f"query failed: {exc}") from exc
+        answer = state.queries.serialized(_read_only(query), version=state.runner.store_version)
+    except StoreError as exc:
+        raise _query_error(exc) from exc
+    return Response(answer.body, media_type=answer.media_type)
+
+
+def _query_error(exc: StoreError) -> HTTPException:
+    """503 for a query stopped at the time limit, as SPARQL servers answer; 400 for the others."""
+    return HTTPException(503 if isinstance(exc, QueryTimeout) else 400, str(exc))
 
 
 @router.get("/api/export")

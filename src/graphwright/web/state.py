@@ -10,6 +10,7 @@ from typing import Any
 
 from graphwright.errors import UserError
 from graphwright.store import GraphStore
+from graphwright.store.bounded_query import BoundedQueries
 from graphwright.web.graph_view import GraphIndex
 from graphwright.web.jobs import JobBook
 from graphwright.web.runner import JobRunner
@@ -28,12 +29,14 @@ class ServeConfig:
     max_upload_bytes: int = 20 * 1024 * 1024
     max_chars: int = 200_000
     cache: bool = True
+    sparql_seconds: float = 30.0  # a typed SPARQL query is stopped after this long
 
 
 class ServerState:
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
         self.store = GraphStore.open(config.store)
+        self.queries = BoundedQueries(config.store, seconds=config.sparql_seconds)
         self.book = JobBook(config.data)
         self._llms: dict[str, Any] = {}
         self._kbs: dict[str, Any] = {}
@@ -60,6 +63,7 @@ class ServerState:
         for llm in self._llms.values():
             await llm.aclose()
         self.book.close()
+        self.queries.close()
         self.store.close()
 
     def check_model(self, model: str | None) -> str:

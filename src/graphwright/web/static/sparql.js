@@ -12,7 +12,8 @@ $("query-form").addEventListener("submit", async event => {
     $("results").tHead.replaceChildren(gw.el("tr", {}, result.columns.map(c => gw.el("th", {}, c))));
     $("results").tBodies[0].replaceChildren(...result.rows.map(row =>
       gw.el("tr", {}, result.columns.map(c => gw.el("td", {}, row[c] === null ? "" : String(row[c]))))));
-    $("count").textContent = `${result.rows.length} row${result.rows.length === 1 ? "" : "s"}`;
+    const shown = `${result.rows.length} row${result.rows.length === 1 ? "" : "s"}`;
+    $("count").textContent = result.truncated ? `the first ${shown}; more matched (add a LIMIT or narrow the query)` : shown;
   } catch (error) {
     $("error").textContent = error.message;
   } finally {
