@@ -32,6 +32,10 @@ class QueryTimeout(StoreError):
 class AnswerTooLarge(StoreError):
     """The answer is larger than the size limit allows."""
 
+    @classmethod
+    def over(cls, limit: int) -> "AnswerTooLarge":
+        return cls(f"the answer is over {limit / 1024 / 1024:g} MB; add a LIMIT")
+
 
 @dataclass(frozen=True)
 class Rows:
@@ -95,7 +99,7 @@ class BoundedQueries:
                                  "narrow its patterns or add a LIMIT") from None
         if outcome == "ok":
             return value
-        raise (AnswerTooLarge if outcome == "too large" else StoreError)(value)
+        raise value if isinstance(value, StoreError) else StoreError(value)
 
     def _start(self) -> None:
         self._conn, theirs = _CONTEXT.Pipe()
@@ -140,16 +144,11 @@ def _serve(conn, path: str) -> None:
                 answer = ("ok", store.query(sparql, grown=grown, max_rows=limit))
             else:
                 answer = ("ok", _serialize(store, sparql, limit))
-        except _TooLarge as exc:
-            answer = ("too large", str(exc))
-        except Exception as exc:  # every error goes back to the caller as its message
+        except StoreError as exc:  # pickled whole, so the caller raises the same kind
+            answer = ("error", exc)
+        except Exception as exc:  # any other goes back as its message
             answer = ("error", str(exc))
         conn.send(answer)
-
-
-class _TooLarge(Exception):
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"the answer is over {limit / 1024 / 1024:g} MB; add a LIMIT")
 
 
 class _CappedBuffer:
@@ -161,7 +160,7 @@ class _CappedBuffer:
     def write(self, data: bytes) -> int:
         self.size += len(data)
         if self.size > self.limit:
-            raise _TooLarge(self.limit)
+            raise AnswerTooLarge.over(self.limit)
         self.parts.append(bytes(data))
         return len(data)
 
@@ -170,20 +169,16 @@ class _CappedBuffer:
 
 
 def _serialize(store, sparql: str, limit: int) -> tuple[bytes, str]:
-    from graphwright.store import vocab as v
     from graphwright.store.rdf_store import translated_errors
 
     out = _CappedBuffer(limit)
     with translated_errors("query failed"):
-        result = store.oxigraph.query(sparql, prefixes=v.PREFIXES,
-                                      default_graph=[g for g, _, _ in store.graphs("doc")] or None)
+        result = store.raw_query(sparql)
+        triples = isinstance(result, ox.QueryTriples)
         try:
-            if isinstance(result, ox.QueryTriples):
-                result.serialize(out, format=ox.RdfFormat.N_TRIPLES)
-                return b"".join(out.parts), "application/n-triples"
-            result.serialize(out, format=ox.QueryResultsFormat.JSON)
+            result.serialize(out, format=ox.RdfFormat.N_TRIPLES if triples else ox.QueryResultsFormat.JSON)
         except (OSError, RuntimeError) as exc:  # pyoxigraph may wrap the writer's own error
             if out.size > limit:
-                raise _TooLarge(limit) from exc
+                raise AnswerTooLarge.over(limit) from exc
             raise
-    return b"".join(out.parts), "application/sparql-results+json"
+    return b"".join(out.parts), "application/n-triples" if triples else "application/sparql-results+json"

@@ -294,6 +294,16 @@ class GraphStore:
                 n += sum(1 for _ in self.oxigraph.quads_for_pattern(None, rdf_type, statement, graph))
         return n
 
+    def raw_query(self, sparql: str, *, union: bool = True, grown: bool = False) -> Any:
+        """pyoxigraph's own answer to ``sparql`` over the default graph ``query`` reads, for a caller that
+        serializes it (the SPARQL protocol); its errors are pyoxigraph's."""
+        kw: dict[str, Any] = {"prefixes": v.PREFIXES}
+        if grown:
+            kw["default_graph"] = [ox.NamedNode(v.GROWN_KG_GRAPH)]
+        elif union:
+            kw["default_graph"] = [g for g, _, _ in self.graphs("doc")]
+        return self.oxigraph.query(sparql, **kw)
+
     def query(self, sparql: str, *, union: bool = True, grown: bool = False,
               max_rows: int | None = None) -> list[dict[str, Any]]:
         """Run a SPARQL query; rows map variable names to values (IRI or lexical form; None if unbound).
@@ -305,13 +315,8 @@ class GraphStore:
         the graph grown over the documents (``graph merge``). ``max_rows`` stops reading the answer there.
         Never format untrusted text into ``sparql``: see ``store.sparql`` for escaping helpers.
         """
-        kw: dict[str, Any] = {"prefixes": v.PREFIXES}
-        if grown:
-            kw["default_graph"] = [ox.NamedNode(v.GROWN_KG_GRAPH)]
-        elif union:
-            kw["default_graph"] = [g for g, _, _ in self.graphs("doc")]
         with translated_errors("query failed"):
-            result = self.oxigraph.query(sparql, **kw)
+            result = self.raw_query(sparql, union=union, grown=grown)
             if isinstance(result, ox.QueryBoolean):
                 return [{"ask": bool(result)}]
             if isinstance(result, ox.QueryTriples):
