@@ -5,6 +5,7 @@ Exports and views read a store while an extraction writes it."""
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -16,10 +17,22 @@ from tests.support.openai_server import ScriptedOpenAIServer
 
 @pytest.fixture(scope="module")
 def server():
-    # the first run is mid-batch while the second starts: its 12 documents take about 10 s (3 at a time),
-    # longer than a second CLI process takes to start on a busy 2-core machine
-    with ScriptedOpenAIServer(answerer(delay=2.5)) as running:
+    with ScriptedOpenAIServer(answerer()) as running:
         yield running
+
+
+@contextmanager
+def first_run_mid_batch(server, args: list[str], where: Path):
+    """The first run, stopped after its first document until the block ends: the model holds its other
+    answers, so the first run is still writing however long the second takes to start."""
+    server.gate.close(after=1)
+    first = start(args)
+    try:
+        wait_until_writing(where, first)
+        yield first
+    finally:
+        server.gate.open()
+        assert finish(first) == 0  # also reads and closes its pipe when an assertion above failed
 
 
 @pytest.fixture(scope="module")
@@ -57,17 +70,13 @@ def second_run(args: list[str]) -> tuple[int, str]:
 ])
 def test_a_second_extract_on_a_busy_folder_or_store_stops_at_once(server, reference, tmp_path, shared, message):
     inputs = write_documents(tmp_path)
-    first = start(extract_args(server, inputs, tmp_path))
-    try:
-        wait_until_writing(tmp_path, first)
+    with first_run_mid_batch(server, extract_args(server, inputs, tmp_path), tmp_path) as first:
         args = extract_args(server, inputs, tmp_path)
         if shared == "store":
             args[args.index("--out") + 1] = str(tmp_path / "other-out")
         code, err = second_run(args)
         assert first.poll() is None, "the second run stopped while the first was still writing"
         assert code == 1 and message in err and "Traceback" not in err, err
-    finally:
-        assert finish(first) == 0  # also reads and closes its pipe when an assertion above failed
     assert extract_state(tmp_path) == reference, "the first run's store and results are untouched"
 
 
@@ -81,14 +90,12 @@ def test_two_extracts_on_separate_folders_and_stores_both_finish(server, referen
 
 def test_the_graph_can_be_exported_and_viewed_while_an_extract_writes_it(server, reference, tmp_path):
     inputs = write_documents(tmp_path)
-    first = start(extract_args(server, inputs, tmp_path))
-    wait_until_writing(tmp_path, first)
     ttl, html = tmp_path / "partial.ttl", tmp_path / "partial.html"
-    for args in (["graph", "export", str(ttl)], ["graph", "view", str(html)]):
-        code, err = second_run([*args, "--store", str(tmp_path / "store")])
-        assert code == 0, err
-    assert first.poll() is None, "the export ran while the extraction was still writing"
+    with first_run_mid_batch(server, extract_args(server, inputs, tmp_path), tmp_path) as first:
+        for args in (["graph", "export", str(ttl)], ["graph", "view", str(html)]):
+            code, err = second_run([*args, "--store", str(tmp_path / "store")])
+            assert code == 0, err
+        assert first.poll() is None, "the export ran while the extraction was still writing"
     partial = list(ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE))
     assert partial and html.read_text(encoding="utf-8").count("John Smith")  # what was committed so far
-    assert finish(first) == 0
     assert extract_state(tmp_path) == reference

@@ -92,14 +92,16 @@ def test_killed_workers_lose_no_document(cluster, tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHWRIGHT_RETRIES", "0")
     inputs = write_documents(tmp_path)
     finished = []
-    with ScriptedOpenAIServer(answerer(delay=0.5)) as slow_model:  # a worker is mid-answer when it dies
-        system = RaySystem(spec(slow_model, settings_of(inputs)), workers=2)
+    with ScriptedOpenAIServer(answerer()) as held_model:
+        held_model.gate.close(after=3)  # the workers are mid-answer when they die, on any machine
+        system = RaySystem(spec(held_model, settings_of(inputs)), workers=2)
 
         def kill_the_workers_after_three(source: str) -> None:
             finished.append(source)
             if len(finished) == 3:  # the workers' processes end at once; Ray restarts them
                 for worker in system.workers:
                     ray.kill(worker, no_restart=False)
+                held_model.gate.open()
 
         try:
             summary = run(tmp_path, system, on_progress=kill_the_workers_after_three)

@@ -57,6 +57,37 @@ class FaultPlan:
             return fault
 
 
+class Gate:
+    """Holds a scripted model's answers, so that a test decides when a run is mid-batch instead of hoping a
+    delay outlasts the machine's load: after ``close(after=n)`` n more answers go out and the others wait
+    for ``open()`` (or ``hold_seconds``, so that a failed test never hangs)."""
+
+    def __init__(self, hold_seconds: float = 120.0) -> None:
+        self.hold_seconds = hold_seconds
+        self._open = threading.Event()
+        self._open.set()
+        self._lock = threading.Lock()
+        self._left = 0
+
+    def close(self, after: int = 0) -> None:
+        with self._lock:
+            self._left = after
+            self._open.clear()
+
+    def open(self) -> None:
+        self._open.set()
+
+    def pass_through(self) -> None:
+        """Called before each answer: returns at once while open or while answers are left, else waits."""
+        with self._lock:
+            if self._open.is_set():
+                return
+            if self._left > 0:
+                self._left -= 1
+                return
+        self._open.wait(self.hold_seconds)
+
+
 def completion(text: str, model: str = "scripted") -> dict:
     return {
         "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
@@ -70,6 +101,7 @@ class ScriptedOpenAIServer:
         self.reply = reply
         self.faults = faults
         self.requests: list[dict] = []
+        self.gate = Gate()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -95,6 +127,7 @@ class ScriptedOpenAIServer:
                         self.close_connection = True
                         return None
                 server.requests.append(body)
+                server.gate.pass_through()
                 text = server.reply(body["messages"], body.get("response_format"))
                 try:
                     self._send(200, completion(text, body.get("model", "scripted")))

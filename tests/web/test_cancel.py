@@ -14,12 +14,17 @@ from tests.support.web_server import SENTENCE, reply, wait_for_job
 
 
 @pytest.fixture
-def slow_client(config, monkeypatch):
+def model():
+    with ScriptedOpenAIServer(reply()) as server:
+        yield server
+
+
+@pytest.fixture
+def slow_client(config, model, monkeypatch):
     monkeypatch.setenv("GRAPHWRIGHT_RETRIES", "0")
-    with ScriptedOpenAIServer(reply(delay=0.2)) as model:
-        config.base_url = model.base_url
-        with TestClient(create_app(config), base_url="http://127.0.0.1:8000") as client:
-            yield client
+    config.base_url = model.base_url
+    with TestClient(create_app(config), base_url="http://127.0.0.1:8000") as client:
+        yield client
 
 
 def submit(client, settings, texts: list[str], prefix: str = "note") -> str:
@@ -30,14 +35,16 @@ def submit(client, settings, texts: list[str], prefix: str = "note") -> str:
     return response.json()["id"]
 
 
-def test_a_cancelled_job_keeps_what_it_stored_and_the_queue_goes_on(slow_client, settings):
+def test_a_cancelled_job_keeps_what_it_stored_and_the_queue_goes_on(slow_client, model, settings):
     get = lambda path: slow_client.get(path).json()  # noqa: E731
+    model.gate.close(after=2)  # two documents are answered, the others wait: the job is mid-way on any machine
     first = submit(slow_client, settings, [f"Note {i} . {SENTENCE}" for i in range(20)])
     waiting = submit(slow_client, settings, ["Waiting . " + SENTENCE], prefix="waiting")
     last = submit(slow_client, settings, ["Last . " + SENTENCE], prefix="last")
     wait_for_job(get, first, until=lambda job: job["counts"]["ok"] >= 2)
     assert slow_client.post(f"/api/jobs/{waiting}/cancel").status_code == 200  # still queued
     assert slow_client.post(f"/api/jobs/{first}/cancel").status_code == 200  # running
+    model.gate.open()
 
     job = wait_for_job(get, first, until=lambda job: job["state"] != "running")
     assert job["state"] == "cancelled"

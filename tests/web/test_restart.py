@@ -28,19 +28,23 @@ def getter(serve: ServeProcess):
 
 
 @pytest.fixture
-def slow_model():
-    with ScriptedOpenAIServer(reply(delay=0.25)) as server:
+def model():
+    with ScriptedOpenAIServer(reply()) as server:
         yield server
 
 
-def kill_midway_and_restart(tmp_path, model_url: str, *restart_as: str) -> dict:
-    """Submit the job, SIGKILL the server once 3 documents are stored, start it again (with other
-    ``--model`` choices, if given) and return the job once it has ended."""
+def kill_midway_and_restart(tmp_path, model: ScriptedOpenAIServer, *restart_as: str) -> dict:
+    """Submit the job, SIGKILL the server once 3 documents are stored (the model holds the others' answers
+    until then), start it again (with other ``--model`` choices, if given) and return the job once it has
+    ended."""
+    model_url = model.base_url
     serve = ServeProcess(tmp_path, model_url).start()
     try:
+        model.gate.close(after=3)
         job_id = submit(serve, job_settings(tmp_path))
         wait_for_job(getter(serve), job_id, until=lambda job: job["counts"]["ok"] >= 3)
         serve.kill()
+        model.gate.open()
         serve = ServeProcess(tmp_path, model_url, model=restart_as[0]) if restart_as else serve
         serve.start()
         return wait_for_job(getter(serve), job_id, timeout=120)
@@ -48,8 +52,8 @@ def kill_midway_and_restart(tmp_path, model_url: str, *restart_as: str) -> dict:
         serve.stop()
 
 
-def test_a_killed_server_resumes_its_job_and_stores_each_document_once(tmp_path, slow_model):
-    job = kill_midway_and_restart(tmp_path, slow_model.base_url)
+def test_a_killed_server_resumes_its_job_and_stores_each_document_once(tmp_path, model):
+    job = kill_midway_and_restart(tmp_path, model)
     assert job["state"] == "done" and job["restarts"] == 1
     assert job["counts"] == {"pending": 0, "ok": DOCUMENTS, "skipped": 0, "failed": 0}
     with GraphStore.open(tmp_path / "store") as store:
@@ -58,8 +62,8 @@ def test_a_killed_server_resumes_its_job_and_stores_each_document_once(tmp_path,
     assert sorted(r["source"] for r in runs) == [f"note{i:02}.txt" for i in range(DOCUMENTS)]
 
 
-def test_a_job_that_cannot_resume_records_each_waiting_document_as_failed(tmp_path, slow_model):
-    job = kill_midway_and_restart(tmp_path, slow_model.base_url, "another-model")  # scripted is no longer served
+def test_a_job_that_cannot_resume_records_each_waiting_document_as_failed(tmp_path, model):
+    job = kill_midway_and_restart(tmp_path, model, "another-model")  # scripted is no longer served
     assert job["state"] == "failed" and "'scripted' is not served here" in job["error"]
     done = [d for d in job["documents"] if d["status"] == "ok"]
     failed = [d for d in job["documents"] if d["status"] == "failed"]

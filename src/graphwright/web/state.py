@@ -30,13 +30,15 @@ class ServeConfig:
     max_chars: int = 200_000
     cache: bool = True
     sparql_seconds: float = 30.0  # a typed SPARQL query is stopped after this long
+    sparql_max_bytes: int = 50 * 1024 * 1024  # and the protocol endpoint's answer refused past this size
 
 
 class ServerState:
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
         self.store = GraphStore.open(config.store)
-        self.queries = BoundedQueries(config.store, seconds=config.sparql_seconds)
+        self.queries = BoundedQueries(config.store, seconds=config.sparql_seconds,
+                                      max_bytes=config.sparql_max_bytes)
         self.book = JobBook(config.data)
         self._llms: dict[str, Any] = {}
         self._kbs: dict[str, Any] = {}
