@@ -2,8 +2,8 @@
 
 ``load_fact_texts`` reads and checks the YAML files: every handle a fact names is defined, every
 property is a ``P`` id, every value is a date, quantity or string, and the splits are fixed by number
-(1-4 dev, 5-8 test). ``python -m graphwright.eval.facts_data [folder]`` checks them against the default
-KB too (the ids exist; each ``kb:`` entity's label is printed next to its name for a reader to compare).
+(1-4 dev, 5-8 test). ``python -m graphwright.eval.facts_data [file ...]`` checks them against the default KB
+too (the ids exist; each ``kb:`` entity's label is printed next to its name for a reader to compare).
 """
 
 from __future__ import annotations
@@ -98,13 +98,18 @@ def _parse(raw: dict[str, Any]) -> FactText:
     entities = {handle: FactEntity(name=str(e["name"]), aliases=tuple(map(str, e.get("aliases") or ())),
                                    kb=_entity_id(e.get("kb")))
                 for handle, e in (raw.get("entities") or {}).items()}
-    text = FactText(id=raw["id"], kind=raw["kind"], split=split, text=str(raw["text"]).strip(), entities=entities)
+    text = FactText(id=raw["id"], kind=raw["kind"], split=split, text=_paragraphs(str(raw["text"])), entities=entities)
     text.facts = [_fact(f, entities, mapped=True) for f in raw.get("facts") or ()]
     text.optional = [_fact(f, entities, mapped=True) for f in raw.get("optional") or ()]
     text.unmappable = [_fact(f, entities, mapped=False) for f in raw.get("unmappable") or ()]
     if not text.facts:
         raise ValueError("no facts")
     return text
+
+
+def _paragraphs(block: str) -> str:
+    """The YAML block's lines joined into paragraphs, as a user's pasted text has them."""
+    return "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", block.strip()) if p.strip())
 
 
 def _fact(row: list, entities: dict[str, FactEntity], mapped: bool) -> GoldFact:
@@ -152,7 +157,7 @@ def check_against_kb(texts: list[FactText], kb) -> list[str]:
     for text in texts:
         for fact in [*text.facts, *text.optional]:
             if kb.get(fact.relation) is None:
-                lines.append(f"{text.id}: property {fact.relation} is not in the KB")
+                lines.append(f"ERROR {text.id}: property {fact.relation} is not in the KB")
         for handle, entity in text.entities.items():
             if entity.kb:
                 record = kb.get(entity.kb)
@@ -162,15 +167,24 @@ def check_against_kb(texts: list[FactText], kb) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    """Check the files named (or every file of the default folder), each on its own: one file's error
+    does not hide another's."""
     from graphwright.kb import open_kb
 
-    texts = load_fact_texts(argv[0] if argv else None)
+    paths = [Path(a) for a in argv] or sorted(default_folder().glob("*.yaml"))
+    texts, errors = [], 0
+    for path in paths:
+        try:
+            texts.append(read_fact_text(path))
+        except UserError as exc:
+            print(f"ERROR {exc}")
+            errors += 1
     for line in check_against_kb(texts, open_kb("default")):
         print(line)
     facts = sum(len(t.facts) for t in texts)
     print(f"{len(texts)} texts ({sum(t.split == 'dev' for t in texts)} dev), {facts} facts, "
-          f"{sum(len(t.unmappable) for t in texts)} unmappable")
-    return 0
+          f"{sum(len(t.unmappable) for t in texts)} unmappable; {errors} file(s) with errors")
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
