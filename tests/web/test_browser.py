@@ -58,12 +58,33 @@ def wait_until(page, expression: str, timeout: float = 20.0) -> None:
 
 
 def click_element(page, selector_js: str) -> None:
-    """A real mouse click on a Cytoscape element (drawn on a canvas) at its rendered position."""
+    """A real mouse click on a Cytoscape element (drawn on a canvas) at its rendered position; on an edge,
+    at the point along it farthest from every other element, so that a random layout that crosses two
+    edges near a midpoint cannot put another edge under the pointer."""
     x, y = page.evaluate(f"""() => {{
         const ele = {selector_js};
         const box = document.getElementById('cy').getBoundingClientRect();
-        const at = ele.isEdge() ? ele.renderedMidpoint() : ele.renderedPosition();
-        return [box.left + at.x, box.top + at.y];
+        if (!ele.isEdge()) {{
+            const at = ele.renderedPosition();
+            return [box.left + at.x, box.top + at.y];
+        }}
+        const a = ele.source().renderedPosition(), b = ele.target().renderedPosition();
+        const gap = (p, q, r) => {{  // distance from p to the segment q-r
+            const dx = r.x - q.x, dy = r.y - q.y, len = dx * dx + dy * dy || 1;
+            const t = Math.max(0, Math.min(1, ((p.x - q.x) * dx + (p.y - q.y) * dy) / len));
+            return Math.hypot(p.x - q.x - t * dx, p.y - q.y - t * dy);
+        }};
+        const others = ele.cy().edges().not(ele);
+        let best = null;
+        for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.25, 0.75]) {{
+            const p = {{x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y)}};
+            const clear = Math.min(Infinity,
+                ...others.map(o => gap(p, o.source().renderedPosition(), o.target().renderedPosition())),
+                ...ele.cy().nodes().map(n => Math.hypot(p.x - n.renderedPosition().x, p.y - n.renderedPosition().y)
+                                                 - n.renderedOuterWidth() / 2));
+            if (!best || clear > best.clear) best = {{p, clear}};
+        }}
+        return [box.left + best.p.x, box.top + best.p.y];
     }}""")
     page.mouse.click(x, y)
 
