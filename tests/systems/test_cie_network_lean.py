@@ -16,10 +16,10 @@ from tests.support.cie_script import (
 )
 
 
-def run(script, kb, **config):
+def run(script, kb, text: str = TEXT, **config):
     llm = ScriptedLLM(script)
     system = make_system("cie.network", llm, kb, config)
-    return asyncio.run(system.run(Document(text=TEXT))), llm
+    return asyncio.run(system.run(Document(text=text))), llm
 
 
 def keys(result):
@@ -154,12 +154,15 @@ PICKS = MAPPING + [{"surface": "date of birth", "iri": "wdt:P569"}, {"surface": 
                    {"surface": "cake", "iri": "wd:Q114"}]
 
 
+BORN_TEXT = TEXT + " He was born on 30 July 1947."  # a date the text does not give would be dropped
+
+
 def test_typed_values_write_a_date_where_the_search_could_only_offer_an_item(default_kb):
-    result, _ = run(lean_script(triples=TRIPLES + [BORN], mapping=PICKS), default_kb)
+    result, _ = run(lean_script(triples=TRIPLES + [BORN], mapping=PICKS), default_kb, BORN_TEXT)
     born = next(t for t in result.triples if t.predicate.value.endswith("P569"))
     assert born.object.kind == "literal" and born.object.value == "1947-07-30"
     assert born.object.datatype.endswith("#date")
-    plain, _ = run(lean_script(triples=TRIPLES + [BORN], mapping=PICKS), default_kb, typed_values=False)
+    plain, _ = run(lean_script(triples=TRIPLES + [BORN], mapping=PICKS), default_kb, BORN_TEXT, typed_values=False)
     assert keys(plain) == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}  # the item line is dropped
 
 
@@ -186,7 +189,8 @@ def test_open_world_linking_keeps_a_name_the_kb_lacks_instead_of_the_name_check_
     lab = {"subject": "Arnold Schwarzenegger", "predicate": "member of political party", "object": "Nordwind Party"}
     mapping = [m for m in MAPPING if m["surface"] != "Republican Party"] + [
         {"surface": "Nordwind Party", "iri": "wd:Q29468"}]  # a look-alike, as the search offers
-    result, _ = run(lean_script(triples=[lab], mapping=mapping), default_kb)
+    text = "Arnold Schwarzenegger was born in Thal. He is a member of the Nordwind Party."
+    result, _ = run(lean_script(triples=[lab], mapping=mapping), default_kb, text)
     party = next(t for t in result.triples if t.predicate.value.endswith("P102"))
     assert party.object.label == "Nordwind Party" and "wikidata" not in party.object.value  # its own node
 
@@ -204,12 +208,13 @@ def test_place_chains_read_a_list_of_places_as_the_facts_it_states(default_kb):
     located = {"subject": "Thal", "predicate": "located in", "object": "the state of Styria, Austria"}
     mapping = MAPPING + [{"surface": "Thal, Styria, Austria", "iri": "wd:Q40"},  # one of the three, as the search gives
                          {"surface": "located in", "iri": "wdt:P131"}, {"surface": "the state of Styria, Austria", "iri": "wd:Q41358"}]
-    result, _ = run(lean_script(triples=[born, located], mapping=mapping), default_kb)
+    text = "Arnold Schwarzenegger was born in Thal, Styria, Austria. Thal is in the state of Styria, Austria."
+    result, _ = run(lean_script(triples=[born, located], mapping=mapping), default_kb, text)
     assert keys(result) == {
         ("Q2685", "P19", "Q571822"),  # born in the first place, not in Austria
         ("Q571822", "P131", "Q41358"), ("Q41358", "P17", "Q40"), ("Q571822", "P17", "Q40"),
     }  # a place of birth does not put the person in the country; being located in it does (Thal P17 Austria)
-    plain, _ = run(lean_script(triples=[born], mapping=mapping), default_kb, place_chains=False)
+    plain, _ = run(lean_script(triples=[born], mapping=mapping), default_kb, text, place_chains=False)
     assert keys(plain) == {("Q2685", "P19", "Q571822")}  # open-world linking takes the list's head; no more facts
 
 
@@ -232,7 +237,8 @@ def test_each_line_is_judged_by_its_own_words_when_one_iri_stands_for_two(defaul
     located = {"subject": "Thal", "predicate": "located in", "object": "Styria, Austria"}
     mapping = MAPPING + [{"surface": "Odense", "iri": "wd:Q40"}, {"surface": "located in", "iri": "wdt:P131"},
                          {"surface": "Styria, Austria", "iri": "wd:Q41358"}]
-    result, _ = run(lean_script(triples=[born, located], mapping=mapping), default_kb)
+    text = "Arnold Schwarzenegger was born in Odense. Thal is in Styria, Austria."
+    result, _ = run(lean_script(triples=[born, located], mapping=mapping), default_kb, text)
     birth = next(t for t in result.triples if t.predicate.value.endswith("P19"))
     assert birth.object.label == "Odense" and "wikidata" not in birth.object.value  # not "born in Austria"
     assert ("Q41358", "P17", "Q40") in keys(result)  # Styria is in Austria: the list's own words

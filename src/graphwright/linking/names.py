@@ -22,6 +22,25 @@ SPELLING_MIN_CHARS = 6  # short names differ by one letter from other names ("Jo
 
 Kind = Literal["exact", "spelling", "part", "demonym", "none"]
 DEMONYM_ENDINGS = ("an", "ian", "ese", "ish", "i", "ic", "ean", "er")  # Afghan, Congolese, Turkish, Israeli
+#: a country's demonym, where the rule of `_demonym` (the name with an ending) misses it or may
+DEMONYMS = {
+    "danish": "denmark", "dane": "denmark", "polish": "poland", "pole": "poland", "french": "france",
+    "swiss": "switzerland", "dutch": "netherlands", "british": "united kingdom", "english": "england",
+    "scottish": "scotland", "scot": "scotland", "welsh": "wales", "irish": "ireland", "spanish": "spain",
+    "swedish": "sweden", "swede": "sweden", "finnish": "finland", "finn": "finland", "greek": "greece",
+    "turkish": "turkey", "chinese": "china", "japanese": "japan", "portuguese": "portugal", "icelandic": "iceland",
+    "czech": "czech republic", "slovak": "slovakia", "american": "united states", "thai": "thailand",
+    "filipino": "philippines", "peruvian": "peru", "norwegian": "norway", "belgian": "belgium",
+    "luxembourgish": "luxembourg", "hungarian": "hungary", "croatian": "croatia", "serbian": "serbia",
+    "lebanese": "lebanon", "vietnamese": "vietnam", "maltese": "malta", "cypriot": "cyprus",
+    "new zealander": "new zealand", "argentine": "argentina", "argentinian": "argentina",
+    "estonian": "estonia", "latvian": "latvia", "lithuanian": "lithuania", "slovenian": "slovenia",
+    "slovene": "slovenia", "ukrainian": "ukraine", "russian": "russia", "austrian": "austria",
+    "german": "germany", "italian": "italy", "canadian": "canada", "mexican": "mexico", "brazilian": "brazil",
+    "indian": "india", "korean": "korea", "egyptian": "egypt", "kenyan": "kenya", "nigerian": "nigeria",
+    "australian": "australia", "chilean": "chile", "colombian": "colombia", "romanian": "romania",
+    "bulgarian": "bulgaria", "israeli": "israel", "iranian": "iran", "iraqi": "iraq", "pakistani": "pakistan",
+}
 
 
 def fold(name: str) -> str:
@@ -118,7 +137,11 @@ def names_fit(surface: str, names: Iterable[str]) -> bool:
 def _demonym(surface: str, mention: str, name: str) -> bool:
     """"Afghan" / "Afghanistan", "Turkish" / "Turkey": one capitalised word that is the name with a
     demonym ending; the fitted weight of this kind says how far to trust it."""
-    if " " in mention or " " in name or not surface[:1].isupper() or not mention.endswith(DEMONYM_ENDINGS):
+    if not surface[:1].isupper():
+        return False
+    if mention in DEMONYMS:
+        return DEMONYMS[mention] == name
+    if " " in mention or " " in name or not mention.endswith(DEMONYM_ENDINGS):
         return False
     shared = len(os.path.commonprefix([mention, name]))
     return shared >= 4 and (shared >= len(name) - 2 or name.startswith(mention)) and mention != name

@@ -36,18 +36,21 @@ def load_builtin_systems() -> None:
     import graphwright.systems.cie.ssa  # noqa: F401
     import graphwright.systems.cie.sssa  # noqa: F401
     import graphwright.systems.cooperkgc  # noqa: F401
+    import graphwright.systems.facts  # noqa: F401
     import graphwright.systems.openie  # noqa: F401
 
 
 def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = None) -> System:
     """The system with its settings; one that links to the KB gets open-world linking after it unless
-    the ``linking`` setting is ``closed``."""
+    the ``linking`` setting is ``closed``; every system's facts about things the text does not state
+    are dropped (graphwright.linking.stated)."""
+    from graphwright.linking.stated import StatedOnly
     from graphwright.linking.system import with_linking
 
     load_builtin_systems()
     settings = dict(config or {})
     mode = str(settings.pop("linking", "open"))
-    return with_linking(SYSTEMS.get(name)(llm, kb, settings), kb, mode)
+    return StatedOnly(with_linking(SYSTEMS.get(name)(llm, kb, settings), kb, mode), kb)
 
 
 def system_names() -> list[str]:

@@ -1,0 +1,158 @@
+"""`make bench-facts`: every fact of users' kind of text (examples/facts), read against its gold facts.
+
+Each system runs once per text of the split; its results resume from runs/bench/facts/, the model's
+answers are kept in the ledger (docs/bench-ledger/facts--answers-*.jsonl: our own texts, so a new machine
+replays them without model time), and so are the per-text counts with the code's commit
+(docs/bench-ledger/facts--<system>-<split>.json). The table gives precision, recall and F1 per kind of
+text, wrong links, minted relations, calls, tokens and model seconds per text, and the paired interval
+of F1 against each other system on the same texts; every fact a system wrote is listed in
+runs/bench/facts/<system>-<split>.md for reading.
+
+    python scripts/bench_facts.py --split dev --systems facts,cie.network,openie --model embedded:qwen2.5-coder-1.5b
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+
+from bench_eval import BENCH_MD, header, slug
+from bench_ledger import LEDGER, ROOT, RUNS, ReplayLLM
+from bench_speed import parse_config
+
+from graphwright.eval.benchmarks_md import write_section
+from graphwright.eval.bootstrap import difference_interval
+from graphwright.eval.facts_data import KINDS, FactText, load_fact_texts
+from graphwright.eval.facts_metrics import FactCounts, score_fact_text, show_triple
+from graphwright.eval.metrics import Counts
+from graphwright.jsonl import append_jsonl, read_jsonl
+from graphwright.kb import open_kb
+from graphwright.llm import make_llm
+from graphwright.model import Document, ExtractionResult
+from graphwright.systems.base import make_system
+
+FACTS_RUNS = RUNS / "facts"
+
+
+def commit() -> str:
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    return head + ("+changes" if dirty else "")
+
+
+def run_name(system: str, variant: tuple[str, dict], split: str, model: str) -> str:
+    return f"{system}{'-' + variant[0] if variant[0] else ''}-{split}-{slug(model).replace(':', '_')}"
+
+
+async def results(system_name: str, texts: list[FactText], kb, llm, variant, split: str) -> list[ExtractionResult]:
+    """One result per text, resumed from the run file; the model's answers through the ledger."""
+    name = run_name(system_name, variant, split, llm.name)
+    FACTS_RUNS.mkdir(parents=True, exist_ok=True)
+    path = FACTS_RUNS / f"{name}.jsonl"
+    done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
+    answers = f"{system_name}{'-' + variant[0] if variant[0] else ''}-{slug(llm.name).replace(':', '_')}"
+    replay = ReplayLLM(llm, LEDGER / f"facts--answers-{answers}.jsonl")
+    system = make_system(system_name, replay, kb, variant[1])
+    for i, text in enumerate(texts):
+        if text.id not in done:
+            done[text.id] = await system.run(Document(id=text.id, text=text.text))
+            append_jsonl(path, done[text.id].model_dump(mode="json"))
+        print(f"{name}: {i + 1}/{len(texts)}", file=sys.stderr, flush=True)
+    return [done[t.id] for t in texts]
+
+
+def save_ledger(name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts],
+                settings: dict) -> None:
+    rows = [{"id": t.id, "status": r.status, "reason": r.reason, "counts": {k: v for k, v in vars(c).items()
+                                                                           if not isinstance(v, list)},
+             "usage": r.usage.model_dump(), "dropped": r.extra.get("dropped"), "unstated": r.extra.get("unstated"),
+             "mapping": r.extra.get("mapping")} for t, r, c in zip(texts, found, counts)]
+    LEDGER.mkdir(parents=True, exist_ok=True)
+    saved = {"run": {"name": name, "commit": commit(), "settings": settings}, "documents": rows}
+    (LEDGER / f"facts--{name}.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def as_counts(c: FactCounts) -> Counts:
+    return Counts(matched_pred=c.right, predicted=c.predicted, matched_gold=c.found, gold=c.gold)
+
+
+def table(scored: dict[str, tuple[list[FactText], list[ExtractionResult], list[FactCounts]]]) -> list[str]:
+    lines = ["| system | kind | texts | P | R | F1 | facts written | minted (restating a stated fact) | "
+             "wrong links | calls / text | tokens / text | model s / text | other s / text |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, (texts, found, counts) in scored.items():
+        for kind in [*KINDS, "all"]:
+            chosen = [i for i, t in enumerate(texts) if kind in ("all", t.kind)]
+            if not chosen:
+                continue
+            c = sum((counts[i] for i in chosen), FactCounts())
+            usage = [found[i].usage for i in chosen]
+            model_s = sum(u.prompt_seconds + u.generation_seconds for u in usage) / len(chosen)
+            other_s = sum(u.seconds for u in usage) / len(chosen) - model_s
+            lines.append(
+                f"| {name} | {kind} | {len(chosen)} | {c.precision:.3f} | {c.recall:.3f} | {c.f1:.3f} | {c.predicted} | "
+                f"{c.minted} ({c.minted_stated}) | {c.wrong_links}/{c.links} | "
+                f"{sum(u.llm_calls for u in usage) / len(chosen):.1f} | "
+                f"{sum(u.prompt_tokens + u.completion_tokens for u in usage) / len(chosen):,.0f} | "
+                f"{model_s:.1f} | {other_s:.1f} |")
+    names = list(scored)
+    if len(names) > 1:
+        lines += ["", "Paired F1 differences on the same texts (95% bootstrap interval over texts):", ""]
+        first = names[0]
+        for other in names[1:]:
+            a, b = ([as_counts(c) for c in scored[n][2]] for n in (first, other))
+            low, high = difference_interval(a, b)
+            diff = sum(a, Counts()).f1 - sum(b, Counts()).f1
+            lines.append(f"- {first} against {other}: {diff:+.3f} ({low:+.3f} to {high:+.3f})")
+    return lines
+
+
+def facts_listing(name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts]) -> str:
+    out = [f"# {name}: every fact written, text by text", ""]
+    for text, result, c in zip(texts, found, counts):
+        out += [f"## {text.id} (P {c.precision:.2f}, R {c.recall:.2f})", "", text.text, ""]
+        out += [f"- {show_triple(t)}" for t in result.triples] or ["- (no facts)"]
+        out += ["", f"wrong: {'; '.join(c.wrong) or '-'}", "", f"missed: {'; '.join(c.missed) or '-'}", ""]
+    return "\n".join(out)
+
+
+async def run(args) -> str:
+    kb = open_kb("default")
+    llm = make_llm(args.model, cache=not args.no_cache)
+    texts = load_fact_texts(args.texts, split=args.split)
+    scored = {}
+    for system_name in args.systems:
+        name = run_name(system_name, args.variant, args.split, llm.name)
+        found = await results(system_name, texts, kb, llm, args.variant, args.split)
+        counts = [score_fact_text(t, r) for t, r in zip(texts, found)]
+        save_ledger(name, texts, found, counts, args.variant[1])
+        (FACTS_RUNS / f"{name}.md").write_text(facts_listing(name, texts, found, counts), encoding="utf-8")
+        scored[system_name + (f" ({args.variant[0]})" if args.variant[0] else "")] = (texts, found, counts)
+    await llm.aclose()
+    settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
+    body = header(f"bench-facts, {args.split} split ({len(texts)} texts){settings}", llm.name, args.command)
+    body += [f"- code: {commit()}", ""] + table(scored)
+    return "\n".join(body)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--systems", default="facts,cie.network,openie", type=lambda s: s.split(","))
+    parser.add_argument("--split", choices=("dev", "test"), default="dev")
+    parser.add_argument("--texts", default=None, help="the folder of the texts (default: examples/facts/texts)")
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--variant", default=("", {}), type=parse_config,
+                        help="name:key=value+key=value: settings for the systems, with their own runs and ledger")
+    args = parser.parse_args()
+    args.command = "python scripts/bench_facts.py " + " ".join(sys.argv[1:])
+    section = f"facts-{args.split}" + (f"-{args.variant[0]}" if args.variant[0] else "")
+    write_section(BENCH_MD, section, asyncio.run(run(args)))
+    print(f"wrote the {section} table to {BENCH_MD}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

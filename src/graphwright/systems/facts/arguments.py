@@ -1,0 +1,188 @@
+"""From the words the model wrote to an argument the text states: a name (in its full form) or a value.
+
+The model is asked for full names, but writes "Lauvås" or "the company" now and then, puts a description
+before a name, or writes what it remembers. Each argument is placed in the text; a short name is grown
+to the one longer name of the document it is part of ("Schwarzenegger" -> "Arnold Schwarzenegger"); a
+demonym names its country ("Danish" -> Denmark); a date or number must be one the text writes. What
+cannot be placed is not stated, and the fact is dropped with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from graphwright.linking.literals import TypedValue, parse_date, parse_quantity
+from graphwright.linking.names import is_number_or_date, normalize
+from graphwright.linking.names import DEMONYMS
+from graphwright.linking.stated import DATE_EXPRESSIONS, dates_in, numbers_in
+from graphwright.model import Document, Span
+from graphwright.systems.facts.relations import ObjectKind
+from graphwright.systems.openie.system import place, trim
+
+#: words that stand for a name without being one: the model was asked to resolve them
+REFERRING = frozenset("""he she it they him her them his hers its their theirs this that these those who which we
+us our i me my you""".split()) | {f"the {noun}" for noun in """company firm group band team city town country
+university school couple pair two organisation organization museum ship bridge club party project""".split()}
+_COORDINATED = re.compile(r"\s*(?:,\s*and\s+|,\s*|\s+and\s+|\s*&\s*)")
+
+
+def coordinated(words: str) -> list[str]:
+    """"Ingrid Lauvås and Tor Lauvås" -> both names; anything else -> itself. Only names are split: "salt
+    and pepper" is one product, "Black and Decker" one company unless both parts are two-word names."""
+    parts = [p for p in _COORDINATED.split(words.strip()) if p]
+    if len(parts) > 1 and all(p[:1].isupper() and len(p.split()) >= 2 for p in parts):
+        return parts
+    return [words]
+
+
+_JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
+_NUMBER = re.compile(r"^(?:about |around |over |some |nearly |more than |almost |roughly )?\d[\d,.]*\b")
+
+
+_NAME = re.compile(r"[A-Z][\w'’-]*(?:(?:\s+(?:of|de|van|von|der|den|la|le|da|di|du|del))*\s+[A-Z][\w'’-]*)+")
+_NOT_NAME_START = re.compile(r"^(?:(?:The|A|An|In|On|At|By|For|From|With|After|Before|During|Since|His|Her|Its|Their|This|"
+                             r"That|When|While|Under|Today)\s+)+")
+
+
+def text_names(text: str) -> list[str]:
+    """Names of two or more capitalised words the text writes ("Ingrid Lauvås", "University of Oslo")."""
+    names = (_NOT_NAME_START.sub("", m.group(0)) for m in _NAME.finditer(text))
+    return [n for n in names if len(n.split()) > 1]
+
+
+@dataclass(frozen=True)
+class Argument:
+    words: str  # the name or value as the text writes it (a name in its full form)
+    span: Span  # where the text states it
+    kind: ObjectKind
+    value: TypedValue | None = None  # a date's or number's typed value
+    name: str | None = None  # the name to look up when it differs from the words ("Denmark" for "Danish")
+
+    @property
+    def lookup(self) -> str:
+        return self.name or self.words
+
+
+class Grounder:
+    """Places the arguments of one document's facts in its text."""
+
+    def __init__(self, document: Document, names: list[str], max_words: int):
+        """``names``: the names the model wrote for this document; the text's own names join them."""
+        self.document, self.max_words = document, max_words
+        self.text_names = [" ".join(n.split()) for n in text_names(document.text)]
+        found = [" ".join(n.split()) for n in names] + self.text_names
+        self.names = sorted({n for n in found if n[:1].isupper()}, key=len, reverse=True)
+
+    def pair(self, head: str, tail: str) -> tuple[Argument | str, Argument | str]:
+        """Subject and object, each placed at its occurrence nearest the other's (the sentence that states
+        the fact); a short name that several full names end with takes the one nearest the other argument."""
+        subject, obj = self.ground(head), self.ground(tail)
+        if isinstance(subject, str) or isinstance(obj, str):
+            return subject, obj
+        subject = self._nearest_full_name(subject, obj.span)
+        obj = self._nearest_full_name(obj, subject.span)
+        spans = self._nearest(subject.span.text, obj.span.text)
+        if spans:
+            subject, obj = replace(subject, span=spans[0]), replace(obj, span=spans[1])
+        return subject, obj
+
+    def _nearest(self, first: str, second: str) -> tuple[Span, Span] | None:
+        """The occurrences of two strings closest together."""
+        pairs = [(a, b) for a in self._occurrences(first) for b in self._occurrences(second)]
+        if not pairs:
+            return None
+        return min(pairs, key=lambda ab: (abs(ab[0].start - ab[1].start), ab[0].start))
+
+    def _occurrences(self, words: str) -> list[Span]:
+        if not words:
+            return []
+        pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\w)"
+        return [self.document.span(m.start(), m.end()) for m in re.finditer(pattern, self.document.text)]
+
+    def _nearest_full_name(self, argument: Argument, near: Span) -> Argument:
+        if argument.kind != "item" or not argument.words[:1].isupper():
+            return argument
+        longer = self._longer_names(argument.words)
+        if len(longer) < 2:
+            return argument
+        spans = [(s, name) for name in longer for s in self._occurrences(name)]
+        if not spans:
+            return argument
+        sentence = self.document.sentence_around(near)
+        span, name = min(spans, key=lambda sn: (not (sentence.start <= sn[0].start < sentence.end),
+                                                abs(sn[0].start - near.start)))
+        return Argument(name, span, "item")
+
+    def ground(self, words: str) -> Argument | str:
+        """The argument, or why the text does not state it."""
+        words = trim(words.strip(" \t\n\"'“”‘’.,;:"))
+        if not words:
+            return "an empty argument"
+        if len(words.split()) > self.max_words:
+            return f"{words!r} is a clause, not a name or value"
+        folded = words.casefold()
+        if folded in REFERRING:
+            return f"{words!r} refers to a name it does not give"
+        if is_number_or_date(words) or _NUMBER.match(words):
+            return self._value(words)
+        span = place(self.document, words)
+        if span is None:
+            return f"the text does not hold {words!r}"
+        longer = self._longer_names(span.text) if span.text[:1].isupper() else []
+        if len(longer) == 1:
+            return Argument(longer[0], place(self.document, longer[0]) or span, "item")
+        inside = None if longer else self._only_inside(span.text)  # several: pair() takes the nearest
+        if inside:
+            return f"the text names {words!r} only inside {inside!r}"
+        country = DEMONYMS.get(folded) if " " not in folded else None
+        return Argument(span.text, span, "item", name=country.title() if country else None)
+
+    def _value(self, words: str) -> Argument | str:
+        date = parse_date(words)
+        if date is not None:
+            if date.lexical not in dates_in(self.document.text):
+                return f"the text gives no date {words!r}"
+            return Argument(words, place(self.document, words) or self._first_date(date), "date", date)
+        number = parse_quantity(words)
+        if number is None:
+            return f"{words!r} is neither a date nor a number"
+        if Decimal(number.lexical) not in numbers_in(self.document.text):
+            return f"the text gives no number {words!r}"
+        span = place(self.document, words) or place(self.document, _NUMBER.match(words).group(0).strip()
+                                                     if _NUMBER.match(words) else words)
+        return Argument(words, span or self.document.span(0, 0), "number", number)
+
+    def _first_date(self, date: TypedValue) -> Span:
+        """Where the text writes the date the model spelt otherwise ("1961-05-04" for "4 May 1961")."""
+        for match in DATE_EXPRESSIONS.finditer(self.document.text):
+            parsed = parse_date(match.group(0))
+            if parsed and parsed.lexical.startswith(date.lexical):
+                return self.document.span(match.start(), match.end())
+        return self.document.span(0, 0)
+
+    def _longer_names(self, words: str) -> list[str]:
+        """The document's longer names that begin or end with these words, as a person's full name ends
+        with the surname; not a name that holds them after "of" ("Technical University of Denmark")."""
+        key = normalize(words).split()
+        found = []
+        for name in self.names:
+            words_of = normalize(name).split()
+            if len(words_of) <= len(key):
+                continue
+            if words_of[:len(key)] == key or (words_of[-len(key):] == key and words_of[-len(key) - 1] not in _JOINING):
+                found.append(name)
+        return found
+
+    def _only_inside(self, words: str) -> str | None:
+        """The longer name of the text that every occurrence of ``words`` is part of, if any: "Denmark" in a
+        text that only says "Technical University of Denmark" names no country."""
+        if not words[:1].isupper():
+            return None
+        containing = [n for n in self.text_names if len(n) > len(words) and re.search(
+            r"(?<!\w)" + re.escape(words) + r"(?!\w)", n)]
+        if not containing:
+            return None
+        alone = re.sub("|".join(map(re.escape, sorted(containing, key=len, reverse=True))), " ", self.document.text)
+        return None if re.search(r"(?<!\w)" + re.escape(words) + r"(?!\w)", alone) else containing[0]

@@ -1,0 +1,20 @@
+"""Settings of ``facts``."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class FactsConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt setting is an error, not a silent default
+
+    max_triples: int = Field(default=24, ge=1, le=80, description="Facts asked for per passage.")
+    max_tokens: int = Field(default=640, ge=32, description="Completion budget of the extraction answer.")
+    parse_retries: int = Field(default=1, ge=0, le=5, description="Corrections of an answer that does not parse.")
+    candidates: int = Field(default=4, ge=1, le=8, description="KB properties offered per relation phrase in the "
+                            "mapping call.")
+    map_with_model: bool = Field(default=True, description="Ask the model to map the phrases the relation table and "
+                                 "the KB's labels do not; off: they are kept under minted relations.")
+    max_relation_words: int = Field(default=6, ge=1, description="Longer relation phrases are dropped as sentences.")
+    max_argument_words: int = Field(default=10, ge=1, description="Longer subjects and objects are dropped as clauses.")
+    token_budget: int | None = Field(default=None, ge=1, description="Tokens one document may spend in all.")

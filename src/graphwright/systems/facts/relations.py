@@ -1,0 +1,97 @@
+"""The relation table: the phrases the extractor is shown and the KB property each maps to, by the kind
+of its object (a name, a date or a number), read from relations.yaml."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+import yaml
+
+from graphwright.systems.facts.types import expected
+
+ObjectKind = Literal["item", "date", "number"]
+OBJECT_KINDS: tuple[ObjectKind, ...] = ("item", "date", "number")
+# words that carry tense or emphasis, not the relation: "was born in" is "born in", "has been chief executive of"
+_AUXILIARY = re.compile(r"^(?:(?:is|was|were|are|be|been|being|has|have|had|became|becomes|also|then|later|the|its|"
+                        r"his|her|their)\s+)+")
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """A KB property, and whether the fact's subject and object trade places in it."""
+
+    property: str
+    swapped: bool = False
+
+
+@dataclass(frozen=True)
+class Relation:
+    phrase: str
+    args: str  # "person > place": what the extractor is told the subject and object are
+    properties: dict[str, Mapping]  # object kind -> mapping
+
+    @property
+    def allows(self) -> tuple[frozenset[str] | None, frozenset[str] | None]:
+        """The name types the subject and the object may have (None: any)."""
+        subject, _, obj = self.args.partition(">")
+        return expected(subject.strip()), expected(obj.strip())
+
+
+@lru_cache(maxsize=1)
+def relation_table() -> dict[str, Relation]:
+    text = resources.files("graphwright.systems.facts").joinpath("relations.yaml").read_text(encoding="utf-8")
+    table: dict[str, Relation] = {}
+    for row in yaml.safe_load(text):
+        properties = {kind: Mapping(row[kind].lstrip("^"), row[kind].startswith("^")) for kind in OBJECT_KINDS
+                      if kind in row}
+        relation = Relation(row["phrase"], row["args"], properties)
+        for phrase in [row["phrase"], *row.get("also", ())]:
+            if phrase in table:
+                raise ValueError(f"relations.yaml: {phrase!r} is listed twice")
+            table[phrase] = relation
+    return table
+
+
+def normalize_phrase(relation: str) -> str:
+    """Lower case, single spaces, and no leading tense or possessive words."""
+    phrase = " ".join(relation.casefold().replace("_", " ").split())
+    stripped = _AUXILIARY.sub("", phrase)
+    return stripped or phrase
+
+
+def table_entry(relation: str, kind: ObjectKind) -> Relation | None:
+    """The table's relation for a phrase that maps objects of this kind: the phrase itself, or the phrase
+    without its tense words ("was born in")."""
+    table = relation_table()
+    for phrase in dict.fromkeys((" ".join(relation.casefold().split()), normalize_phrase(relation))):
+        if phrase in table and kind in table[phrase].properties:
+            return table[phrase]
+    return None
+
+
+#: the prompt lists the table's phrases under the kind of subject they take (first word of "args")
+_GROUPS = {"person": "person", "parent": "person", "child": "person", "player": "person", "successor": "person",
+           "predecessor": "person", "organisation": "organisation", "company": "organisation",
+           "work": "work or product", "film": "work or product", "product": "work or product",
+           "object": "work or product", "place": "place or building", "building": "place or building",
+           "country": "place or building", "project": "place or building", "event": "event", "competition": "event"}
+_VALUE_WORDS = ("date", "number", "amount", "quantity")
+
+
+def prompt_lines() -> str:
+    """The table as the extractor reads it: one line per kind of subject, a phrase's object named where it
+    is a value ("born on (date)"), so that the subject comes first and the object kind is plain."""
+    groups: dict[str, list[str]] = {}
+    for phrase, relation in relation_table().items():
+        if phrase != relation.phrase:  # another phrasing: not shown
+            continue
+        subject, _, obj = relation.args.partition(">")
+        group = _GROUPS.get(subject.split()[0], "anything")
+        obj = obj.strip()
+        shown = obj in _VALUE_WORDS and obj != relation.phrase
+        groups.setdefault(group, []).append(f"{relation.phrase} ({obj})" if shown else relation.phrase)
+    return "\n".join(f"  {group}: {', '.join(phrases)}" for group, phrases in groups.items())

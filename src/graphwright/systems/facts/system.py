@@ -1,0 +1,262 @@
+"""``facts``: every fact the text states, mapped onto the KB where a property fits and kept where none does.
+
+1. One call lists the passage's facts as [subject, relation, object] in the text's words, with the
+   relation table's phrases where they fit (extract prompt).
+2. Each argument is placed in the text (arguments.py): a short name grows to the document's full name,
+   a demonym names its country; a fact whose argument the text does not hold is dropped and counted.
+3. Each relation is mapped (mapping.py): by the table, by a KB property's label or alias, or, for the
+   rest, by one call that chooses among retrieved properties for all of them at once. A phrase no
+   property fits is kept under a minted relation (its phrase as label).
+4. Names are proposed to the KB by name; open-world linking then keeps the links the KB supports and
+   mints the others, and values become typed literals of the property's datatype.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from graphwright.agents.prompts import load_prompt
+from graphwright.errors import LLMError, ModelOutputError
+from graphwright.kb.namespaces import WDT
+from graphwright.linking.literals import name_term
+from graphwright.linking.names import is_number_or_date, match_name, normalize
+from graphwright.llm.base import LLM
+from graphwright.llm.structured import chat_structured
+from graphwright.llm.wrappers import MeteredLLM
+from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
+from graphwright.model.schema import minted_relation_iri
+from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
+from graphwright.systems.facts.config import FactsConfig
+from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
+from graphwright.systems.facts.relations import normalize_phrase, prompt_lines
+from graphwright.systems.facts.types import NameType
+from graphwright.systems.openie.system import names_no_relation
+
+PROMPT = load_prompt("graphwright.systems.facts", "extract")
+SCHEMA_NAME = "facts"  # minted relations: https://graphwright.dev/schema/facts/<phrase>
+PROPOSALS = 5  # same-name KB entities looked at when proposing a link
+
+
+class FactsAnswer(BaseModel):
+    names: dict[str, NameType] = Field(default_factory=dict, description="every name of the text and its type")
+    triples: list[tuple[str, str, str]] = Field(default_factory=list, description="[subject, relation, object] triples")
+
+
+@dataclass(frozen=True)
+class OpenFact:
+    subject: Argument
+    relation: str
+    object: Argument
+    types: tuple[str | None, str | None]  # the name types the model gave subject and object
+
+    @property
+    def key(self) -> tuple:
+        """Facts with one key map alike: the phrase, the object's kind and the names' types."""
+        return normalize_phrase(self.relation), self.object.kind, self.types
+
+
+class TypeLookup:
+    """The type the model gave a name, found under the name as written or as grounded."""
+
+    def __init__(self, names: dict[str, str]):
+        self.types = {normalize(name): kind for name, kind in names.items()}
+
+    def of(self, argument: Argument) -> str | None:
+        if argument.kind != "item":
+            return None
+        if argument.name:  # a demonym: its country
+            return "place"
+        return self.types.get(normalize(argument.words))
+
+
+class FactsSystem:
+    links_to_kb = True  # names are proposed to the KB: open-world linking checks them
+
+    def __init__(self, llm: LLM, kb: Any, config: FactsConfig, name: str = "facts"):
+        self.name, self.llm, self.kb, self.config = name, llm, kb, config
+        self.mapper = PropertyMapper(kb, config.candidates)
+
+    async def run(self, document: Document) -> ExtractionResult:
+        started = time.perf_counter()
+        meter = MeteredLLM(self.llm, budget=self.config.token_budget)
+        result = ExtractionResult(document_id=document.id, system=self.name)
+        try:
+            triples = await self._extract(meter, document, result)
+            if triples:
+                result.triples, result.entities = await self._map(meter, document, triples, result)
+        except LLMError as exc:  # backend down, budget spent: the document fails with its reason
+            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
+                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+        result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
+        return result
+
+    async def _extract(self, llm: LLM, document: Document, result: ExtractionResult) -> list[OpenFact]:
+        system, user = PROMPT.render(relations=prompt_lines(), max_triples=self.config.max_triples, text=document.text)
+        schema = FactsAnswer.model_json_schema()
+        schema["properties"]["triples"]["maxItems"] = self.config.max_triples  # a model in a loop stops there
+        try:
+            reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                                          FactsAnswer, schema=schema, max_retries=self.config.parse_retries,
+                                          max_tokens=self.config.max_tokens, salvage_cut_off=True)
+        except ModelOutputError as exc:
+            result.trace.append(TraceStep(step=1, node="extract", error=str(exc)))
+            result.warnings.append(f"no valid answer ({exc})")
+            return []
+        result.trace.append(TraceStep(step=1, node="extract", output=reply.text))
+        raw = [(h, relation, t) for head, relation, tail in reply.parsed.triples[:self.config.max_triples]
+               for head, relation, tail in [name_out_of_relation(head, relation, tail)]
+               for h in coordinated(head) for t in coordinated(tail)]
+        grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
+        types = TypeLookup(reply.parsed.names)
+        facts: list[OpenFact] = []
+        dropped = Counter()
+        for head, relation, tail in raw:
+            relation = " ".join(relation.split())
+            subject, obj = grounder.pair(head, tail)
+            reason = self._reject(subject, relation, obj)
+            if reason:
+                result.warnings.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
+                dropped[_kind_of(reason)] += 1
+                continue
+            facts.append(OpenFact(subject, relation, obj, (types.of(subject), types.of(obj))))
+        result.extra["dropped"] = dict(dropped)
+        return facts
+
+    def _reject(self, subject: Argument | str, relation: str, obj: Argument | str) -> str | None:
+        for argument in (subject, obj):
+            if isinstance(argument, str):
+                return argument
+        if not relation:
+            return "an empty relation"
+        if len(relation.split()) > self.config.max_relation_words:
+            return "the relation is a sentence"
+        if names_no_relation(relation):
+            return "the relation names none"
+        if subject.kind != "item":
+            return f"a {subject.kind} is no subject"
+        if subject.lookup.casefold() == obj.lookup.casefold():
+            return "subject and object are the same"
+        if obj.words.casefold() in relation.casefold():
+            return "the relation holds the object"
+        return None
+
+    async def _map(self, llm: LLM, document: Document, facts: list[OpenFact],
+                   result: ExtractionResult) -> tuple[list[Triple], list[Entity]]:
+        mapped: dict[tuple, Mapped] = {}
+        questions: dict[tuple, Question] = {}
+        for fact in facts:
+            key = fact.key
+            if key in mapped or key in questions:
+                continue
+            direct = self.mapper.direct(fact.relation, fact.object.kind, fact.types)
+            if direct:
+                mapped[key] = direct
+                continue
+            question = self.mapper.question(fact.relation, fact.object.kind, fact.types,
+                                             (fact.subject.words, fact.relation, fact.object.words))
+            if question and self.config.map_with_model:
+                questions[key] = question
+            else:
+                mapped[key] = Mapped(None, "minted")
+        if questions:
+            mapped.update(await self._ask(llm, questions, result))
+        result.extra["mapping"] = dict(Counter(m.via for m in mapped.values()))
+        return self._graph(document, facts, mapped)
+
+    async def _ask(self, llm: LLM, questions: dict[tuple, Question], result: ExtractionResult) -> dict[tuple, Mapped]:
+        try:
+            answers, text = await ask_model(llm, list(questions.values()), retries=self.config.parse_retries)
+        except ModelOutputError as exc:  # the facts stay, under their own phrases
+            result.trace.append(TraceStep(step=2, node="map", error=str(exc)))
+            result.warnings.append(f"no valid mapping answer ({exc}); the relations keep their phrases")
+            return {key: Mapped(None, "minted") for key in questions}
+        result.trace.append(TraceStep(step=2, node="map", output=text))
+        return dict(zip(questions, answers))
+
+    def _graph(self, document: Document, facts: list[OpenFact],
+               mapped: dict[tuple, Mapped]) -> tuple[list[Triple], list[Entity]]:
+        base = Provenance(system=self.name, agent="extract", model=self.llm.name, prompt_version=f"{PROMPT.id}@{PROMPT.sha}")
+        triples: dict[tuple[str, str, str], Triple] = {}
+        entities: dict[str, Entity] = {}
+        proposals: dict[str, Term | None] = {}  # name -> the KB entity proposed for it
+        for fact in facts:
+            choice = mapped[fact.key]
+            subject, obj = fact.subject, fact.object
+            if choice.mapping and choice.mapping.swapped:
+                if obj.kind != "item":
+                    continue
+                subject, obj = obj, subject
+            predicate = self._predicate(fact.relation, choice)
+            terms = [self._entity(subject, proposals), self._value(obj, proposals)]
+            provenance = base.model_copy(update={"evidence": stating_sentence(document, fact)})
+            triple = Triple(subject=terms[0], predicate=predicate, object=terms[1], provenance=provenance)
+            triples.setdefault(triple.key(), triple)
+            for term, argument in zip(terms, (subject, obj)):
+                if term.kind == "iri" and term.value not in entities:
+                    entities[term.value] = Entity(iri=term.value, label=term.label,
+                                                  mentions=[Mention(surface=argument.span.text, span=argument.span)])
+        return list(triples.values()), list(entities.values())
+
+    def _predicate(self, relation: str, choice: Mapped) -> Term:
+        if choice.mapping is None:
+            phrase = normalize_phrase(relation)
+            return Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase)
+        record = self.kb.get(choice.mapping.property) if self.kb is not None else None
+        return Term.iri(WDT + choice.mapping.property, surface=relation, label=record.label if record else None)
+
+    def _value(self, argument: Argument, proposals: dict[str, Term | None]) -> Term:
+        if argument.value is not None:
+            return Term.literal(argument.value.lexical, datatype=argument.value.datatype, surface=argument.words)
+        return self._entity(argument, proposals)
+
+    def _entity(self, argument: Argument, proposals: dict[str, Term | None]) -> Term:
+        """The KB entity the name names (open-world linking judges it), else the name's own node."""
+        name = argument.lookup
+        if name not in proposals:
+            proposals[name] = self._propose(name)
+        proposed = proposals[name]
+        # a demonym's surface is the country it names: linking then judges "Denmark", not "Danish"
+        return (proposed or name_term(name)).model_copy(update={"surface": name})
+
+    def _propose(self, name: str) -> Term | None:
+        if self.kb is None:
+            return None
+        for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS):
+            record = hit.record
+            if match_name(name, [record.label, *record.aliases]).kind in ("exact", "demonym"):
+                return Term.iri(record.iri, label=record.label)
+        return None
+
+
+_NAMED_RELATION = re.compile(r"^(?P<verb>[a-z][a-z' -]*?)\s+(?:(?:the|a|an|her|his|their|its)\s+)?"
+                             r"(?P<name>[A-Z][\w'’.-]*(?:\s+(?:(?:of|in|for|the|de|von|van|and)\s+)*[A-Z0-9][\w'’.-]*)*)$")
+
+
+def name_out_of_relation(head: str, relation: str, tail: str) -> tuple[str, str, str]:
+    """"Lise Meitner | received the Max Planck Medal | 1949": the name in the relation is the object
+    ("received" | "Max Planck Medal"); the year it came with has no place in a triple and is left out."""
+    found = _NAMED_RELATION.match(" ".join(relation.split()))
+    if not found or not (is_number_or_date(tail) or tail.strip().casefold() == head.strip().casefold()):
+        return head, relation, tail
+    return head, found["verb"], found["name"]
+
+
+def stating_sentence(document: Document, fact: OpenFact) -> Span:
+    """The sentence that states a fact: the one naming both arguments, else the object's (the subject was
+    named before and referred to here: "The Danish firm makes ocean sensors")."""
+    subject, obj = (document.sentence_around(a.span) for a in (fact.subject, fact.object))
+    return subject if subject == obj or fact.object.span.end == 0 else obj
+
+
+def _kind_of(reason: str) -> str:
+    """How a dropped fact is counted: an argument the text does not hold, one it refers to without
+    naming it ("she", "the company"), or a malformed fact."""
+    if "refers to" in reason:
+        return "unresolved"
+    return "unstated" if "the text" in reason else "malformed"

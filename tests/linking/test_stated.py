@@ -1,0 +1,74 @@
+"""Nothing the text does not state: a triple whose subject or object the document does not hold is
+dropped, whichever system made it (the prompt's copied example, a remembered birthplace)."""
+
+from __future__ import annotations
+
+from graphwright.kb.namespaces import WD, WDT
+from graphwright.linking.literals import XSD
+from graphwright.linking.stated import dates_in, drop_unstated, numbers_in
+from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple
+from graphwright.model.schema import name_entity_iri
+
+TEXT = ("Maren Solberg founded Tidewater Instruments, the Danish maker of ocean sensors, in Stavanger in "
+        "2016. The firm had eighty-five staff and revenue of 4.2 million euro by 30 July 2021.")
+
+
+def fact(subject: Term, prop: str, obj: Term) -> Triple:
+    return Triple(subject=subject, predicate=Term.iri(WDT + prop), object=obj, provenance=Provenance(system="test"))
+
+
+def name(words: str) -> Term:
+    return Term.iri(name_entity_iri(words), surface=words, label=words)
+
+
+def kept(*triples: Triple, kb=None) -> list[tuple[str, str]]:
+    doc = Document(text=TEXT)
+    result = drop_unstated(ExtractionResult(document_id=doc.id, system="test", triples=list(triples)), doc, kb)
+    return [(t.predicate.value.rsplit("/", 1)[1], t.object.surface or t.object.value) for t in result.triples]
+
+
+def test_a_copied_example_about_real_entities_is_dropped_and_counted():
+    maren = name("Maren Solberg")
+    merkel_facts = [fact(maren, "P106", Term.iri(WD + "Q169470", surface="physicist", label="physicist")),
+                    fact(maren, "P19", Term.iri(WD + "Q64", surface="Berlin", label="Berlin"))]
+    stated = fact(name("Tidewater Instruments"), "P112", maren)
+    doc = Document(text=TEXT)
+    result = drop_unstated(ExtractionResult(document_id=doc.id, system="test", triples=[*merkel_facts, stated]), doc)
+    assert [t.predicate.value for t in result.triples] == [WDT + "P112"]
+    assert result.extra["unstated"] == 2
+    assert any("does not name 'Berlin'" in w for w in result.warnings)
+
+
+def test_names_are_matched_as_whole_words_without_case_or_accents():
+    company = name("Tidewater Instruments")
+    assert kept(fact(company, "P159", name("stavanger"))) == [("P159", "stavanger")]
+    assert kept(fact(company, "P159", name("Stav"))) == []  # a piece of a word is not the word
+
+
+def test_a_country_is_stated_by_its_demonym():
+    company = name("Tidewater Instruments")
+    denmark = Term.iri(WD + "Q35", surface=None, label="Denmark")
+    assert kept(fact(company, "P17", denmark)) == [("P17", WD + "Q35")]
+    assert kept(fact(company, "P17", Term.iri(WD + "Q20", label="Norway"))) == []
+
+
+def test_a_kb_entity_is_stated_by_an_alias_the_kb_knows(small_kb):
+    company = name("Tidewater Instruments")
+    curie = Term.iri(WD + "Q7186", label="Marie Curie")  # its alias "Madame Curie" is not in the text either
+    assert kept(fact(company, "P112", curie), kb=small_kb) == []
+
+
+def test_dates_and_numbers_are_compared_by_value():
+    assert {"2016", "2021", "2021-07", "2021-07-30"} <= dates_in(TEXT)
+    assert {85, 4200000, 2016} <= {int(x) for x in numbers_in(TEXT)}
+    company = name("Tidewater Instruments")
+    assert kept(fact(company, "P571", Term.literal("2016", datatype=XSD + "gYear"))) == [("P571", "2016")]
+    assert kept(fact(company, "P571", Term.literal("2015", datatype=XSD + "gYear"))) == []
+    assert kept(fact(company, "P585", Term.literal("2021-07", datatype=XSD + "gYearMonth"))) != []
+    assert kept(fact(company, "P1128", Term.literal("85", datatype=XSD + "decimal"))) != []
+    assert kept(fact(company, "P2139", Term.literal("4200000", datatype=XSD + "decimal"))) != []
+    assert kept(fact(company, "P1128", Term.literal("90", datatype=XSD + "decimal"))) == []
+
+
+def test_a_number_inside_a_number_is_no_date():
+    assert "200" not in dates_in("It sold 1,200 units.") and "0200" not in dates_in("It sold 1,200 units.")

@@ -1,0 +1,125 @@
+"""The ``facts`` system with a scripted model on the default KB: the table, the KB's labels and one
+mapping call put the facts on properties, what no property fits keeps its phrase, arguments the text
+does not hold are dropped, values are typed and each fact cites the sentence that states it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from graphwright.kb.namespaces import WDT, is_unlinked
+from graphwright.llm.fake import ScriptedLLM
+from graphwright.model import Document
+from graphwright.systems.base import make_system
+
+TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The Danish firm makes ocean sensors "
+        "and sponsors the fishing festival. Her son Erik Solberg studied at the University of Oslo and now "
+        "coaches the Stavanger rowing club.")
+EXTRACTED = [
+    ["Tidewater Instruments", "founded by", "Maren Solberg"],
+    ["Tidewater Instruments", "was founded on", "2016"],
+    ["Tidewater Instruments", "country", "Danish"],
+    ["Erik Solberg", "parent", "Maren Solberg"],
+    ["Solberg", "educated at", "University of Oslo"],  # the short name the text never writes alone here
+    ["Tidewater Instruments", "makes", "ocean sensors"],
+    ["Erik Solberg", "coaches", "Stavanger rowing club"],
+    ["Tidewater Instruments", "sponsors", "the fishing festival"],
+    ["Maren Solberg", "occupation", "physicist"],  # the prompt's example, copied: not in the text
+    ["the company", "headquarters", "Stavanger"],
+]
+
+
+NAMES = {"Maren Solberg": "person", "Tidewater Instruments": "organisation", "Stavanger": "place",
+         "Erik Solberg": "person", "University of Oslo": "organisation"}
+
+
+def mapping_answer(user: str) -> str:
+    """"coaches" is P6087 coach of sports team; "sponsors" has no property here."""
+    answer = {}
+    for number, block in re.findall(r"(\d+)\. (.*?)(?=\n\d+\. |\Z)", user, re.DOTALL):
+        letters = re.findall(r"([a-h])\) coach of sports team", block)
+        answer[number] = letters[0] if letters and '"coaches"' in block else "none"
+    return json.dumps(answer)
+
+
+def scripted(extracted=EXTRACTED, mapping=mapping_answer) -> ScriptedLLM:
+    def reply(messages, schema) -> str:
+        if messages[0]["content"].startswith("You map"):
+            return mapping(messages[-1]["content"])
+        return json.dumps({"names": NAMES, "triples": extracted})
+    return ScriptedLLM(reply)
+
+
+async def run(default_kb, llm, text: str = TEXT):
+    system = make_system("facts", llm, default_kb)
+    return await system.run(Document(id="d1", text=text))
+
+
+def facts_of(result) -> set[tuple[str, str, str]]:
+    def show(term) -> str:
+        return term.label if term.kind == "iri" else term.value
+    return {(show(t.subject), t.predicate.value.removeprefix(WDT), show(t.object)) for t in result.triples}
+
+
+@pytest.fixture
+async def ran(default_kb):
+    llm = scripted()
+    return await run(default_kb, llm), llm.calls
+
+
+@pytest.fixture
+def result(ran):
+    return ran[0]
+
+
+async def test_stated_facts_are_mapped_or_kept_and_the_rest_dropped(result):
+    facts = facts_of(result)
+    assert ("Tidewater Instruments", "P112", "Maren Solberg") in facts  # the table
+    assert ("Tidewater Instruments", "P571", "2016") in facts  # "was founded on": the table, a typed year
+    assert ("Maren Solberg", "P40", "Erik Solberg") in facts  # "parent" is P40 with the arguments swapped
+    assert ("Erik Solberg", "P69", "University of Oslo") in facts  # the surname grew to the one full name
+    assert ("Tidewater Instruments", "P1056", "ocean sensors") in facts  # "makes": another phrasing of "product"
+    assert ("Erik Solberg", "P6087", "Stavanger rowing club") in facts  # the mapping call
+    minted = [t for t in result.triples if not t.predicate.value.startswith(WDT)]
+    assert [(t.predicate.label, t.object.label) for t in minted] == [("sponsors", "the fishing festival")]
+    assert not any("physicist" in str(f) for f in facts) and result.extra["dropped"] == {"unstated": 1, "unresolved": 1}
+    assert any("'the company' refers to a name it does not give" in w for w in result.warnings)
+
+
+async def test_a_demonym_names_its_country_and_values_are_typed(result):
+    country = next(t for t in result.triples if t.predicate.value == WDT + "P17")
+    assert country.object.label == "Denmark" and "Danish" in country.provenance.evidence.text
+    assert not is_unlinked(country.object.value)  # Denmark is in the default KB
+    year = next(t for t in result.triples if t.predicate.value == WDT + "P571")
+    assert year.object.kind == "literal" and year.object.datatype.endswith("gYear")
+
+
+async def test_each_fact_cites_the_sentence_that_states_it(result):
+    studied = next(t for t in result.triples if t.predicate.value == WDT + "P69")
+    assert studied.provenance.evidence.text.startswith("Her son Erik Solberg studied at the University of Oslo")
+    product = next(t for t in result.triples if t.predicate.value == WDT + "P1056")
+    assert product.provenance.evidence.text == "The Danish firm makes ocean sensors and sponsors the fishing festival."
+
+
+async def test_two_calls_and_one_question_per_unmapped_phrase(ran):
+    result, calls = ran
+    assert len(calls) == 2 and result.usage.llm_calls == 2
+    questions = calls[1]["messages"][-1]["content"]
+    assert '"coaches"' in questions and '"sponsors"' in questions and '"founded by"' not in questions
+    assert result.extra["mapping"] == {"table": 6, "model": 1, "minted": 1}  # "makes" is in the table too
+
+
+async def test_one_call_when_every_phrase_is_in_the_table(default_kb):
+    llm = scripted(extracted=EXTRACTED[:4])
+    found = await run(default_kb, llm)
+    assert len(llm.calls) == 1 and len(found.triples) == 4
+
+
+async def test_a_broken_mapping_answer_keeps_the_facts_under_their_phrases(default_kb):
+    llm = scripted(mapping=lambda user: "I think (a)")
+    found = await run(default_kb, llm)
+    labels = {t.predicate.label for t in found.triples if not t.predicate.value.startswith(WDT)}
+    assert labels == {"coaches", "sponsors"}
+    assert any("no valid mapping answer" in w for w in found.warnings)
