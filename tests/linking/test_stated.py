@@ -72,3 +72,10 @@ def test_dates_and_numbers_are_compared_by_value():
 
 def test_a_number_inside_a_number_is_no_date():
     assert "200" not in dates_in("It sold 1,200 units.") and "0200" not in dates_in("It sold 1,200 units.")
+
+
+def test_names_in_a_script_without_spaces_are_found_inside_the_words():
+    doc = Document(text="周杰伦出生于台湾省新北市。")
+    triple = fact(name("周杰伦"), "P19", name("新北市"))
+    result = drop_unstated(ExtractionResult(document_id=doc.id, system="test", triples=[triple]), doc)
+    assert len(result.triples) == 1

@@ -8,7 +8,7 @@ import json
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.base import make_system
-from graphwright.systems.openie.system import trim
+from graphwright.systems.open_triples import trim
 
 TEXT = "Mara Quill founded Tidewell Robotics in 2019. The company is based in Leeds. Max Orrin joined later."
 

@@ -38,6 +38,8 @@ DATE_EXPRESSIONS = re.compile(
     rf"(?<![\w,.])(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}"
     rf"|{_MONTH}\s+\d{{3,4}}|\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|\d{{3,4}})(?!\w|[,.]\d)", re.IGNORECASE)
 _NUMBERS = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?", re.IGNORECASE)
+# scripts written without spaces between words (Chinese, Japanese, Thai): a name is a substring there
+_UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _TIME_TYPES = {XSD + "date", XSD + "gYear", XSD + "gYearMonth", XSD + "dateTime"}
 
 
@@ -50,7 +52,7 @@ def names_stated(names: list[str], folded_text: str) -> bool:
     """One of ``names`` occurs in the (folded) text as whole words, or is a country its demonym names."""
     for name in names:
         key = normalize(name)
-        if key and f" {key} " in folded_text:
+        if key and (f" {key} " in folded_text or (_UNSPACED.search(key) and key in folded_text)):
             return True
         if key and any(f" {word} " in folded_text for word in _demonyms_of(key)):
             return True

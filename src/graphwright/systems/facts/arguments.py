@@ -19,7 +19,7 @@ from graphwright.linking.names import DEMONYMS
 from graphwright.linking.stated import DATE_EXPRESSIONS, dates_in, numbers_in
 from graphwright.model import Document, Span
 from graphwright.systems.facts.relations import ObjectKind
-from graphwright.systems.openie.system import place, trim
+from graphwright.systems.open_triples import place, trim
 
 #: words that stand for a name without being one: the model was asked to resolve them
 REFERRING = frozenset("""he she it they him her them his hers its their theirs this that these those who which we
@@ -44,6 +44,24 @@ _NUMBER = re.compile(r"^(?:about |around |over |some |nearly |more than |almost 
 _NAME = re.compile(r"[A-Z][\w'’-]*(?:(?:\s+(?:of|de|van|von|der|den|la|le|da|di|du|del))*\s+[A-Z][\w'’-]*)+")
 _NOT_NAME_START = re.compile(r"^(?:(?:The|A|An|In|On|At|By|For|From|With|After|Before|During|Since|His|Her|Its|Their|This|"
                              r"That|When|While|Under|Today)\s+)+")
+
+
+_NAME_PARTICLES = frozenset({"of", "in", "for", "the", "de", "del", "della", "di", "da", "du", "des", "van", "von", "der",
+                             "den", "la", "le", "y", "and", "on", "at", "am", "upon", "bei"})
+
+
+def without_description(words: str) -> str:
+    """A name without the description a model left before it when that begins with a capital:
+    "Copenhagen enzyme maker Korvbro Biosystems" is Korvbro Biosystems ("University of Oslo" stays)."""
+    parts = words.split()
+    if len(parts) < 3 or not parts[-1][:1].isupper():
+        return words
+    for i in range(len(parts) - 2, 0, -1):
+        word = parts[i]
+        if word[:1].islower() and word.casefold() not in _NAME_PARTICLES:
+            rest = parts[i + 1:]
+            return " ".join(rest) if rest and rest[0][:1].isupper() else words
+    return words
 
 
 def text_names(text: str) -> list[str]:
@@ -117,7 +135,7 @@ class Grounder:
 
     def ground(self, words: str) -> Argument | str:
         """The argument, or why the text does not state it."""
-        words = trim(words.strip(" \t\n\"'“”‘’.,;:"))
+        words = without_description(trim(words.strip(" \t\n\"'“”‘’.,;:")))
         if not words:
             return "an empty argument"
         if len(words.split()) > self.max_words:

@@ -36,7 +36,7 @@ from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.relations import normalize_phrase, prompt_lines
 from graphwright.systems.facts.types import NameType
-from graphwright.systems.openie.system import names_no_relation
+from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 SCHEMA_NAME = "facts"  # minted relations: https://graphwright.dev/schema/facts/<phrase>
@@ -72,7 +72,12 @@ class TypeLookup:
             return None
         if argument.name:  # a demonym: its country
             return "place"
-        return self.types.get(normalize(argument.words))
+        key = normalize(argument.words)
+        if key in self.types:
+            return self.types[key]
+        # the model typed the name with a description before it, or a short name of it
+        near = [kind for name, kind in self.types.items() if name.endswith(" " + key) or key.endswith(" " + name)]
+        return near[0] if len(set(near)) == 1 else None
 
 
 class FactsSystem:

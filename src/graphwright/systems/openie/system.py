@@ -4,7 +4,6 @@ subject and object must differ, and a "relation" of a whole sentence, or of a pr
 
 from __future__ import annotations
 
-import re
 import time
 from pydantic import BaseModel, Field
 
@@ -16,36 +15,12 @@ from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
 from graphwright.model.schema import minted_relation_iri
+from graphwright.systems.open_triples import names_no_relation, place, trim
 from graphwright.systems.openie.config import OpenIEConfig
 
 PROMPT = load_prompt("graphwright.systems.openie", "extract")
 NEAR_CHARS = 400  # two sentences this close together are one piece of evidence
 SCHEMA_NAME = "openie"  # the relation IRIs: https://graphwright.dev/schema/openie/<phrase>
-
-
-def place(document: Document, words: str) -> Span | None:
-    """The first occurrence of the words as whole words, in the text's own spelling: "x" is not in "Max"."""
-    found = re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\w)", document.text, re.IGNORECASE)
-    return document.span(found.start(), found.end()) if found else None
-
-
-_DESCRIBED = re.compile(r"^(?:[a-z][\w'’-]*[\s,]+)+(?=[A-Z])")  # "the printer ", "her grandson, "
-
-
-def trim(words: str) -> str:
-    """A name without the description before it: "the printer Odile Marchetti" is Odile Marchetti."""
-    words = " ".join(words.split())
-    return _DESCRIBED.sub("", words) or words
-
-
-# a relation of these words alone names none: "Brightmoor Analytics | in | 2017" says no more than the
-# two arguments did (a copula or "has" still says something, so they are not here)
-FUNCTION_WORDS = frozenset("""a an the and or but nor of in on at to for from by with as into onto about after
-before since until during under over between among near per via""".split())
-
-
-def names_no_relation(relation: str) -> bool:
-    return all(word in FUNCTION_WORDS for word in re.findall(r"[\w'’]+", relation.casefold()))
 
 
 class OpenIEAnswer(BaseModel):

@@ -1,0 +1,39 @@
+"""``facts`` end to end with the real embedded 0.5B model on one short made-up text.
+
+Quality is not asserted here (a 0.5B model copies its prompt's example and misreads directions); what
+must hold is that a real model's answers go through both calls within the budget and that every fact
+kept is one the text states, under a KB property or a relation minted for its phrase."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from graphwright.kb.namespaces import WDT
+from graphwright.linking.stated import fold_text, unstated
+from graphwright.llm import make_llm
+from graphwright.model import Document
+from graphwright.model.schema import SCHEMA_NS
+from graphwright.systems.base import make_system
+
+TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The company makes ocean sensors and "
+        "employs 40 people. Solberg studied at the University of Oslo.")
+
+
+@pytest.mark.slow
+def test_facts_runs_on_the_real_small_model(default_kb):
+    llm = make_llm("embedded:qwen2.5-coder-0.5b", cache=False, threads=2)
+    system = make_system("facts", llm, default_kb)
+    doc = Document(text=TEXT)
+    try:
+        result = asyncio.run(system.run(doc))
+    finally:
+        asyncio.run(llm.aclose())
+    assert result.status == "ok" and 1 <= result.usage.llm_calls <= 4  # two calls, at most one correction each
+    assert result.triples, result.warnings
+    for triple in result.triples:
+        assert triple.predicate.value.startswith((WDT, SCHEMA_NS + "facts/")), triple.predicate.value
+        for term in (triple.subject, triple.object):
+            assert unstated(term, TEXT, fold_text(TEXT), default_kb) is None, term
+        assert triple.provenance.evidence.text in TEXT
