@@ -28,15 +28,20 @@ university school couple pair two organisation organization museum ship bridge c
 _COORDINATED = re.compile(r"\s*(?:,\s*and\s+|,\s*|\s+and\s+|\s*&\s*)")
 
 
-def coordinated(words: str) -> list[str]:
-    """"Ingrid Lauvås and Tor Lauvås" -> both names; anything else -> itself. Only names are split: "salt
-    and pepper" is one product, "Black and Decker" one company unless both parts are two-word names."""
+def coordinated(words: str, names: set[str] = frozenset()) -> list[str]:
+    """"Ingrid Lauvås and Tor Lauvås", "Germany and Austria" -> each name; anything else -> itself. Only
+    capitalised names are split ("salt and pepper" is one product), and not one the model listed as a
+    name of the text ("Black and Decker": ``names`` are folded)."""
     parts = [p for p in _COORDINATED.split(words.strip()) if p]
-    if len(parts) > 1 and all(p[:1].isupper() and len(p.split()) >= 2 for p in parts):
+    if len(parts) > 1 and all(p[:1].isupper() for p in parts) and normalize(words) not in names:
         return parts
     return [words]
 
 
+# an argument that starts so is the rest of a clause ("since the start", "for three decades")
+_LEADING_PREPOSITIONS = frozenset("since for from until till during after before about across against along "
+                                  "among around because despite like through toward towards under while with "
+                                  "within without".split())
 _JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
 _NUMBER = re.compile(r"^(?:about |around |over |some |nearly |more than |almost |roughly )?\d[\d,.]*\b")
 
@@ -143,6 +148,8 @@ class Grounder:
         folded = words.casefold()
         if folded in REFERRING:
             return f"{words!r} refers to a name it does not give"
+        if folded.split()[0] in _LEADING_PREPOSITIONS:
+            return f"{words!r} is a phrase, not a name or value"
         if is_number_or_date(words) or _NUMBER.match(words):
             return self._value(words)
         span = place(self.document, words)

@@ -114,9 +114,10 @@ class FactsSystem:
             result.warnings.append(f"no valid answer ({exc})")
             return []
         result.trace.append(TraceStep(step=1, node="extract", output=reply.text))
+        listed = {normalize(name) for name in reply.parsed.names}
         raw = [(h, relation, t) for head, relation, tail in reply.parsed.triples[:self.config.max_triples]
                for head, relation, tail in [name_out_of_relation(head, relation, tail)]
-               for h in coordinated(head) for t in coordinated(tail)]
+               for h in coordinated(head, listed) for t in coordinated(tail, listed)]
         grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
         types = TypeLookup(reply.parsed.names)
         facts: list[OpenFact] = []
