@@ -52,8 +52,8 @@ def scripted(extracted=EXTRACTED, mapping=mapping_answer) -> ScriptedLLM:
     return ScriptedLLM(reply)
 
 
-async def run(default_kb, llm, text: str = TEXT):
-    system = make_system("facts", llm, default_kb)
+async def run(default_kb, llm, text: str = TEXT, **settings):
+    system = make_system("facts", llm, default_kb, {"map_with_model": True, **settings})
     return await system.run(Document(id="d1", text=text))
 
 
@@ -115,6 +115,14 @@ async def test_one_call_when_every_phrase_is_in_the_table(default_kb):
     llm = scripted(extracted=EXTRACTED[:4])
     found = await run(default_kb, llm)
     assert len(llm.calls) == 1 and len(found.triples) == 4
+
+
+async def test_by_default_one_call_and_the_phrases_the_table_lacks_keep_their_phrases(default_kb):
+    llm = scripted()
+    found = await run(default_kb, llm, map_with_model=False)
+    assert len(llm.calls) == 1
+    minted = {t.predicate.label for t in found.triples if not t.predicate.value.startswith(WDT)}
+    assert minted == {"coaches", "sponsors"} and found.extra["mapping"] == {"table": 6, "minted": 2}
 
 
 async def test_a_broken_mapping_answer_keeps_the_facts_under_their_phrases(default_kb):

@@ -24,7 +24,7 @@ TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The c
 @pytest.mark.slow
 def test_facts_runs_on_the_real_small_model(default_kb):
     llm = make_llm("embedded:qwen2.5-coder-0.5b", cache=False, threads=2)
-    system = make_system("facts", llm, default_kb)
+    system = make_system("facts", llm, default_kb, {"map_with_model": True})
     doc = Document(text=TEXT)
     try:
         result = asyncio.run(system.run(doc))
