@@ -91,13 +91,15 @@ def table(scored: dict[str, tuple[list[FactText], list[ExtractionResult], list[F
             c = sum((counts[i] for i in chosen), FactCounts())
             usage = [found[i].usage for i in chosen]
             model_s = sum(u.prompt_seconds + u.generation_seconds for u in usage) / len(chosen)
-            other_s = sum(u.seconds for u in usage) / len(chosen) - model_s
+            # a replayed answer keeps the model time it took, not the wall time around it
+            replayed = any(u.cached_calls for u in usage)
+            other_s = "replayed" if replayed else f"{sum(u.seconds for u in usage) / len(chosen) - model_s:.1f}"
             lines.append(
                 f"| {name} | {kind} | {len(chosen)} | {c.precision:.3f} | {c.recall:.3f} | {c.f1:.3f} | {c.predicted} | "
                 f"{c.minted} ({c.minted_stated}) | {c.wrong_links}/{c.links} | "
                 f"{sum(u.llm_calls for u in usage) / len(chosen):.1f} | "
                 f"{sum(u.prompt_tokens + u.completion_tokens for u in usage) / len(chosen):,.0f} | "
-                f"{model_s:.1f} | {other_s:.1f} |")
+                f"{model_s:.1f} | {other_s} |")
     names = list(scored)
     if len(names) > 1:
         lines += ["", "Paired F1 differences on the same texts (95% bootstrap interval over texts):", ""]

@@ -102,7 +102,7 @@ class FactsSystem:
         return result
 
     async def _extract(self, llm: LLM, document: Document, result: ExtractionResult) -> list[OpenFact]:
-        system, user = PROMPT.render(relations=prompt_lines(), max_triples=self.config.max_triples, text=document.text)
+        system, user = PROMPT.render(relations=prompt_lines(), text=document.text)
         schema = FactsAnswer.model_json_schema()
         schema["properties"]["triples"]["maxItems"] = self.config.max_triples  # a model in a loop stops there
         try:
