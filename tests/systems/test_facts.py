@@ -25,6 +25,7 @@ EXTRACTED = [
     ["Solberg", "educated at", "University of Oslo"],  # the short name the text never writes alone here
     ["Tidewater Instruments", "makes", "ocean sensors"],
     ["Erik Solberg", "coaches", "Stavanger rowing club"],
+    ["Maren Solberg", "country", "Danish"],  # a person's country is her citizenship
     ["Tidewater Instruments", "sponsors", "the fishing festival"],
     ["Maren Solberg", "occupation", "physicist"],  # the prompt's example, copied: not in the text
     ["the company", "headquarters", "Stavanger"],
@@ -82,6 +83,7 @@ async def test_stated_facts_are_mapped_or_kept_and_the_rest_dropped(result):
     assert ("Erik Solberg", "P69", "University of Oslo") in facts  # the surname grew to the one full name
     assert ("Tidewater Instruments", "P1056", "ocean sensors") in facts  # "makes": another phrasing of "product"
     assert ("Erik Solberg", "P6087", "Stavanger rowing club") in facts  # the mapping call
+    assert ("Maren Solberg", "P27", "Denmark") in facts and ("Maren Solberg", "P17", "Denmark") not in facts
     minted = [t for t in result.triples if not t.predicate.value.startswith(WDT)]
     assert [(t.predicate.label, t.object.label) for t in minted] == [("sponsors", "the fishing festival")]
     assert not any("physicist" in str(f) for f in facts) and result.extra["dropped"] == {"unstated": 1, "unresolved": 1}
@@ -108,7 +110,7 @@ async def test_two_calls_and_one_question_per_unmapped_phrase(ran):
     assert len(calls) == 2 and result.usage.llm_calls == 2
     questions = calls[1]["messages"][-1]["content"]
     assert '"coaches"' in questions and '"sponsors"' in questions and '"founded by"' not in questions
-    assert result.extra["mapping"] == {"table": 6, "model": 1, "minted": 1}  # "makes" is in the table too
+    assert result.extra["mapping"] == {"table": 7, "model": 1, "minted": 1}  # "makes" is in the table too
 
 
 async def test_one_call_when_every_phrase_is_in_the_table(default_kb):
@@ -122,7 +124,7 @@ async def test_by_default_one_call_and_the_phrases_the_table_lacks_keep_their_ph
     found = await run(default_kb, llm, map_with_model=False)
     assert len(llm.calls) == 1
     minted = {t.predicate.label for t in found.triples if not t.predicate.value.startswith(WDT)}
-    assert minted == {"coaches", "sponsors"} and found.extra["mapping"] == {"table": 6, "minted": 2}
+    assert minted == {"coaches", "sponsors"} and found.extra["mapping"] == {"table": 7, "minted": 2}
 
 
 async def test_a_broken_mapping_answer_keeps_the_facts_under_their_phrases(default_kb):

@@ -64,6 +64,8 @@ class PropertyMapper:
         entry = table_entry(relation, kind)
         if entry:
             mapping = entry.properties[kind]
+            if kind == "item" and entry.for_person and types[0] == "person":
+                return Mapped(Mapping(entry.for_person), "table")
             if kind == "item" and reads_backwards(*types, entry.allows):
                 mapping = Mapping(mapping.property, not mapping.swapped)
             return Mapped(mapping, "table")

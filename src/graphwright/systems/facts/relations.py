@@ -33,6 +33,7 @@ class Relation:
     phrase: str
     args: str  # "person > place": what the extractor is told the subject and object are
     properties: dict[str, Mapping]  # object kind -> mapping
+    for_person: str | None = None  # the item property when the subject is a person, where it differs
 
     @property
     def allows(self) -> tuple[frozenset[str] | None, frozenset[str] | None]:
@@ -48,7 +49,7 @@ def relation_table() -> dict[str, Relation]:
     for row in yaml.safe_load(text):
         properties = {kind: Mapping(row[kind].lstrip("^"), row[kind].startswith("^")) for kind in OBJECT_KINDS
                       if kind in row}
-        relation = Relation(row["phrase"], row["args"], properties)
+        relation = Relation(row["phrase"], row["args"], properties, row.get("person"))
         for phrase in [row["phrase"], *row.get("also", ())]:
             if phrase in table:
                 raise ValueError(f"relations.yaml: {phrase!r} is listed twice")
