@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 from bench_eval import BENCH_MD, header, slug
-from bench_ledger import LEDGER, ROOT, RUNS, ReplayLLM
+from bench_ledger import LEDGER, ROOT, RUNS, ReplayLLM, results_resumed
 from bench_speed import parse_config
 
 from graphwright.eval.benchmarks_md import write_section
@@ -28,7 +28,6 @@ from graphwright.eval.bootstrap import difference_interval
 from graphwright.eval.facts_data import KINDS, FactText, load_fact_texts
 from graphwright.eval.facts_metrics import FactCounts, score_fact_text, show_triple
 from graphwright.eval.metrics import Counts
-from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 from graphwright.model import Document, ExtractionResult
@@ -50,18 +49,11 @@ def run_name(system: str, variant: tuple[str, dict], split: str, model: str) -> 
 async def results(system_name: str, texts: list[FactText], kb, llm, variant, split: str) -> list[ExtractionResult]:
     """One result per text, resumed from the run file; the model's answers through the ledger."""
     name = run_name(system_name, variant, split, llm.name)
-    FACTS_RUNS.mkdir(parents=True, exist_ok=True)
-    path = FACTS_RUNS / f"{name}.jsonl"
-    done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
     answers = f"{system_name}{'-' + variant[0] if variant[0] else ''}-{slug(llm.name).replace(':', '_')}"
     replay = ReplayLLM(llm, LEDGER / f"facts--answers-{answers}.jsonl")
     system = make_system(system_name, replay, kb, variant[1])
-    for i, text in enumerate(texts):
-        if text.id not in done:
-            done[text.id] = await system.run(Document(id=text.id, text=text.text))
-            append_jsonl(path, done[text.id].model_dump(mode="json"))
-        print(f"{name}: {i + 1}/{len(texts)}", file=sys.stderr, flush=True)
-    return [done[t.id] for t in texts]
+    documents = [Document(id=t.id, text=t.text) for t in texts]
+    return await results_resumed(system, documents, FACTS_RUNS / f"{name}.jsonl", name)
 
 
 def save_ledger(name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts],

@@ -94,3 +94,20 @@ class ReplayedTime:
         seconds = result.usage.seconds + self.replay.replayed_seconds - before
         result.usage = result.usage.model_copy(update={"seconds": seconds})
         return result
+
+
+async def results_resumed(system, documents: list, path: Path, label: str) -> list:
+    """One ExtractionResult per document, in order: those already in ``path`` (JSON lines) read back,
+    the others run now and appended as each ends, so an interrupted benchmark goes on where it stopped."""
+    import sys
+
+    from graphwright.model import ExtractionResult
+
+    done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for i, document in enumerate(documents):
+        if document.id not in done:
+            done[document.id] = await system.run(document)
+            append_jsonl(path, done[document.id].model_dump(mode="json"))
+        print(f"{label}: {i + 1}/{len(documents)}", file=sys.stderr, flush=True)
+    return [done[d.id] for d in documents]

@@ -20,7 +20,7 @@ import sys
 from collections import Counter
 
 from bench_eval import BENCH_MD, header, slug
-from bench_ledger import LEDGER, RUNS, ReplayLLM
+from bench_ledger import LEDGER, RUNS, ReplayLLM, results_resumed
 from bench_speed import parse_config
 
 from graphwright.eval.benchmarks_md import write_section
@@ -28,7 +28,6 @@ from graphwright.eval.datasets import load_dataset
 from graphwright.eval.gold import GoldDocument, iri_key
 from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer
 from graphwright.eval.open_world import check_facts, entity_outcomes, made_up_texts
-from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.kb.namespaces import is_unlinked
 from graphwright.kb import open_kb
 from graphwright.linking import LinkJudge, resolve
@@ -48,17 +47,9 @@ async def closed_results(system_name: str, dataset: str, docs: list[Document], k
     """The system's closed-world result per document, resumed from its run folder; answers via the ledger."""
     label, settings = variant
     name = f"{system_name}{'-' + label if label else ''}-{dataset}-{slug(llm.name).replace(':', '_')}"
-    LINKING_RUNS.mkdir(parents=True, exist_ok=True)
-    path = LINKING_RUNS / f"{name}.jsonl"
-    done = {r["document_id"]: ExtractionResult.model_validate(r) for r in read_jsonl(path)} if path.is_file() else {}
     replay = ReplayLLM(llm, LEDGER / f"linking--answers-{name}.jsonl")
     system = make_system(system_name, replay, kb, {"linking": "closed", **RECORDED_WITH.get(system_name, {}), **settings})
-    for i, doc in enumerate(docs):
-        if doc.id not in done:
-            done[doc.id] = await system.run(doc)
-            append_jsonl(path, done[doc.id].model_dump(mode="json"))
-        print(f"{system_name} {dataset}: {i + 1}/{len(docs)}", file=sys.stderr, flush=True)
-    return [done[d.id] for d in docs]
+    return await results_resumed(system, docs, LINKING_RUNS / f"{name}.jsonl", f"{system_name} {dataset}")
 
 
 def scored(results: list[ExtractionResult], gold: list[GoldDocument], kb) -> tuple[Counter, Counts]:

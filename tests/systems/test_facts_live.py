@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from graphwright.kb.namespaces import WDT
-from graphwright.linking.stated import fold_text, unstated
+from graphwright.linking.stated import unstated
 from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.model.schema import SCHEMA_NS
@@ -35,5 +35,5 @@ def test_facts_runs_on_the_real_small_model(default_kb):
     for triple in result.triples:
         assert triple.predicate.value.startswith((WDT, SCHEMA_NS + "facts/")), triple.predicate.value
         for term in (triple.subject, triple.object):
-            assert unstated(term, TEXT, fold_text(TEXT), default_kb) is None, term
+            assert unstated(term, TEXT, default_kb) is None, term
         assert triple.provenance.evidence.text in TEXT

@@ -134,6 +134,11 @@ def names_fit(surface: str, names: Iterable[str]) -> bool:
     return False
 
 
+def demonym_of(word: str, name: str) -> bool:
+    """Whether a capitalised word is the demonym of a name ("Danish" of Denmark, "Austrian" of Austria)."""
+    return _demonym(word, normalize(word), normalize(name))
+
+
 def _demonym(surface: str, mention: str, name: str) -> bool:
     """"Afghan" / "Afghanistan", "Turkish" / "Turkey": one capitalised word that is the name with a
     demonym ending; the fitted weight of this kind says how far to trust it."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking.literals import XSD, parse_date, parse_quantity
-from graphwright.linking.names import DEMONYMS, normalize
+from graphwright.linking.names import demonym_of, normalize
 from graphwright.model import Document, ExtractionResult, Term
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
@@ -34,7 +34,7 @@ _NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seve
                       "hundred": 100, "dozen": 12})
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-DATE_EXPRESSIONS = re.compile(
+_DATE_EXPRESSIONS = re.compile(
     rf"(?<![\w,.])(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}"
     rf"|{_MONTH}\s+\d{{3,4}}|\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|\d{{3,4}})(?!\w|[,.]\d)", re.IGNORECASE)
 _NUMBERS = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?", re.IGNORECASE)
@@ -43,38 +43,49 @@ _UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u
 _TIME_TYPES = {XSD + "date", XSD + "gYear", XSD + "gYearMonth", XSD + "dateTime"}
 
 
-def fold_text(text: str) -> str:
-    """Words of a text as ``normalize`` makes names: lower case, no accents, punctuation as spaces."""
+@lru_cache(maxsize=256)
+def _folded(text: str) -> str:
+    """The text's words as ``normalize`` makes names (lower case, no accents, punctuation as spaces),
+    between spaces, so that " name " finds whole words."""
     return " " + normalize(text) + " "
 
 
-def names_stated(names: list[str], folded_text: str) -> bool:
-    """One of ``names`` occurs in the (folded) text as whole words, or is a country its demonym names."""
+@lru_cache(maxsize=256)
+def _capitalised_words(text: str) -> frozenset[str]:
+    """The words that may be a demonym: capitalised, letters only ("Austrian" of "Austrian-born")."""
+    return frozenset(w for w in re.findall(r"[^\W\d_]+", text) if w[:1].isupper())
+
+
+def names_stated(names: list[str], text: str) -> bool:
+    """One of ``names`` occurs in the text as whole words (case and accents aside; inside the words of a
+    script without spaces), or is a country one of its capitalised words is the demonym of."""
+    folded = _folded(text)
     for name in names:
         key = normalize(name)
-        if key and (f" {key} " in folded_text or (_UNSPACED.search(key) and key in folded_text)):
+        if not key:
+            continue
+        if f" {key} " in folded or (_UNSPACED.search(key) and key in folded):
             return True
-        if key and any(f" {word} " in folded_text for word in _demonyms_of(key)):
+        # a demonym adds an ending of a few letters: "Stavanger" is no demonym of "Stav"
+        if any(len(word) - len(key) <= 4 and demonym_of(word, name) for word in _capitalised_words(text)):
             return True
     return False
 
 
-@lru_cache(maxsize=None)
-def _demonyms_of(country: str) -> tuple[str, ...]:
-    regular = (country + "n", country + "ian", country[:-1] + "an", country[:-1] + "ian", country + "ese",
-               country[:-1] + "ese", country + "ish") if " " not in country else ()
-    return tuple(d for d, c in DEMONYMS.items() if c == country or c == country.removeprefix("the ")) + regular
+@lru_cache(maxsize=256)
+def dates_written(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, value) of every date the text writes, in order."""
+    found = ((m.start(), m.end(), parse_date(m.group(0))) for m in _DATE_EXPRESSIONS.finditer(text))
+    return tuple((start, end, parsed.lexical) for start, end, parsed in found if parsed)
 
 
 @lru_cache(maxsize=256)
 def dates_in(text: str) -> frozenset[str]:
     """Every date value the text writes, with the year and year-month of each full date."""
     values = set()
-    for match in DATE_EXPRESSIONS.finditer(text):
-        parsed = parse_date(match.group(0))
-        if parsed:
-            parts = parsed.lexical.split("-")
-            values.update("-".join(parts[:n]) for n in range(1, len(parts) + 1))
+    for _, _, value in dates_written(text):
+        parts = value.split("-")
+        values.update("-".join(parts[:n]) for n in range(1, len(parts) + 1))
     return frozenset(values)
 
 
@@ -95,7 +106,7 @@ def numbers_in(text: str) -> frozenset[Decimal]:
     return frozenset(values)
 
 
-def unstated(term: Term, text: str, folded_text: str, kb: Any = None) -> str | None:
+def unstated(term: Term, text: str, kb: Any = None) -> str | None:
     """Why the text does not state ``term``; None when it does."""
     if term.kind == "literal":
         if term.datatype in _TIME_TYPES:
@@ -106,14 +117,14 @@ def unstated(term: Term, text: str, folded_text: str, kb: Any = None) -> str | N
             except ArithmeticError:
                 return f"{term.value!r} is not a number"
         words = [w for w in (term.surface, term.value) if w]
-        return None if names_stated(words, folded_text) or _value_words(words, text) else \
+        return None if names_stated(words, text) or _value_words(words, text) else \
             f"the text does not write {term.value!r}"
     names = [w for w in (term.surface, term.label) if w]
     if not is_unlinked(term.value) and kb is not None:
         record = kb.get(parse_wikidata_id(term.value) or term.value)
         if record is not None:
             names += [record.label, *record.aliases]
-    if names_stated(names, folded_text):
+    if names_stated(names, text):
         return None
     shown = term.surface or term.label or term.value
     return f"the text does not name {shown!r}"
@@ -121,18 +132,21 @@ def unstated(term: Term, text: str, folded_text: str, kb: Any = None) -> str | N
 
 def _value_words(words: list[str], text: str) -> bool:
     """A value the system wrote as the text does (a date or number in its own spelling)."""
-    return any(parse_date(w) and parse_date(w).lexical in dates_in(text) for w in words) or any(
-        parse_quantity(w) and Decimal(parse_quantity(w).lexical) in numbers_in(text) for w in words)
+    for word in words:
+        if (date := parse_date(word)) and date.lexical in dates_in(text):
+            return True
+        if (number := parse_quantity(word)) and Decimal(number.lexical) in numbers_in(text):
+            return True
+    return False
 
 
 def drop_unstated(result: ExtractionResult, document: Document, kb: Any = None) -> ExtractionResult:
     """The result without the triples whose subject or object the text does not state."""
     if result.status != "ok" or not result.triples:
         return result
-    folded = fold_text(document.text)
     kept, why = [], []
     for triple in result.triples:
-        reason = unstated(triple.subject, document.text, folded, kb) or unstated(triple.object, document.text, folded, kb)
+        reason = unstated(triple.subject, document.text, kb) or unstated(triple.object, document.text, kb)
         if reason:
             why.append(f"dropped {_show(triple)}: {reason}")
         else:

@@ -8,9 +8,22 @@ import re
 from graphwright.model import Document, Span
 
 
+def whole_words(words: str) -> str:
+    """A pattern of the words as whole words, any spacing between them: "x" is not in "Max"."""
+    return r"(?<!\w)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\w)"
+
+
+def occurrences(document: Document, words: str, *, ignore_case: bool = False) -> list[Span]:
+    """Every occurrence of the words as whole words, in the text's own spelling."""
+    if not words.split():
+        return []
+    flags = re.IGNORECASE if ignore_case else 0
+    return [document.span(m.start(), m.end()) for m in re.finditer(whole_words(words), document.text, flags)]
+
+
 def place(document: Document, words: str) -> Span | None:
-    """The first occurrence of the words as whole words, in the text's own spelling: "x" is not in "Max"."""
-    found = re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\w)", document.text, re.IGNORECASE)
+    """The first occurrence of the words as whole words, whatever their case."""
+    found = re.search(whole_words(words), document.text, re.IGNORECASE)
     return document.span(found.start(), found.end()) if found else None
 
 

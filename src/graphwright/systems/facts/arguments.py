@@ -14,12 +14,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from graphwright.linking.literals import TypedValue, parse_date, parse_quantity
-from graphwright.linking.names import is_number_or_date, normalize
-from graphwright.linking.names import DEMONYMS
-from graphwright.linking.stated import DATE_EXPRESSIONS, dates_in, numbers_in
+from graphwright.linking.names import DEMONYMS, is_number_or_date, normalize
+from graphwright.linking.stated import dates_in, dates_written, numbers_in
 from graphwright.model import Document, Span
 from graphwright.systems.facts.relations import ObjectKind
-from graphwright.systems.open_triples import place, trim
+from graphwright.systems.open_triples import occurrences, place, trim, whole_words
 
 #: words that stand for a name without being one: the model was asked to resolve them
 REFERRING = frozenset("""he she it they him her them his hers its their theirs this that these those who which we
@@ -97,6 +96,7 @@ class Grounder:
         self.text_names = [" ".join(n.split()) for n in text_names(document.text)]
         found = [" ".join(n.split()) for n in names] + self.text_names
         self.names = sorted({n for n in found if n[:1].isupper()}, key=len, reverse=True)
+        self._name_words = [(name, normalize(name).split()) for name in self.names]  # folded once, read per argument
 
     def pair(self, head: str, tail: str) -> tuple[Argument | str, Argument | str]:
         """Subject and object, each placed at its occurrence nearest the other's (the sentence that states
@@ -113,16 +113,10 @@ class Grounder:
 
     def _nearest(self, first: str, second: str) -> tuple[Span, Span] | None:
         """The occurrences of two strings closest together."""
-        pairs = [(a, b) for a in self._occurrences(first) for b in self._occurrences(second)]
+        pairs = [(a, b) for a in occurrences(self.document, first) for b in occurrences(self.document, second)]
         if not pairs:
             return None
         return min(pairs, key=lambda ab: (abs(ab[0].start - ab[1].start), ab[0].start))
-
-    def _occurrences(self, words: str) -> list[Span]:
-        if not words:
-            return []
-        pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, words.split())) + r"(?!\w)"
-        return [self.document.span(m.start(), m.end()) for m in re.finditer(pattern, self.document.text)]
 
     def _nearest_full_name(self, argument: Argument, near: Span) -> Argument:
         if argument.kind != "item" or not argument.words[:1].isupper():
@@ -130,7 +124,7 @@ class Grounder:
         longer = self._longer_names(argument.words)
         if len(longer) < 2:
             return argument
-        spans = [(s, name) for name in longer for s in self._occurrences(name)]
+        spans = [(s, name) for name in longer for s in occurrences(self.document, name)]
         if not spans:
             return argument
         sentence = self.document.sentence_around(near)
@@ -181,10 +175,9 @@ class Grounder:
 
     def _first_date(self, date: TypedValue) -> Span:
         """Where the text writes the date the model spelt otherwise ("1961-05-04" for "4 May 1961")."""
-        for match in DATE_EXPRESSIONS.finditer(self.document.text):
-            parsed = parse_date(match.group(0))
-            if parsed and parsed.lexical.startswith(date.lexical):
-                return self.document.span(match.start(), match.end())
+        for start, end, value in dates_written(self.document.text):
+            if value.startswith(date.lexical):
+                return self.document.span(start, end)
         return self.document.span(0, 0)
 
     def _longer_names(self, words: str) -> list[str]:
@@ -192,8 +185,7 @@ class Grounder:
         with the surname; not a name that holds them after "of" ("Technical University of Denmark")."""
         key = normalize(words).split()
         found = []
-        for name in self.names:
-            words_of = normalize(name).split()
+        for name, words_of in self._name_words:
             if len(words_of) <= len(key):
                 continue
             if words_of[:len(key)] == key or (words_of[-len(key):] == key and words_of[-len(key) - 1] not in _JOINING):
@@ -205,9 +197,9 @@ class Grounder:
         text that only says "Technical University of Denmark" names no country."""
         if not words[:1].isupper():
             return None
-        containing = [n for n in self.text_names if len(n) > len(words) and re.search(
-            r"(?<!\w)" + re.escape(words) + r"(?!\w)", n)]
+        pattern = whole_words(words)
+        containing = [n for n in self.text_names if len(n) > len(words) and re.search(pattern, n)]
         if not containing:
             return None
         alone = re.sub("|".join(map(re.escape, sorted(containing, key=len, reverse=True))), " ", self.document.text)
-        return None if re.search(r"(?<!\w)" + re.escape(words) + r"(?!\w)", alone) else containing[0]
+        return None if re.search(pattern, alone) else containing[0]
