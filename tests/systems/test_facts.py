@@ -32,10 +32,6 @@ EXTRACTED = [
 ]
 
 
-NAMES = {"Maren Solberg": "person", "Tidewater Instruments": "organisation", "Stavanger": "place",
-         "Erik Solberg": "person", "University of Oslo": "organisation"}
-
-
 def mapping_answer(user: str) -> str:
     """"coaches" is P6087 coach of sports team; "sponsors" has no property here."""
     answer = {}
@@ -49,7 +45,7 @@ def scripted(extracted=EXTRACTED, mapping=mapping_answer) -> ScriptedLLM:
     def reply(messages, schema) -> str:
         if messages[0]["content"].startswith("You map"):
             return mapping(messages[-1]["content"])
-        return json.dumps({"names": NAMES, "triples": extracted})
+        return json.dumps({"triples": extracted})
     return ScriptedLLM(reply)
 
 

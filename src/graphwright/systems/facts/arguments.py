@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Callable
 from decimal import Decimal
 
 from graphwright.linking.literals import TypedValue, parse_date, parse_quantity
@@ -27,12 +28,12 @@ university school couple pair two organisation organization museum ship bridge c
 _COORDINATED = re.compile(r"\s*(?:,\s*and\s+|,\s*|\s+and\s+|\s*&\s*)")
 
 
-def coordinated(words: str, names: set[str] = frozenset()) -> list[str]:
+def coordinated(words: str, is_one_name: Callable[[str], bool] = lambda words: False) -> list[str]:
     """"Ingrid Lauvås and Tor Lauvås", "Germany and Austria" -> each name; anything else -> itself. Only
-    capitalised names are split ("salt and pepper" is one product), and not one the model listed as a
-    name of the text ("Black and Decker": ``names`` are folded)."""
+    capitalised names are split ("salt and pepper" is one product), and not one name ("Procter & Gamble",
+    as ``is_one_name`` tells)."""
     parts = [p for p in _COORDINATED.split(words.strip()) if p]
-    if len(parts) > 1 and all(p[:1].isupper() for p in parts) and normalize(words) not in names:
+    if len(parts) > 1 and all(p[:1].isupper() for p in parts) and not is_one_name(words.strip()):
         return parts
     return [words]
 
@@ -94,7 +95,7 @@ class Grounder:
         """``names``: the names the model wrote for this document; the text's own names join them."""
         self.document, self.max_words = document, max_words
         self.text_names = [" ".join(n.split()) for n in text_names(document.text)]
-        found = [" ".join(n.split()) for n in names] + self.text_names
+        found = [without_description(" ".join(n.split())) for n in names] + self.text_names
         self.names = sorted({n for n in found if n[:1].isupper()}, key=len, reverse=True)
         self._name_words = [(name, normalize(name).split()) for name in self.names]  # folded once, read per argument
 
@@ -149,7 +150,8 @@ class Grounder:
         span = place(self.document, words)
         if span is None:
             return f"the text does not hold {words!r}"
-        longer = self._longer_names(span.text) if span.text[:1].isupper() else []
+        longer = self._longer_names(span.text) if span.text[:1].isupper() and not self._named_alone_first(span.text) \
+            else []
         if len(longer) == 1:
             return Argument(longer[0], place(self.document, longer[0]) or span, "item")
         inside = None if longer else self._only_inside(span.text)  # several: pair() takes the nearest
@@ -197,9 +199,30 @@ class Grounder:
         text that only says "Technical University of Denmark" names no country."""
         if not words[:1].isupper():
             return None
-        pattern = whole_words(words)
-        containing = [n for n in self.text_names if len(n) > len(words) and re.search(pattern, n)]
+        containing = self._containing(words)
         if not containing:
             return None
-        alone = re.sub("|".join(map(re.escape, sorted(containing, key=len, reverse=True))), " ", self.document.text)
-        return None if re.search(pattern, alone) else containing[0]
+        return None if self._alone(words, containing) else containing[0]
+
+    def _named_alone_first(self, words: str) -> bool:
+        """Whether the text writes these words alone before any longer name holding them: "Ubisoft is a
+        French publisher ... Ubisoft Montreal" introduces Ubisoft in its own right, whereas in "Arnold
+        Schwarzenegger ... Schwarzenegger" the surname is a short form."""
+        containing = self._containing(words)
+        alone = self._alone(words, containing)
+        if not containing or not alone:
+            return False
+        first_longer = min(self.document.text.find(name) for name in containing)
+        return alone[0] < first_longer
+
+    def _containing(self, words: str) -> list[str]:
+        pattern = whole_words(words)
+        return [n for n in self.text_names if len(n) > len(words) and re.search(pattern, n)]
+
+    def _alone(self, words: str, containing: list[str]) -> list[int]:
+        """Where the text writes ``words`` outside the longer names that hold them."""
+        text = self.document.text
+        if containing:  # blanked, not cut out, so that positions stay those of the text
+            text = re.sub("|".join(map(re.escape, sorted(containing, key=len, reverse=True))),
+                          lambda m: " " * len(m.group(0)), text)
+        return [m.start() for m in re.finditer(whole_words(words), text)]

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
+from graphwright.kb.records import KBRecord
 from graphwright.kb.namespaces import WDT
 from graphwright.linking.literals import name_term
 from graphwright.linking.names import is_number_or_date, match_name, normalize
@@ -34,17 +35,17 @@ from graphwright.model.schema import minted_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
-from graphwright.systems.facts.relations import normalize_phrase, prompt_lines
-from graphwright.systems.facts.types import NameType
+from graphwright.systems.facts.relations import normalize_phrase, prompt_lines, table_entry
+from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 SCHEMA_NAME = "facts"  # minted relations: https://graphwright.dev/schema/facts/<phrase>
 PROPOSALS = 5  # same-name KB entities looked at when proposing a link
+CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
 
 
 class FactsAnswer(BaseModel):
-    names: dict[str, NameType] = Field(default_factory=dict, description="every name of the text and its type")
     triples: list[tuple[str, str, str]] = Field(default_factory=list, description="[subject, relation, object] triples")
 
 
@@ -53,31 +54,12 @@ class OpenFact:
     subject: Argument
     relation: str
     object: Argument
-    types: tuple[str | None, str | None]  # the name types the model gave subject and object
+    types: tuple[str | None, str | None]  # the inferred name types of subject and object
 
     @property
     def key(self) -> tuple:
         """Facts with one key map alike: the phrase, the object's kind and the names' types."""
         return normalize_phrase(self.relation), self.object.kind, self.types
-
-
-class TypeLookup:
-    """The type the model gave a name, found under the name as written or as grounded."""
-
-    def __init__(self, names: dict[str, str]):
-        self.types = {normalize(name): kind for name, kind in names.items()}
-
-    def of(self, argument: Argument) -> str | None:
-        if argument.kind != "item":
-            return None
-        if argument.name:  # a demonym: its country
-            return "place"
-        key = normalize(argument.words)
-        if key in self.types:
-            return self.types[key]
-        # the model typed the name with a description before it, or a short name of it
-        near = [kind for name, kind in self.types.items() if name.endswith(" " + key) or key.endswith(" " + name)]
-        return near[0] if len(set(near)) == 1 else None
 
 
 class FactsSystem:
@@ -86,6 +68,7 @@ class FactsSystem:
     def __init__(self, llm: LLM, kb: Any, config: FactsConfig, name: str = "facts"):
         self.name, self.llm, self.kb, self.config = name, llm, kb, config
         self.mapper = PropertyMapper(kb, config.candidates)
+        self._records: dict[str, KBRecord | None] = {}  # name -> the KB entity of exactly that name
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -114,15 +97,13 @@ class FactsSystem:
             result.warnings.append(f"no valid answer ({exc})")
             return []
         result.trace.append(TraceStep(step=1, node="extract", output=reply.text))
-        listed = {normalize(name) for name in reply.parsed.names}
         raw = [(h, relation, t) for head, relation, tail in reply.parsed.triples[:self.config.max_triples]
                for head, relation, tail in [name_out_of_relation(head, relation, tail)]
-               for h in coordinated(head, listed) for t in coordinated(tail, listed)]
+               for h in coordinated(head, self._is_one_name) for t in coordinated(tail, self._is_one_name)]
         grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
-        types = TypeLookup(reply.parsed.names)
-        facts: list[OpenFact] = []
+        grounded: list[tuple[Argument, str, Argument]] = []
         dropped = Counter()
-        for head, relation, tail in raw:
+        for head, relation, tail in dict.fromkeys(raw):  # a model in a loop repeats itself
             relation = " ".join(relation.split())
             subject, obj = grounder.pair(head, tail)
             reason = self._reject(subject, relation, obj)
@@ -130,9 +111,12 @@ class FactsSystem:
                 result.warnings.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
                 dropped[_kind_of(reason)] += 1
                 continue
-            facts.append(OpenFact(subject, relation, obj, (types.of(subject), types.of(obj))))
+            grounded.append((subject, relation, obj))
         result.extra["dropped"] = dict(dropped)
-        return facts
+        types = infer_types(((s.lookup, _allows(r, o), o.lookup if o.kind == "item" else None) for s, r, o in grounded),
+                            self._kb_type)
+        return [OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None))
+                for s, r, o in grounded]
 
     def _reject(self, subject: Argument | str, relation: str, obj: Argument | str) -> str | None:
         for argument in (subject, obj):
@@ -231,13 +215,33 @@ class FactsSystem:
         return (proposed or name_term(name)).model_copy(update={"surface": name})
 
     def _propose(self, name: str) -> Term | None:
+        record = self._record(name)
+        return Term.iri(record.iri, label=record.label) if record else None
+
+    def _record(self, name: str) -> KBRecord | None:
+        """The KB entity whose label or alias is this name."""
         if self.kb is None:
             return None
-        for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS):
-            record = hit.record
-            if match_name(name, [record.label, *record.aliases]).kind in ("exact", "demonym"):
-                return Term.iri(record.iri, label=record.label)
-        return None
+        if name not in self._records:
+            self._records[name] = next((hit.record for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS)
+                                        if match_name(name, [hit.record.label, *hit.record.aliases]).kind
+                                        in ("exact", "demonym")), None)
+        return self._records[name]
+
+    def _is_one_name(self, words: str) -> bool:
+        return self._record(words) is not None
+
+    def _kb_type(self, name: str | None) -> str | None:
+        record = self._record(name) if name else None
+        if record is None:
+            return None
+        classes = {c for t in record.types for c in (t, *self.kb.superclasses(t, depth=CLASS_DEPTH))}
+        return kb_type(classes)
+
+
+def _allows(relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
+    entry = table_entry(relation, obj.kind)
+    return entry.allows if entry and obj.kind == "item" else None
 
 
 _NAMED_RELATION = re.compile(r"^(?P<verb>[a-z][a-z' -]*?)\s+(?:(?:the|a|an|her|his|their|its)\s+)?"

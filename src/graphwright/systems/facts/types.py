@@ -1,5 +1,8 @@
 """Coarse types of the names in a text, as the extractor tags them, and what a relation expects.
 
+The extractor writes no types (listing the names cost a small model most of its answer, and it fell into
+loops there); each name's type is inferred (``infer_types``): from the KB entity of that exact name, from
+the name's own words ("... GmbH", "University of ..."), else from what the document's relations say of it.
 They settle the direction a small model leaves loose: "Sofie Halvmark | chief executive | Korvbro" has a
 person where the table's "chief executive" (organisation > person) wants the organisation, so the
 fact is read the other way round. They also keep KB properties whose declared subject or value
@@ -8,7 +11,8 @@ classes (the default KB's broad classes) cannot hold the names out of the mappin
 
 from __future__ import annotations
 
-from typing import Iterable, Literal
+from collections import Counter, defaultdict
+from typing import Callable, Iterable, Literal
 
 NameType = Literal["person", "organisation", "place", "work", "event", "other"]
 NAME_TYPES: tuple[str, ...] = ("person", "organisation", "place", "work", "event", "other")
@@ -65,3 +69,50 @@ def reads_backwards(subject: str | None, obj: str | None, allows: tuple[frozense
     forward = (fits(subject, allows[0]), fits(obj, allows[1]))
     backward = (fits(obj, allows[0]), fits(subject, allows[1]))
     return False in forward and False not in backward and True in backward
+
+
+#: last words of organisations' names (legal forms, kinds of body), and first words
+_ORGANISATION_ENDS = frozenset("""gmbh ag inc inc. ltd ltd. llc plc sa s.a. s.r.o. s.r.o nv bv ab asa oy oyj spa
+se kg co co. corp corp. corporation company group groep gruppe holding holdings systems technologies therapeutics
+biosystems university institute college school academy agency bank foundation association society council
+committee ministry party club fc studio studios labs laboratories laboratory entreprise arkitekter partners
+press records publishing airlines""".split())
+_ORGANISATION_STARTS = frozenset({"university", "institute", "bank", "ministry", "academy", "college"})
+
+
+def shape_type(name: str) -> str | None:
+    """The type a name's own words give ("Brunnhaldt Antriebstechnik GmbH", "University of Porto")."""
+    words = name.casefold().split()
+    if len(words) > 1 and (words[-1] in _ORGANISATION_ENDS or words[0] in _ORGANISATION_STARTS):
+        return "organisation"
+    return None
+
+
+def kb_type(types: Iterable[str]) -> str | None:
+    """The name type of an entity from its classes and their superclasses (one that several reach: None)."""
+    classes = set(types)
+    found = {kind for kind, broad in BROAD_CLASSES.items() if broad & classes}
+    return found.pop() if len(found) == 1 else None
+
+
+def infer_types(facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozenset[str] | None] | None, str]],
+                known: Callable[[str], str | None]) -> dict[str, str]:
+    """Each name's type: ``known`` (the KB's, by exact name), else its shape, else the majority of what the
+    relations the document uses with it expect (``facts``: subject, the table entry's allowed types or
+    None, object or None for a value). A name none of them types is left out."""
+    votes: dict[str, Counter] = defaultdict(Counter)
+    names: list[str] = []
+    for subject, allows, obj in facts:
+        names += [name for name in (subject, obj) if name]
+        for name, allowed in zip((subject, obj), allows or (None, None)):
+            if name and allowed is not None and len(allowed) == 1:
+                votes[name][next(iter(allowed))] += 1
+    types: dict[str, str] = {}
+    for name in dict.fromkeys(names):
+        kind = known(name) or shape_type(name)
+        if kind is None and votes[name]:
+            (first, n), *rest = votes[name].most_common(2) + [(None, 0)]
+            kind = first if n > rest[0][1] else None
+        if kind:
+            types[name] = kind
+    return types
