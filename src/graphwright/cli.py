@@ -349,6 +349,40 @@ def graph_view(
     typer.echo(f"wrote {out_file}")
 
 
+@graph_app.command("map-relation")
+def graph_map_relation(
+    phrase: str = typer.Argument(..., help="The relation as the graph keeps it (its phrase, or its IRI)."),
+    prop: str = typer.Argument(..., metavar="PROPERTY", help="A KB property id (P159) or the IRI of a schema relation."),
+    swap: bool = typer.Option(False, "--swap", help="The property reads from object to subject (\"parent of\" as P40 child "
+                              "reads backwards: use P40 with --swap for \"child of\")."),
+    store: Path = typer.Option(Path("out/store"), "--store"),
+    kb: str = typer.Option("default", "--kb", help="The KB the property's label is read from."),
+) -> None:
+    """Put every fact kept under a phrase (drawn dashed) onto a KB property, with its evidence."""
+    from graphwright.kb import open_kb
+    from graphwright.kb.namespaces import WDT, is_wikidata_id
+    from graphwright.store import GraphStore
+    from graphwright.store.relation_mapping import map_relation
+
+    try:
+        label = None
+        if is_wikidata_id(prop):
+            record = open_kb(kb).get(prop)
+            if record is None or record.kind != "property":
+                raise UserError(f"{prop} is not a property of the KB {kb!r}")
+            prop, label = WDT + prop, record.label
+        elif not prop.startswith(("http://", "https://")):
+            raise UserError(f"{prop!r} is neither a property id (P159) nor an IRI")
+        with GraphStore.open(store, create=False) as graph_store:
+            done = map_relation(graph_store, phrase, prop, swap=swap, label=label)
+    except GraphwrightError as exc:
+        _fail(exc)
+    kept = f"; {done.kept} kept under the phrase (a value cannot be the subject)" if done.kept else ""
+    typer.echo(f"mapped {done.facts} facts in {done.documents} documents onto {label or prop}{kept}")
+    if not done.facts and not done.kept:
+        typer.echo(f"no fact is kept under {phrase!r}: see `graphwright graph query` for the phrases in the store")
+
+
 @graph_app.command("query")
 def graph_query(
     sparql: str = typer.Argument(..., help="A SPARQL query, or @file.rq to read it from a file. The prefixes gw:, "

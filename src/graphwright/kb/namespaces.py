@@ -9,6 +9,8 @@ WDT = "http://www.wikidata.org/prop/direct/"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 #: Entities the text names but the KB lacks: minted by graphwright, never a KB link.
 UNLINKED = "https://graphwright.dev/entity/"
+#: Relations the text states and no KB property fits: minted from the phrase, never a KB property.
+UNLINKED_RELATION = "https://graphwright.dev/relation/"
 
 TURTLE_PREFIXES = (
     f"@prefix wd: <{WD}> .\n"
@@ -19,6 +21,10 @@ TURTLE_PREFIXES = (
 
 def is_unlinked(iri: str) -> bool:
     return iri.startswith(UNLINKED) or iri.startswith("gwe:")
+
+
+def is_unlinked_relation(iri: str) -> bool:
+    return iri.startswith(UNLINKED_RELATION)
 
 
 _ID = re.compile(r"^[PQ][1-9][0-9]*$")

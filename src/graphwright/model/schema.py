@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, Field, field_validator
 
-from graphwright.kb.namespaces import UNLINKED
+from graphwright.kb.namespaces import UNLINKED, UNLINKED_RELATION
 from graphwright.model.files import load_model_file
 
 SCHEMA_NS = "https://graphwright.dev/schema/"
@@ -96,6 +96,12 @@ class RelationSchema(BaseModel):
 def minted_relation_iri(schema: str, relation: str) -> str:
     """The IRI graphwright mints for a relation of a schema that gives it none."""
     return SCHEMA_NS + quote(schema, safe="") + "/" + quote(relation, safe="")
+
+
+def phrase_relation_iri(phrase: str) -> str:
+    """The IRI of a relation kept under the text's phrase because no KB property fits it: one phrase is one
+    relation, whichever document or system states it, until a user maps it onto a property."""
+    return UNLINKED_RELATION + quote(" ".join(phrase.split()), safe="")
 
 
 def minted_type_iri(schema: str, entity_type: str) -> str:

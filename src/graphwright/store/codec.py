@@ -13,7 +13,7 @@ from typing import Any, Iterable
 import pyoxigraph as ox
 
 from graphwright.errors import ResultNotStorable
-from graphwright.kb.namespaces import is_unlinked
+from graphwright.kb.namespaces import is_unlinked, is_unlinked_relation
 from graphwright.model import Entity, Event, EventArgument, ExtractionResult, Mention, Provenance, Span, Term, Triple
 from graphwright.store import vocab as v
 
@@ -140,6 +140,8 @@ def _describe(kg: QuadWriter, term: Term, node: ox.NamedNode | ox.Literal) -> No
         kg.add(node, v.LABEL, term.label)
     if is_unlinked(node.value):
         kg.add(node, v.RDF_TYPE, ox.NamedNode(v.UNLINKED_ENTITY))
+    elif is_unlinked_relation(node.value):
+        kg.add(node, v.RDF_TYPE, ox.NamedNode(v.UNLINKED_RELATION))
 
 
 def _encode_triple(kg: QuadWriter, prov: QuadWriter, run: ox.NamedNode, iri: str, index: int, t: Triple) -> None:

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from urllib.parse import unquote
 
 from graphwright.errors import UserError
-from graphwright.kb.namespaces import is_unlinked, local_id
+from graphwright.kb.namespaces import is_unlinked, is_unlinked_relation, local_id
 from graphwright.model import Event, Provenance, Term, Triple
 from graphwright.store.rdf_store import GraphStore
 
@@ -102,6 +102,7 @@ class GraphBuilder:
                 "target": self.node_id(t.object, owner),
                 "iri": t.predicate.value,
                 "label": _label(t.predicate, self.labels),
+                "unlinked": is_unlinked_relation(t.predicate.value),  # drawn dashed: no KB property fits
             }, _support(doc_id, sys_id, t))
 
     def add_events(self, doc_id: str, sys_id: str, events: list[Event]) -> None:

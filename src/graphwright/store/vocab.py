@@ -55,6 +55,7 @@ DOCUMENT_RUN = GW + "DocumentRun"
 ENTITY_RECORD = GW + "EntityRecord"
 MENTION = GW + "Mention"
 UNLINKED_ENTITY = GW + "UnlinkedEntity"  # a node the text names and the KB lacks
+UNLINKED_RELATION = GW + "UnlinkedRelation"  # a relation kept under the text's phrase: no KB property fits
 EVENT = GW + "Event"  # every event node, beside its event-type class
 EVENT_RECORD = GW + "EventRecord"
 EVENT_ARGUMENT = GW + "EventArgument"

@@ -144,7 +144,8 @@ class GraphIndex:
             "nodes": [{**{k: nodes[i][k] for k in _NODE_FIELDS if k in nodes[i]},
                        "id": f"n{i}", "degree": len(data["adjacent"].get(i, ()))} for i in used],
             "edges": [{"id": f"e{edge['id']}", "source": f"n{edge['source']}", "target": f"n{edge['target']}",
-                       "kind": edge["kind"], "iri": edge["iri"], "label": edge["label"], "support": support}
+                       "kind": edge["kind"], "iri": edge["iri"], "label": edge["label"],
+                       "unlinked": edge.get("unlinked", False), "support": support}
                       for edge, support in chosen],
             "total": total,
         }

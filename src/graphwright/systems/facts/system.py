@@ -31,7 +31,7 @@ from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
-from graphwright.model.schema import minted_relation_iri
+from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
@@ -40,7 +40,6 @@ from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
-SCHEMA_NAME = "facts"  # minted relations: https://graphwright.dev/schema/facts/<phrase>
 PROPOSALS = 5  # same-name KB entities looked at when proposing a link
 CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
 
@@ -196,7 +195,7 @@ class FactsSystem:
     def _predicate(self, relation: str, choice: Mapped) -> Term:
         if choice.mapping is None:
             phrase = normalize_phrase(relation)
-            return Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase)
+            return Term.iri(phrase_relation_iri(phrase), surface=relation, label=phrase)
         record = self.kb.get(choice.mapping.property) if self.kb is not None else None
         return Term.iri(WDT + choice.mapping.property, surface=relation, label=record.label if record else None)
 

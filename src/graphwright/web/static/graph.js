@@ -15,6 +15,7 @@ const STYLE = [
     "text-rotation": "autorotate", "text-background-color": "#f8fafc", "text-background-opacity": 0.8,
     "min-zoomed-font-size": 8}},
   {selector: "edge[kind = 'role']", style: {"line-style": "dashed", "line-color": "#039855", "target-arrow-color": "#039855"}},
+  {selector: "edge[?unlinked]", style: {"line-style": "dashed", "line-color": "#7a5af8", "target-arrow-color": "#7a5af8", "color": "#7a5af8"}},
   {selector: ":selected", style: {"border-width": 3, "line-color": "#2f6fed", "target-arrow-color": "#2f6fed", "width": 3}},
 ];
 
@@ -100,7 +101,7 @@ function showEdge(edge) {
   const d = edge.data();
   gw.show($("details"), 
     gw.el("h2", {}, `${edge.source().data("label")} — ${d.label} → ${edge.target().data("label")}`),
-    gw.el("div", {className: "iri"}, d.iri),
+    gw.el("div", {className: "iri"}, d.unlinked ? `no KB property fits: kept under the text's phrase, ${d.iri}` : d.iri),
     gw.el("h3", {}, `evidence (${d.support.length})`),
     ...d.support.map(supportBlock));
 }
