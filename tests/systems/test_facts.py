@@ -129,3 +129,20 @@ async def test_a_broken_mapping_answer_keeps_the_facts_under_their_phrases(defau
     labels = {t.predicate.label for t in found.triples if not t.predicate.value.startswith(WDT)}
     assert labels == {"coaches", "sponsors"}
     assert any("no valid mapping answer" in w for w in found.warnings)
+
+
+async def test_by_sentence_asks_for_each_sentence_in_turn_and_cites_the_one_the_fact_was_listed_under(default_kb):
+    text = "Maren Solberg founded Tidewater Instruments in 2016. Tidewater Instruments is based in Stavanger."
+    seen = {}
+
+    def reply(messages, schema) -> str:
+        seen["user"], seen["schema"] = messages[-1]["content"], schema
+        return json.dumps({"sentences": [[["Tidewater Instruments", "founded by", "Maren Solberg"]],
+                                         [["Tidewater Instruments", "headquarters", "Stavanger"]]]})
+    found = await run(default_kb, ScriptedLLM(reply), text=text, by_sentence=True)
+    assert "[1] Maren Solberg founded" in seen["user"] and "[2] Tidewater Instruments is based" in seen["user"]
+    listed = seen["schema"]["properties"]["sentences"]
+    assert (listed["minItems"], listed["maxItems"]) == (2, 2)
+    evidence = {t.predicate.value.removeprefix(WDT): t.provenance.evidence.text for t in found.triples}
+    assert evidence == {"P112": "Maren Solberg founded Tidewater Instruments in 2016.",
+                        "P159": "Tidewater Instruments is based in Stavanger."}

@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from graphwright.eval.datasets import data_file, open_text, read_json, task_dataset
 from graphwright.eval.gold import GoldArgument, GoldDocument, GoldEvent
+from graphwright.model.document import split_sentences
 from graphwright.model.events import EventSchema, EventType
 from graphwright.registry import Registry
 
@@ -237,32 +238,6 @@ CASIE_DESCRIPTIONS = {
 }
 CASIE_TEST_EVERY = 20  # sorted by number, articles at positions i % 20 < 3 are test: 150 of 1,000
 CASIE_TEST_SHARE = 3
-
-_SENTENCE_END = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
-_NOT_AN_END = {"mr", "mrs", "ms", "dr", "prof", "st", "no", "vs", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun",
-               "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence, surrounding whitespace left out. A sentence ends at ``.``, ``!`` or
-    ``?`` (and any closing quotes or brackets) followed by whitespace and a capital letter, a digit or an
-    opening quote; not after a title or month abbreviation (``Mr.``, ``Dr.``, ``St.``, ``No.``, ``Nov.``,
-    ``U.S.``) or a single capital letter (an initial)."""
-    cuts, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        word = re.search(r"[\w.]*$", text[:match.start()]).group().lower()
-        if word in _NOT_AN_END or (len(word) == 1 and text[match.start() - 1].isupper()):
-            continue
-        cuts.append((start, match.end()))
-        start = match.end()
-    cuts.append((start, len(text)))
-    spans = []
-    for a, b in cuts:
-        piece = text[a:b]
-        if piece.strip():
-            spans.append((a + len(piece) - len(piece.lstrip()), a + len(piece.rstrip())))
-    return spans
-
 
 def _casie_shift(content: str, marks: list[dict]) -> int:
     """The shift under which most of an article's annotations match their text: in a few dozen articles all

@@ -99,28 +99,32 @@ class Grounder:
         self.names = sorted({n for n in found if n[:1].isupper()}, key=len, reverse=True)
         self._name_words = [(name, normalize(name).split()) for name in self.names]  # folded once, read per argument
 
-    def pair(self, head: str, tail: str) -> tuple[Argument | str, Argument | str]:
+    def pair(self, head: str, tail: str, within: Span | None = None) -> tuple[Argument | str, Argument | str]:
         """Subject and object, each placed at its occurrence nearest the other's (the sentence that states
-        the fact); a short name that several full names end with takes the one nearest the other argument."""
+        the fact, ``within`` when the model said which); a short name that several full names end with takes
+        the one nearest the other argument."""
         subject, obj = self.ground(head), self.ground(tail)
         if isinstance(subject, str) or isinstance(obj, str):
             return subject, obj
         subject = self._nearest_full_name(subject, obj.span)
         obj = self._nearest_full_name(obj, subject.span)
-        spans = self._nearest(subject.span.text, obj.span.text)
+        spans = self._nearest(subject.span.text, obj.span.text, within)
         if spans:
             subject, obj = replace(subject, span=spans[0]), replace(obj, span=spans[1])
         return subject, obj
 
-    def _nearest(self, first: str, second: str) -> tuple[Span, Span] | None:
-        """The occurrences of two strings closest together."""
+    def _nearest(self, first: str, second: str, within: Span | None = None) -> tuple[Span, Span] | None:
+        """The occurrences of two strings closest together, inside ``within`` where both can be."""
         pairs = [(a, b) for a in occurrences(self.document, first) for b in occurrences(self.document, second)]
         if not pairs:
             return None
-        return min(pairs, key=lambda ab: (abs(ab[0].start - ab[1].start), ab[0].start))
+
+        def outside(span: Span) -> bool:
+            return within is not None and not (within.start <= span.start and span.end <= within.end)
+        return min(pairs, key=lambda ab: (outside(ab[0]) + outside(ab[1]), abs(ab[0].start - ab[1].start), ab[0].start))
 
     def _nearest_full_name(self, argument: Argument, near: Span) -> Argument:
-        if argument.kind != "item" or not argument.words[:1].isupper():
+        if argument.kind != "item" or not argument.words[:1].isupper() or self._named_alone_first(argument.words):
             return argument
         longer = self._longer_names(argument.words)
         if len(longer) < 2:

@@ -9,6 +9,10 @@ class FactsConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt setting is an error, not a silent default
 
     max_triples: int = Field(default=24, ge=1, le=80, description="Facts asked for per passage.")
+    by_sentence: bool = Field(default=False, description="Show the text as numbered sentences and ask for each "
+                              "sentence's facts in turn; off: one list of triples for the whole passage.")
+    max_triples_per_sentence: int = Field(default=8, ge=1, le=40, description="Facts asked for per sentence "
+                                          "(by_sentence).")
     max_tokens: int = Field(default=640, ge=32, description="Completion budget of the extraction answer.")
     parse_retries: int = Field(default=1, ge=0, le=5, description="Corrections of an answer that does not parse.")
     candidates: int = Field(default=4, ge=1, le=8, description="KB properties offered per relation phrase in the "

@@ -26,11 +26,12 @@ from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.records import KBRecord
 from graphwright.kb.namespaces import WDT
 from graphwright.linking.literals import name_term
-from graphwright.linking.names import is_number_or_date, match_name, normalize
+from graphwright.linking.names import is_number_or_date, match_name
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
+from graphwright.model.document import split_sentences
 from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
@@ -40,6 +41,7 @@ from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
+SENTENCES_PROMPT = load_prompt("graphwright.systems.facts", "sentences")
 PROPOSALS = 5  # same-name KB entities looked at when proposing a link
 CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
 
@@ -48,12 +50,18 @@ class FactsAnswer(BaseModel):
     triples: list[tuple[str, str, str]] = Field(default_factory=list, description="[subject, relation, object] triples")
 
 
+class SentencesAnswer(BaseModel):
+    sentences: list[list[tuple[str, str, str]]] = Field(
+        default_factory=list, description="for each sentence in order, the [subject, relation, object] triples it states")
+
+
 @dataclass(frozen=True)
 class OpenFact:
     subject: Argument
     relation: str
     object: Argument
     types: tuple[str | None, str | None]  # the inferred name types of subject and object
+    sentence: Span | None = None  # the sentence the model listed it under
 
     @property
     def key(self) -> tuple:
@@ -84,38 +92,58 @@ class FactsSystem:
         return result
 
     async def _extract(self, llm: LLM, document: Document, result: ExtractionResult) -> list[OpenFact]:
-        system, user = PROMPT.render(relations=prompt_lines(), text=document.text)
-        schema = FactsAnswer.model_json_schema()
-        schema["properties"]["triples"]["maxItems"] = self.config.max_triples  # a model in a loop stops there
+        listed = await self._listed(llm, document, result)
+        raw = [(h, relation, t, sentence) for head, relation, tail, sentence in listed
+               for head, relation, tail in [name_out_of_relation(head, relation, tail)]
+               for h in coordinated(head, self._is_one_name) for t in coordinated(tail, self._is_one_name)]
+        grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
+        grounded: list[tuple[Argument, str, Argument, Span | None]] = []
+        dropped = Counter()
+        firsts: dict[tuple[str, str, str], Span | None] = {}  # a model in a loop repeats itself
+        for head, relation, tail, sentence in raw:
+            firsts.setdefault((head, relation, tail), sentence)
+        for (head, relation, tail), sentence in firsts.items():
+            relation = " ".join(relation.split())
+            subject, obj = grounder.pair(head, tail, sentence)
+            reason = self._reject(subject, relation, obj)
+            if reason:
+                result.warnings.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
+                dropped[_kind_of(reason)] += 1
+                continue
+            grounded.append((subject, relation, obj, sentence))
+        result.extra["dropped"] = dict(dropped)
+        types = infer_types(((s.lookup, _allows(r, o), o.lookup if o.kind == "item" else None)
+                             for s, r, o, _ in grounded), self._kb_type)
+        return [OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None), sentence)
+                for s, r, o, sentence in grounded]
+
+    async def _listed(self, llm: LLM, document: Document,
+                      result: ExtractionResult) -> list[tuple[str, str, str, Span | None]]:
+        """The model's triples, each with the sentence it listed it under (None: it was not asked for one)."""
+        sentences = [document.span(a, b) for a, b in split_sentences(document.text)] if self.config.by_sentence else []
+        if sentences:
+            numbered = "\n".join(f"[{i}] {' '.join(s.text.split())}" for i, s in enumerate(sentences, 1))
+            system, user = SENTENCES_PROMPT.render(relations=prompt_lines(), text=numbered)
+            answer_type, schema = SentencesAnswer, SentencesAnswer.model_json_schema()
+            schema["properties"]["sentences"].update(minItems=len(sentences), maxItems=len(sentences))
+            schema["properties"]["sentences"]["items"]["maxItems"] = self.config.max_triples_per_sentence
+        else:
+            system, user = PROMPT.render(relations=prompt_lines(), text=document.text)
+            answer_type, schema = FactsAnswer, FactsAnswer.model_json_schema()
+            schema["properties"]["triples"]["maxItems"] = self.config.max_triples  # a model in a loop stops there
         try:
             reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                          FactsAnswer, schema=schema, max_retries=self.config.parse_retries,
+                                          answer_type, schema=schema, max_retries=self.config.parse_retries,
                                           max_tokens=self.config.max_tokens, salvage_cut_off=True)
         except ModelOutputError as exc:
             result.trace.append(TraceStep(step=1, node="extract", error=str(exc)))
             result.warnings.append(f"no valid answer ({exc})")
             return []
         result.trace.append(TraceStep(step=1, node="extract", output=reply.text))
-        raw = [(h, relation, t) for head, relation, tail in reply.parsed.triples[:self.config.max_triples]
-               for head, relation, tail in [name_out_of_relation(head, relation, tail)]
-               for h in coordinated(head, self._is_one_name) for t in coordinated(tail, self._is_one_name)]
-        grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
-        grounded: list[tuple[Argument, str, Argument]] = []
-        dropped = Counter()
-        for head, relation, tail in dict.fromkeys(raw):  # a model in a loop repeats itself
-            relation = " ".join(relation.split())
-            subject, obj = grounder.pair(head, tail)
-            reason = self._reject(subject, relation, obj)
-            if reason:
-                result.warnings.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
-                dropped[_kind_of(reason)] += 1
-                continue
-            grounded.append((subject, relation, obj))
-        result.extra["dropped"] = dict(dropped)
-        types = infer_types(((s.lookup, _allows(r, o), o.lookup if o.kind == "item" else None) for s, r, o in grounded),
-                            self._kb_type)
-        return [OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None))
-                for s, r, o in grounded]
+        if not sentences:
+            return [(*triple, None) for triple in reply.parsed.triples[:self.config.max_triples]]
+        return [(*triple, sentence) for sentence, triples in zip(sentences, reply.parsed.sentences)
+                for triple in triples[:self.config.max_triples_per_sentence]]
 
     def _reject(self, subject: Argument | str, relation: str, obj: Argument | str) -> str | None:
         for argument in (subject, obj):
@@ -257,8 +285,12 @@ def name_out_of_relation(head: str, relation: str, tail: str) -> tuple[str, str,
 
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
-    """The sentence that states a fact: the one naming both arguments, else the object's (the subject was
-    named before and referred to here: "The Danish firm makes ocean sensors")."""
+    """The sentence that states a fact: the one the model listed it under when the object is in it, else the
+    one naming both arguments, else the object's (the subject was named before and referred to here: "The
+    Danish firm makes ocean sensors")."""
+    listed = fact.sentence
+    if listed is not None and listed.start <= fact.object.span.start and fact.object.span.end <= listed.end:
+        return listed
     subject, obj = (document.sentence_around(a.span) for a in (fact.subject, fact.object))
     return subject if subject == obj or fact.object.span.end == 0 else obj
 

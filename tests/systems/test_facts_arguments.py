@@ -1,0 +1,61 @@
+"""How ``facts`` places what the model wrote in the text, and how it types names without asking the model."""
+
+from __future__ import annotations
+
+from graphwright.model import Document
+from graphwright.systems.facts.arguments import Grounder, coordinated, without_description
+from graphwright.systems.facts.types import infer_types, shape_type
+
+UBISOFT = Document(id="u", text="Ubisoft is a French publisher. Its studio Ubisoft Montreal made Assassin's Creed, and "
+                                "Ubisoft Annecy makes sports games. Yves Guillemot runs Ubisoft.")
+MEITNER = Document(id="m", text="Lise Meitner was born in Vienna. In 1938 Meitner fled to Stockholm.")
+
+
+def test_a_surname_grows_to_the_full_name_the_text_gave_first():
+    grounder = Grounder(MEITNER, [], max_words=10)
+    assert grounder.ground("Meitner").words == "Lise Meitner"
+
+
+def test_a_name_the_text_introduces_on_its_own_does_not_grow_into_a_longer_one():
+    grounder = Grounder(UBISOFT, [], max_words=10)
+    assert grounder.ground("Ubisoft").words == "Ubisoft"
+    subject, obj = grounder.pair("Yves Guillemot", "Ubisoft")
+    assert obj.words == "Ubisoft" and obj.span.start == UBISOFT.text.rindex("Ubisoft")
+
+
+def test_a_description_before_a_name_is_left_out_also_when_the_model_wrote_it_as_a_name():
+    text = Document(id="k", text="Copenhagen enzyme maker Korvbro Biosystems has named a new chief. Korvbro was "
+                                 "founded in 2009.")
+    assert without_description("Copenhagen enzyme maker Korvbro Biosystems") == "Korvbro Biosystems"
+    assert without_description("University of Oslo") == "University of Oslo"
+    grounder = Grounder(text, ["Copenhagen enzyme maker Korvbro Biosystems"], max_words=10)
+    assert grounder.ground("Korvbro").words == "Korvbro Biosystems"
+
+
+def test_the_sentence_the_model_named_is_where_both_arguments_are_placed():
+    document = Document(id="v", text="Lise Meitner left Vienna. Vienna later honoured the physicist Lise Meitner.")
+    grounder = Grounder(document, [], max_words=10)
+    second = document.span(document.text.index("Vienna later"), len(document.text))
+    assert grounder.pair("Lise Meitner", "Vienna")[1].span.start == document.text.index("Vienna")
+    subject, obj = grounder.pair("Lise Meitner", "Vienna", second)
+    assert (subject.span.start, obj.span.start) == (document.text.rindex("Lise"), second.start)
+
+
+def test_coordinated_names_split_unless_they_are_one_name():
+    assert coordinated("Germany and Austria") == ["Germany", "Austria"]
+    assert coordinated("Procter & Gamble", lambda words: words == "Procter & Gamble") == ["Procter & Gamble"]
+    assert coordinated("salt and pepper") == ["salt and pepper"]
+
+
+def test_types_come_from_the_kb_then_the_name_then_the_relations():
+    known = {"Vienna": "place"}.get
+    facts = [("Lise Meitner", (frozenset({"person"}), frozenset({"place"})), "Vienna"),
+             ("Helvaro Holding AG", None, "Lise Meitner"),
+             # the model read this one backwards: one vote against two
+             ("Sofie Halvmark", (frozenset({"organisation"}), frozenset({"person"})), "Korvbro"),
+             ("Sofie Halvmark", (frozenset({"person"}), frozenset({"organisation", "place"})), "Korvbro"),
+             ("Sofie Halvmark", (frozenset({"person"}), frozenset({"place"})), "Vienna")]
+    types = infer_types(facts, known)
+    assert types["Vienna"] == "place" and types["Lise Meitner"] == "person"
+    assert types["Helvaro Holding AG"] == "organisation" and types["Sofie Halvmark"] == "person"
+    assert shape_type("University of Porto") == "organisation" and shape_type("Porto") is None
