@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from graphwright.cli import app
+from graphwright.kb.namespaces import UNLINKED_RELATION, WDT
+from graphwright.store import GraphStore
 from tests.support.cie_script import (
     MAPPING, TEXT, TRIPLES, AgentScript, architecture_script, lean_script,
 )
@@ -24,7 +26,7 @@ def happy_script():
 
 
 def extract(tmp_path: Path, server, *paths: str, extra=()):
-    return runner.invoke(app, ["extract", *paths, "--base-url", server.base_url, "--model", "scripted",
+    return runner.invoke(app, ["extract", *paths, "--system", "cie.network", "--base-url", server.base_url, "--model", "scripted",
                                "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"), *extra])
 
 
@@ -120,7 +122,8 @@ def test_cli_systems_lists_cie_network():
 
 
 def test_cli_misspelt_setting_is_an_error(tmp_path, doc, default_kb):
-    result = runner.invoke(app, ["extract", str(doc), "--set", "max_stepz=3", "--base-url", "http://127.0.0.1:9/v1",
+    result = runner.invoke(app, ["extract", str(doc), "--system", "cie.network", "--set", "max_stepz=3",
+                                 "--base-url", "http://127.0.0.1:9/v1",
                                  "--model", "m", "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
     assert result.exit_code == 1
     assert "max_stepz" in result.output and "max_steps" in result.output
@@ -155,3 +158,22 @@ def test_cli_extract_keeps_a_person_the_kb_lacks_unlinked(tmp_path, default_kb, 
     found = {t.subject.value for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)
              if t.predicate.value == "http://www.wikidata.org/prop/direct/P102"}
     assert found == subjects
+
+
+def test_extract_runs_facts_by_default_and_keeps_what_no_property_fits(tmp_path, default_kb):
+    doc = tmp_path / "tidewater.txt"
+    doc.write_text("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The company sponsors the "
+                   "fishing festival.", encoding="utf-8")
+    answer = {"triples": [["Tidewater Instruments", "founded by", "Maren Solberg"],
+                          ["Tidewater Instruments", "founded on", "2016"],
+                          ["Tidewater Instruments", "sponsors", "fishing festival"]]}
+    with ScriptedOpenAIServer(lambda messages, fmt: json.dumps(answer)) as server:
+        done = runner.invoke(app, ["extract", str(doc), "--base-url", server.base_url, "--model", "scripted", "--no-cache",
+                                   "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+        assert done.exit_code == 0, done.output
+        assert len(server.requests) == 1
+    rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert rows[0]["system"] == "facts"
+    with GraphStore.open_for_reading(tmp_path / "store") as store:
+        predicates = {t.predicate.value for t in store.triples()}
+    assert {WDT + "P112", WDT + "P571", UNLINKED_RELATION + "sponsors"} == predicates

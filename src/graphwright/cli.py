@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from graphwright.errors import GraphwrightError, UserError
+from graphwright.systems.base import DEFAULT_SYSTEM
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Knowledge graphs from text with LLM agents.")
 kb_app = typer.Typer(no_args_is_help=True, help="Build and search knowledge bases.")
@@ -47,7 +48,7 @@ def _fail(exc: BaseException) -> None:
 @app.command()
 def extract(
     paths: list[str] = typer.Argument(..., help="Text files, folders of .txt/.md files, or - for stdin."),
-    system: str = typer.Option("cie.network", "--system", "-s", help="Extraction system."),
+    system: str = typer.Option(DEFAULT_SYSTEM, "--system", "-s", help="Extraction system (`graphwright systems`)."),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
     api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),

@@ -26,8 +26,8 @@ def test_extract_grow_then_maintain_the_grown_graph(tmp_path, default_kb):
     doc, store = tmp_path / "doc.txt", tmp_path / "store"
     doc.write_text(TEXT, encoding="utf-8")
     with ScriptedOpenAIServer(lean_script()) as server:
-        done = runner.invoke(app, ["extract", str(doc), "--base-url", server.base_url, "--model", "scripted",
-                                   "--no-cache", "--store", str(store), "--out", str(tmp_path / "out"), "--grow"])
+        done = runner.invoke(app, ["extract", str(doc), "--system", "cie.network", "--base-url", server.base_url,
+                                   "--model", "scripted", "--no-cache", "--store", str(store), "--out", str(tmp_path / "out"), "--grow"])
     assert done.exit_code == 0, done.output
     assert "episode 1: 1 runs" in done.output
     stats = json.loads(graph("stats", "--json", store=store).output)

@@ -59,3 +59,37 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
     assert types["Vienna"] == "place" and types["Lise Meitner"] == "person"
     assert types["Helvaro Holding AG"] == "organisation" and types["Sofie Halvmark"] == "person"
     assert shape_type("University of Porto") == "organisation" and shape_type("Porto") is None
+
+
+def passing(default_kb, text: str, names=()) -> set[tuple[str, str, str]]:
+    from graphwright.systems.facts.config import FactsConfig
+    from graphwright.systems.facts.passing import PassingFacts
+    from graphwright.systems.facts.system import FactsSystem
+    kind_of = FactsSystem(None, default_kb, FactsConfig())._kb_type
+    return {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="p", text=text), default_kb, list(names), kind_of).facts()}
+
+
+def test_facts_said_in_passing_about_people(default_kb):
+    found = passing(default_kb, "The project was led by the Austrian physicist Greta Holmqvist and the chemist Aron "
+                                "Veld. Her father, Paul Holmqvist, was a German-born photographer. Mira Sand, a local "
+                                "schoolteacher who ran the club, joined later. Her son Tomas Holmqvist is a Canadian rower.")
+    assert found == {("Greta Holmqvist", "occupation", "physicist"), ("Greta Holmqvist", "citizen of", "Austrian"),
+                     ("Aron Veld", "occupation", "chemist"), ("Paul Holmqvist", "occupation", "photographer"),
+                     ("Paul Holmqvist", "born in", "German"), ("Mira Sand", "occupation", "schoolteacher"),
+                     ("Tomas Holmqvist", "occupation", "rower"), ("Tomas Holmqvist", "citizen of", "Canadian")}
+
+
+def test_facts_said_in_passing_about_organisations_and_places(default_kb):
+    found = passing(default_kb, "Dutch logistics software company Kranvelt Systems bought the Porto-based start-up "
+                                "Ribeira Mapas. The deal was signed in Kelowna, British Columbia, near Carvoeiro, a "
+                                "village in Brittany. Kranvelt Systems is a Belgian maker of route planners.",
+                    names=["Kranvelt Systems"])
+    assert found == {("Kranvelt Systems", "country", "Dutch"), ("Ribeira Mapas", "headquarters", "Porto"),
+                     ("Kelowna", "located in", "British Columbia"), ("Carvoeiro", "located in", "Brittany"),
+                     ("Kranvelt Systems", "country", "Belgian")}
+
+
+def test_nothing_is_read_into_relatives_offices_or_makers(default_kb):
+    found = passing(default_kb, "Her brother Ivo Marsh met the bicycle maker Velomora Bikes and the foreign minister "
+                                "Jules Arnaud under Vice-Admiral Karl Brem.")
+    assert found == {("Jules Arnaud", "position held", "foreign minister")}

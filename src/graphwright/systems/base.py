@@ -22,6 +22,8 @@ class System(Protocol):
 SystemFactory = Callable[[LLM, Any, dict[str, Any] | None], System]
 
 SYSTEMS: Registry[SystemFactory] = Registry("system")
+#: what `extract`, the demo and the web app run unless told otherwise: every fact the text states (issue 43)
+DEFAULT_SYSTEM = "facts"
 
 
 def load_builtin_systems() -> None:

@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import decode_text
 from graphwright.store.export import ALL_FORMATS
-from graphwright.systems.base import make_system, system_names
+from graphwright.systems.base import DEFAULT_SYSTEM, make_system, system_names
 from graphwright.web.jobs import JobSpec
 
 router = APIRouter(prefix="/api", tags=["jobs"])
@@ -27,7 +27,7 @@ def server(request: Request):
 def info(request: Request) -> dict[str, Any]:
     """What a client may choose: systems, models and KBs (the first of each is the default), and limits."""
     c = server(request).config
-    return {"systems": system_names(), "default_system": "cie.network", "models": c.models, "kbs": list(c.kbs),
+    return {"systems": system_names(), "default_system": DEFAULT_SYSTEM, "models": c.models, "kbs": list(c.kbs),
             "export_formats": ALL_FORMATS, "max_upload_bytes": c.max_upload_bytes, "max_chars": c.max_chars}
 
 
@@ -37,7 +37,7 @@ async def submit(
     files: list[UploadFile] = File(default=[], description="Text files (UTF-8)."),
     text: str = Form("", description="A text pasted into the page."),
     name: str = Form("pasted text", description="The pasted text's name."),
-    system: str = Form("cie.network"),
+    system: str = Form(DEFAULT_SYSTEM),
     model: str = Form(""),
     kb: str = Form(""),
     settings: str = Form("{}", description="System settings as a JSON object, e.g. {\"max_steps\": 6}."),

@@ -13,6 +13,9 @@ class FactsConfig(BaseModel):
                               "sentence's facts in turn; off: one list of triples for the whole passage.")
     max_triples_per_sentence: int = Field(default=8, ge=1, le=40, description="Facts asked for per sentence "
                                           "(by_sentence).")
+    in_passing: bool = Field(default=True, description="Add the facts sentences state in passing, read without the "
+                             "model: occupations and citizenship before or after a person's name, an organisation's "
+                             "country and seat before its name, a place written with the place it lies in.")
     max_tokens: int = Field(default=640, ge=32, description="Completion budget of the extraction answer.")
     parse_retries: int = Field(default=1, ge=0, le=5, description="Corrections of an answer that does not parse.")
     candidates: int = Field(default=4, ge=1, le=8, description="KB properties offered per relation phrase in the "

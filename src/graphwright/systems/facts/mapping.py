@@ -15,7 +15,7 @@ from graphwright.kb.records import KBRecord
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.systems.facts.relations import Mapping, ObjectKind, normalize_phrase, table_entry
-from graphwright.systems.facts.types import fits_classes, reads_backwards
+from graphwright.systems.facts.types import fits, fits_classes, reads_backwards
 
 PROMPT = load_prompt("graphwright.systems.facts", "map")
 #: the datatypes a property must have to take an object of each kind (None: the KB does not say)
@@ -67,7 +67,9 @@ class PropertyMapper:
             if kind == "item" and entry.for_person and types[0] == "person":
                 return Mapped(Mapping(entry.for_person), "table")
             if kind == "item" and reads_backwards(*types, entry.allows):
-                mapping = Mapping(mapping.property, not mapping.swapped)
+                return Mapped(Mapping(mapping.property, not mapping.swapped), "table")
+            if _misfits(types, entry.allows, kind):  # "Yves Guillemot | founded in | 1986": a person has no inception
+                return Mapped(None, "minted")
             return Mapped(mapping, "table")
         if self.kb is None:
             return None
@@ -91,6 +93,12 @@ class PropertyMapper:
             if hit.record.datatype in DATATYPES[kind] and hit.record.datatype != "external-id":
                 candidates += [(hit.record, swapped) for swapped in _directions(hit.record, kind, types)]
         return Question(phrase, example, candidates[:self.candidates]) if candidates else None
+
+
+def _misfits(types: Types, allows: tuple[frozenset[str] | None, frozenset[str] | None], kind: ObjectKind) -> bool:
+    """Whether the names' types rule the table's relation out as written (either way round for names)."""
+    sides = (0, 1) if kind == "item" else (0,)
+    return any(fits(types[i], allows[i]) is False for i in sides)
 
 
 def _directions(record: KBRecord, kind: ObjectKind, types: Types) -> list[bool]:

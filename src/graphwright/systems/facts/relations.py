@@ -16,8 +16,8 @@ from graphwright.systems.facts.types import expected
 ObjectKind = Literal["item", "date", "number"]
 OBJECT_KINDS: tuple[ObjectKind, ...] = ("item", "date", "number")
 # words that carry tense or emphasis, not the relation: "was born in" is "born in", "has been chief executive of"
-_AUXILIARY = re.compile(r"^(?:(?:is|was|were|are|be|been|being|has|have|had|became|becomes|also|then|later|the|its|"
-                        r"his|her|their)\s+)+")
+_AUXILIARY = re.compile(r"^(?:(?:is|was|were|are|be|been|being|has|have|had|became|becomes|also|then|later|the|a|an|"
+                        r"its|his|her|their)\s+)+")
 
 
 @dataclass(frozen=True)

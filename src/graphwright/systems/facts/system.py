@@ -36,6 +36,7 @@ from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
+from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.relations import normalize_phrase, prompt_lines, table_entry
 from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
@@ -93,6 +94,10 @@ class FactsSystem:
 
     async def _extract(self, llm: LLM, document: Document, result: ExtractionResult) -> list[OpenFact]:
         listed = await self._listed(llm, document, result)
+        if self.config.in_passing:  # what the sentences say on the way, read without the model
+            passing = PassingFacts(document, self.kb, [n for t in listed for n in (t[0], t[2])], self._kb_type).facts()
+            result.extra["in_passing"] = len(passing)
+            listed += passing
         raw = [(h, relation, t, sentence) for head, relation, tail, sentence in listed
                for head, relation, tail in [name_out_of_relation(head, relation, tail)]
                for h in coordinated(head, self._is_one_name) for t in coordinated(tail, self._is_one_name)]
@@ -262,8 +267,12 @@ class FactsSystem:
         record = self._record(name) if name else None
         if record is None:
             return None
-        classes = {c for t in record.types for c in (t, *self.kb.superclasses(t, depth=CLASS_DEPTH))}
-        return kb_type(classes)
+        # the nearest broad class decides: a city is also, further up, a legal person (an organisation)
+        for depth in range(CLASS_DEPTH + 1):
+            found = kb_type({c for t in record.types for c in (t, *self.kb.superclasses(t, depth=depth))})
+            if found:
+                return found
+        return None
 
 
 def _allows(relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:

@@ -89,10 +89,13 @@ def shape_type(name: str) -> str | None:
 
 
 def kb_type(types: Iterable[str]) -> str | None:
-    """The name type of an entity from its classes and their superclasses (one that several reach: None)."""
+    """The name type of an entity from its classes and their superclasses; where several are reached, the
+    one more of whose broad classes are (a city is a settlement, a territory and a location, and also a
+    legal person: an organisation), on a tie a person before a place before the rest."""
     classes = set(types)
-    found = {kind for kind, broad in BROAD_CLASSES.items() if broad & classes}
-    return found.pop() if len(found) == 1 else None
+    reached = {kind: len(broad & classes) for kind, broad in BROAD_CLASSES.items() if broad & classes}
+    order = ("person", "place", "work", "event", "organisation")
+    return max(reached, key=lambda kind: (reached[kind], -order.index(kind)), default=None)
 
 
 def infer_types(facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozenset[str] | None] | None, str]],

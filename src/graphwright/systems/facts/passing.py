@@ -1,0 +1,237 @@
+"""Facts a text states in passing, read without the model: the small model lists a sentence's main
+facts and skips what the sentence only says on the way ("the chemist Otto Hahn", "the Dutch company
+Veldhaven Systems", "Kelowna, British Columbia"). Each is written as the model would write it, an open
+triple with the sentence that states it, and goes through the same grounding and mapping:
+
+- an occupation before or after a person's name ("the marine engineer Ingrid Lauvås", "Karla Aaløkke, a
+  local schoolteacher", "Moira Tallcott ... is a Canadian rower"), with the demonym before it as the
+  person's citizenship and "German-born" as the birthplace;
+- a demonym before an organisation's noun and name ("the Belgian transport group Merelbeek Groep",
+  "Havbris Sensorteknikk is a Norwegian maker") as its country;
+- a place written with the place it lies in ("in Kelowna, British Columbia", "Carentoir, a village in
+  Brittany").
+
+Occupations are the KB's (an entity typed occupation or profession) or words that only name one
+("-ist", "-ian"); the nouns that name what a company is are not occupations ("the bicycle maker").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Iterator
+
+from graphwright.linking.names import DEMONYMS
+from graphwright.model import Document, Span
+from graphwright.model.document import split_sentences
+from graphwright.systems.facts.arguments import text_names
+from graphwright.systems.facts.types import shape_type
+
+OCCUPATION_CLASSES = frozenset({"Q28640", "Q12737077", "Q4164871"})  # occupation, profession, position
+#: nouns that say what an organisation is
+ORGANISATION_NOUNS = frozenset("""company firm maker group publisher start-up startup studio bank manufacturer
+producer developer retailer airline brand carmaker holding chain agency contractor supplier operator builder
+shipyard yard brewery label broadcaster insurer investor fund utility""".split())
+_DETERMINER = frozenset({"the", "a", "an", "her", "his", "their", "its", "our"})
+_OCCUPATION_ENDS = ("ist", "ian")
+_RELATIVES = frozenset("""son daughter wife husband brother sister mother father child children parent nephew niece
+cousin uncle aunt friend partner colleague member citizen resident native""".split())
+#: offices a person holds (Wikidata's position held, P39), not occupations
+POSITIONS = frozenset("""minister chancellor mayor president governor senator king queen ambassador secretary premier
+chairman chairwoman chairperson councillor councilor mp""".split())
+_FUNCTION_WORDS = frozenset("""under with by of in on at for from to and or as than after before during""".split())
+_NOT_OCCUPATION = frozenset({"christian", "librarian", "guardian", "median", "pedestrian", "civilian", "veteran"})
+_PLACE_NOUNS = "village|town|city|borough|district|suburb|region|province|county|municipality|state|island|port"
+_PLACE_IN = re.compile(rf"^,\s+(?:today\s+|now\s+)?(?:a|an|the)\s+(?:[a-z]+\s+)?(?:{_PLACE_NOUNS})\s+(?:in|of)\s+$")
+
+Fact = tuple[str, str, str, Span]
+
+
+class PassingFacts:
+    """The facts one document states in passing."""
+
+    def __init__(self, document: Document, kb: Any, names: list[str], kind_of: Callable[[str], str | None]):
+        """``names``: the names the model wrote; ``kind_of``: a name's type as the KB knows it (None: unknown)."""
+        self.document, self.kb, self.kind_of = document, kb, kind_of
+        found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if n[:1].isupper()}
+        self.names = sorted(found, key=len, reverse=True)
+        self.sentences = [document.span(a, b) for a, b in split_sentences(document.text)]
+
+    def facts(self) -> list[Fact]:
+        out: list[Fact] = []
+        for sentence in self.sentences:
+            for fact in [*self._before_names(sentence), *self._after_names(sentence), *self._copula(sentence),
+                         *self._places(sentence)]:
+                if fact not in out:
+                    out.append(fact)
+        return out
+
+    # --------------------------------------------------------------- the words before a name
+
+    def _before_names(self, sentence: Span) -> Iterator[Fact]:
+        """"the Austrian physicist Lise Meitner", "by the engineers Inês Carvalhal and Duarte Mendonça Rei",
+        "Dutch logistics software company Veldhaven Systems"."""
+        text = sentence.text
+        for name, start in self._names_in(text):
+            words = re.findall(r"[\w'’-]+", text[:start])[-5:]
+            if not words:
+                continue
+            described = _described(words)
+            if not described:
+                continue
+            head = _singular(described[-1])
+            if head in ORGANISATION_NOUNS and shape_type(name) != "person":
+                yield from self._countries(name, described, sentence)
+            elif self._person(name) and self._is_occupation(head, described):
+                yield from self._person_facts(name, described, sentence)
+                for other in _coordinated_after(text, start, name, self._names_in(text)):
+                    yield from self._person_facts(other, described, sentence)
+
+    def _after_names(self, sentence: Span) -> Iterator[Fact]:
+        """"Karla Aaløkke, a local schoolteacher who ran a night school": the occupation ends its phrase."""
+        text = sentence.text
+        for name, start in self._names_in(text):
+            rest = text[start + len(name):]
+            found = re.match(r",\s+(?:(?:is|was)\s+)?(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[a-z][\w-]*)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
+                             r"and|at|of|from|in|with|for|since)\b))", rest)
+            if found and self._person(name):
+                described = _described(["a", *found.group(1).split()])
+                if described and self._is_occupation(_singular(described[-1]), described):
+                    yield from self._person_facts(name, described, sentence)
+
+    def _copula(self, sentence: Span) -> Iterator[Fact]:
+        """"Kazimír Ondráček, born on 3 March 1971 in Brno, is a Czech entrepreneur", "Havbris Sensorteknikk
+        is a Norwegian maker of underwater sensors": the sentence's first name is what it is."""
+        text = sentence.text
+        names = self._names_in(text)
+        if not names or not re.fullmatch(r"(?:(?:The|A|An|Her|His|Their|Its)\s+(?:[a-z]+\s+){0,2})?", text[:names[0][1]]):
+            return  # the first name is not the sentence's subject
+        subject = names[0][0]
+        found = re.search(r"\b(?:is|was)\s+(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[\w-]+)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
+                          r"and|at|of|from|in|with|for|since|whose|that|which|based)\b))", text)
+        if not found:
+            return
+        described = _described(["a", *found.group(1).split()])
+        if not described:
+            return
+        head = _singular(described[-1])
+        if head in ORGANISATION_NOUNS:
+            yield from self._countries(subject, described, sentence)
+        elif self._person(subject) and self._is_occupation(head, described):
+            yield from self._person_facts(subject, described, sentence)
+
+    # --------------------------------------------------------------- places
+
+    def _places(self, sentence: Span) -> Iterator[Fact]:
+        """"in Kelowna, British Columbia" and "Carentoir, a village in Brittany": the first place lies in the
+        second (a country: its country)."""
+        text = sentence.text
+        names = self._places_in(text)
+        for (inner, start), (outer, outer_start) in zip(names, names[1:]):
+            between = text[start + len(inner):outer_start]
+            if (between.strip() == "," or _PLACE_IN.match(between)) and self.kind_of(outer) == "place" \
+                    and self.kind_of(inner) in ("place", None) and not self._person(inner):
+                relation = "country" if self._is_country(outer) else "located in"
+                yield inner, relation, outer, sentence
+
+    def _places_in(self, text: str) -> list[tuple[str, int]]:
+        """Capitalised names (one word too) in order; a name inside a longer one is not counted."""
+        found = []
+        for match in re.finditer(r"[A-Z][\w'’-]*(?:\s+(?:de|del|am|im|upon|on|la|le)?\s*[A-Z][\w'’-]*)*", text):
+            found.append((match.group(0).strip(), match.start()))
+        return found
+
+    def _is_country(self, name: str) -> bool:
+        if self.kb is None or self.kind_of(name) != "place":
+            return False
+        return any({"Q6256", "Q3624078"} & set(r.types) for r in self.kb.find_label(name, kind="entity")
+                   if r.label == name or name in r.aliases)
+
+    # --------------------------------------------------------------- shared
+
+    def _person_facts(self, name: str, described: list[str], sentence: Span) -> Iterator[Fact]:
+        occupation = self._occupation_words(described)
+        yield name, "position held" if occupation.split()[-1] in POSITIONS else "occupation", occupation, sentence
+        for word in described[:-1]:
+            born = word.casefold().removesuffix("-born")
+            if born in DEMONYMS and word[:1].isupper():
+                yield name, "born in" if word.casefold().endswith("-born") else "citizen of", word.removesuffix("-born"), \
+                    sentence
+
+    def _countries(self, name: str, described: list[str], sentence: Span) -> Iterator[Fact]:
+        """"the Belgian transport group": its country; "the Copenhagen studio", "the Porto-based start-up": its
+        headquarters."""
+        for word in described[:-1]:
+            if not word[:1].isupper():
+                continue
+            if word.casefold() in DEMONYMS:
+                yield name, "country", word, sentence
+            elif word.endswith("-based") or self.kind_of(word) == "place":
+                yield name, "headquarters", word.removesuffix("-based"), sentence
+
+    def _occupation_words(self, described: list[str]) -> str:
+        """The occupation as the KB names it where it can ("television journalist" -> journalist), else the
+        lower-case words before it that the text writes with it ("marine engineer")."""
+        words = [w for w in described if not w[:1].isupper()]
+        for i in range(len(words)):
+            phrase = " ".join([*words[i:-1], _singular(words[-1])])
+            if i < len(words) - 1 and self._kb_occupation(phrase):
+                return phrase
+        return _singular(words[-1])
+
+    def _is_occupation(self, word: str, described: list[str]) -> bool:
+        """An occupation's word; after a demonym any noun but a relative's ("a Canadian rower")."""
+        if word in ORGANISATION_NOUNS or word in _NOT_OCCUPATION or word in _RELATIVES or not word.isalpha() \
+                or word in _FUNCTION_WORDS or any(w[:1].isupper() for w in described[1:]):
+            return False
+        if any(w[:1].isupper() and w.casefold().removesuffix("-born") in DEMONYMS for w in described[:-1]):
+            return True
+        return (word.endswith(_OCCUPATION_ENDS) and len(word) > 5) or self._kb_occupation(word)
+
+    def _kb_occupation(self, words: str) -> bool:
+        if self.kb is None:
+            return False
+        return any(OCCUPATION_CLASSES & set(r.types) for r in self.kb.find_label(words, kind="entity"))
+
+    def _person(self, name: str) -> bool:
+        """A name that can be a person's: two to four capitalised words, no organisation's word, not a place."""
+        words = name.split()
+        return 2 <= len(words) <= 4 and shape_type(name) is None and not self._is_country(name)
+
+    def _names_in(self, text: str) -> list[tuple[str, int]]:
+        """The document's names in this text, in order, longest first where two overlap."""
+        taken: list[tuple[int, int]] = []
+        found = []
+        for name in self.names:
+            for match in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text):
+                if any(a < match.end() and match.start() < b for a, b in taken):
+                    continue
+                taken.append((match.start(), match.end()))
+                found.append((name, match.start()))
+        return sorted(found, key=lambda nf: nf[1])
+
+
+def _described(words: list[str]) -> list[str]:
+    """The words after the last determiner ("the Austrian physicist" -> Austrian, physicist), [] without one;
+    a capitalised first word may stand without one ("Dutch logistics software company")."""
+    lowered = [w.casefold() for w in words]
+    for i in range(len(words) - 1, -1, -1):
+        if lowered[i] in _DETERMINER:
+            return words[i + 1:]
+    start = next((i for i, w in enumerate(words) if w[:1].isupper() and w.casefold() in DEMONYMS), None)
+    return words[start:] if start is not None and start == 0 else []
+
+
+def _singular(word: str) -> str:
+    word = word.casefold()
+    return word[:-1] if word.endswith(("ists", "ers", "ors", "ians")) else word
+
+
+def _coordinated_after(text: str, start: int, name: str, names: list[tuple[str, int]]) -> list[str]:
+    """The names joined to this one by "and" ("the engineers Inês Carvalhal and Duarte Mendonça Rei")."""
+    end = start + len(name)
+    out = []
+    for other, other_start in names:
+        if other_start > end and re.fullmatch(r"\s*(?:,\s*|,?\s+and\s+)", text[end:other_start]):
+            out.append(other)
+            end = other_start + len(other)
+    return out
