@@ -25,20 +25,26 @@ from graphwright.systems.open_triples import occurrences, place, trim, whole_wor
 REFERRING = frozenset("""he she it they him her them his hers its their theirs this that these those who which we
 us our i me my you""".split()) | {f"the {noun}" for noun in """company firm group band team city town country
 university school couple pair two organisation organization museum ship bridge club party project""".split()}
-_COORDINATED = re.compile(r"\s*(?:,\s*and\s+|,\s*|\s+and\s+|\s*&\s*)")
+_COORDINATED = re.compile(r"\s*(?:,\s*and\s+|,\s*|\s+and\s+)")
 
 
 def coordinated(words: str, is_one_name: Callable[[str], bool] = lambda words: False) -> list[str]:
     """"Ingrid Lauvås and Tor Lauvås", "Germany and Austria" -> each name; anything else -> itself. Only
-    capitalised names are split ("salt and pepper" is one product), and not one name ("Procter & Gamble",
-    as ``is_one_name`` tells)."""
+    capitalised names are split ("salt and pepper" is one product), not "&" ("Pennell & Drury" is a firm),
+    and not one name (as ``is_one_name`` tells: "Black and Decker"). Two names with a comma and no "and"
+    are a place and the place it lies in ("Kelowna, British Columbia"): the first is the one meant."""
     parts = [p for p in _COORDINATED.split(words.strip()) if p]
-    if len(parts) > 1 and all(p[:1].isupper() for p in parts) and not is_one_name(words.strip()):
-        return parts
-    return [words]
+    if len(parts) < 2 or not all(p[:1].isupper() for p in parts) or is_one_name(words.strip()):
+        return [words]
+    if len(parts) == 2 and not re.search(r"\band\b", words):
+        return parts[:1]
+    return parts
 
 
 # an argument that starts so is the rest of a clause ("since the start", "for three decades")
+_DEMONYMS_OF: dict[str, list[str]] = {}
+for _demonym, _country in DEMONYMS.items():
+    _DEMONYMS_OF.setdefault(_country, []).append(_demonym)
 _LEADING_PREPOSITIONS = frozenset("since for from until till during after before about across against along "
                                   "among around because despite like through toward towards under while with "
                                   "within without".split())
@@ -152,6 +158,10 @@ class Grounder:
         if is_number_or_date(words) or _NUMBER.match(words):
             return self._value(words)
         span = place(self.document, words)
+        if span is None or (" " not in folded and self._only_inside(span.text)):
+            written = self._demonym_of_country(folded)  # "Mexico" where the text says "Mexican" (and "Mexico City")
+            if written:
+                return written
         if span is None:
             return f"the text does not hold {words!r}"
         longer = self._longer_names(span.text) if span.text[:1].isupper() and not self._named_alone_first(span.text) \
@@ -163,6 +173,13 @@ class Grounder:
             return f"the text names {words!r} only inside {inside!r}"
         country = DEMONYMS.get(folded) if " " not in folded else None
         return Argument(span.text, span, "item", name=country.title() if country else None)
+
+    def _demonym_of_country(self, country: str) -> Argument | None:
+        for demonym in _DEMONYMS_OF.get(country, ()):
+            span = place(self.document, demonym)
+            if span is not None and span.text[:1].isupper():
+                return Argument(span.text, span, "item", name=country.title())
+        return None
 
     def _value(self, words: str) -> Argument | str:
         date = parse_date(words)
@@ -194,7 +211,10 @@ class Grounder:
         for name, words_of in self._name_words:
             if len(words_of) <= len(key):
                 continue
-            if words_of[:len(key)] == key or (words_of[-len(key):] == key and words_of[-len(key) - 1] not in _JOINING):
+            # a first word grows ("Korvbro" -> "Korvbro Biosystems"), a full name does not ("Karla Aaløkke" is no
+            # short form of "Karla Aaløkke Bridge"); a last name grows ("Meitner" -> "Lise Meitner")
+            if (len(key) == 1 and words_of[0] == key[0]) or \
+                    (words_of[-len(key):] == key and words_of[-len(key) - 1] not in _JOINING):
                 found.append(name)
         return found
 

@@ -116,6 +116,7 @@ class FactsSystem:
                 dropped[_kind_of(reason)] += 1
                 continue
             grounded.append((subject, relation, obj, sentence))
+        grounded = _most_specific_places(grounded, document.text, result)
         result.extra["dropped"] = dict(dropped)
         types = infer_types(((s.lookup, _allows(r, o), o.lookup if o.kind == "item" else None)
                              for s, r, o, _ in grounded), self._kb_type)
@@ -255,9 +256,11 @@ class FactsSystem:
         if self.kb is None:
             return None
         if name not in self._records:
-            self._records[name] = next((hit.record for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS)
-                                        if match_name(name, [hit.record.label, *hit.record.aliases]).kind
-                                        in ("exact", "demonym")), None)
+            named = [hit.record for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS)
+                     if match_name(name, [hit.record.label, *hit.record.aliases]).kind in ("exact", "demonym")]
+            # the entity labelled so before one that has the name as an alias ("Mexico" is also Mexico City's)
+            named.sort(key=lambda record: record.label.casefold() != name.casefold())
+            self._records[name] = named[0] if named else None
         return self._records[name]
 
     def _is_one_name(self, words: str) -> bool:
@@ -273,6 +276,25 @@ class FactsSystem:
             if found:
                 return found
         return None
+
+
+def _most_specific_places(grounded: list, text: str, result: ExtractionResult) -> list:
+    """"born in Kelowna" and "born in British Columbia" where the text writes "Kelowna, British Columbia": the
+    second place is where the first lies, not a second birthplace."""
+    objects: dict[tuple[str, str], list[str]] = {}
+    for subject, relation, obj, _ in grounded:
+        objects.setdefault((subject.lookup, normalize_phrase(relation)), []).append(obj.words)
+    kept = []
+    for fact in grounded:
+        subject, relation, obj, _ = fact
+        inner = [o for o in objects[(subject.lookup, normalize_phrase(relation))] if o != obj.words and
+                 re.search(re.escape(o) + r"\s*,\s*" + re.escape(obj.words), text)]
+        if inner:
+            result.warnings.append(f"dropped [{subject.words}, {relation}, {obj.words}]: {obj.words} is where "
+                                   f"{inner[0]} lies")
+            continue
+        kept.append(fact)
+    return kept
 
 
 def _allows(relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
