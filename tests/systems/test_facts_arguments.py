@@ -93,3 +93,19 @@ def test_nothing_is_read_into_relatives_offices_or_makers(default_kb):
     found = passing(default_kb, "Her brother Ivo Marsh met the bicycle maker Velomora Bikes and the foreign minister "
                                 "Jules Arnaud under Vice-Admiral Karl Brem.")
     assert found == {("Jules Arnaud", "position held", "foreign minister")}
+
+
+def test_a_name_in_the_relation_becomes_the_object_and_a_founding_year_its_inception():
+    from graphwright.systems.facts.system import name_out_of_relation
+    assert name_out_of_relation("Lise Meitner", "received the Max Planck Medal", "1949") == \
+        [("Lise Meitner", "received", "Max Planck Medal")]
+    assert name_out_of_relation("Anders Brolund", "founded Korvbro", "2009") == \
+        [("Anders Brolund", "founded", "Korvbro"), ("Korvbro", "founded on", "2009")]
+
+
+def test_coordinated_names_lose_their_descriptions_and_amounts_their_year():
+    assert coordinated("marine engineer Ingrid Lauvås and her brother Tor Lauvås") == ["Ingrid Lauvås", "Tor Lauvås"]
+    document = Document(id="r", text="It employs about 240 people and had revenue of 61 million euros in 2023.")
+    grounder = Grounder(document, [], max_words=10)
+    assert grounder.ground("about 240 people").value.lexical == "240"
+    assert grounder.ground("61 million euros in 2023").value.lexical == "61000000"

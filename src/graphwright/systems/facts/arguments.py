@@ -33,7 +33,8 @@ def coordinated(words: str, is_one_name: Callable[[str], bool] = lambda words: F
     capitalised names are split ("salt and pepper" is one product), not "&" ("Pennell & Drury" is a firm),
     and not one name (as ``is_one_name`` tells: "Black and Decker"). Two names with a comma and no "and"
     are a place and the place it lies in ("Kelowna, British Columbia"): the first is the one meant."""
-    parts = [p for p in _COORDINATED.split(words.strip()) if p]
+    # "marine engineer Ingrid Lauvås and her brother Tor Lauvås": each name without what describes it
+    parts = [without_description(p) for p in _COORDINATED.split(words.strip()) if p]
     if len(parts) < 2 or not all(p[:1].isupper() for p in parts) or is_one_name(words.strip()):
         return [words]
     if len(parts) == 2 and not re.search(r"\band\b", words):
@@ -153,10 +154,10 @@ class Grounder:
         folded = words.casefold()
         if folded in REFERRING:
             return f"{words!r} refers to a name it does not give"
+        if is_number_or_date(words) or _NUMBER.match(words):
+            return self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
         if folded.split()[0] in _LEADING_PREPOSITIONS:
             return f"{words!r} is a phrase, not a name or value"
-        if is_number_or_date(words) or _NUMBER.match(words):
-            return self._value(words)
         span = place(self.document, words)
         if span is None or (" " not in folded and self._only_inside(span.text)):
             written = self._demonym_of_country(folded)  # "Mexico" where the text says "Mexican" (and "Mexico City")

@@ -99,7 +99,7 @@ class FactsSystem:
             result.extra["in_passing"] = len(passing)
             listed += passing
         raw = [(h, relation, t, sentence) for head, relation, tail, sentence in listed
-               for head, relation, tail in [name_out_of_relation(head, relation, tail)]
+               for head, relation, tail in name_out_of_relation(head, relation, tail)
                for h in coordinated(head, self._is_one_name) for t in coordinated(tail, self._is_one_name)]
         grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
         grounded: list[tuple[Argument, str, Argument, Span | None]] = []
@@ -306,13 +306,20 @@ _NAMED_RELATION = re.compile(r"^(?P<verb>[a-z][a-z' -]*?)\s+(?:(?:the|a|an|her|h
                              r"(?P<name>[A-Z][\w'’.-]*(?:\s+(?:(?:of|in|for|the|de|von|van|and)\s+)*[A-Z0-9][\w'’.-]*)*)$")
 
 
-def name_out_of_relation(head: str, relation: str, tail: str) -> tuple[str, str, str]:
+def name_out_of_relation(head: str, relation: str, tail: str) -> list[tuple[str, str, str]]:
     """"Lise Meitner | received the Max Planck Medal | 1949": the name in the relation is the object
-    ("received" | "Max Planck Medal"); the year it came with has no place in a triple and is left out."""
+    ("received" | "Max Planck Medal"); the year it came with has no place in a triple and is left out, but
+    for a founding, where it is the founded's inception ("Anders Brolund | founded Korvbro | 2009")."""
     found = _NAMED_RELATION.match(" ".join(relation.split()))
     if not found or not (is_number_or_date(tail) or tail.strip().casefold() == head.strip().casefold()):
-        return head, relation, tail
-    return head, found["verb"], found["name"]
+        return [(head, relation, tail)]
+    out = [(head, found["verb"], found["name"])]
+    if found["verb"] in _FOUNDING and is_number_or_date(tail):
+        out.append((found["name"], "founded on", tail))
+    return out
+
+
+_FOUNDING = frozenset({"founded", "co-founded", "established", "set up", "started"})
 
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
