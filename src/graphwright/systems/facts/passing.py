@@ -39,6 +39,7 @@ cousin uncle aunt friend partner colleague member citizen resident native""".spl
 POSITIONS = frozenset("""minister chancellor mayor president governor senator king queen ambassador secretary premier
 chairman chairwoman chairperson councillor councilor mp""".split())
 _FUNCTION_WORDS = frozenset("""under with by of in on at for from to and or as than after before during""".split())
+_RANKING = frozenset("first second third last only main new old famous best-known well-known local".split())
 _NOT_OCCUPATION = frozenset({"christian", "librarian", "guardian", "median", "pedestrian", "civilian", "veteran"})
 _PLACE_NOUNS = "village|town|city|borough|district|suburb|region|province|county|municipality|state|island|port"
 _PLACE_IN = re.compile(rf"^,\s+(?:today\s+|now\s+)?(?:a|an|the)\s+(?:[a-z]+\s+)?(?:{_PLACE_NOUNS})\s+(?:in|of)\s+$")
@@ -93,10 +94,13 @@ class PassingFacts:
             rest = text[start + len(name):]
             found = re.match(r",\s+(?:(?:is|was)\s+)?(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[a-z][\w-]*)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
                              r"and|at|of|from|in|with|for|since)\b))", rest)
-            if found and self._person(name):
-                described = _described(["a", *found.group(1).split()])
-                if described and self._is_occupation(_singular(described[-1]), described):
-                    yield from self._person_facts(name, described, sentence)
+            if not found:
+                continue
+            described = _described(["a", *found.group(1).split()])
+            if described and self._person(name) and self._is_occupation(_singular(described[-1]), described):
+                yield from self._person_facts(name, described, sentence)
+            elif described and not self._person(name):
+                yield from self._kind(name, described, sentence)
 
     def _copula(self, sentence: Span) -> Iterator[Fact]:
         """"Kazimír Ondráček, born on 3 March 1971 in Brno, is a Czech entrepreneur", "Havbris Sensorteknikk
@@ -118,6 +122,8 @@ class PassingFacts:
             yield from self._countries(subject, described, sentence)
         elif self._person(subject) and self._is_occupation(head, described):
             yield from self._person_facts(subject, described, sentence)
+        elif not self._person(subject):
+            yield from self._kind(subject, described, sentence)
 
     # --------------------------------------------------------------- places
 
@@ -156,6 +162,17 @@ class PassingFacts:
             if born in DEMONYMS and word[:1].isupper():
                 yield name, "born in" if word.casefold().endswith("-born") else "citizen of", word.removesuffix("-born"), \
                     sentence
+
+    def _kind(self, name: str, described: list[str], sentence: Span) -> Iterator[Fact]:
+        """"The Kaweru Gorge Bridge, a suspension bridge": what a thing is (not a company: "a maker")."""
+        words = [w for w in described if not w[:1].isupper()]
+        while len(words) > 1 and (words[0].endswith("est") or words[0] in _RANKING):  # "the largest naval battle"
+            words = words[1:]
+        head = _singular(words[-1]) if words else ""
+        if head.isalpha() and head not in ORGANISATION_NOUNS and head not in _FUNCTION_WORDS and \
+                shape_type(name) != "organisation" and self.kind_of(name) != "organisation":
+            yield name, "instance of", " ".join(words), sentence
+        yield from self._countries(name, [*described, head], sentence)
 
     def _countries(self, name: str, described: list[str], sentence: Span) -> Iterator[Fact]:
         """"the Belgian transport group": its country; "the Copenhagen studio", "the Porto-based start-up": its

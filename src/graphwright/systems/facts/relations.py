@@ -57,11 +57,16 @@ def relation_table() -> dict[str, Relation]:
     return table
 
 
+#: phrasings with a variable part, and the table phrase each is
+_PATTERNS = [(re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|months?) (?:at|with|for)$"), "works for")]
+
+
 def normalize_phrase(relation: str) -> str:
-    """Lower case, single spaces, and no leading tense or possessive words."""
+    """Lower case, single spaces, and no leading tense or possessive words; a phrasing with a variable part
+    ("spent eleven years at") as the table's phrase."""
     phrase = " ".join(relation.casefold().replace("_", " ").split())
-    stripped = _AUXILIARY.sub("", phrase)
-    return stripped or phrase
+    stripped = _AUXILIARY.sub("", phrase) or phrase
+    return next((table_phrase for pattern, table_phrase in _PATTERNS if pattern.match(stripped)), stripped)
 
 
 def table_entry(relation: str, kind: ObjectKind) -> Relation | None:

@@ -78,13 +78,26 @@ biosystems university institute college school academy agency bank foundation as
 committee ministry party club fc studio studios labs laboratories laboratory entreprise arkitekter partners
 press records publishing airlines""".split())
 _ORGANISATION_STARTS = frozenset({"university", "institute", "bank", "ministry", "academy", "college"})
+_PLACE_ENDS = frozenset("""bridge tower building hotel station church cathedral castle palace museum stadium airport
+park street square road river lake mountain island bay valley gorge harbour harbor port capitol""".split())
+_EVENT_STARTS = frozenset({"battle", "siege", "war", "treaty", "congress", "summit"})
+_OTHER_ENDS = frozenset({"award", "prize", "medal", "cup", "trophy"})
 
 
 def shape_type(name: str) -> str | None:
-    """The type a name's own words give ("Brunnhaldt Antriebstechnik GmbH", "University of Porto")."""
+    """The type a name's own words give ("Brunnhaldt Antriebstechnik GmbH", "University of Porto", "Karla
+    Aaløkke Bridge", "Battle of Jutland")."""
     words = name.casefold().split()
-    if len(words) > 1 and (words[-1] in _ORGANISATION_ENDS or words[0] in _ORGANISATION_STARTS):
+    if len(words) < 2:
+        return None
+    if words[-1] in _ORGANISATION_ENDS or words[0] in _ORGANISATION_STARTS:
         return "organisation"
+    if words[-1] in _PLACE_ENDS:
+        return "place"
+    if words[0] in _EVENT_STARTS:
+        return "event"
+    if words[-1] in _OTHER_ENDS:
+        return "other"
     return None
 
 
