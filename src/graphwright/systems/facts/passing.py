@@ -92,7 +92,10 @@ class PassingFacts:
         text = sentence.text
         for name, start in self._names_in(text):
             rest = text[start + len(name):]
-            found = re.match(r",\s+(?:(?:is|was)\s+)?(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[a-z][\w-]*)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
+            # "is"/"was" only after a name set off by commas ("Her father, Guillermo Kahlo, was a photographer"),
+            # not after one that ends a clause ("Veldhaven, which is based in Rotterdam, is a subsidiary")
+            verb = r"(?:(?:is|was)\s+)?" if text[:start].rstrip().endswith(",") else ""
+            found = re.match(r",\s+" + verb + r"(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[a-z][\w-]*)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
                              r"and|at|of|from|in|with|for|since)\b))", rest)
             if not found:
                 continue
