@@ -50,7 +50,8 @@ def test_coordinated_names_split_unless_they_are_one_name():
 def test_types_come_from_the_kb_then_the_name_then_the_relations():
     known = {"Vienna": "place"}.get
     facts = [("Lise Meitner", (frozenset({"person"}), frozenset({"place"})), "Vienna"),
-             ("Helvaro Holding AG", None, "Lise Meitner"),
+             ("Lise Meitner", (frozenset({"person"}), frozenset({"organisation"})), "Helvaro Holding AG"),
+             ("Velomora", (frozenset({"organisation"}), frozenset({"person"})), "Kazimír Ondráček"),
              # the model read this one backwards: one vote against two
              ("Sofie Halvmark", (frozenset({"organisation"}), frozenset({"person"})), "Korvbro"),
              ("Sofie Halvmark", (frozenset({"person"}), frozenset({"organisation", "place"})), "Korvbro"),
@@ -58,6 +59,7 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
     types = infer_types(facts, known)
     assert types["Vienna"] == "place" and types["Lise Meitner"] == "person"
     assert types["Helvaro Holding AG"] == "organisation" and types["Sofie Halvmark"] == "person"
+    assert "Velomora" not in types  # one relation's word alone says nothing: it may be the one written backwards
     assert shape_type("University of Porto") == "organisation" and shape_type("Porto") is None
 
 

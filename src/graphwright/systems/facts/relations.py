@@ -58,7 +58,8 @@ def relation_table() -> dict[str, Relation]:
 
 
 #: phrasings with a variable part, and the table phrase each is
-_PATTERNS = [(re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|months?) (?:at|with|for)$"), "works for")]
+_PATTERNS = [(re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|months?) (?:at|with|for)$"), "works for"),
+             (re.compile(r"^(?:co-)?founded (?:the|a|this) (?:company|firm|business|group|start-up)$"), "founded")]
 
 
 def normalize_phrase(relation: str) -> str:

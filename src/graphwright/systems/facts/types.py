@@ -126,7 +126,9 @@ def infer_types(facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozense
     types: dict[str, str] = {}
     for name in dict.fromkeys(names):
         kind = known(name) or shape_type(name)
-        if kind is None and votes[name]:
+        # one relation's word is no evidence against itself: a single vote would keep a fact the model wrote
+        # backwards ("Kazimír Ondráček | founded by | Velomora") from being read the other way round
+        if kind is None and sum(votes[name].values()) >= 2:
             (first, n), *rest = votes[name].most_common(2) + [(None, 0)]
             kind = first if n > rest[0][1] else None
         if kind:
