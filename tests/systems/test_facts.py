@@ -146,3 +146,10 @@ async def test_by_sentence_asks_for_each_sentence_in_turn_and_cites_the_one_the_
     evidence = {t.predicate.value.removeprefix(WDT): t.provenance.evidence.text for t in found.triples}
     assert evidence == {"P112": "Maren Solberg founded Tidewater Instruments in 2016.",
                         "P159": "Tidewater Instruments is based in Stavanger."}
+
+
+async def test_the_texts_own_kinship_word_wins_over_the_models(default_kb):
+    text = "Fjordlys was founded by the meteorologist Sigrid Aasen and her husband Pål Aasen."
+    llm = scripted(extracted=[["Sigrid Aasen", "child", "Pål Aasen"], ["Fjordlys", "founded by", "Sigrid Aasen"]])
+    found = facts_of(await run(default_kb, llm, text=text))
+    assert ("Sigrid Aasen", "P26", "Pål Aasen") in found and ("Sigrid Aasen", "P40", "Pål Aasen") not in found

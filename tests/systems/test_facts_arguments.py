@@ -78,7 +78,9 @@ def test_facts_said_in_passing_about_people(default_kb):
     assert found == {("Greta Holmqvist", "occupation", "physicist"), ("Greta Holmqvist", "citizen of", "Austrian"),
                      ("Aron Veld", "occupation", "chemist"), ("Paul Holmqvist", "occupation", "photographer"),
                      ("Paul Holmqvist", "born in", "German"), ("Mira Sand", "occupation", "schoolteacher"),
-                     ("Tomas Holmqvist", "occupation", "rower"), ("Tomas Holmqvist", "citizen of", "Canadian")}
+                     ("Tomas Holmqvist", "occupation", "rower"), ("Tomas Holmqvist", "citizen of", "Canadian"),
+                     # "Her father" after a sentence about Greta; "Her son" after one that begins with Mira Sand
+                     ("Greta Holmqvist", "parent", "Paul Holmqvist"), ("Mira Sand", "child", "Tomas Holmqvist")}
 
 
 def test_facts_said_in_passing_about_organisations_and_places(default_kb):
@@ -111,3 +113,12 @@ def test_coordinated_names_lose_their_descriptions_and_amounts_their_year():
     grounder = Grounder(document, [], max_words=10)
     assert grounder.ground("about 240 people").value.lexical == "240"
     assert grounder.ground("61 million euros in 2023").value.lexical == "61000000"
+
+
+def test_relatives_named_in_passing_and_whose_they_are(default_kb):
+    found = passing(default_kb, "Fjordlys was founded by the meteorologist Sigrid Aasen and her husband Pål Aasen. "
+                                "Moira Tallcott rows for Canada. Her older brother, Evan Tallcott, played for the "
+                                "Vancouver Canucks, and her mother, Diane, ran a club.")
+    kin = {fact for fact in found if fact[1] in ("spouse", "sibling", "parent", "child")}
+    assert kin == {("Sigrid Aasen", "spouse", "Pål Aasen"), ("Moira Tallcott", "sibling", "Evan Tallcott"),
+                   ("Moira Tallcott", "parent", "Diane")}

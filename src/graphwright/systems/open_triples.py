@@ -4,6 +4,7 @@ a description trimmed off a name, and relations that name nothing."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from graphwright.model import Document, Span
 
@@ -22,9 +23,16 @@ def occurrences(document: Document, words: str, *, ignore_case: bool = False) ->
 
 
 def place(document: Document, words: str) -> Span | None:
-    """The first occurrence of the words as whole words, whatever their case."""
-    found = re.search(whole_words(words), document.text, re.IGNORECASE)
+    """The first occurrence of the words as whole words, whatever their case, and whatever their accents
+    where they match no other way (a small model writes "Gdansk" for the text's "Gdańsk")."""
+    found = re.search(whole_words(words), document.text, re.IGNORECASE) or \
+        re.search(whole_words(without_accents(words)), without_accents(document.text), re.IGNORECASE)
     return document.span(found.start(), found.end()) if found else None
+
+
+def without_accents(text: str) -> str:
+    """Each character as its base letter, one for one, so that positions stay those of the text."""
+    return "".join((unicodedata.normalize("NFKD", ch)[:1] or ch) if ord(ch) > 127 else ch for ch in text)
 
 
 _DESCRIBED = re.compile(r"^(?:[a-z][\w'’-]*[\s,]+)+(?=[A-Z])")  # "the printer ", "her grandson, "

@@ -154,6 +154,8 @@ class Grounder:
         folded = words.casefold()
         if folded in REFERRING:
             return f"{words!r} refers to a name it does not give"
+        words = re.sub(r"^(?:to|at|of|in|on|by)\s+(?=(?:about |around |over |some |nearly |more than |almost )?\d)", "",
+                       words)  # "grows to about 9 millimetres", "in 2015"
         if is_number_or_date(words) or _NUMBER.match(words):
             return self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
         if folded.split()[0] in _LEADING_PREPOSITIONS:

@@ -45,6 +45,11 @@ _PLACE_NOUNS = "village|town|city|borough|district|suburb|region|province|county
 _PLACE_IN = re.compile(rf"^,\s+(?:today\s+|now\s+)?(?:a|an|the)\s+(?:[a-z]+\s+)?(?:{_PLACE_NOUNS})\s+(?:in|of)\s+$")
 
 Fact = tuple[str, str, str, Span]
+#: a relative's noun and the relation table's phrase for "<owner> | phrase | <relative>"
+KINSHIP = {"husband": "spouse", "wife": "spouse", "son": "child", "daughter": "child", "brother": "sibling",
+           "sister": "sibling", "father": "parent", "mother": "parent", "nephew": "relative", "niece": "relative"}
+_RELATIVE = re.compile(r"\b(?:[Hh]er|[Hh]is|[Tt]heir)\s+(?:(?:older|younger|elder|late|twin)\s+)?(?P<kin>" +
+                       "|".join(KINSHIP) + r")\b")
 
 
 class PassingFacts:
@@ -61,7 +66,7 @@ class PassingFacts:
         out: list[Fact] = []
         for sentence in self.sentences:
             for fact in [*self._before_names(sentence), *self._after_names(sentence), *self._copula(sentence),
-                         *self._places(sentence)]:
+                         *self._places(sentence), *self._relatives(sentence)]:
                 if fact not in out:
                     out.append(fact)
         return out
@@ -127,6 +132,54 @@ class PassingFacts:
             yield from self._person_facts(subject, described, sentence)
         elif not self._person(subject):
             yield from self._kind(subject, described, sentence)
+
+    # --------------------------------------------------------------- relatives
+
+    def _relatives(self, sentence: Span) -> Iterator[Fact]:
+        """"Sigrid Aasen and her husband Pål Aasen", "His wife, the television journalist Maria Shriver": the
+        relative is named; whose relative is the nearest person before it in the sentence, else the person
+        the sentences before are about (a sentence that opens with "Her brother, ..., and her mother" is about
+        one person throughout)."""
+        text = sentence.text
+        names = self._names_in(text)
+        owner, opened = None, False
+        for found in _RELATIVE.finditer(text):
+            after = re.match(r",?\s+(?:the\s+(?:[a-z][\w-]*\s+){0,3})?", text[found.end():])
+            start = found.end() + after.end()
+            relative = next((n for n, s in names if s == start), None) or _capitalised_at(text, start)
+            if found.start() == 0:
+                owner, opened = self._about(sentence), True
+            elif not opened:
+                owner = self._owner(sentence, found.start(), names)
+            if relative and owner and owner != relative:
+                yield owner, KINSHIP[found["kin"].casefold()], relative, sentence
+
+    def _owner(self, sentence: Span, before: int, names: list[tuple[str, int]]) -> str | None:
+        persons = [n for n, s in names if s < before and self._person(n)]
+        return persons[-1] if persons else self._about(sentence)
+
+    def _about(self, sentence: Span) -> str | None:
+        """The person the sentences before this one begin with, else the text's first person."""
+        index = self.sentences.index(sentence)
+        for earlier in self.sentences[max(index - 2, 0):index][::-1]:
+            first = next((n for n, s in self._names_in(earlier.text) if s < 30 and self._person(n)), None) or \
+                self._full_person(_capitalised_at(earlier.text, 0) or "")
+            if first:
+                return first
+        return next((n for n, _ in sorted(self._first_places().items(), key=lambda item: item[1])
+                     if self._person(n)), None)
+
+    def _full_person(self, words: str) -> str | None:
+        """A full name, or the first full name of the text that ends with these words ("Tallcott")."""
+        if not words:
+            return None
+        if self._person(words):
+            return words
+        return next((n for n, _ in sorted(self._first_places().items(), key=lambda item: item[1])
+                     if self._person(n) and n.split()[-1] == words), None)
+
+    def _first_places(self) -> dict[str, int]:
+        return {name: self.document.text.find(name) for name in self.names if name in self.document.text}
 
     # --------------------------------------------------------------- places
 
@@ -239,6 +292,18 @@ def _described(words: list[str]) -> list[str]:
             return words[i + 1:]
     start = next((i for i, w in enumerate(words) if w[:1].isupper() and w.casefold() in DEMONYMS), None)
     return words[start:] if start is not None and start == 0 else []
+
+
+def _capitalised_at(text: str, start: int) -> str | None:
+    """The capitalised words at ``start`` ("Diane", "Evan Tallcott"), not a sentence's opening word."""
+    found = re.match(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", text[start:])
+    if not found or found.group(0).split()[0].casefold() in _SENTENCE_OPENERS:
+        return None
+    return found.group(0)
+
+
+_SENTENCE_OPENERS = frozenset("""the a an in on at by for from with after before during since when while his her
+their its this that these those there it he she they we i today yesterday""".split())
 
 
 def _singular(word: str) -> str:

@@ -26,7 +26,7 @@ from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.records import KBRecord
 from graphwright.kb.namespaces import WDT
 from graphwright.linking.literals import name_term
-from graphwright.linking.names import is_number_or_date, match_name
+from graphwright.linking.names import is_number_or_date, match_name, normalize
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
@@ -97,7 +97,7 @@ class FactsSystem:
         if self.config.in_passing:  # what the sentences say on the way, read without the model
             passing = PassingFacts(document, self.kb, [n for t in listed for n in (t[0], t[2])], self._kb_type).facts()
             result.extra["in_passing"] = len(passing)
-            listed += passing
+            listed = [*_without_contradicted_kinship(listed, passing), *passing]
         raw = [(h, relation, t, sentence) for head, relation, tail, sentence in listed
                for head, relation, tail in name_out_of_relation(head, relation, tail)
                for h in coordinated(head, self._is_one_name) for t in coordinated(tail, self._is_one_name)]
@@ -276,6 +276,20 @@ class FactsSystem:
             if found:
                 return found
         return None
+
+
+_KINSHIP = frozenset({"P26", "P40", "P3373", "P1038", "P22", "P25"})
+
+
+def _without_contradicted_kinship(listed: list, passing: list) -> list:
+    """The model's kinship between two people the text names as relatives in so many words ("her husband Pål
+    Aasen") gives way to the text's ("Sigrid Aasen | child | Pål Aasen" goes)."""
+    def kin(relation: str) -> bool:
+        entry = table_entry(relation, "item")
+        return entry is not None and entry.properties["item"].property in _KINSHIP
+    stated = {frozenset((normalize(h), normalize(t))) for h, r, t, _ in passing if kin(r)}
+    return [fact for fact in listed if not (kin(fact[1]) and frozenset((normalize(fact[0]), normalize(fact[2]))) in stated
+                                            and (fact[0], fact[1], fact[2]) not in {p[:3] for p in passing})]
 
 
 def _most_specific_places(grounded: list, text: str, result: ExtractionResult) -> list:

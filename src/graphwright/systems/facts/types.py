@@ -75,7 +75,7 @@ def reads_backwards(subject: str | None, obj: str | None, allows: tuple[frozense
 _ORGANISATION_ENDS = frozenset("""gmbh ag inc inc. ltd ltd. llc plc sa s.a. s.r.o. s.r.o nv bv ab asa oy oyj spa
 se kg co co. corp corp. corporation company group groep gruppe holding holdings systems technologies therapeutics
 biosystems university institute college school academy agency bank foundation association society council
-committee ministry party club fc studio studios labs laboratories laboratory entreprise arkitekter partners
+committee ministry party club fc a/s analytics studio studios labs laboratories laboratory entreprise arkitekter partners
 press records publishing airlines""".split())
 _ORGANISATION_STARTS = frozenset({"university", "institute", "bank", "ministry", "academy", "college"})
 _PLACE_ENDS = frozenset("""bridge tower building hotel station church cathedral castle palace museum stadium airport
@@ -90,7 +90,7 @@ def shape_type(name: str) -> str | None:
     words = name.casefold().split()
     if len(words) < 2:
         return None
-    if words[-1] in _ORGANISATION_ENDS or words[0] in _ORGANISATION_STARTS:
+    if words[-1] in _ORGANISATION_ENDS or words[0] in _ORGANISATION_STARTS or _ORGANISATION_STARTS & set(words):
         return "organisation"
     if words[-1] in _PLACE_ENDS:
         return "place"
