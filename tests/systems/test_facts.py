@@ -131,21 +131,19 @@ async def test_a_broken_mapping_answer_keeps_the_facts_under_their_phrases(defau
     assert any("no valid mapping answer" in w for w in found.warnings)
 
 
-async def test_by_sentence_asks_for_each_sentence_in_turn_and_cites_the_one_the_fact_was_listed_under(default_kb):
+async def test_glean_asks_once_more_for_what_the_first_answer_left_out(default_kb):
     text = "Maren Solberg founded Tidewater Instruments in 2016. Tidewater Instruments is based in Stavanger."
-    seen = {}
-
-    def reply(messages, schema) -> str:
-        seen["user"], seen["schema"] = messages[-1]["content"], schema
-        return json.dumps({"sentences": [[["Tidewater Instruments", "founded by", "Maren Solberg"]],
-                                         [["Tidewater Instruments", "headquarters", "Stavanger"]]]})
-    found = await run(default_kb, ScriptedLLM(reply), text=text, by_sentence=True)
-    assert "[1] Maren Solberg founded" in seen["user"] and "[2] Tidewater Instruments is based" in seen["user"]
-    listed = seen["schema"]["properties"]["sentences"]
-    assert (listed["minItems"], listed["maxItems"]) == (2, 2)
-    evidence = {t.predicate.value.removeprefix(WDT): t.provenance.evidence.text for t in found.triples}
-    assert evidence == {"P112": "Maren Solberg founded Tidewater Instruments in 2016.",
-                        "P159": "Tidewater Instruments is based in Stavanger."}
+    answers = iter([{"triples": [["Tidewater Instruments", "founded by", "Maren Solberg"]]},
+                    {"triples": [["Tidewater Instruments", "founded by", "Maren Solberg"],
+                                 ["Tidewater Instruments", "headquarters", "Stavanger"]]}])
+    llm = ScriptedLLM(lambda messages, schema: json.dumps(next(answers)))
+    found = await run(default_kb, llm, text=text, glean=True)
+    assert len(llm.calls) == 2 and found.usage.llm_calls == 2
+    second = llm.calls[1]["messages"]
+    assert second[2]["role"] == "assistant" and "founded by" in second[2]["content"]
+    assert "still missing" in second[3]["content"]
+    assert {("Tidewater Instruments", "P112", "Maren Solberg"), ("Tidewater Instruments", "P159", "Stavanger")} <= \
+        facts_of(found)
 
 
 async def test_the_texts_own_kinship_word_wins_over_the_models(default_kb):

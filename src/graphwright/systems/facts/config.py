@@ -9,10 +9,7 @@ class FactsConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt setting is an error, not a silent default
 
     max_triples: int = Field(default=24, ge=1, le=80, description="Facts asked for per passage.")
-    by_sentence: bool = Field(default=False, description="Show the text as numbered sentences and ask for each "
-                              "sentence's facts in turn; off: one list of triples for the whole passage.")
-    max_triples_per_sentence: int = Field(default=8, ge=1, le=40, description="Facts asked for per sentence "
-                                          "(by_sentence).")
+    glean: bool = Field(default=False, description="A second turn asks for the facts the first answer left out.")
     in_passing: bool = Field(default=True, description="Add the facts sentences state in passing, read without the "
                              "model: occupations and citizenship before or after a person's name, an organisation's "
                              "country and seat before its name, a place written with the place it lies in.")

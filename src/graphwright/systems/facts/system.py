@@ -31,7 +31,6 @@ from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
-from graphwright.model.document import split_sentences
 from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
@@ -42,7 +41,7 @@ from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
-SENTENCES_PROMPT = load_prompt("graphwright.systems.facts", "sentences")
+GLEAN_PROMPT = load_prompt("graphwright.systems.facts", "glean")
 PROPOSALS = 5  # same-name KB entities looked at when proposing a link
 CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
 
@@ -51,18 +50,13 @@ class FactsAnswer(BaseModel):
     triples: list[tuple[str, str, str]] = Field(default_factory=list, description="[subject, relation, object] triples")
 
 
-class SentencesAnswer(BaseModel):
-    sentences: list[list[tuple[str, str, str]]] = Field(
-        default_factory=list, description="for each sentence in order, the [subject, relation, object] triples it states")
-
-
 @dataclass(frozen=True)
 class OpenFact:
     subject: Argument
     relation: str
     object: Argument
     types: tuple[str | None, str | None]  # the inferred name types of subject and object
-    sentence: Span | None = None  # the sentence the model listed it under
+    sentence: Span | None = None  # the sentence that states it, where known (the facts read in passing)
 
     @property
     def key(self) -> tuple:
@@ -125,31 +119,30 @@ class FactsSystem:
 
     async def _listed(self, llm: LLM, document: Document,
                       result: ExtractionResult) -> list[tuple[str, str, str, Span | None]]:
-        """The model's triples, each with the sentence it listed it under (None: it was not asked for one)."""
-        sentences = [document.span(a, b) for a, b in split_sentences(document.text)] if self.config.by_sentence else []
-        if sentences:
-            numbered = "\n".join(f"[{i}] {' '.join(s.text.split())}" for i, s in enumerate(sentences, 1))
-            system, user = SENTENCES_PROMPT.render(relations=prompt_lines(), text=numbered)
-            answer_type, schema = SentencesAnswer, SentencesAnswer.model_json_schema()
-            schema["properties"]["sentences"].update(minItems=len(sentences), maxItems=len(sentences))
-            schema["properties"]["sentences"]["items"]["maxItems"] = self.config.max_triples_per_sentence
-        else:
-            system, user = PROMPT.render(relations=prompt_lines(), text=document.text)
-            answer_type, schema = FactsAnswer, FactsAnswer.model_json_schema()
-            schema["properties"]["triples"]["maxItems"] = self.config.max_triples  # a model in a loop stops there
+        """The model's triples (no sentence: the model is not asked which states each); with ``glean``, a
+        second turn asks for the facts the first left out."""
+        system, user = PROMPT.render(relations=prompt_lines(), text=document.text)
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        triples = await self._ask_triples(llm, messages, result, step=1, node="extract")
+        if self.config.glean and triples is not None:
+            messages += [{"role": "assistant", "content": result.trace[-1].output or ""},
+                         {"role": "user", "content": GLEAN_PROMPT.render()[1]}]
+            triples += await self._ask_triples(llm, messages, result, step=2, node="glean") or []
+        return [(*triple, None) for triple in triples or []]
+
+    async def _ask_triples(self, llm: LLM, messages: list[dict], result: ExtractionResult, *, step: int,
+                           node: str) -> list[tuple[str, str, str]] | None:
+        schema = FactsAnswer.model_json_schema()
+        schema["properties"]["triples"]["maxItems"] = self.config.max_triples  # a model in a loop stops there
         try:
-            reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                          answer_type, schema=schema, max_retries=self.config.parse_retries,
+            reply = await chat_structured(llm, messages, FactsAnswer, schema=schema, max_retries=self.config.parse_retries,
                                           max_tokens=self.config.max_tokens, salvage_cut_off=True)
         except ModelOutputError as exc:
-            result.trace.append(TraceStep(step=1, node="extract", error=str(exc)))
-            result.warnings.append(f"no valid answer ({exc})")
-            return []
-        result.trace.append(TraceStep(step=1, node="extract", output=reply.text))
-        if not sentences:
-            return [(*triple, None) for triple in reply.parsed.triples[:self.config.max_triples]]
-        return [(*triple, sentence) for sentence, triples in zip(sentences, reply.parsed.sentences)
-                for triple in triples[:self.config.max_triples_per_sentence]]
+            result.trace.append(TraceStep(step=step, node=node, error=str(exc)))
+            result.warnings.append(f"no valid {node} answer ({exc})")
+            return None
+        result.trace.append(TraceStep(step=step, node=node, output=reply.text))
+        return list(reply.parsed.triples[:self.config.max_triples])
 
     def _reject(self, subject: Argument | str, relation: str, obj: Argument | str) -> str | None:
         for argument in (subject, obj):
