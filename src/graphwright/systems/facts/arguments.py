@@ -49,6 +49,7 @@ for _demonym, _country in DEMONYMS.items():
 _LEADING_PREPOSITIONS = frozenset("since for from until till during after before about across against along "
                                   "among around because despite like through toward towards under while with "
                                   "within without".split())
+_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve several many".split())
 _JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
 _NUMBER = re.compile(r"^(?:about |around |over |some |nearly |more than |almost |roughly )?\d[\d,.]*\b")
 
@@ -158,8 +159,8 @@ class Grounder:
                        words)  # "grows to about 9 millimetres", "in 2015"
         if is_number_or_date(words) or _NUMBER.match(words):
             return self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
-        if folded.split()[0] in _LEADING_PREPOSITIONS:
-            return f"{words!r} is a phrase, not a name or value"
+        if folded.split()[0] in _LEADING_PREPOSITIONS or (folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1):
+            return f"{words!r} is a phrase, not a name or value"  # "since the start", "Six developers"
         span = place(self.document, words)
         if span is None or (" " not in folded and self._only_inside(span.text)):
             written = self._demonym_of_country(folded)  # "Mexico" where the text says "Mexican" (and "Mexico City")

@@ -43,6 +43,7 @@ from graphwright.systems.open_triples import names_no_relation
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 GLEAN_PROMPT = load_prompt("graphwright.systems.facts", "glean")
 PROPOSALS = 5  # same-name KB entities looked at when proposing a link
+COUNTRY_TYPES = frozenset({"Q6256", "Q3624078"})  # country, sovereign state
 CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
 
 
@@ -251,8 +252,10 @@ class FactsSystem:
         if name not in self._records:
             named = [hit.record for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS)
                      if match_name(name, [hit.record.label, *hit.record.aliases]).kind in ("exact", "demonym")]
-            # the entity labelled so before one that has the name as an alias ("Mexico" is also Mexico City's)
-            named.sort(key=lambda record: record.label.casefold() != name.casefold())
+            # a country before the rest ("China" is the state, not the cultural region), then the entity labelled
+            # so before one that has the name as an alias ("Mexico" is also Mexico City's)
+            named.sort(key=lambda record: (not COUNTRY_TYPES & set(record.types),
+                                           record.label.casefold() != name.casefold()))
             self._records[name] = named[0] if named else None
         return self._records[name]
 
