@@ -29,6 +29,7 @@ def finished(client, response):
 def test_info_offers_the_served_choices(client):
     info = client.get("/api/info").json()
     assert "agentre.zeroshot" in info["systems"] and info["models"] == ["scripted"]
+    assert info["default_system"] == "facts" and "facts" in info["systems"]
     assert info["kbs"] == ["default", "none"] and "graphml" in info["export_formats"]
 
 

@@ -3,9 +3,12 @@ would: added runs, a run stored again with fewer triples, and the filters over t
 
 from __future__ import annotations
 
+from graphwright.model import Document
 from graphwright.store import GraphStore
 from graphwright.web.graph_view import Filters, GraphIndex
 from tests.store.conftest import SYSTEM, make_document, make_result
+from tests.store.test_relation_mapping import TEXT
+from tests.store.test_relation_mapping import result as phrase_result
 
 
 def edges(index: GraphIndex, version: int) -> set[tuple]:
@@ -40,3 +43,11 @@ def test_the_index_patched_run_by_run_equals_a_fresh_read():
         assert [e["label"] for e in born["edges"]] == ["place of birth"] and born["total"] == 1
         human = index.select(3, Filters(type=facets["types"][0]["iri"]), 10)
         assert human["total"] == 3
+
+
+def test_a_relation_kept_under_its_phrase_reaches_the_browser_as_unlinked():
+    document = Document(id="tidewater", text=TEXT)
+    with GraphStore.in_memory() as store:
+        store.add_result(document, phrase_result(document))
+        chosen = GraphIndex(store, []).select(0, Filters(), 10)
+    assert chosen["edges"] and all(e["unlinked"] and e["label"] == "runs its office out of" for e in chosen["edges"])
