@@ -122,3 +122,8 @@ def test_relatives_named_in_passing_and_whose_they_are(default_kb):
     kin = {fact for fact in found if fact[1] in ("spouse", "sibling", "parent", "child")}
     assert kin == {("Sigrid Aasen", "spouse", "Pål Aasen"), ("Moira Tallcott", "sibling", "Evan Tallcott"),
                    ("Moira Tallcott", "parent", "Diane")}
+
+
+def test_a_list_of_occupations_is_several():
+    assert coordinated("physicist and mathematician", nouns=True) == ["physicist", "mathematician"]
+    assert coordinated("physicist and mathematician") == ["physicist and mathematician"]

@@ -28,13 +28,17 @@ university school couple pair two organisation organization museum ship bridge c
 _COORDINATED = re.compile(r"\s*(?:,\s*and\s+|,\s*|\s+and\s+)")
 
 
-def coordinated(words: str, is_one_name: Callable[[str], bool] = lambda words: False) -> list[str]:
+def coordinated(words: str, is_one_name: Callable[[str], bool] = lambda words: False, *, nouns: bool = False) \
+        -> list[str]:
     """"Ingrid Lauvås and Tor Lauvås", "Germany and Austria" -> each name; anything else -> itself. Only
-    capitalised names are split ("salt and pepper" is one product), not "&" ("Pennell & Drury" is a firm),
+    capitalised names are split ("salt and pepper" is one product; with ``nouns``, where each part is a class
+    such as an occupation, "physicist and mathematician" is two), not "&" ("Pennell & Drury" is a firm),
     and not one name (as ``is_one_name`` tells: "Black and Decker"). Two names with a comma and no "and"
     are a place and the place it lies in ("Kelowna, British Columbia"): the first is the one meant."""
     # "marine engineer Ingrid Lauvås and her brother Tor Lauvås": each name without what describes it
     parts = [without_description(p) for p in _COORDINATED.split(words.strip()) if p]
+    if nouns and len(parts) > 1 and all(p[:1].islower() and len(p.split()) <= 2 for p in parts):
+        return parts
     if len(parts) < 2 or not all(p[:1].isupper() for p in parts) or is_one_name(words.strip()):
         return [words]
     if len(parts) == 2 and not re.search(r"\band\b", words):

@@ -95,7 +95,8 @@ class FactsSystem:
             listed = [*_without_contradicted_kinship(listed, passing), *passing]
         raw = [(h, relation, t, sentence) for head, relation, tail, sentence in listed
                for head, relation, tail in name_out_of_relation(head, relation, tail)
-               for h in coordinated(head, self._is_one_name) for t in coordinated(tail, self._is_one_name)]
+               for h in coordinated(head, self._is_one_name)
+               for t in coordinated(tail, self._is_one_name, nouns=_takes_classes(relation))]
         grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
         grounded: list[tuple[Argument, str, Argument, Span | None]] = []
         dropped = Counter()
@@ -286,6 +287,13 @@ def _without_contradicted_kinship(listed: list, passing: list) -> list:
     stated = {frozenset((normalize(h), normalize(t))) for h, r, t, _ in passing if kin(r)}
     return [fact for fact in listed if not (kin(fact[1]) and frozenset((normalize(fact[0]), normalize(fact[2]))) in stated
                                             and (fact[0], fact[1], fact[2]) not in {p[:3] for p in passing})]
+
+
+def _takes_classes(relation: str) -> bool:
+    """Whether the relation's objects are classes, several of which a list can give ("physicist and
+    mathematician"): an occupation, what a thing is."""
+    entry = table_entry(relation, "item")
+    return entry is not None and entry.properties["item"].property in ("P106", "P31")
 
 
 def _most_specific_places(grounded: list, text: str, result: ExtractionResult) -> list:
