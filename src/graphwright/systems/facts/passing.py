@@ -58,7 +58,8 @@ class PassingFacts:
     def __init__(self, document: Document, kb: Any, names: list[str], kind_of: Callable[[str], str | None]):
         """``names``: the names the model wrote; ``kind_of``: a name's type as the KB knows it (None: unknown)."""
         self.document, self.kb, self.kind_of = document, kb, kind_of
-        found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if n[:1].isupper()}
+        # the model's arguments that are names (not "The frog honours Carmen Velarde, a retired ...")
+        found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if _name_like(n)}
         self.names = sorted(found, key=len, reverse=True)
         self.sentences = [document.span(a, b) for a, b in split_sentences(document.text)]
 
@@ -292,6 +293,16 @@ def _described(words: list[str]) -> list[str]:
             return words[i + 1:]
     start = next((i for i, w in enumerate(words) if w[:1].isupper() and w.casefold() in DEMONYMS), None)
     return words[start:] if start is not None and start == 0 else []
+
+
+def _name_like(words: str) -> bool:
+    parts = words.split()
+    return 0 < len(parts) <= 6 and parts[0][:1].isupper() and all(
+        p[:1].isupper() or p[:1].isdigit() or p in _NAME_JOINERS for p in parts)
+
+
+_NAME_JOINERS = frozenset({"of", "de", "del", "der", "den", "van", "von", "la", "le", "da", "di", "du", "am", "im",
+                           "upon", "on", "and", "&", "y"})
 
 
 def _capitalised_at(text: str, start: int) -> str | None:

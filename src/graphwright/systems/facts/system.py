@@ -305,6 +305,9 @@ def _most_specific_places(grounded: list, text: str, result: ExtractionResult) -
     kept = []
     for fact in grounded:
         subject, relation, obj, _ = fact
+        if obj.kind != "item" or not obj.words[:1].isupper():
+            kept.append(fact)
+            continue
         inner = [o for o in objects[(subject.lookup, normalize_phrase(relation))] if o != obj.words and
                  re.search(re.escape(o) + r"\s*,\s*" + re.escape(obj.words), text)]
         if inner:
