@@ -387,7 +387,7 @@ def graph_map_relation(
 @graph_app.command("query")
 def graph_query(
     sparql: str = typer.Argument(..., help="A SPARQL query, or @file.rq to read it from a file. The prefixes gw:, "
-                                 "gwe:, wd:, wdt:, rdfs:, xsd: are declared; the default graph is every document's KG."),
+                                 "gwe:, gwr:, wd:, wdt:, rdfs:, xsd: are declared; the default graph is every document's KG."),
     store: Path = typer.Option(Path("out/store"), "--store"),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per row instead of a table."),
     grown: bool = typer.Option(False, "--grown", help="The default graph is the graph grown over the documents."),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from urllib.parse import quote, unquote
 
 from graphwright.kb.namespaces import RDFS_LABEL, UNLINKED, WD, WDT
+from graphwright.kb.namespaces import UNLINKED_RELATION as UNLINKED_RELATION_NS
 
 GW = "https://graphwright.dev/ns#"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -37,6 +38,7 @@ PREFIXES: dict[str, str] = {
     "schema": SCHEMA,
     "gw": GW,
     "gwe": UNLINKED,
+    "gwr": UNLINKED_RELATION_NS,
 }
 
 RDF_TYPE = RDF + "type"
