@@ -127,3 +127,15 @@ def test_relatives_named_in_passing_and_whose_they_are(default_kb):
 def test_a_list_of_occupations_is_several():
     assert coordinated("physicist and mathematician", nouns=True) == ["physicist", "mathematician"]
     assert coordinated("physicist and mathematician") == ["physicist and mathematician"]
+
+
+def test_an_organisation_referred_to_by_its_noun_is_the_one_named_last(default_kb):
+    from graphwright.systems.facts.config import FactsConfig
+    from graphwright.systems.facts.passing import PassingFacts
+    from graphwright.systems.facts.system import FactsSystem
+    text = ("Fjordlys Analytics sells forecasts. The Bergen company was bought by Vindholt Energi. The Danish "
+            "firm owns two wind farms, and the company Fjordlys Analytics keeps its name.")
+    kind_of = FactsSystem(None, default_kb, FactsConfig())._kb_type
+    found = {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="f", text=text), default_kb, [], kind_of,
+                                                      frozenset({"Fjordlys Analytics", "Vindholt Energi"})).facts()}
+    assert found == {("Fjordlys Analytics", "headquarters", "Bergen"), ("Vindholt Energi", "country", "Danish")}

@@ -31,6 +31,9 @@ OCCUPATION_CLASSES = frozenset({"Q28640", "Q12737077", "Q4164871"})  # occupatio
 ORGANISATION_NOUNS = frozenset("""company firm maker group publisher start-up startup studio bank manufacturer
 producer developer retailer airline brand carmaker holding chain agency contractor supplier operator builder
 shipyard yard brewery label broadcaster insurer investor fund utility""".split())
+#: nouns that refer back to an organisation the text has named ("the firm")
+_REFERRING_NOUNS = frozenset({"company", "firm", "group", "parent", "studio", "start-up", "maker", "business",
+                              "publisher", "manufacturer", "bank", "carmaker"})
 _DETERMINER = frozenset({"the", "a", "an", "her", "his", "their", "its", "our"})
 _OCCUPATION_ENDS = ("ist", "ian")
 _RELATIVES = frozenset("""son daughter wife husband brother sister mother father child children parent nephew niece
@@ -55,9 +58,11 @@ _RELATIVE = re.compile(r"\b(?:[Hh]er|[Hh]is|[Tt]heir)\s+(?:(?:older|younger|elde
 class PassingFacts:
     """The facts one document states in passing."""
 
-    def __init__(self, document: Document, kb: Any, names: list[str], kind_of: Callable[[str], str | None]):
-        """``names``: the names the model wrote; ``kind_of``: a name's type as the KB knows it (None: unknown)."""
-        self.document, self.kb, self.kind_of = document, kb, kind_of
+    def __init__(self, document: Document, kb: Any, names: list[str], kind_of: Callable[[str], str | None],
+                 organisations: frozenset[str] = frozenset()):
+        """``names``: the names the model wrote; ``kind_of``: a name's type as the KB knows it (None: unknown);
+        ``organisations``: the names the model's facts treat as organisations."""
+        self.document, self.kb, self.kind_of, self.organisations = document, kb, kind_of, organisations
         # the model's arguments that are names (not "The frog honours Carmen Velarde, a retired ...")
         found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if _name_like(n)}
         self.names = sorted(found, key=len, reverse=True)
@@ -67,7 +72,7 @@ class PassingFacts:
         out: list[Fact] = []
         for sentence in self.sentences:
             for fact in [*self._before_names(sentence), *self._after_names(sentence), *self._copula(sentence),
-                         *self._places(sentence), *self._relatives(sentence)]:
+                         *self._places(sentence), *self._relatives(sentence), *self._referred(sentence)]:
                 if fact not in out:
                     out.append(fact)
         return out
@@ -92,6 +97,22 @@ class PassingFacts:
                 yield from self._person_facts(name, described, sentence)
                 for other in _coordinated_after(text, start, name, self._names_in(text)):
                     yield from self._person_facts(other, described, sentence)
+
+    def _referred(self, sentence: Span) -> Iterator[Fact]:
+        """"The Danish firm employs 230 people", "the Swiss parent", "The Trondheim company was founded": an
+        organisation the text refers to by its noun, with a demonym or a place before it, is the one it
+        named last before (the model's facts tell which names are organisations)."""
+        text = sentence.text
+        for found in re.finditer(r"\b[Tt]he\s+((?:[\w'’-]+\s+){0,3}?)(" + "|".join(sorted(_REFERRING_NOUNS)) + r")\b(?!\s+[A-Z])",
+                                 text):
+            described = [*found.group(1).split(), found.group(2)]
+            if not any(w[:1].isupper() for w in described[:-1]):
+                continue
+            at = sentence.start + found.start()
+            before = [(self.document.text.rfind(name, 0, at), name) for name in self.organisations]
+            before = [(position, name) for position, name in before if position >= 0]
+            if before:
+                yield from self._countries(max(before)[1], described, sentence)
 
     def _after_names(self, sentence: Span) -> Iterator[Fact]:
         """"Karla Aaløkke, a local schoolteacher who ran a night school": the occupation ends its phrase."""

@@ -90,7 +90,8 @@ class FactsSystem:
     async def _extract(self, llm: LLM, document: Document, result: ExtractionResult) -> list[OpenFact]:
         listed = await self._listed(llm, document, result)
         if self.config.in_passing:  # what the sentences say on the way, read without the model
-            passing = PassingFacts(document, self.kb, [n for t in listed for n in (t[0], t[2])], self._kb_type).facts()
+            passing = PassingFacts(document, self.kb, [n for t in listed for n in (t[0], t[2])], self._kb_type,
+                                   _organisations(listed)).facts()
             result.extra["in_passing"] = len(passing)
             listed = [*_without_contradicted_kinship(listed, passing), *passing]
         raw = [(h, relation, t, sentence) for head, relation, tail, sentence in listed
@@ -287,6 +288,18 @@ def _without_contradicted_kinship(listed: list, passing: list) -> list:
     stated = {frozenset((normalize(h), normalize(t))) for h, r, t, _ in passing if kin(r)}
     return [fact for fact in listed if not (kin(fact[1]) and frozenset((normalize(fact[0]), normalize(fact[2]))) in stated
                                             and (fact[0], fact[1], fact[2]) not in {p[:3] for p in passing})]
+
+
+def _organisations(listed: list) -> frozenset[str]:
+    """The names the model's facts treat as organisations: the subject of a relation only an organisation
+    has ("employees", "founded by")."""
+    found = set()
+    for head, relation, tail, _ in listed:
+        for kind in ("item", "date", "number"):
+            entry = table_entry(relation, kind)
+            if entry is not None and entry.allows[0] == frozenset({"organisation"}):
+                found.add(head)
+    return frozenset(found)
 
 
 def _takes_classes(relation: str) -> bool:
