@@ -139,3 +139,10 @@ def test_an_organisation_referred_to_by_its_noun_is_the_one_named_last(default_k
     found = {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="f", text=text), default_kb, [], kind_of,
                                                       frozenset({"Fjordlys Analytics", "Vindholt Energi"})).facts()}
     assert found == {("Fjordlys Analytics", "headquarters", "Bergen"), ("Vindholt Energi", "country", "Danish")}
+
+
+def test_a_year_the_text_writes_only_in_a_full_date_is_that_date():
+    grounder = Grounder(Document(id="d", text="He founded the firm on 14 April 1998. In 2019 it was sold, in May 2019."),
+                        [], max_words=10)
+    assert grounder.ground("1998").value.lexical == "1998-04-14"
+    assert grounder.ground("2019").value.lexical == "2019"  # written alone too: the model's year stands

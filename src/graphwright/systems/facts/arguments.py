@@ -194,6 +194,9 @@ class Grounder:
         if date is not None:
             if date.lexical not in dates_in(self.document.text):
                 return f"the text gives no date {words!r}"
+            fuller = self._fuller_date(date)
+            if fuller is not None:
+                return fuller
             return Argument(words, place(self.document, words) or self._first_date(date), "date", date)
         number = parse_quantity(words)
         if number is None:
@@ -203,6 +206,18 @@ class Grounder:
         span = place(self.document, words) or place(self.document, _NUMBER.match(words).group(0).strip()
                                                      if _NUMBER.match(words) else words)
         return Argument(words, span or self.document.span(0, 0), "number", number)
+
+    def _fuller_date(self, date: TypedValue) -> Argument | None:
+        """The one date the text writes in full where the model wrote only its year (or month): "1998" for
+        "founded on 14 April 1998", when the text never writes that year alone."""
+        written = [(start, end, value) for start, end, value in dates_written(self.document.text)
+                   if value.startswith(date.lexical)]
+        fuller = {value for _, _, value in written if len(value) > len(date.lexical)}
+        if len(fuller) != 1 or any(value == date.lexical for _, _, value in written):
+            return None
+        start, end, _ = next(w for w in written if w[2] in fuller)
+        span = self.document.span(start, end)
+        return Argument(span.text, span, "date", parse_date(span.text))
 
     def _first_date(self, date: TypedValue) -> Span:
         """Where the text writes the date the model spelt otherwise ("1961-05-04" for "4 May 1961")."""
