@@ -53,7 +53,23 @@ async def results(system_name: str, texts: list[FactText], kb, llm, variant, spl
     replay = ReplayLLM(llm, LEDGER / f"facts--answers-{answers}.jsonl")
     system = make_system(system_name, replay, kb, variant[1])
     documents = [Document(id=t.id, text=t.text) for t in texts]
-    return await results_resumed(system, documents, FACTS_RUNS / f"{name}.jsonl", name)
+    produced = produced_by(name)
+    found = await results_resumed(system, documents, FACTS_RUNS / f"{name}.jsonl", name)
+    for result in found:  # the code that produced each output: a resumed run may span commits
+        produced.setdefault(result.document_id, commit())
+    (FACTS_RUNS / f"{name}.commits.json").write_text(json.dumps(produced, indent=1) + "\n", encoding="utf-8")
+    return found
+
+
+def produced_by(name: str) -> dict[str, str]:
+    """Text id -> the commit whose code produced the run file's output for it."""
+    path = FACTS_RUNS / f"{name}.commits.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def commits_of(name: str) -> str:
+    produced = produced_by(name)
+    return ", ".join(sorted(set(produced.values()))) or "unknown"
 
 
 def save_ledger(name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts],
@@ -63,7 +79,11 @@ def save_ledger(name: str, texts: list[FactText], found: list[ExtractionResult],
              "usage": r.usage.model_dump(), "dropped": r.extra.get("dropped"), "unstated": r.extra.get("unstated"),
              "mapping": r.extra.get("mapping")} for t, r, c in zip(texts, found, counts)]
     LEDGER.mkdir(parents=True, exist_ok=True)
-    saved = {"run": {"name": name, "commit": commit(), "settings": settings}, "documents": rows}
+    produced = produced_by(name)
+    for row in rows:
+        row["produced_by"] = produced.get(row["id"])
+    saved = {"run": {"name": name, "commit": commit(), "outputs_from": commits_of(name), "settings": settings},
+             "documents": rows}
     (LEDGER / f"facts--{name}.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -128,7 +148,9 @@ async def run(args) -> str:
     await llm.aclose()
     settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
     body = header(f"bench-facts, {args.split} split ({len(texts)} texts){settings}", llm.name, args.command)
-    body += [f"- code: {commit()}", ""] + table(scored)
+    names = [run_name(s, args.variant, args.split, llm.name) for s in args.systems]
+    body += [f"- code: scored at {commit()}; outputs produced at "
+             + "; ".join(f"{s}: {commits_of(n)}" for s, n in zip(args.systems, names)), ""] + table(scored)
     return "\n".join(body)
 
 
