@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
+from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
+from graphwright.systems.base import make_system
 from graphwright.systems.facts.arguments import Grounder, coordinated, without_description
 from graphwright.systems.facts.types import infer_types, shape_type
 
@@ -146,3 +150,17 @@ def test_a_year_the_text_writes_only_in_a_full_date_is_that_date():
                         [], max_words=10)
     assert grounder.ground("1998").value.lexical == "1998-04-14"
     assert grounder.ground("2019").value.lexical == "2019"  # written alone too: the model's year stands
+
+
+def test_a_clause_the_model_wrote_as_an_argument_is_no_full_name_to_grow_into():
+    text = "The American president Theodore Roosevelt had brought the two sides together."
+    grounder = Grounder(Document(id="t", text=text), [text.rstrip(".")], max_words=10)
+    assert grounder.ground("American").words == "American"
+    assert shape_type("The Treaty of Portsmouth") == "event"
+
+
+async def test_an_office_written_as_an_occupation_is_a_position_held(default_kb):
+    text = "Russia's chief negotiator was Sergei Witte, a former finance minister."
+    llm = ScriptedLLM(lambda messages, schema: json.dumps({"triples": [["Sergei Witte", "occupation", "finance minister"]]}))
+    found = await make_system("facts", llm, default_kb).run(Document(id="w", text=text))
+    assert {t.predicate.value.rsplit("/", 1)[-1] for t in found.triples} == {"P39"}

@@ -81,6 +81,17 @@ def without_description(words: str) -> str:
     return words
 
 
+_NAME_JOINERS = frozenset({"of", "de", "del", "der", "den", "van", "von", "la", "le", "da", "di", "du", "am", "im",
+                           "upon", "on", "and", "&", "y"})
+
+
+def name_like(words: str) -> bool:
+    """Whether words can be a name: at most six, each capitalised, a number or a joining word."""
+    parts = words.split()
+    return 0 < len(parts) <= 6 and parts[0][:1].isupper() and all(
+        p[:1].isupper() or p[:1].isdigit() or p in _NAME_JOINERS for p in parts)
+
+
 def text_names(text: str) -> list[str]:
     """Names of two or more capitalised words the text writes ("Ingrid Lauvås", "University of Oslo")."""
     names = (_NOT_NAME_START.sub("", m.group(0)) for m in _NAME.finditer(text))
@@ -107,7 +118,9 @@ class Grounder:
         """``names``: the names the model wrote for this document; the text's own names join them."""
         self.document, self.max_words = document, max_words
         self.text_names = [" ".join(n.split()) for n in text_names(document.text)]
-        found = [without_description(" ".join(n.split())) for n in names] + self.text_names
+        # only the model's arguments that are names can be a short name's full form: not "The American
+        # president Theodore Roosevelt had brought the two sides together"
+        found = [without_description(" ".join(n.split())) for n in names if name_like(n)] + self.text_names
         self.names = sorted({n for n in found if n[:1].isupper()}, key=len, reverse=True)
         self._name_words = [(name, normalize(name).split()) for name in self.names]  # folded once, read per argument
 

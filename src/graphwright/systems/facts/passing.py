@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator
 from graphwright.linking.names import DEMONYMS
 from graphwright.model import Document, Span
 from graphwright.model.document import split_sentences
-from graphwright.systems.facts.arguments import text_names
+from graphwright.systems.facts.arguments import name_like, text_names
 from graphwright.systems.facts.types import shape_type
 
 OCCUPATION_CLASSES = frozenset({"Q28640", "Q12737077", "Q4164871"})  # occupation, profession, position
@@ -64,7 +64,7 @@ class PassingFacts:
         ``organisations``: the names the model's facts treat as organisations."""
         self.document, self.kb, self.kind_of, self.organisations = document, kb, kind_of, organisations
         # the model's arguments that are names (not "The frog honours Carmen Velarde, a retired ...")
-        found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if _name_like(n)}
+        found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if name_like(n)}
         self.names = sorted(found, key=len, reverse=True)
         self.sentences = [document.span(a, b) for a, b in split_sentences(document.text)]
 
@@ -314,16 +314,6 @@ def _described(words: list[str]) -> list[str]:
             return words[i + 1:]
     start = next((i for i, w in enumerate(words) if w[:1].isupper() and w.casefold() in DEMONYMS), None)
     return words[start:] if start is not None and start == 0 else []
-
-
-def _name_like(words: str) -> bool:
-    parts = words.split()
-    return 0 < len(parts) <= 6 and parts[0][:1].isupper() and all(
-        p[:1].isupper() or p[:1].isdigit() or p in _NAME_JOINERS for p in parts)
-
-
-_NAME_JOINERS = frozenset({"of", "de", "del", "der", "den", "van", "von", "la", "le", "da", "di", "du", "am", "im",
-                           "upon", "on", "and", "&", "y"})
 
 
 def _capitalised_at(text: str, start: int) -> str | None:

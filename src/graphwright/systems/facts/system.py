@@ -35,7 +35,7 @@ from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
-from graphwright.systems.facts.passing import PassingFacts
+from graphwright.systems.facts.passing import POSITIONS, PassingFacts
 from graphwright.systems.facts.relations import normalize_phrase, prompt_lines, table_entry
 from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
@@ -94,7 +94,7 @@ class FactsSystem:
                                    _organisations(listed)).facts()
             result.extra["in_passing"] = len(passing)
             listed = [*_without_contradicted_kinship(listed, passing), *passing]
-        raw = [(h, relation, t, sentence) for head, relation, tail, sentence in listed
+        raw = [(h, _office(relation, t), t, sentence) for head, relation, tail, sentence in listed
                for head, relation, tail in name_out_of_relation(head, relation, tail)
                for h in coordinated(head, self._is_one_name)
                for t in coordinated(tail, self._is_one_name, nouns=_takes_classes(relation))]
@@ -300,6 +300,15 @@ def _organisations(listed: list) -> frozenset[str]:
             if entry is not None and entry.allows[0] == frozenset({"organisation"}):
                 found.add(head)
     return frozenset(found)
+
+
+def _office(relation: str, obj: str) -> str:
+    """An office given as an occupation ("Sergei Witte | occupation | finance minister") is a position held."""
+    entry = table_entry(relation, "item")
+    if entry is not None and entry.properties["item"].property == "P106" and obj.split() and \
+            obj.split()[-1].casefold() in POSITIONS:
+        return "position held"
+    return relation
 
 
 def _takes_classes(relation: str) -> bool:

@@ -88,6 +88,8 @@ def shape_type(name: str) -> str | None:
     """The type a name's own words give ("Brunnhaldt Antriebstechnik GmbH", "University of Porto", "Karla
     Aaløkke Bridge", "Battle of Jutland")."""
     words = name.casefold().split()
+    if words[:1] == ["the"]:  # "The Treaty of Portsmouth"
+        words = words[1:]
     if len(words) < 2:
         return None
     if words[-1] in _ORGANISATION_ENDS or words[0] in _ORGANISATION_STARTS or _ORGANISATION_STARTS & set(words):
