@@ -151,3 +151,9 @@ async def test_the_texts_own_kinship_word_wins_over_the_models(default_kb):
     llm = scripted(extracted=[["Sigrid Aasen", "child", "Pål Aasen"], ["Fjordlys", "founded by", "Sigrid Aasen"]])
     found = facts_of(await run(default_kb, llm, text=text))
     assert ("Sigrid Aasen", "P26", "Pål Aasen") in found and ("Sigrid Aasen", "P40", "Pål Aasen") not in found
+
+
+async def test_membership_of_a_political_party_is_its_own_property(default_kb):
+    text = "Arnold Schwarzenegger is a member of the Republican Party."
+    llm = scripted(extracted=[["Arnold Schwarzenegger", "member of", "Republican Party"]])
+    assert ("Arnold Schwarzenegger", "P102", "Republican Party") in facts_of(await run(default_kb, llm, text=text))

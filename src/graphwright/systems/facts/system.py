@@ -36,13 +36,14 @@ from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.passing import POSITIONS, PassingFacts
-from graphwright.systems.facts.relations import normalize_phrase, prompt_lines, table_entry
+from graphwright.systems.facts.relations import Mapping, normalize_phrase, prompt_lines, table_entry
 from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 GLEAN_PROMPT = load_prompt("graphwright.systems.facts", "glean")
 PROPOSALS = 5  # same-name KB entities looked at when proposing a link
+POLITICAL_PARTY = "Q7278"
 COUNTRY_TYPES = frozenset({"Q6256", "Q3624078"})  # country, sovereign state
 CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
 
@@ -212,6 +213,8 @@ class FactsSystem:
                     continue
                 subject, obj = obj, subject
             predicate = self._predicate(fact.relation, choice)
+            if predicate.value == WDT + "P463" and obj.kind == "item" and self._is_party(obj.lookup):
+                predicate = self._predicate(fact.relation, Mapped(Mapping("P102"), choice.via))  # party membership
             terms = [self._entity(subject, proposals), self._value(obj, proposals)]
             provenance = base.model_copy(update={"evidence": stating_sentence(document, fact)})
             triple = Triple(subject=terms[0], predicate=predicate, object=terms[1], provenance=provenance)
@@ -260,6 +263,11 @@ class FactsSystem:
                                            record.label.casefold() != name.casefold()))
             self._records[name] = named[0] if named else None
         return self._records[name]
+
+    def _is_party(self, name: str) -> bool:
+        record = self._record(name)
+        return record is not None and any(c == POLITICAL_PARTY or POLITICAL_PARTY in self.kb.superclasses(c, depth=3)
+                                          for c in record.types)
 
     def _is_one_name(self, words: str) -> bool:
         return self._record(words) is not None
