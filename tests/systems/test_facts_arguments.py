@@ -104,7 +104,7 @@ def test_nothing_is_read_into_relatives_offices_or_makers(default_kb):
 
 
 def test_a_name_in_the_relation_becomes_the_object_and_a_founding_year_its_inception():
-    from graphwright.systems.facts.system import name_out_of_relation
+    from graphwright.systems.facts.listed import name_out_of_relation
     assert name_out_of_relation("Lise Meitner", "received the Max Planck Medal", "1949") == \
         [("Lise Meitner", "received", "Max Planck Medal")]
     assert name_out_of_relation("Anders Brolund", "founded Korvbro", "2009") == \

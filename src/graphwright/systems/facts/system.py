@@ -1,19 +1,20 @@
 """``facts``: every fact the text states, mapped onto the KB where a property fits and kept where none does.
 
 1. One call lists the passage's facts as [subject, relation, object] in the text's words, with the
-   relation table's phrases where they fit (extract prompt).
+   relation table's phrases where they fit (extract prompt); the facts sentences state in passing are
+   read from the text without the model (passing.py), and the list is tidied (listed.py).
 2. Each argument is placed in the text (arguments.py): a short name grows to the document's full name,
    a demonym names its country; a fact whose argument the text does not hold is dropped and counted.
-3. Each relation is mapped (mapping.py): by the table, by a KB property's label or alias, or, for the
-   rest, by one call that chooses among retrieved properties for all of them at once. A phrase no
-   property fits is kept under a minted relation (its phrase as label).
+   Names get a coarse type from the KB, their own words or the document's relations (types.py).
+3. Each relation is mapped (mapping.py): by the table, by a KB property's label or alias, or, with
+   ``map_with_model``, by one call that chooses among retrieved properties for all the rest at once. A
+   phrase no property fits is kept under its own relation (``gwr:<phrase>``, drawn dashed).
 4. Names are proposed to the KB by name; open-world linking then keeps the links the KB supports and
    mints the others, and values become typed literals of the property's datatype.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.records import KBRecord
 from graphwright.kb.namespaces import WDT
 from graphwright.linking.literals import name_term
-from graphwright.linking.names import is_number_or_date, match_name, normalize
+from graphwright.linking.names import match_name
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
@@ -35,7 +36,10 @@ from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
-from graphwright.systems.facts.passing import POSITIONS, PassingFacts
+from graphwright.systems.facts.listed import (
+    most_specific_places, name_out_of_relation, office, organisations, takes_classes, without_contradicted_kinship,
+)
+from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.relations import Mapping, normalize_phrase, prompt_lines, table_entry
 from graphwright.systems.facts.types import infer_types, kb_type
 from graphwright.systems.open_triples import names_no_relation
@@ -92,13 +96,13 @@ class FactsSystem:
         listed = await self._listed(llm, document, result)
         if self.config.in_passing:  # what the sentences say on the way, read without the model
             passing = PassingFacts(document, self.kb, [n for t in listed for n in (t[0], t[2])], self._kb_type,
-                                   _organisations(listed)).facts()
+                                   organisations(listed)).facts()
             result.extra["in_passing"] = len(passing)
-            listed = [*_without_contradicted_kinship(listed, passing), *passing]
-        raw = [(h, _office(relation, t), t, sentence) for head, relation, tail, sentence in listed
+            listed = [*without_contradicted_kinship(listed, passing), *passing]
+        raw = [(h, office(relation, t), t, sentence) for head, relation, tail, sentence in listed
                for head, relation, tail in name_out_of_relation(head, relation, tail)
                for h in coordinated(head, self._is_one_name)
-               for t in coordinated(tail, self._is_one_name, nouns=_takes_classes(relation))]
+               for t in coordinated(tail, self._is_one_name, nouns=takes_classes(relation))]
         grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
         grounded: list[tuple[Argument, str, Argument, Span | None]] = []
         dropped = Counter()
@@ -114,7 +118,7 @@ class FactsSystem:
                 dropped[_kind_of(reason)] += 1
                 continue
             grounded.append((subject, relation, obj, sentence))
-        grounded = _most_specific_places(grounded, document.text, result)
+        grounded = most_specific_places(grounded, document.text, result)
         result.extra["dropped"] = dict(dropped)
         types = infer_types(((s.lookup, _allows(r, o), o.lookup if o.kind == "item" else None)
                              for s, r, o, _ in grounded), self._kb_type)
@@ -284,93 +288,9 @@ class FactsSystem:
         return None
 
 
-_KINSHIP = frozenset({"P26", "P40", "P3373", "P1038", "P22", "P25"})
-
-
-def _without_contradicted_kinship(listed: list, passing: list) -> list:
-    """The model's kinship between two people the text names as relatives in so many words ("her husband Pål
-    Aasen") gives way to the text's ("Sigrid Aasen | child | Pål Aasen" goes)."""
-    def kin(relation: str) -> bool:
-        entry = table_entry(relation, "item")
-        return entry is not None and entry.properties["item"].property in _KINSHIP
-    stated = {frozenset((normalize(h), normalize(t))) for h, r, t, _ in passing if kin(r)}
-    return [fact for fact in listed if not (kin(fact[1]) and frozenset((normalize(fact[0]), normalize(fact[2]))) in stated
-                                            and (fact[0], fact[1], fact[2]) not in {p[:3] for p in passing})]
-
-
-def _organisations(listed: list) -> frozenset[str]:
-    """The names the model's facts treat as organisations: the subject of a relation only an organisation
-    has ("employees", "founded by")."""
-    found = set()
-    for head, relation, tail, _ in listed:
-        for kind in ("item", "date", "number"):
-            entry = table_entry(relation, kind)
-            if entry is not None and entry.allows[0] == frozenset({"organisation"}):
-                found.add(head)
-    return frozenset(found)
-
-
-def _office(relation: str, obj: str) -> str:
-    """An office given as an occupation ("Sergei Witte | occupation | finance minister") is a position held."""
-    entry = table_entry(relation, "item")
-    if entry is not None and entry.properties["item"].property == "P106" and obj.split() and \
-            obj.split()[-1].casefold() in POSITIONS:
-        return "position held"
-    return relation
-
-
-def _takes_classes(relation: str) -> bool:
-    """Whether the relation's objects are classes, several of which a list can give ("physicist and
-    mathematician"): an occupation, what a thing is."""
-    entry = table_entry(relation, "item")
-    return entry is not None and entry.properties["item"].property in ("P106", "P31")
-
-
-def _most_specific_places(grounded: list, text: str, result: ExtractionResult) -> list:
-    """"born in Kelowna" and "born in British Columbia" where the text writes "Kelowna, British Columbia": the
-    second place is where the first lies, not a second birthplace."""
-    objects: dict[tuple[str, str], list[str]] = {}
-    for subject, relation, obj, _ in grounded:
-        objects.setdefault((subject.lookup, normalize_phrase(relation)), []).append(obj.words)
-    kept = []
-    for fact in grounded:
-        subject, relation, obj, _ = fact
-        if obj.kind != "item" or not obj.words[:1].isupper():
-            kept.append(fact)
-            continue
-        inner = [o for o in objects[(subject.lookup, normalize_phrase(relation))] if o != obj.words and
-                 re.search(re.escape(o) + r"\s*,\s*" + re.escape(obj.words), text)]
-        if inner:
-            result.warnings.append(f"dropped [{subject.words}, {relation}, {obj.words}]: {obj.words} is where "
-                                   f"{inner[0]} lies")
-            continue
-        kept.append(fact)
-    return kept
-
-
 def _allows(relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
     entry = table_entry(relation, obj.kind)
     return entry.allows if entry and obj.kind == "item" else None
-
-
-_NAMED_RELATION = re.compile(r"^(?P<verb>[a-z][a-z' -]*?)\s+(?:(?:the|a|an|her|his|their|its)\s+)?"
-                             r"(?P<name>[A-Z][\w'’.-]*(?:\s+(?:(?:of|in|for|the|de|von|van|and)\s+)*[A-Z0-9][\w'’.-]*)*)$")
-
-
-def name_out_of_relation(head: str, relation: str, tail: str) -> list[tuple[str, str, str]]:
-    """"Lise Meitner | received the Max Planck Medal | 1949": the name in the relation is the object
-    ("received" | "Max Planck Medal"); the year it came with has no place in a triple and is left out, but
-    for a founding, where it is the founded's inception ("Anders Brolund | founded Korvbro | 2009")."""
-    found = _NAMED_RELATION.match(" ".join(relation.split()))
-    if not found or not (is_number_or_date(tail) or tail.strip().casefold() == head.strip().casefold()):
-        return [(head, relation, tail)]
-    out = [(head, found["verb"], found["name"])]
-    if found["verb"] in _FOUNDING and is_number_or_date(tail):
-        out.append((found["name"], "founded on", tail))
-    return out
-
-
-_FOUNDING = frozenset({"founded", "co-founded", "established", "set up", "started"})
 
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
