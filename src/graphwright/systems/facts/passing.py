@@ -9,7 +9,12 @@ triple with the sentence that states it, and goes through the same grounding and
 - a demonym before an organisation's noun and name ("the Belgian transport group Merelbeek Groep",
   "Havbris Sensorteknikk is a Norwegian maker") as its country;
 - a place written with the place it lies in ("in Kelowna, British Columbia", "Carentoir, a village in
-  Brittany").
+  Brittany");
+- what a thing is ("The Kaweru Gorge Bridge, a suspension bridge");
+- relatives ("Sigrid Aasen and her husband Pål Aasen", "His wife, ... Maria Shriver": the nearest person
+  before, else the person the sentences before begin with);
+- an organisation referred to by its noun ("The Danish firm employs ...", "the Swiss parent"): the
+  organisation named last before it.
 
 Occupations are the KB's (an entity typed occupation or profession) or words that only name one
 ("-ist", "-ian"); the nouns that name what a company is are not occupations ("the bicycle maker").
@@ -43,7 +48,7 @@ POSITIONS = frozenset("""minister chancellor mayor president governor senator ki
 chairman chairwoman chairperson councillor councilor mp""".split())
 _FUNCTION_WORDS = frozenset("""under with by of in on at for from to and or as than after before during""".split())
 _RANKING = frozenset("first second third last only main new old famous best-known well-known local".split())
-_NOT_OCCUPATION = frozenset({"christian", "librarian", "guardian", "median", "pedestrian", "civilian", "veteran"})
+_NOT_OCCUPATION = frozenset({"christian", "guardian", "median", "pedestrian", "civilian"})
 _PLACE_NOUNS = "village|town|city|borough|district|suburb|region|province|county|municipality|state|island|port"
 _PLACE_IN = re.compile(rf"^,\s+(?:today\s+|now\s+)?(?:a|an|the)\s+(?:[a-z]+\s+)?(?:{_PLACE_NOUNS})\s+(?:in|of)\s+$")
 
@@ -141,7 +146,7 @@ class PassingFacts:
             return  # the first name is not the sentence's subject
         subject = names[0][0]
         found = re.search(r"\b(?:is|was)\s+(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[\w-]+)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
-                          r"and|at|of|from|in|with|for|since|whose|that|which|based)\b))", text)
+                          r"and|at|of|from|in|with|for|since|that|which|based)\b))", text)
         if not found:
             return
         described = _described(["a", *found.group(1).split()])
@@ -275,8 +280,9 @@ class PassingFacts:
 
     def _is_occupation(self, word: str, described: list[str]) -> bool:
         """An occupation's word; after a demonym any noun but a relative's ("a Canadian rower")."""
-        if word in ORGANISATION_NOUNS or word in _NOT_OCCUPATION or word in _RELATIVES or not word.isalpha() \
-                or word in _FUNCTION_WORDS or any(w[:1].isupper() for w in described[1:]):
+        if not word.isalpha() or any(word in words for words in (ORGANISATION_NOUNS, _NOT_OCCUPATION, _RELATIVES,
+                                                                 DEMONYMS, _FUNCTION_WORDS)) \
+                or any(w[:1].isupper() for w in described[1:]):
             return False
         if any(w[:1].isupper() and w.casefold().removesuffix("-born") in DEMONYMS for w in described[:-1]):
             return True
