@@ -8,6 +8,8 @@ from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.base import make_system
 from graphwright.systems.facts.arguments import Grounder, coordinated, without_description
+from graphwright.systems.facts.kb_names import KBNames
+from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.types import infer_types, shape_type
 
 UBISOFT = Document(id="u", text="Ubisoft is a French publisher. Its studio Ubisoft Montreal made Assassin's Creed, and "
@@ -68,11 +70,7 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
 
 
 def passing(default_kb, text: str, names=()) -> set[tuple[str, str, str]]:
-    from graphwright.systems.facts.config import FactsConfig
-    from graphwright.systems.facts.passing import PassingFacts
-    from graphwright.systems.facts.system import FactsSystem
-    kind_of = FactsSystem(None, default_kb, FactsConfig())._kb_type
-    return {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="p", text=text), default_kb, list(names), kind_of).facts()}
+    return {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="p", text=text), KBNames(default_kb), list(names)).facts()}
 
 
 def test_facts_said_in_passing_about_people(default_kb):
@@ -134,13 +132,9 @@ def test_a_list_of_occupations_is_several():
 
 
 def test_an_organisation_referred_to_by_its_noun_is_the_one_named_last(default_kb):
-    from graphwright.systems.facts.config import FactsConfig
-    from graphwright.systems.facts.passing import PassingFacts
-    from graphwright.systems.facts.system import FactsSystem
     text = ("Fjordlys Analytics sells forecasts. The Bergen company was bought by Vindholt Energi. The Danish "
             "firm owns two wind farms, and the company Fjordlys Analytics keeps its name.")
-    kind_of = FactsSystem(None, default_kb, FactsConfig())._kb_type
-    found = {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="f", text=text), default_kb, [], kind_of,
+    found = {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="f", text=text), KBNames(default_kb), [],
                                                       frozenset({"Fjordlys Analytics", "Vindholt Energi"})).facts()}
     assert found == {("Fjordlys Analytics", "headquarters", "Bergen"), ("Vindholt Energi", "country", "Danish")}
 

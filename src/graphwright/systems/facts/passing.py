@@ -23,15 +23,16 @@ Occupations are the KB's (an entity typed occupation or profession) or words tha
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator
+from functools import cached_property
+from typing import Iterator
 
 from graphwright.linking.names import DEMONYMS
 from graphwright.model import Document, Span
 from graphwright.model.document import split_sentences
 from graphwright.systems.facts.arguments import name_like, text_names
+from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.types import shape_type
 
-OCCUPATION_CLASSES = frozenset({"Q28640", "Q12737077", "Q4164871"})  # occupation, profession, position
 #: nouns that say what an organisation is
 ORGANISATION_NOUNS = frozenset("""company firm maker group publisher start-up startup studio bank manufacturer
 producer developer retailer airline brand carmaker holding chain agency contractor supplier operator builder
@@ -63,15 +64,17 @@ _RELATIVE = re.compile(r"\b(?:[Hh]er|[Hh]is|[Tt]heir)\s+(?:(?:older|younger|elde
 class PassingFacts:
     """The facts one document states in passing."""
 
-    def __init__(self, document: Document, kb: Any, names: list[str], kind_of: Callable[[str], str | None],
+    def __init__(self, document: Document, kb_names: KBNames, names: list[str],
                  organisations: frozenset[str] = frozenset()):
-        """``names``: the names the model wrote; ``kind_of``: a name's type as the KB knows it (None: unknown);
-        ``organisations``: the names the model's facts treat as organisations."""
-        self.document, self.kb, self.kind_of, self.organisations = document, kb, kind_of, organisations
+        """``kb_names``: what the KB says of a name; ``names``: the names the model wrote; ``organisations``: the
+        names the model's facts treat as organisations."""
+        self.document, self.kb_names, self.organisations = document, kb_names, organisations
+        self.kind_of = kb_names.type_of
         # the model's arguments that are names (not "The frog honours Carmen Velarde, a retired ...")
         found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if name_like(n)}
         self.names = sorted(found, key=len, reverse=True)
         self.sentences = [document.span(a, b) for a, b in split_sentences(document.text)]
+        self._found: dict[str, list[tuple[str, int]]] = {}
 
     def facts(self) -> list[Fact]:
         out: list[Fact] = []
@@ -193,8 +196,7 @@ class PassingFacts:
                 self._full_person(_capitalised_at(earlier.text, 0) or "")
             if first:
                 return first
-        return next((n for n, _ in sorted(self._first_places().items(), key=lambda item: item[1])
-                     if self._person(n)), None)
+        return next((n for n in self._in_text_order if self._person(n)), None)
 
     def _full_person(self, words: str) -> str | None:
         """A full name, or the first full name of the text that ends with these words ("Tallcott")."""
@@ -202,11 +204,13 @@ class PassingFacts:
             return None
         if self._person(words):
             return words
-        return next((n for n, _ in sorted(self._first_places().items(), key=lambda item: item[1])
-                     if self._person(n) and n.split()[-1] == words), None)
+        return next((n for n in self._in_text_order if self._person(n) and n.split()[-1] == words), None)
 
-    def _first_places(self) -> dict[str, int]:
-        return {name: self.document.text.find(name) for name in self.names if name in self.document.text}
+    @cached_property
+    def _in_text_order(self) -> list[str]:
+        """The names, by where the text first writes them."""
+        text = self.document.text
+        return sorted((name for name in self.names if name in text), key=text.find)
 
     # --------------------------------------------------------------- places
 
@@ -230,10 +234,7 @@ class PassingFacts:
         return found
 
     def _is_country(self, name: str) -> bool:
-        if self.kb is None or self.kind_of(name) != "place":
-            return False
-        return any({"Q6256", "Q3624078"} & set(r.types) for r in self.kb.find_label(name, kind="entity")
-                   if r.label == name or name in r.aliases)
+        return self.kind_of(name) == "place" and self.kb_names.is_country(name)
 
     # --------------------------------------------------------------- shared
 
@@ -274,7 +275,7 @@ class PassingFacts:
         words = [w for w in described if not w[:1].isupper()]
         for i in range(len(words)):
             phrase = " ".join([*words[i:-1], _singular(words[-1])])
-            if i < len(words) - 1 and self._kb_occupation(phrase):
+            if i < len(words) - 1 and self.kb_names.is_occupation(phrase):
                 return phrase
         return _singular(words[-1])
 
@@ -286,12 +287,7 @@ class PassingFacts:
             return False
         if any(w[:1].isupper() and w.casefold().removesuffix("-born") in DEMONYMS for w in described[:-1]):
             return True
-        return (word.endswith(_OCCUPATION_ENDS) and len(word) > 5) or self._kb_occupation(word)
-
-    def _kb_occupation(self, words: str) -> bool:
-        if self.kb is None:
-            return False
-        return any(OCCUPATION_CLASSES & set(r.types) for r in self.kb.find_label(words, kind="entity"))
+        return (word.endswith(_OCCUPATION_ENDS) and len(word) > 5) or self.kb_names.is_occupation(word)
 
     def _person(self, name: str) -> bool:
         """A name that can be a person's: two to four capitalised words, no organisation's word, not a place."""
@@ -299,7 +295,13 @@ class PassingFacts:
         return 2 <= len(words) <= 4 and shape_type(name) is None and not self._is_country(name)
 
     def _names_in(self, text: str) -> list[tuple[str, int]]:
-        """The document's names in this text, in order, longest first where two overlap."""
+        """The document's names in this text, in order, longest first where two overlap (each sentence is
+        asked about several times: found once)."""
+        if text not in self._found:
+            self._found[text] = self._find_names(text)
+        return self._found[text]
+
+    def _find_names(self, text: str) -> list[tuple[str, int]]:
         taken: list[tuple[int, int]] = []
         found = []
         for name in self.names:

@@ -24,10 +24,8 @@ from pydantic import BaseModel, Field
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
-from graphwright.kb.records import KBRecord
 from graphwright.kb.namespaces import WDT
 from graphwright.linking.literals import name_term
-from graphwright.linking.names import match_name
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
@@ -35,21 +33,18 @@ from graphwright.model import Document, Entity, ExtractionResult, Mention, Prove
 from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
+from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.listed import (
     most_specific_places, name_out_of_relation, office, organisations, takes_classes, without_contradicted_kinship,
 )
 from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.relations import Mapping, normalize_phrase, prompt_lines, table_entry
-from graphwright.systems.facts.types import infer_types, kb_type
+from graphwright.systems.facts.types import infer_types
 from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 GLEAN_PROMPT = load_prompt("graphwright.systems.facts", "glean")
-PROPOSALS = 5  # same-name KB entities looked at when proposing a link
-POLITICAL_PARTY = "Q7278"
-COUNTRY_TYPES = frozenset({"Q6256", "Q3624078"})  # country, sovereign state
-CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
 
 
 class FactsAnswer(BaseModel):
@@ -76,7 +71,7 @@ class FactsSystem:
     def __init__(self, llm: LLM, kb: Any, config: FactsConfig, name: str = "facts"):
         self.name, self.llm, self.kb, self.config = name, llm, kb, config
         self.mapper = PropertyMapper(kb, config.candidates)
-        self._records: dict[str, KBRecord | None] = {}  # name -> the KB entity of exactly that name
+        self.names = KBNames(kb)  # what the KB says of a name, asked once
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -95,7 +90,7 @@ class FactsSystem:
     async def _extract(self, llm: LLM, document: Document, result: ExtractionResult) -> list[OpenFact]:
         listed = await self._listed(llm, document, result)
         if self.config.in_passing:  # what the sentences say on the way, read without the model
-            passing = PassingFacts(document, self.kb, [n for t in listed for n in (t[0], t[2])], self._kb_type,
+            passing = PassingFacts(document, self.names, [n for t in listed for n in (t[0], t[2])],
                                    organisations(listed)).facts()
             result.extra["in_passing"] = len(passing)
             listed = [*without_contradicted_kinship(listed, passing), *passing]
@@ -121,7 +116,7 @@ class FactsSystem:
         grounded = most_specific_places(grounded, document.text, result)
         result.extra["dropped"] = dict(dropped)
         types = infer_types(((s.lookup, _allows(r, o), o.lookup if o.kind == "item" else None)
-                             for s, r, o, _ in grounded), self._kb_type)
+                             for s, r, o, _ in grounded), self.names.type_of)
         return [OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None), sentence)
                 for s, r, o, sentence in grounded]
 
@@ -217,7 +212,7 @@ class FactsSystem:
                     continue
                 subject, obj = obj, subject
             predicate = self._predicate(fact.relation, choice)
-            if predicate.value == WDT + "P463" and obj.kind == "item" and self._is_party(obj.lookup):
+            if predicate.value == WDT + "P463" and obj.kind == "item" and self.names.is_party(obj.lookup):
                 predicate = self._predicate(fact.relation, Mapped(Mapping("P102"), choice.via))  # party membership
             terms = [self._entity(subject, proposals), self._value(obj, proposals)]
             provenance = base.model_copy(update={"evidence": stating_sentence(document, fact)})
@@ -251,41 +246,11 @@ class FactsSystem:
         return (proposed or name_term(name)).model_copy(update={"surface": name})
 
     def _propose(self, name: str) -> Term | None:
-        record = self._record(name)
+        record = self.names.record(name)
         return Term.iri(record.iri, label=record.label) if record else None
 
-    def _record(self, name: str) -> KBRecord | None:
-        """The KB entity whose label or alias is this name."""
-        if self.kb is None:
-            return None
-        if name not in self._records:
-            named = [hit.record for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS)
-                     if match_name(name, [hit.record.label, *hit.record.aliases]).kind in ("exact", "demonym")]
-            # a country before the rest ("China" is the state, not the cultural region), then the entity labelled
-            # so before one that has the name as an alias ("Mexico" is also Mexico City's)
-            named.sort(key=lambda record: (not COUNTRY_TYPES & set(record.types),
-                                           record.label.casefold() != name.casefold()))
-            self._records[name] = named[0] if named else None
-        return self._records[name]
-
-    def _is_party(self, name: str) -> bool:
-        record = self._record(name)
-        return record is not None and any(c == POLITICAL_PARTY or POLITICAL_PARTY in self.kb.superclasses(c, depth=3)
-                                          for c in record.types)
-
     def _is_one_name(self, words: str) -> bool:
-        return self._record(words) is not None
-
-    def _kb_type(self, name: str | None) -> str | None:
-        record = self._record(name) if name else None
-        if record is None:
-            return None
-        # the nearest broad class decides: a city is also, further up, a legal person (an organisation)
-        for depth in range(CLASS_DEPTH + 1):
-            found = kb_type({c for t in record.types for c in (t, *self.kb.superclasses(t, depth=depth))})
-            if found:
-                return found
-        return None
+        return self.names.record(words) is not None
 
 
 def _allows(relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
