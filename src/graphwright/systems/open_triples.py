@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from graphwright.model import Document, Span
 
@@ -30,6 +31,7 @@ def place(document: Document, words: str) -> Span | None:
     return document.span(found.start(), found.end()) if found else None
 
 
+@lru_cache(maxsize=64)  # the document's text is folded once, not once per argument the text lacks
 def without_accents(text: str) -> str:
     """Each character as its base letter, one for one, so that positions stay those of the text."""
     return "".join((unicodedata.normalize("NFKD", ch)[:1] or ch) if ord(ch) > 127 else ch for ch in text)

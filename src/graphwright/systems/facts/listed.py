@@ -21,8 +21,9 @@ def without_contradicted_kinship(listed: list, passing: list) -> list:
         entry = table_entry(relation, "item")
         return entry is not None and entry.properties["item"].property in _KINSHIP
     stated = {frozenset((normalize(h), normalize(t))) for h, r, t, _ in passing if kin(r)}
+    also_read = {fact[:3] for fact in passing}
     return [fact for fact in listed if not (kin(fact[1]) and frozenset((normalize(fact[0]), normalize(fact[2]))) in stated
-                                            and (fact[0], fact[1], fact[2]) not in {p[:3] for p in passing})]
+                                            and fact[:3] not in also_read)]
 
 
 def organisations(listed: list) -> frozenset[str]:
