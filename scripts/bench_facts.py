@@ -21,7 +21,7 @@ import sys
 
 from bench_eval import BENCH_MD, header, slug
 from bench_ledger import LEDGER, ROOT, RUNS, ReplayLLM, results_resumed
-from bench_speed import parse_config
+from bench_speed import model_options
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.bootstrap import difference_interval
@@ -159,10 +159,7 @@ def main() -> None:
     parser.add_argument("--systems", default="facts,cie.network,openie", type=lambda s: s.split(","))
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
     parser.add_argument("--texts", default=None, help="the folder of the texts (default: examples/facts/texts)")
-    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
-    parser.add_argument("--no-cache", action="store_true")
-    parser.add_argument("--variant", default=("", {}), type=parse_config,
-                        help="name:key=value+key=value: settings for the systems, with their own runs and ledger")
+    model_options(parser, "name:key=value+key=value: settings for the systems, with their own runs and ledger")
     args = parser.parse_args()
     args.command = "python scripts/bench_facts.py " + " ".join(sys.argv[1:])
     section = f"facts-{args.split}" + (f"-{args.variant[0]}" if args.variant[0] else "")

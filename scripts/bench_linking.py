@@ -21,7 +21,7 @@ from collections import Counter
 
 from bench_eval import BENCH_MD, header, slug
 from bench_ledger import LEDGER, RUNS, ReplayLLM, results_resumed
-from bench_speed import parse_config
+from bench_speed import model_options
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
@@ -128,10 +128,7 @@ def main() -> None:
     parser.add_argument("--systems", default="cie.single:20", type=lambda s: s.split(","),
                         help="system:N (N rebel-sample and N fewrel documents; 0: the made-up texts only) "
                              "or system:N/M (N rebel-sample, M fewrel)")
-    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
-    parser.add_argument("--no-cache", action="store_true")
-    parser.add_argument("--variant", default=("", {}), type=parse_config,
-                        help="name:key=value+key=value: settings over the recorded ones, with their own ledger and table")
+    model_options(parser, "name:key=value+key=value: settings over the recorded ones, with their own ledger and table")
     args = parser.parse_args()
     args.command = "python scripts/bench_linking.py " + " ".join(sys.argv[1:])
     for spec in args.systems:

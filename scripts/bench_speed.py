@@ -41,6 +41,13 @@ def parse_config(text: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), {k.strip(): yaml.safe_load(v) for k, v in pairs}
 
 
+def model_options(parser, variant_help: str) -> None:
+    """The options a benchmark of systems on one model shares: the model, the response cache, a variant."""
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--variant", default=("", {}), type=parse_config, help=variant_help)
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else 0.0
 
