@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class FactsConfig(BaseModel):
@@ -23,4 +25,16 @@ class FactsConfig(BaseModel):
                                  "texts of bench-facts.")
     max_relation_words: int = Field(default=6, ge=1, description="Longer relation phrases are dropped as sentences.")
     max_argument_words: int = Field(default=10, ge=1, description="Longer subjects and objects are dropped as clauses.")
+    schema_file: str | None = Field(default=None, description="The user's relation schema (YAML/JSON, as for agentre): "
+                                    "its relations take the place of the KB's properties.")
+    outside_schema: Literal["keep", "drop"] = Field(default="keep", description="With schema_file, what becomes of a "
+                                                    "fact no schema relation holds: kept under its phrase (gwr:), or "
+                                                    "dropped and counted.")
     token_budget: int | None = Field(default=None, ge=1, description="Tokens one document may spend in all.")
+
+    @model_validator(mode="after")
+    def _schema_mapping(self) -> "FactsConfig":
+        if self.schema_file and self.map_with_model:
+            raise ValueError("map_with_model chooses among KB properties; with schema_file the schema's relations "
+                             "are named in the extraction prompt instead: leave map_with_model off")
+        return self

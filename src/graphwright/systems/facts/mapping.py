@@ -24,7 +24,7 @@ DATATYPES: dict[ObjectKind, set[str | None]] = {"item": {"wikibase-item", None},
 SEARCHED = 24  # properties searched per phrase before the datatype filter
 DESCRIPTION_CHARS = 80
 
-Via = Literal["table", "label", "model", "minted"]
+Via = Literal["table", "label", "model", "minted", "outside schema"]
 Types = tuple[str | None, str | None]  # the name types of a fact's subject and object (None: a value, or untold)
 
 

@@ -30,7 +30,7 @@ from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
-from graphwright.model.schema import phrase_relation_iri
+from graphwright.model.schema import load_schema, phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.kb_names import KBNames
@@ -40,10 +40,12 @@ from graphwright.systems.facts.listed import (
 )
 from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.relations import Mapping, normalize_phrase, prompt_lines, table_entry
+from graphwright.systems.facts.schema_mode import SchemaRelations
 from graphwright.systems.facts.types import infer_types
 from graphwright.systems.open_triples import names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
+SCHEMA_PROMPT = load_prompt("graphwright.systems.facts", "extract_schema")
 GLEAN_PROMPT = load_prompt("graphwright.systems.facts", "glean")
 
 
@@ -72,6 +74,8 @@ class FactsSystem:
         self.name, self.llm, self.kb, self.config = name, llm, kb, config
         self.mapper = PropertyMapper(kb, config.candidates)
         self.names = KBNames(kb)  # what the KB says of a name, asked once
+        self.schema = SchemaRelations(load_schema(config.schema_file), kb) if config.schema_file else None
+        self.prompt = SCHEMA_PROMPT if self.schema else PROMPT
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -124,7 +128,8 @@ class FactsSystem:
                       result: ExtractionResult) -> list[tuple[str, str, str, Span | None]]:
         """The model's triples (no sentence: the model is not asked which states each); with ``glean``, a
         second turn asks for the facts the first left out."""
-        system, user = PROMPT.render(relations=prompt_lines(), text=document.text)
+        relations = self.schema.prompt_lines() if self.schema else prompt_lines()
+        system, user = self.prompt.render(relations=relations, text=document.text)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         triples = await self._ask_triples(llm, messages, result, step=1, node="extract")
         if self.config.glean and triples is not None:
@@ -174,6 +179,9 @@ class FactsSystem:
             if key in mapped or key in questions:
                 continue
             direct = self.mapper.direct(fact.relation, fact.object.kind, fact.types)
+            if self.schema:
+                mapped[key] = self.schema.map(fact.relation, fact.object.kind, fact.types, direct) or self._outside
+                continue
             if direct:
                 mapped[key] = direct
                 continue
@@ -188,6 +196,11 @@ class FactsSystem:
         result.extra["mapping"] = dict(Counter(m.via for m in mapped.values()))
         return self._graph(document, facts, mapped)
 
+    @property
+    def _outside(self) -> Mapped:
+        """What becomes of a fact no schema relation holds."""
+        return Mapped(None, "outside schema" if self.config.outside_schema == "drop" else "minted")
+
     async def _ask(self, llm: LLM, questions: dict[tuple, Question], result: ExtractionResult) -> dict[tuple, Mapped]:
         try:
             answers, text = await ask_model(llm, list(questions.values()), retries=self.config.parse_retries)
@@ -200,21 +213,27 @@ class FactsSystem:
 
     def _graph(self, document: Document, facts: list[OpenFact],
                mapped: dict[tuple, Mapped]) -> tuple[list[Triple], list[Entity]]:
-        base = Provenance(system=self.name, agent="extract", model=self.llm.name, prompt_version=f"{PROMPT.id}@{PROMPT.sha}")
+        base = Provenance(system=self.name, agent="extract", model=self.llm.name,
+                          prompt_version=f"{self.prompt.id}@{self.prompt.sha}")
         triples: dict[tuple[str, str, str], Triple] = {}
         entities: dict[str, Entity] = {}
         proposals: dict[str, Term | None] = {}  # name -> the KB entity proposed for it
         for fact in facts:
             choice = mapped[fact.key]
+            if choice.via == "outside schema":
+                continue
             subject, obj = fact.subject, fact.object
             if choice.mapping and choice.mapping.swapped:
                 if obj.kind != "item":
                     continue
                 subject, obj = obj, subject
             predicate = self._predicate(fact.relation, choice)
-            if predicate.value == WDT + "P463" and obj.kind == "item" and self.names.is_party(obj.lookup):
+            if not self.schema and predicate.value == WDT + "P463" and obj.kind == "item" and self.names.is_party(obj.lookup):
                 predicate = self._predicate(fact.relation, Mapped(Mapping("P102"), choice.via))  # party membership
-            terms = [self._entity(subject, proposals), self._value(obj, proposals)]
+            as_written = self.schema is not None and choice.mapping is not None and self.schema.is_string(
+                choice.mapping.property)  # a schema relation whose object is a plain string
+            terms = [self._entity(subject, proposals),
+                     Term.literal(obj.words, surface=obj.words) if as_written else self._value(obj, proposals)]
             provenance = base.model_copy(update={"evidence": stating_sentence(document, fact)})
             triple = Triple(subject=terms[0], predicate=predicate, object=terms[1], provenance=provenance)
             triples.setdefault(triple.key(), triple)
@@ -228,6 +247,9 @@ class FactsSystem:
         if choice.mapping is None:
             phrase = normalize_phrase(relation)
             return Term.iri(phrase_relation_iri(phrase), surface=relation, label=phrase)
+        if self.schema:
+            name = choice.mapping.property
+            return Term.iri(self.schema.schema.relation_iri(name), surface=relation, label=name)
         record = self.kb.get(choice.mapping.property) if self.kb is not None else None
         return Term.iri(WDT + choice.mapping.property, surface=relation, label=record.label if record else None)
 

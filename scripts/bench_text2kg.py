@@ -1,0 +1,159 @@
+"""`make bench-text2kg`: Text2KGBench DBpedia-WebNLG, each ontology given to `facts` as the user's schema.
+
+Splits, fixed before any tuning: test is the first 20 ground-truth sentences of each of the 19
+ontologies (380 sentences), dev the 5 after them (95). Scored with the benchmark's own metrics
+(graphwright.eval.text2kg): precision, recall and F1 per sentence over the triples with a gold relation,
+ontology conformance and subject, relation and object hallucination, averaged per ontology, then over
+ontologies. Runs resume from runs/bench/text2kg/; the model's answers are kept in the ledger
+(docs/bench-ledger/text2kg--answers-*.jsonl) and so are the per-sentence scores with the commit that
+produced each output (docs/bench-ledger/text2kg--<run>.json); every sentence's triples, missed gold
+triples included, are listed in runs/bench/text2kg/<run>.md for reading.
+
+    python scripts/bench_text2kg.py --split dev --model embedded:qwen2.5-coder-1.5b
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from bench_eval import BENCH_MD, header, slug
+from bench_facts import commit
+from bench_ledger import LEDGER, RUNS, ReplayLLM, results_resumed
+from bench_speed import model_options
+
+from graphwright.eval.benchmarks_md import write_section
+from graphwright.eval.text2kg import (
+    METRICS, SentenceScore, Text2KGSentence, averaged, benchmark_triples, load_ontology, load_sentences, ontology_ids,
+    score_sentence,
+)
+from graphwright.kb import open_kb
+from graphwright.llm import make_llm
+from graphwright.model import Document, ExtractionResult
+from graphwright.systems.base import make_system
+
+TEXT2KG_RUNS = RUNS / "text2kg"
+SPLITS = {"test": (0, 20), "dev": (20, 5)}  # (first sentence, sentences) per ontology
+ANCHOR = "Vicuna-13B in the Text2KGBench paper (few-shot prompt with an example from the train split): average F1 0.30"
+Scored = tuple[Text2KGSentence, ExtractionResult, list[tuple[str, str, str]], SentenceScore]
+
+
+async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str) -> list[Scored]:
+    ontology = load_ontology(ontology_id)
+    schema_file = TEXT2KG_RUNS / "schemas" / f"{ontology_id}.json"
+    schema_file.parent.mkdir(parents=True, exist_ok=True)
+    schema_file.write_text(ontology.schema().model_dump_json(indent=1), encoding="utf-8")
+    answers = f"facts{'-' + variant[0] if variant[0] else ''}-{slug(llm.name).replace(':', '_')}"
+    replay = ReplayLLM(llm, LEDGER / f"text2kg--answers-{answers}.jsonl")
+    settings = {"schema_file": str(schema_file), "outside_schema": "drop", **variant[1]}
+    system = make_system("facts", replay, kb, settings)
+    sentences = load_sentences(ontology_id, *SPLITS[split])
+    run_file = TEXT2KG_RUNS / name / f"{ontology_id}.jsonl"
+    found = await results_resumed(system, [Document(id=s.id, text=s.text) for s in sentences], run_file,
+                                  f"{name} {ontology_id}")
+    produced = _produced(name)
+    for result in found:
+        produced.setdefault(result.document_id, commit())
+    _commits_file(name).write_text(json.dumps(produced, indent=1) + "\n", encoding="utf-8")
+    scored = []
+    for sentence, result in zip(sentences, found):
+        written = benchmark_triples(result)
+        scored.append((sentence, result, written, score_sentence(sentence, written, ontology)))
+    return scored
+
+
+def _commits_file(name: str):
+    return TEXT2KG_RUNS / name / "commits.json"
+
+
+def _produced(name: str) -> dict[str, str]:
+    path = _commits_file(name)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def save_ledger(name: str, by_ontology: dict[str, list[Scored]], settings: dict) -> None:
+    produced = _produced(name)
+    rows = []
+    for scored in by_ontology.values():
+        for sentence, result, _, score in scored:
+            counts = {k: v for k, v in vars(score).items() if k != "missed"}
+            rows.append({"id": sentence.id, "status": result.status, "reason": result.reason, "counts": counts,
+                         "usage": result.usage.model_dump(), "mapping": result.extra.get("mapping"),
+                         "dropped": result.extra.get("dropped"), "produced_by": produced.get(sentence.id)})
+    saved = {"run": {"name": name, "commit": commit(), "outputs_from": ", ".join(sorted(set(produced.values()))),
+                     "settings": settings}, "documents": rows}
+    LEDGER.mkdir(parents=True, exist_ok=True)
+    (LEDGER / f"text2kg--{name}.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n",
+                                                  encoding="utf-8")
+
+
+def table(by_ontology: dict[str, list[Scored]]) -> list[str]:
+    heads = ["P", "R", "F1", "ontology conformance", "subject halluc.", "relation halluc.", "object halluc."]
+    lines = [f"| ontology | sentences | {' | '.join(heads)} | triples written | calls / sentence | "
+             f"tokens / sentence | model s / sentence |", "|---" * (len(heads) + 6) + "|"]
+    means = []
+    for ontology_id, scored in by_ontology.items():
+        mean = averaged([s[3] for s in scored])
+        means.append(mean)
+        usage = [s[1].usage for s in scored]
+        lines.append(f"| {ontology_id} | {len(scored)} | " + " | ".join(f"{mean[m]:.2f}" for m in METRICS)
+                     + f" | {sum(s[3].written for s in scored)} | {sum(u.llm_calls for u in usage) / len(usage):.1f}"
+                     f" | {sum(u.prompt_tokens + u.completion_tokens for u in usage) / len(usage):,.0f}"
+                     f" | {sum(u.prompt_seconds + u.generation_seconds for u in usage) / len(usage):.1f} |")
+    overall = {m: sum(mean[m] for mean in means) / len(means) for m in METRICS}
+    lines.append(f"| **average of {len(means)} ontologies** | {sum(len(s) for s in by_ontology.values())} | "
+                 + " | ".join(f"**{overall[m]:.2f}**" for m in METRICS) + " | | | | |")
+    return lines
+
+
+def listing(name: str, by_ontology: dict[str, list[Scored]]) -> str:
+    out = [f"# {name}: every sentence's triples", ""]
+    for scored in by_ontology.values():
+        for sentence, result, written, score in scored:
+            out += [f"## {sentence.id} (P {score.precision:.2f}, R {score.recall:.2f})", "", sentence.text, ""]
+            out += [f"- {' | '.join(t)}" for t in written] or ["- (no triples)"]
+            out += ["", f"missed: {'; '.join(score.missed) or '-'}", ""]
+            out += [f"  - {w}" for w in result.warnings]
+    return "\n".join(out)
+
+
+async def run(args) -> str:
+    kb = open_kb("default")
+    llm = make_llm(args.model, cache=not args.no_cache)
+    name = f"facts{'-' + args.variant[0] if args.variant[0] else ''}-{args.split}-{slug(llm.name).replace(':', '_')}"
+    ontologies = args.ontologies or ontology_ids()
+    by_ontology = {o: await run_ontology(o, args.split, llm, kb, args.variant, name) for o in ontologies}
+    await llm.aclose()
+    save_ledger(name, by_ontology, args.variant[1])
+    (TEXT2KG_RUNS / f"{name}.md").write_text(listing(name, by_ontology), encoding="utf-8")
+    first, count = SPLITS[args.split]
+    settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
+    body = header(f"Text2KGBench DBpedia-WebNLG, {args.split} split (sentences {first + 1}-{first + count} of each "
+                  f"ontology){settings}", llm.name, args.command)
+    body += [f"- system: facts with the ontology as its schema (outside_schema=drop); code: scored at {commit()}, "
+             f"outputs produced at {', '.join(sorted(set(_produced(name).values())))}",
+             f"- anchor: {ANCHOR}", ""]
+    return "\n".join(body + table(by_ontology))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=tuple(SPLITS), default="dev")
+    parser.add_argument("--ontologies", default=None, type=lambda s: s.split(","),
+                        help="comma-separated ontology ids (ont_1_university,...); default all 19")
+    model_options(parser, "name:key=value+key=value: facts settings, with their own runs and ledger")
+    args = parser.parse_args()
+    args.command = "python scripts/bench_text2kg.py " + " ".join(sys.argv[1:])
+    section = f"text2kg-{args.split}" + (f"-{args.variant[0]}" if args.variant[0] else "")
+    body = asyncio.run(run(args))
+    if args.ontologies:  # a partial run is for looking at, not for the table
+        print(body)
+        return
+    write_section(BENCH_MD, section, body)
+    print(f"wrote the {section} table to {BENCH_MD}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
