@@ -203,7 +203,7 @@ class Grounder:
         return None
 
     def _value(self, words: str) -> Argument | str:
-        date = parse_date(words)
+        date = parse_date(words) if not re.fullmatch(r"\d{1,3}", words) else None  # "250 staff": no year 0250
         if date is not None:
             if date.lexical not in dates_in(self.document.text):
                 return f"the text gives no date {words!r}"

@@ -2,10 +2,13 @@
 
 The extractor is shown the schema's relations by name, under the type of subject they take, and writes
 them as it writes the table's phrases otherwise. A fact maps onto a schema relation when it names one
-(``birthDate``, "birth date"), or when the relation table or a KB property label maps its phrase onto a
+(``birthDate``, "birth date"); when the relation table or a KB property label maps its phrase onto a
 Wikidata property that exactly one schema relation stands for (its name is that property's label or an
-alias: "alma mater" is P69, so "studied at" reaches ``almaMater``). What maps onto none is kept under its
-phrase, or dropped when the user asks for the schema's relations only (``outside_schema="drop"``).
+alias: "alma mater" is P69, so "studied at" reaches ``almaMater``); or when its words, stemmed, are
+nearest one relation's name ("affiliated with" is ``affiliation``). A fact whose names' types fit the
+relation only the other way round ("Dr. Rao | director | Acme College" under University > Person) is
+turned round. What maps onto none is kept under its phrase, or dropped when the user asks for the
+schema's relations only (``outside_schema="drop"``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,22 @@ NUMBER_TYPES = frozenset({"number", "integer", "int", "float", "double", "decima
                           "xsd:decimal", "xsd:double", "nonnegativeinteger", "positiveinteger"})
 STRING_TYPES = frozenset({"string", "text", "xsd:string", "literal"})
 _WIKIDATA_PROPERTY = re.compile(r"(?:^|/)(P\d+)$")
+#: the last word of a schema's type name and the coarse type (graphwright.systems.facts.types) it means
+_TYPE_WORDS = {
+    "person": "person", "astronaut": "person", "politician": "person", "scientist": "person", "artist": "person",
+    "athlete": "person", "writer": "person", "author": "person", "leader": "person", "commander": "person",
+    "saint": "person", "player": "person", "actor": "person", "musician": "person", "architect": "person",
+    "university": "organisation", "company": "organisation", "organisation": "organisation",
+    "organization": "organisation", "band": "organisation", "team": "organisation", "club": "organisation",
+    "party": "organisation", "school": "organisation", "label": "organisation", "airline": "organisation",
+    "place": "place", "city": "place", "country": "place", "state": "place", "region": "place", "county": "place",
+    "airport": "place", "building": "place", "monument": "place", "campus": "place", "town": "place",
+    "village": "place", "municipality": "place", "district": "place", "location": "place",
+}
+_FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "by", "with", "to", "for", "is", "was", "has",
+                             "have", "had", "its", "his", "her", "their", "from", "as"})
+_SUFFIXES = ("ations", "ation", "ated", "ating", "ings", "ing", "ions", "ion", "ers", "er", "ed", "es", "s")
+NEAR = 0.5  # the least share of words a phrase and a relation's name must have in common
 
 
 def relation_key(name: str) -> str:
@@ -47,6 +66,29 @@ def object_kinds(relation: RelationType) -> set[str]:
     return kinds
 
 
+def word_stems(name: str) -> frozenset[str]:
+    """A name's or phrase's words without function words and common endings: "affiliated with" and
+    "affiliation" are both {"affili"}."""
+    stems = set()
+    for word in spaced(name).split():
+        if word in _FUNCTION_WORDS:
+            continue
+        stems.add(next((word[:-len(s)] for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4), word))
+    return frozenset(stems)
+
+
+def coarse_types(type_names: list[str]) -> frozenset[str] | None:
+    """The coarse types a relation side's type names stand for; None when one of them is unknown (any)."""
+    found = set()
+    for name in type_names:
+        words = spaced(name).split()
+        kind = expected(" ".join(words)) or (_TYPE_WORDS.get(words[-1]) if words else None)
+        if kind is None:
+            return None
+        found |= {kind} if isinstance(kind, str) else set(kind)
+    return frozenset(found) or None
+
+
 def takes(relation: RelationType, kind: ObjectKind) -> bool:
     kinds = object_kinds(relation)
     return "string" in kinds or kind in kinds
@@ -55,10 +97,15 @@ def takes(relation: RelationType, kind: ObjectKind) -> bool:
 def subject_fits(relation: RelationType, subject_type: str | None) -> bool:
     """Whether the inferred type of a fact's subject can stand where the relation's head types stand (a
     head type graphwright has no coarse type for allows any)."""
-    allowed = [expected(t.casefold()) for t in relation.head]
-    if not allowed or any(a is None for a in allowed):
-        return True
-    return fits(subject_type, frozenset().union(*allowed)) is not False
+    return fits(subject_type, coarse_types(relation.head)) is not False
+
+
+def reads_backwards(relation: RelationType, types: tuple[str | None, str | None]) -> bool:
+    """Whether the names' types fit the relation only with subject and object traded."""
+    head, tail = coarse_types(relation.head), coarse_types(relation.tail)
+    forward = (fits(types[0], head), fits(types[1], tail))
+    backward = (fits(types[1], head), fits(types[0], tail))
+    return False in forward and False not in backward and True in backward
 
 
 class SchemaRelations:
@@ -103,11 +150,23 @@ class SchemaRelations:
 
     def map(self, phrase: str, kind: ObjectKind, types: tuple[str | None, str | None],
             wikidata: Mapped | None) -> Mapped | None:
-        """The schema relation of a fact (``Mapping.property`` holds its name): the one the phrase names,
-        else the one relation standing for the Wikidata property the phrase maps onto."""
-        relation = self.named(phrase, kind)
-        if relation:
-            return Mapped(Mapping(relation.name), "table")
+        """The schema relation of a fact (``Mapping.property`` holds its name): the one the phrase names, else
+        the one standing for the Wikidata property the phrase maps onto, else the one nearest in words."""
+        named = self.named(phrase, kind)
+        if not named:
+            bridged = self._bridged(kind, types, wikidata)
+            if bridged:
+                return bridged
+        relation = named or self._nearest(phrase, kind)
+        if relation is None:
+            return None
+        # "Kochi | leader of | Kerala" is Kerala's leader: a noun's "of" reads from object to subject
+        swapped = kind == "item" and phrase.casefold().split()[-1:] == ["of"] and not spaced(relation.name).endswith(" of")
+        if kind == "item" and reads_backwards(relation, types[::-1] if swapped else types):
+            swapped = not swapped
+        return Mapped(Mapping(relation.name, swapped), "table" if named else "label")
+
+    def _bridged(self, kind: ObjectKind, types: tuple[str | None, str | None], wikidata: Mapped | None) -> Mapped | None:
         if wikidata is None or wikidata.mapping is None:
             return None
         subject_type = types[1] if wikidata.mapping.swapped else types[0]
@@ -116,6 +175,18 @@ class SchemaRelations:
         if len(fitting) != 1:  # none, or several the phrase does not choose between
             return None
         return Mapped(Mapping(fitting[0].name, wikidata.mapping.swapped), wikidata.via)
+
+    def _nearest(self, phrase: str, kind: ObjectKind) -> RelationType | None:
+        """The one relation whose name shares the most stemmed words with the phrase, at least ``NEAR`` of
+        the words of both together."""
+        stems = word_stems(phrase)
+        if not stems:
+            return None
+        scored = sorted(((len(stems & word_stems(r.name)) / len(stems | word_stems(r.name)), r)
+                         for r in self.schema.relations if takes(r, kind)), key=lambda sr: -sr[0])
+        if not scored or scored[0][0] < NEAR or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return None
+        return scored[0][1]
 
     def is_string(self, name: str) -> bool:
         """Whether the relation's object is a plain value (written as the text writes it), not a name."""
