@@ -157,7 +157,7 @@ def averaged(scores: list[SentenceScore]) -> dict[str, float]:
 def benchmark_triples(result: ExtractionResult) -> list[tuple[str, str, str]]:
     """A result's triples as the benchmark writes them: names as the text writes them, relations by their
     schema name (a kept phrase by its phrase), dates and plain strings in quotes as DBpedia's literals,
-    numbers and years bare."""
+    numbers and years bare (a number as the text writes its digits)."""
     return [(_written(t.subject), t.predicate.label or t.predicate.surface or t.predicate.value, _written(t.object))
             for t in result.triples]
 
@@ -167,4 +167,5 @@ def _written(term: Term) -> str:
         return term.surface or term.label or term.value
     if term.datatype in (XSD + "date", XSD + "gYearMonth") or term.datatype in (None, XSD + "string"):
         return f'"{term.value}"'
-    return term.value
+    written = (term.surface or "").replace(",", "")
+    return written if re.fullmatch(r"\d+(?:\.\d+)?", written) else term.value  # "497.0" as written

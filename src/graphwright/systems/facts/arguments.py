@@ -55,6 +55,8 @@ _LEADING_PREPOSITIONS = frozenset("since for from until till during after before
                                   "within without".split())
 _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve several many".split())
 _JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
+# a number before a capitalised word that is no unit (units are in capitals: USD, MW) begins a name
+_NUMBERED_NAME = re.compile(r"^\d[\d,.]*\s+(?:[A-Z][a-z]|[A-Z]\b)")
 _NUMBER = re.compile(r"^(?:about |around |over |some |nearly |more than |almost |roughly )?\d[\d,.]*\b")
 
 
@@ -63,6 +65,7 @@ _NOT_NAME_START = re.compile(r"^(?:(?:The|A|An|In|On|At|By|For|From|With|After|B
                              r"That|When|While|Under|Today)\s+)+")
 
 
+_POSSESSIVE = re.compile(r"['’]s?$")  # "Akeem Ayers' draft round": the name is Akeem Ayers
 _NAME_PARTICLES = frozenset({"of", "in", "for", "the", "de", "del", "della", "di", "da", "du", "des", "van", "von", "der",
                              "den", "la", "le", "y", "and", "on", "at", "am", "upon", "bei"})
 
@@ -71,7 +74,7 @@ def without_description(words: str) -> str:
     """A name without the description a model left before it when that begins with a capital:
     "Copenhagen enzyme maker Korvbro Biosystems" is Korvbro Biosystems ("University of Oslo" stays)."""
     parts = words.split()
-    if len(parts) < 3 or not parts[-1][:1].isupper():
+    if len(parts) < 3 or not parts[-1][:1].isupper() or parts[0][:1].isdigit():  # "875.4 million USD" is a value
         return words
     for i in range(len(parts) - 2, 0, -1):
         word = parts[i]
@@ -94,7 +97,7 @@ def name_like(words: str) -> bool:
 
 def text_names(text: str) -> list[str]:
     """Names of two or more capitalised words the text writes ("Ingrid Lauvås", "University of Oslo")."""
-    names = (_NOT_NAME_START.sub("", m.group(0)) for m in _NAME.finditer(text))
+    names = (_POSSESSIVE.sub("", _NOT_NAME_START.sub("", m.group(0))) for m in _NAME.finditer(text))
     return [n for n in names if len(n.split()) > 1]
 
 
@@ -174,7 +177,7 @@ class Grounder:
             return f"{words!r} refers to a name it does not give"
         words = re.sub(r"^(?:to|at|of|in|on|by)\s+(?=(?:about |around |over |some |nearly |more than |almost )?\d)", "",
                        words)  # "grows to about 9 millimetres", "in 2015"
-        if is_number_or_date(words) or _NUMBER.match(words):
+        if is_number_or_date(words) or (_NUMBER.match(words) and not _NUMBERED_NAME.match(words)):
             return self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
         if folded.split()[0] in _LEADING_PREPOSITIONS or (folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1):
             return f"{words!r} is a phrase, not a name or value"  # "since the start", "Six developers"

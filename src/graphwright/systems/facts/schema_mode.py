@@ -41,6 +41,7 @@ _TYPE_WORDS = {
 _FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "by", "with", "to", "for", "is", "was", "has",
                              "have", "had", "its", "his", "her", "their", "from", "as"})
 _SUFFIXES = ("ations", "ation", "ated", "ating", "ings", "ing", "ions", "ion", "ers", "er", "ed", "es", "s")
+_SAME = {"year": "date"}  # "foundingYear" of a schema that has "foundingDate": a year is part of a date
 NEAR = 0.5  # the least share of words a phrase and a relation's name must have in common
 
 
@@ -73,7 +74,8 @@ def word_stems(name: str) -> frozenset[str]:
     for word in spaced(name).split():
         if word in _FUNCTION_WORDS:
             continue
-        stems.add(next((word[:-len(s)] for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4), word))
+        stem = next((word[:-len(s)] for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4), word)
+        stems.add(_SAME.get(stem, stem))
     return frozenset(stems)
 
 
