@@ -37,10 +37,29 @@ _DATE_FORMS = [
     re.compile(rf"^{_YEAR}-(?P<mnum>\d{{1,2}})-(?P<day>\d{{1,2}})$"),  # 1867-11-07
     re.compile(rf"^{_YEAR}-(?P<mnum>\d{{1,2}})$"),  # 1867-11
     re.compile(rf"^{_DAY} {_MONTH},? {_YEAR}$"),  # 7 November 1867
+    re.compile(rf"^(?:the )?{_DAY} of {_MONTH},? {_YEAR}$"),  # 7th of November 1867
     re.compile(rf"^{_MONTH} {_DAY},? {_YEAR}$"),  # November 7, 1867
     re.compile(rf"^{_MONTH},? {_YEAR}$"),  # November 1867
     re.compile(rf"^(?:in |the year )?{_YEAR}$"),  # 1911
 ]
+
+
+_SLASHED = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")  # 3/17/2013 or 17/3/2013
+
+
+def _slashed_date(first: int, second: int, year: int) -> "TypedValue | None":
+    """A date written with slashes, when only one reading is a date: 3/17/2013 is 17 March (month first),
+    17/3/2013 too (day first); 3/4/2013 could be either and is none."""
+    if first > 12 >= second:
+        day, month = first, second
+    elif second > 12 >= first:
+        month, day = first, second
+    else:
+        return None
+    try:
+        return TypedValue(date(year, month, day).isoformat(), XSD + "date")
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,9 @@ def parse_date(text: str) -> TypedValue | None:
     if stamp:
         year, month, day = stamp.groups()
         cleaned = "-".join(part for part in (year, month, day) if part != "00") if month != "00" else year
+    slashed = _SLASHED.match(cleaned)
+    if slashed:
+        return _slashed_date(*map(int, slashed.groups()))
     for form in _DATE_FORMS:
         m = form.match(cleaned)
         if not m:

@@ -35,7 +35,7 @@ _NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seve
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _DATE_EXPRESSIONS = re.compile(
-    rf"(?<![\w,.])(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{3,4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}"
+    rf"(?<![\w,.])(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{3,4}}|\d{{1,2}}/\d{{1,2}}/\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}"
     rf"|{_MONTH}\s+\d{{3,4}}|\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|\d{{3,4}})(?!\w|[,.]\d)", re.IGNORECASE)
 _NUMBERS = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?", re.IGNORECASE)
 # scripts written without spaces between words (Chinese, Japanese, Thai): a name is a substring there
@@ -46,8 +46,9 @@ _TIME_TYPES = {XSD + "date", XSD + "gYear", XSD + "gYearMonth", XSD + "dateTime"
 @lru_cache(maxsize=256)
 def _folded(text: str) -> str:
     """The text's words as ``normalize`` makes names (lower case, no accents, punctuation as spaces),
-    between spaces, so that " name " finds whole words."""
-    return " " + normalize(text) + " "
+    between spaces, so that " name " finds whole words; a possessive's "'s" apart ("A.F.C. Fylde's ground"
+    names A.F.C. Fylde)."""
+    return " " + normalize(re.sub(r"(?<=\w)['’]s\b", " s", text)) + " "
 
 
 @lru_cache(maxsize=256)

@@ -57,6 +57,8 @@ _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven t
 _JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
 # a number before a capitalised word that is no unit (units are in capitals: USD, MW) begins a name
 _NUMBERED_NAME = re.compile(r"^\d[\d,.]*\s+(?:[A-Z][a-z]|[A-Z]\b)")
+_CODE = re.compile(r"\d[-/:]\d|[A-Z]{2,}\d|\d[A-Z]{2,}")  # ISBN 1-56947-301-3, BA123, 2GB: codes, not amounts
+_GLUED_UNIT = re.compile(r"^(\d[\d,.]*)(?=(?!st$|nd$|rd$|th$)[a-z]{1,3}$)")
 _NUMBER = re.compile(r"^(?:about |around |over |some |nearly |more than |almost |roughly )?\d[\d,.]*\b")
 
 
@@ -177,8 +179,12 @@ class Grounder:
             return f"{words!r} refers to a name it does not give"
         words = re.sub(r"^(?:to|at|of|in|on|by)\s+(?=(?:about |around |over |some |nearly |more than |almost )?\d)", "",
                        words)  # "grows to about 9 millimetres", "in 2015"
+        words = _GLUED_UNIT.sub(r"\1 ", words)  # "253.26m"
         if is_number_or_date(words) or (_NUMBER.match(words) and not _NUMBERED_NAME.match(words)):
-            return self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
+            value = self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
+            code = place(self.document, words) if isinstance(value, str) and _CODE.search(words) else None
+            # a code the text writes as it stands ("ISBN 1-56947-301-3") is kept as a name, not lost
+            return Argument(code.text, code, "item") if code is not None else value
         if folded.split()[0] in _LEADING_PREPOSITIONS or (folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1):
             return f"{words!r} is a phrase, not a name or value"  # "since the start", "Six developers"
         span = place(self.document, words)
