@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from graphwright.kb.namespaces import WD, WDT
 from graphwright.linking.literals import XSD
-from graphwright.linking.stated import dates_in, drop_unstated, numbers_in
+from graphwright.linking.stated import dates_in, drop_unstated, names_stated, numbers_in
 from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple
 from graphwright.model.schema import name_entity_iri
 
@@ -79,3 +79,13 @@ def test_names_in_a_script_without_spaces_are_found_inside_the_words():
     triple = fact(name("周杰伦"), "P19", name("新北市"))
     result = drop_unstated(ExtractionResult(document_id=doc.id, system="test", triples=[triple]), doc)
     assert len(result.triples) == 1
+
+
+def test_a_possessive_states_the_name_it_follows():
+    assert names_stated(["A.F.C. Fylde"], "A.F.C. Fylde's ground is Kellamergh Park.")
+    assert not names_stated(["Fyldes"], "A.F.C. Fylde's ground is Kellamergh Park.")
+
+
+def test_dates_written_with_of_or_slashes():
+    assert {"2013-03-16", "2013-03-17"} <= dates_in("Christened on 16th of March 2013; first sailed 3/17/2013.")
+    assert "2013-04-03" not in dates_in("Sailed 3/4/2013.") and "2013-03-04" not in dates_in("Sailed 3/4/2013.")

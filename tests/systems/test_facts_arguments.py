@@ -158,3 +158,17 @@ async def test_an_office_written_as_an_occupation_is_a_position_held(default_kb)
     llm = ScriptedLLM(lambda messages, schema: json.dumps({"triples": [["Sergei Witte", "occupation", "finance minister"]]}))
     found = await make_system("facts", llm, default_kb).run(Document(id="w", text=text))
     assert {t.predicate.value.rsplit("/", 1)[-1] for t in found.triples} == {"P39"}
+
+
+def test_names_that_begin_with_a_number_and_values_in_their_written_forms():
+    text = ("1036 Ganymed has an orbital period of 374976 seconds. The 320 South Boston Building has 22 floors. "
+            "Trane has an operating income of 875.4 million USD. AIDAstella is 253260.0mm long. "
+            "Its ISBN is 1-56947-301-3. Akeem Ayers' draft round was 2.")
+    grounder = Grounder(Document(id="n", text=text), ["Akeem Ayers"], max_words=10)
+    assert grounder.ground("1036 Ganymed").kind == "item"
+    assert grounder.ground("320 South Boston Building").kind == "item"
+    assert grounder.ground("22").value.lexical == "22"  # a bare number of up to three digits is no year
+    assert grounder.ground("875.4 million USD").value.lexical == "875400000"  # not "USD"
+    assert grounder.ground("253260.0mm").value.lexical == "253260"
+    assert grounder.ground("1-56947-301-3").words == "1-56947-301-3"  # a code is kept, not dropped
+    assert grounder.ground("Akeem Ayers").words == "Akeem Ayers"  # "Akeem Ayers'" is no longer name that holds it
