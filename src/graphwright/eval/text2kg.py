@@ -21,12 +21,11 @@ sentences, which the stemmed text keeps either way.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from graphwright.eval.datasets import data_file
+from graphwright.eval.datasets import data_file, read_json
 from graphwright.linking.literals import XSD
 from graphwright.model import ExtractionResult, Term
 from graphwright.model.schema import RelationSchema, RelationType
@@ -73,7 +72,7 @@ def ontology_ids() -> list[str]:
 
 def load_ontology(ontology_id: str) -> Ontology:
     path = data_file(*FOLDER, "ontologies", f"{ontology_id.removeprefix('ont_')}_ontology.json")
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = read_json(path)
     return Ontology(ontology_id, data.get("title", ontology_id), tuple(c["label"] for c in data["concepts"]),
                     tuple(data["relations"]))
 
@@ -81,8 +80,7 @@ def load_ontology(ontology_id: str) -> Ontology:
 def load_sentences(ontology_id: str, start: int = 0, count: int | None = None) -> list[Text2KGSentence]:
     """The ontology's ground-truth sentences ``start`` .. ``start + count`` in file order."""
     path = data_file(*FOLDER, "ground_truth", f"{ontology_id}_ground_truth.jsonl")
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = rows[start:None if count is None else start + count]
+    rows = read_json(path)[start:None if count is None else start + count]
     return [Text2KGSentence(row["id"], row["sent"], ontology_id,
                             tuple((t["sub"], t["rel"], t["obj"]) for t in row["triples"])) for row in rows]
 

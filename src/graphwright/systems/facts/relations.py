@@ -63,9 +63,10 @@ _PATTERNS = [(re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|mon
 
 
 def normalize_phrase(relation: str) -> str:
-    """Lower case, single spaces, and no leading tense or possessive words; a phrasing with a variable part
-    ("spent eleven years at") as the table's phrase."""
-    phrase = " ".join(relation.casefold().replace("_", " ").split())
+    """Lower case, single spaces (camel case and underscores as spaces), and no leading tense or possessive
+    words; a phrasing with a variable part ("spent eleven years at") as the table's phrase."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", relation)  # "chiefExecutive", as a schema's names are written
+    phrase = " ".join(spaced.casefold().replace("_", " ").split())
     stripped = _AUXILIARY.sub("", phrase) or phrase
     return next((table_phrase for pattern, table_phrase in _PATTERNS if pattern.match(stripped)), stripped)
 

@@ -40,7 +40,7 @@ from graphwright.systems.facts.listed import (
 )
 from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.relations import Mapping, normalize_phrase, prompt_lines, table_entry
-from graphwright.systems.facts.schema_mode import SchemaRelations
+from graphwright.systems.facts.schema_mode import SchemaRelations, coarse_types
 from graphwright.systems.facts.types import infer_types
 from graphwright.systems.open_triples import names_no_relation
 
@@ -119,7 +119,7 @@ class FactsSystem:
             grounded.append((subject, relation, obj, sentence))
         grounded = most_specific_places(grounded, document.text, result)
         result.extra["dropped"] = dict(dropped)
-        types = infer_types(((s.lookup, _allows(r, o), o.lookup if o.kind == "item" else None)
+        types = infer_types(((s.lookup, self._allows(r, o), o.lookup if o.kind == "item" else None)
                              for s, r, o, _ in grounded), self.names.type_of)
         return [OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None), sentence)
                 for s, r, o, sentence in grounded]
@@ -151,6 +151,14 @@ class FactsSystem:
             return None
         result.trace.append(TraceStep(step=step, node=node, output=reply.text))
         return list(reply.parsed.triples[:self.config.max_triples])
+
+    def _allows(self, relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
+        """The types a fact's relation expects of its names: the schema relation's it names, else the table's."""
+        named = self.schema.named(relation, obj.kind) if self.schema else None
+        if named:
+            return coarse_types(named.head), coarse_types(named.tail) if obj.kind == "item" else None
+        entry = table_entry(relation, obj.kind)
+        return entry.allows if entry and obj.kind == "item" else None
 
     def _reject(self, subject: Argument | str, relation: str, obj: Argument | str) -> str | None:
         for argument in (subject, obj):
@@ -273,11 +281,6 @@ class FactsSystem:
 
     def _is_one_name(self, words: str) -> bool:
         return self.names.record(words) is not None
-
-
-def _allows(relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
-    entry = table_entry(relation, obj.kind)
-    return entry.allows if entry and obj.kind == "item" else None
 
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
