@@ -273,6 +273,8 @@ class PassingFacts:
         """The occupation as the KB names it where it can ("television journalist" -> journalist), else the
         lower-case words before it that the text writes with it ("marine engineer")."""
         words = [w for w in described if not w[:1].isupper()]
+        if not words:  # "was a NASA test pilot" cut to capitalised words only: the head as written
+            return _singular(described[-1])
         for i in range(len(words)):
             phrase = " ".join([*words[i:-1], _singular(words[-1])])
             if i < len(words) - 1 and self.kb_names.is_occupation(phrase):
