@@ -172,3 +172,9 @@ def test_names_that_begin_with_a_number_and_values_in_their_written_forms():
     assert grounder.ground("253260.0mm").value.lexical == "253260"
     assert grounder.ground("1-56947-301-3").words == "1-56947-301-3"  # a code is kept, not dropped
     assert grounder.ground("Akeem Ayers").words == "Akeem Ayers"  # "Akeem Ayers'" is no longer name that holds it
+
+
+def test_a_role_written_only_in_capitals_is_read_without_failing(default_kb):
+    found = passing(default_kb, "Mara Vint, who was born in Oslo and was the Chief of the Harbour Office in 1990, "
+                                "won a medal.")
+    assert found == {("Mara Vint", "occupation", "chief")}
