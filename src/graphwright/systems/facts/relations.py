@@ -62,11 +62,15 @@ _PATTERNS = [(re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|mon
              (re.compile(r"^(?:co-)?founded (?:the|a|this) (?:company|firm|business|group|start-up)$"), "founded")]
 
 
+def spaced(name: str) -> str:
+    """"birthDate" -> "birth date": a camel-case or underscored name (as schemas write them) as words."""
+    return " ".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").casefold().split())
+
+
 def normalize_phrase(relation: str) -> str:
     """Lower case, single spaces (camel case and underscores as spaces), and no leading tense or possessive
     words; a phrasing with a variable part ("spent eleven years at") as the table's phrase."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", relation)  # "chiefExecutive", as a schema's names are written
-    phrase = " ".join(spaced.casefold().replace("_", " ").split())
+    phrase = spaced(relation)
     stripped = _AUXILIARY.sub("", phrase) or phrase
     return next((table_phrase for pattern, table_phrase in _PATTERNS if pattern.match(stripped)), stripped)
 

@@ -17,8 +17,9 @@ import re
 
 from graphwright.model.schema import RelationSchema, RelationType
 from graphwright.systems.facts.mapping import Mapped
-from graphwright.systems.facts.relations import Mapping, ObjectKind, table_entry
+from graphwright.systems.facts.relations import Mapping, ObjectKind, spaced, table_entry
 from graphwright.systems.facts.types import expected, fits
+from graphwright.systems.facts.types import reads_backwards as types_read_backwards
 
 #: object types that take a value of one kind (lower case); a schema's other types take names
 DATE_TYPES = frozenset({"date", "year", "datetime", "gyear", "xsd:date", "xsd:gyear", "time"})
@@ -49,11 +50,6 @@ def relation_key(name: str) -> str:
     """A relation's name as the model may write it: case, spaces and underscores aside ("birthDate",
     "birth date", "birth_date" are one)."""
     return re.sub(r"[\s_\-]+", "", name.casefold())
-
-
-def spaced(name: str) -> str:
-    """"birthDate" -> "birth date": a camel-case or underscored name as words, for label lookups."""
-    return " ".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").casefold().split())
 
 
 def object_kinds(relation: RelationType) -> set[str]:
@@ -104,10 +100,7 @@ def subject_fits(relation: RelationType, subject_type: str | None) -> bool:
 
 def reads_backwards(relation: RelationType, types: tuple[str | None, str | None]) -> bool:
     """Whether the names' types fit the relation only with subject and object traded."""
-    head, tail = coarse_types(relation.head), coarse_types(relation.tail)
-    forward = (fits(types[0], head), fits(types[1], tail))
-    backward = (fits(types[1], head), fits(types[0], tail))
-    return False in forward and False not in backward and True in backward
+    return types_read_backwards(*types, (coarse_types(relation.head), coarse_types(relation.tail)))
 
 
 class SchemaRelations:

@@ -8,7 +8,9 @@
    Names get a coarse type from the KB, their own words or the document's relations (types.py).
 3. Each relation is mapped (mapping.py): by the table, by a KB property's label or alias, or, with
    ``map_with_model``, by one call that chooses among retrieved properties for all the rest at once. A
-   phrase no property fits is kept under its own relation (``gwr:<phrase>``, drawn dashed).
+   phrase no property fits is kept under its own relation (``gwr:<phrase>``, drawn dashed). With the
+   user's schema (``schema_file``) the prompt lists its relations and facts map onto them instead
+   (schema_mode.py).
 4. Names are proposed to the KB by name; open-world linking then keeps the links the KB supports and
    mints the others, and values become typed literals of the property's datatype.
 """
@@ -236,7 +238,8 @@ class FactsSystem:
                     continue
                 subject, obj = obj, subject
             predicate = self._predicate(fact.relation, choice)
-            if not self.schema and predicate.value == WDT + "P463" and obj.kind == "item" and self.names.is_party(obj.lookup):
+            if not self.schema and predicate.value == WDT + "P463" and obj.kind == "item" \
+                    and self.names.is_party(obj.lookup):
                 predicate = self._predicate(fact.relation, Mapped(Mapping("P102"), choice.via))  # party membership
             as_written = self.schema is not None and choice.mapping is not None and self.schema.is_string(
                 choice.mapping.property)  # a schema relation whose object is a plain string
