@@ -157,3 +157,11 @@ async def test_membership_of_a_political_party_is_its_own_property(default_kb):
     text = "Arnold Schwarzenegger is a member of the Republican Party."
     llm = scripted(extracted=[["Arnold Schwarzenegger", "member of", "Republican Party"]])
     assert ("Arnold Schwarzenegger", "P102", "Republican Party") in facts_of(await run(default_kb, llm, text=text))
+
+
+async def test_a_fact_across_two_sentences_cites_the_one_that_refers_back(default_kb):
+    text = "Skarvik Robotics was founded in Tromsø in 2019. Its chief executive is Ingunn Sæther."
+    llm = scripted([["Ingunn Sæther", "chief executive", "Skarvik Robotics"]])
+    result = await run(default_kb, llm, text, in_passing=False)
+    (triple,) = result.triples
+    assert triple.provenance.evidence.text == "Its chief executive is Ingunn Sæther."

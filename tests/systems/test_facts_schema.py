@@ -27,6 +27,7 @@ SCHEMA = {
         "academicStaffSize": {"head": ["University"], "tail": ["number"]},
         "motto": {"head": ["University"], "tail": ["string"]},
         "almaMater": {"head": ["Person"], "tail": ["University"]},
+        "ceo": {"description": "chief executive officer", "head": ["University"], "tail": ["Person"]},
     },
 }
 EXTRACTED = [
@@ -38,6 +39,7 @@ EXTRACTED = [
     ["Nordhavn Technical College", "motto", "Learning by the Sea"],
     ["Ilse Brandvik", "studied at", "Lund University"],  # the table's P69, which almaMater stands for
     ["Tromsø", "sponsors", "Nordhavn Technical College"],  # no relation of the schema
+    ["Nordhavn Technical College", "chief executive", "Ilse Brandvik"],  # ceo, by its description
 ]
 
 
@@ -76,6 +78,7 @@ async def test_schema_relations_replace_the_kb_properties(default_kb, schema_fil
     assert ("Nordhavn Technical College", "affiliation", "Arctic Marine University") in facts
     assert ("Nordhavn Technical College", "academicStaffSize", "310") in facts
     assert ("Ilse Brandvik", "almaMater", "Lund University") in facts
+    assert ("Nordhavn Technical College", "ceo", "Ilse Brandvik") in facts
     by_label = {t.predicate.label: t for t in result.triples}
     assert by_label["director"].predicate.value == "http://dbpedia.org/ontology/director"  # the schema's IRI
     assert by_label["city"].predicate.value.startswith("https://graphwright.dev/schema/college/")  # minted

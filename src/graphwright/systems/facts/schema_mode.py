@@ -172,13 +172,18 @@ class SchemaRelations:
         return Mapped(Mapping(fitting[0].name, wikidata.mapping.swapped), wikidata.via)
 
     def _nearest(self, phrase: str, kind: ObjectKind) -> RelationType | None:
-        """The one relation whose name shares the most stemmed words with the phrase, at least ``NEAR`` of
-        the words of both together."""
+        """The one relation whose name, or short description, shares the most stemmed words with the phrase,
+        at least ``NEAR`` of the words of both together ("chief executive" is ``ceo``, described as "chief
+        executive officer")."""
         stems = word_stems(phrase)
         if not stems:
             return None
-        scored = sorted(((len(stems & word_stems(r.name)) / len(stems | word_stems(r.name)), r)
-                         for r in self.schema.relations if takes(r, kind)), key=lambda sr: -sr[0])
+
+        def overlap(words: str) -> float:
+            other = word_stems(words)
+            return len(stems & other) / len(stems | other) if other else 0.0
+        scored = sorted(((max(overlap(r.name), overlap(r.description)), r) for r in self.schema.relations
+                         if takes(r, kind)), key=lambda sr: -sr[0])
         if not scored or scored[0][0] < NEAR or (len(scored) > 1 and scored[1][0] == scored[0][0]):
             return None
         return scored[0][1]

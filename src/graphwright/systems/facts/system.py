@@ -288,13 +288,15 @@ class FactsSystem:
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
     """The sentence that states a fact: the one the model listed it under when the object is in it, else the
-    one naming both arguments, else the object's (the subject was named before and referred to here: "The
-    Danish firm makes ocean sensors")."""
+    one naming both arguments, else the later of the two (the other name was given before and is referred
+    to there: "The Danish firm makes ocean sensors", "Its chief executive is Ingunn Sæther")."""
     listed = fact.sentence
     if listed is not None and listed.start <= fact.object.span.start and fact.object.span.end <= listed.end:
         return listed
     subject, obj = (document.sentence_around(a.span) for a in (fact.subject, fact.object))
-    return subject if subject == obj or fact.object.span.end == 0 else obj
+    if subject == obj or fact.object.span.end == 0:
+        return subject
+    return max(subject, obj, key=lambda sentence: sentence.start)
 
 
 def _kind_of(reason: str) -> str:
