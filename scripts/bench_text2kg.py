@@ -25,6 +25,7 @@ from bench_ledger import LEDGER, RUNS, ReplayLLM, results_resumed
 from bench_speed import model_options
 
 from graphwright.eval.benchmarks_md import write_section
+from graphwright.eval.bootstrap import mean_difference_interval
 from graphwright.eval.text2kg import (
     METRICS, SentenceScore, Text2KGSentence, averaged, benchmark_triples, load_ontology, load_sentences, ontology_ids,
     score_sentence,
@@ -37,7 +38,7 @@ from graphwright.systems.base import make_system
 TEXT2KG_RUNS = RUNS / "text2kg"
 SPLITS = {"test": (0, 20), "dev": (20, 5)}  # (first sentence, sentences) per ontology
 ANCHOR = "Vicuna-13B in the Text2KGBench paper (few-shot prompt with an example from the train split): average F1 0.30"
-Scored = tuple[Text2KGSentence, ExtractionResult, list[tuple[str, str, str]], SentenceScore]
+Scored = tuple[Text2KGSentence, ExtractionResult, list[tuple[str, str, str]], SentenceScore, SentenceScore]
 
 
 async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str) -> list[Scored]:
@@ -60,8 +61,22 @@ async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str
     scored = []
     for sentence, result in zip(sentences, found):
         written = benchmark_triples(result)
-        scored.append((sentence, result, written, score_sentence(sentence, written, ontology)))
+        scored.append((sentence, result, written, score_sentence(sentence, written, ontology),
+                       score_sentence(sentence, answered(result), ontology)))
     return scored
+
+
+def answered(result: ExtractionResult) -> list[tuple[str, str, str]]:
+    """The triples of the model's answer as it wrote them, before grounding and mapping (an answer that
+    does not parse: none)."""
+    for step in result.trace:
+        if step.node == "extract" and step.output:
+            try:
+                triples = json.loads(step.output).get("triples", [])
+            except (json.JSONDecodeError, AttributeError):
+                return []
+            return [tuple(str(part) for part in t) for t in triples if isinstance(t, list) and len(t) == 3]
+    return []
 
 
 def _commits_file(name: str):
@@ -77,7 +92,7 @@ def save_ledger(name: str, by_ontology: dict[str, list[Scored]], settings: dict)
     produced = _produced(name)
     rows = []
     for scored in by_ontology.values():
-        for sentence, result, _, score in scored:
+        for sentence, result, _, score, _ in scored:
             counts = {k: v for k, v in vars(score).items() if k != "missed"}
             rows.append({"id": sentence.id, "status": result.status, "reason": result.reason, "counts": counts,
                          "usage": result.usage.model_dump(), "mapping": result.extra.get("mapping"),
@@ -105,13 +120,23 @@ def table(by_ontology: dict[str, list[Scored]]) -> list[str]:
     overall = {m: sum(mean[m] for mean in means) / len(means) for m in METRICS}
     lines.append(f"| **average of {len(means)} ontologies** | {sum(len(s) for s in by_ontology.values())} | "
                  + " | ".join(f"**{overall[m]:.2f}**" for m in METRICS) + " | | | | |")
+    raw = [averaged([s[4] for s in scored]) for scored in by_ontology.values()]
+    raw_overall = {m: sum(mean[m] for mean in raw) / len(raw) for m in METRICS}
+    lines.append("| the model's answer as written (same calls) | | "
+                 + " | ".join(f"{raw_overall[m]:.2f}" for m in METRICS) + " | | | | |")
+    pipeline = [s[3].f1 for scored in by_ontology.values() for s in scored]
+    written = [s[4].f1 for scored in by_ontology.values() for s in scored]
+    low, high = mean_difference_interval(pipeline, written)
+    lines += ["", f"F1 of facts against the model's answer as written, mean over sentences: "
+                  f"{(sum(pipeline) - sum(written)) / len(pipeline):+.3f} (95% paired bootstrap interval "
+                  f"{low:+.3f} to {high:+.3f})"]
     return lines
 
 
 def listing(name: str, by_ontology: dict[str, list[Scored]]) -> str:
     out = [f"# {name}: every sentence's triples", ""]
     for scored in by_ontology.values():
-        for sentence, result, written, score in scored:
+        for sentence, result, written, score, _ in scored:
             out += [f"## {sentence.id} (P {score.precision:.2f}, R {score.recall:.2f})", "", sentence.text, ""]
             out += [f"- {' | '.join(t)}" for t in written] or ["- (no triples)"]
             out += ["", f"missed: {'; '.join(score.missed) or '-'}", ""]

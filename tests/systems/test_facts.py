@@ -165,3 +165,12 @@ async def test_a_fact_across_two_sentences_cites_the_one_that_refers_back(defaul
     result = await run(default_kb, llm, text, in_passing=False)
     (triple,) = result.triples
     assert triple.provenance.evidence.text == "Its chief executive is Ingunn Sæther."
+
+
+async def test_a_four_digit_count_is_a_number_where_the_relation_takes_no_date(default_kb):
+    text = "Skarvik Robotics was founded in 2019 and employs 2400 people."
+    llm = scripted([["Skarvik Robotics", "employees", "2400"], ["Skarvik Robotics", "founded on", "2019"]])
+    result = await run(default_kb, llm, text, in_passing=False)
+    values = {t.predicate.value.removeprefix(WDT): (t.object.value, t.object.datatype.rsplit("#", 1)[-1])
+              for t in result.triples}
+    assert values == {"P1128": ("2400", "decimal"), "P571": ("2019", "gYear")}

@@ -153,9 +153,9 @@ def averaged(scores: list[SentenceScore]) -> dict[str, float]:
 
 
 def benchmark_triples(result: ExtractionResult) -> list[tuple[str, str, str]]:
-    """A result's triples as the benchmark writes them: names as the text writes them, relations by their
-    schema name (a kept phrase by its phrase), dates and plain strings in quotes as DBpedia's literals,
-    numbers and years bare (a number as the text writes its digits)."""
+    """A result's triples as the benchmark writes them (its form on the dev split): names as the text writes
+    them, relations by their schema name (a kept phrase by its phrase), plain strings in quotes as DBpedia's
+    literals, dates in ISO form and numbers bare (a number as the text writes its digits)."""
     return [(_written(t.subject), t.predicate.label or t.predicate.surface or t.predicate.value, _written(t.object))
             for t in result.triples]
 
@@ -163,7 +163,7 @@ def benchmark_triples(result: ExtractionResult) -> list[tuple[str, str, str]]:
 def _written(term: Term) -> str:
     if term.kind == "iri":
         return term.surface or term.label or term.value
-    if term.datatype in (XSD + "date", XSD + "gYearMonth") or term.datatype in (None, XSD + "string"):
+    if term.datatype in (None, XSD + "string"):
         return f'"{term.value}"'
     written = (term.surface or "").replace(",", "")
     return written if re.fullmatch(r"\d+(?:\.\d+)?", written) else term.value  # "497.0" as written

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.namespaces import WDT
-from graphwright.linking.literals import name_term
+from graphwright.linking.literals import XSD, TypedValue, name_term
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
@@ -41,7 +41,7 @@ from graphwright.systems.facts.listed import (
     most_specific_places, name_out_of_relation, office, organisations, takes_classes, without_contradicted_kinship,
 )
 from graphwright.systems.facts.passing import PassingFacts
-from graphwright.systems.facts.relations import Mapping, normalize_phrase, prompt_lines, table_entry
+from graphwright.systems.facts.relations import Mapping, ObjectKind, normalize_phrase, prompt_lines, table_entry
 from graphwright.systems.facts.schema_mode import SchemaRelations, coarse_types
 from graphwright.systems.facts.types import infer_types
 from graphwright.systems.open_triples import names_no_relation
@@ -184,6 +184,7 @@ class FactsSystem:
                    result: ExtractionResult) -> tuple[list[Triple], list[Entity]]:
         mapped: dict[tuple, Mapped] = {}
         questions: dict[tuple, Question] = {}
+        facts = [self._year_as_number(fact) for fact in facts]
         for fact in facts:
             key = fact.key
             if key in mapped or key in questions:
@@ -205,6 +206,23 @@ class FactsSystem:
             mapped.update(await self._ask(llm, questions, result))
         result.extra["mapping"] = dict(Counter(m.via for m in mapped.values()))
         return self._graph(document, facts, mapped)
+
+    def _year_as_number(self, fact: OpenFact) -> OpenFact:
+        """A bare four-digit number is read as a year; where the relation takes a number and no date ("4150
+        members", "employs 2400 people"), it is that number."""
+        obj = fact.object
+        if obj.kind != "date" or obj.value.datatype != XSD + "gYear" or not obj.words.strip().isdigit():
+            return fact
+        if self._maps(fact.relation, "date", fact.types) or not self._maps(fact.relation, "number", fact.types):
+            return fact
+        number = TypedValue(str(int(obj.words)), XSD + "decimal")
+        return replace(fact, object=replace(obj, kind="number", value=number))
+
+    def _maps(self, relation: str, kind: ObjectKind, types: tuple[str | None, str | None]) -> bool:
+        direct = self.mapper.direct(relation, kind, types)
+        if self.schema:
+            return self.schema.map(relation, kind, types, direct) is not None
+        return direct is not None and direct.mapping is not None
 
     @property
     def _outside(self) -> Mapped:
