@@ -46,7 +46,8 @@ async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str
     schema_file = TEXT2KG_RUNS / "schemas" / f"{ontology_id}.json"
     schema_file.parent.mkdir(parents=True, exist_ok=True)
     schema_file.write_text(ontology.schema().model_dump_json(indent=1), encoding="utf-8")
-    answers = f"facts{'-' + variant[0] if variant[0] else ''}-{slug(llm.name).replace(':', '_')}"
+    # a variant that only renames the run (a later run of the same settings) replays the same answers
+    answers = f"facts{'-' + variant[0] if variant[1] else ''}-{slug(llm.name).replace(':', '_')}"
     replay = ReplayLLM(llm, LEDGER / f"text2kg--answers-{answers}.jsonl")
     settings = {"schema_file": str(schema_file), "outside_schema": "drop", **variant[1]}
     system = make_system("facts", replay, kb, settings)
