@@ -89,3 +89,4 @@ def test_a_possessive_states_the_name_it_follows():
 def test_dates_written_with_of_or_slashes():
     assert {"2013-03-16", "2013-03-17"} <= dates_in("Christened on 16th of March 2013; first sailed 3/17/2013.")
     assert "2013-04-03" not in dates_in("Sailed 3/4/2013.") and "2013-03-04" not in dates_in("Sailed 3/4/2013.")
+    assert names_stated(["Assassin's Creed"], "Ubisoft's best-known series is Assassin's Creed.")

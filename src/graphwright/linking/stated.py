@@ -39,6 +39,7 @@ _DATE_EXPRESSIONS = re.compile(
     rf"|{_MONTH}\s+\d{{3,4}}|\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|\d{{3,4}})(?!\w|[,.]\d)", re.IGNORECASE)
 _NUMBERS = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?", re.IGNORECASE)
 # scripts written without spaces between words (Chinese, Japanese, Thai): a name is a substring there
+_POSSESSIVE_S = re.compile(r"(?<=\w)['’]s\b")
 _UNSPACED = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _TIME_TYPES = {XSD + "date", XSD + "gYear", XSD + "gYearMonth", XSD + "dateTime"}
 
@@ -46,9 +47,14 @@ _TIME_TYPES = {XSD + "date", XSD + "gYear", XSD + "gYearMonth", XSD + "dateTime"
 @lru_cache(maxsize=256)
 def _folded(text: str) -> str:
     """The text's words as ``normalize`` makes names (lower case, no accents, punctuation as spaces),
-    between spaces, so that " name " finds whole words; a possessive's "'s" apart ("A.F.C. Fylde's ground"
-    names A.F.C. Fylde)."""
-    return " " + normalize(re.sub(r"(?<=\w)['’]s\b", " s", text)) + " "
+    between spaces, so that " name " finds whole words."""
+    return " " + _normalized(text) + " "
+
+
+def _normalized(words: str) -> str:
+    """``normalize``, with a possessive's "'s" apart on both sides: "A.F.C. Fylde's ground" names A.F.C.
+    Fylde, and "Assassin's Creed" is still itself."""
+    return normalize(_POSSESSIVE_S.sub(" s", words))
 
 
 @lru_cache(maxsize=256)
@@ -62,7 +68,7 @@ def names_stated(names: list[str], text: str) -> bool:
     script without spaces), or is a country one of its capitalised words is the demonym of."""
     folded = _folded(text)
     for name in names:
-        key = normalize(name)
+        key = _normalized(name)
         if not key:
             continue
         if f" {key} " in folded or (_UNSPACED.search(key) and key in folded):
