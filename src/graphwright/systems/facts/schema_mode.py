@@ -5,10 +5,11 @@ them as it writes the table's phrases otherwise. A fact maps onto a schema relat
 (``birthDate``, "birth date"); when the relation table or a KB property label maps its phrase onto a
 Wikidata property that exactly one schema relation stands for (its name is that property's label or an
 alias: "alma mater" is P69, so "studied at" reaches ``almaMater``); or when its words, stemmed, are
-nearest one relation's name ("affiliated with" is ``affiliation``). A fact whose names' types fit the
-relation only the other way round ("Dr. Rao | director | Acme College" under University > Person) is
-turned round. What maps onto none is kept under its phrase, or dropped when the user asks for the
-schema's relations only (``outside_schema="drop"``).
+nearest one relation's name or short description ("affiliated with" is ``affiliation``). The schema's
+head and tail types vote on the names' types; a fact whose types fit the relation only the other way
+round ("Dr. Rao | director | Acme College" under University > Person), or written with a noun's "of"
+("leader of"), is turned round. What maps onto none is kept under its phrase, or dropped when the user
+asks for the schema's relations only (``outside_schema="drop"``).
 """
 
 from __future__ import annotations
