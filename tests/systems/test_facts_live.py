@@ -1,4 +1,4 @@
-"""``facts`` end to end with the real embedded 0.5B model on one short made-up text.
+"""``facts`` end to end with the real embedded 0.5B model on one short made-up text, with the KB and with a schema.
 
 Quality is not asserted here (a 0.5B model copies its prompt's example and misreads directions); what
 must hold is that a real model's answers go through both calls within the budget and that every fact
@@ -36,3 +36,27 @@ def test_facts_runs_on_the_real_small_model(default_kb):
         for term in (triple.subject, triple.object):
             assert unstated(term, TEXT, default_kb) is None, term
         assert triple.provenance.evidence.text in TEXT
+
+
+@pytest.mark.slow
+def test_facts_with_a_schema_runs_on_the_real_small_model(default_kb, tmp_path):
+    schema = tmp_path / "startups.yaml"
+    schema.write_text("name: startups\nrelations:\n"
+                      "  founder: {head: [Company], tail: [Person]}\n"
+                      "  foundingYear: {head: [Company], tail: [Year]}\n"
+                      "  location: {head: [Company], tail: [City]}\n"
+                      "  numberOfEmployees: {head: [Company], tail: [number]}\n"
+                      "  almaMater: {head: [Person], tail: [University]}\n", encoding="utf-8")
+    llm = make_llm("embedded:qwen2.5-coder-0.5b", cache=False, threads=2)
+    system = make_system("facts", llm, default_kb, {"schema_file": str(schema), "outside_schema": "drop"})
+    try:
+        result = asyncio.run(system.run(Document(text=TEXT)))
+    finally:
+        asyncio.run(llm.aclose())
+    assert result.status == "ok" and 1 <= result.usage.llm_calls <= 2  # one call, at most one correction
+    names = {"founder", "foundingYear", "location", "numberOfEmployees", "almaMater"}
+    for triple in result.triples:  # only the schema's relations, each argument one the text states
+        assert triple.predicate.label in names, triple.predicate
+        assert triple.predicate.value.startswith("https://graphwright.dev/schema/startups/")
+        for term in (triple.subject, triple.object):
+            assert unstated(term, TEXT, default_kb) is None, term
