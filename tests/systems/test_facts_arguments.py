@@ -178,3 +178,9 @@ def test_a_role_written_only_in_capitals_is_read_without_failing(default_kb):
     found = passing(default_kb, "Mara Vint, who was born in Oslo and was the Chief of the Harbour Office in 1990, "
                                 "won a medal.")
     assert found == {("Mara Vint", "occupation", "chief")}
+
+
+def test_a_clause_after_a_conjunction_is_no_argument():
+    text = "Both sides claimed victory, and historians have argued about the result ever since."
+    grounder = Grounder(Document(id="c", text=text), [], max_words=10)
+    assert "clause" in grounder.ground("and historians have argued about the result ever since")

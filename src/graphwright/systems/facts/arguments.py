@@ -53,6 +53,7 @@ for _demonym, _country in DEMONYMS.items():
 _LEADING_PREPOSITIONS = frozenset("since for from until till during after before about across against along "
                                   "among around because despite like through toward towards under while with "
                                   "within without".split())
+_CLAUSE_STARTS = frozenset("and but or which who whose whom while because although".split())
 _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve several many".split())
 _JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
 # a number before a capitalised word that is no unit (units are in capitals: USD, MW) begins a name
@@ -187,6 +188,8 @@ class Grounder:
             return Argument(code.text, code, "item") if code is not None else value
         if folded.split()[0] in _LEADING_PREPOSITIONS or (folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1):
             return f"{words!r} is a phrase, not a name or value"  # "since the start", "Six developers"
+        if folded.split()[0] in _CLAUSE_STARTS and len(folded.split()) > 2:
+            return f"{words!r} is a clause, not a name or value"  # "and historians have argued about the result"
         span = place(self.document, words)
         if span is None or (" " not in folded and self._only_inside(span.text)):
             written = self._demonym_of_country(folded)  # "Mexico" where the text says "Mexican" (and "Mexico City")
