@@ -16,11 +16,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import subprocess
 import sys
 
 from bench_eval import BENCH_MD, header, slug
-from bench_ledger import LEDGER, ROOT, RUNS, ReplayLLM, results_resumed
+from bench_ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
 from bench_speed import model_options
 
 from graphwright.eval.benchmarks_md import write_section
@@ -36,12 +35,6 @@ from graphwright.systems.base import make_system
 FACTS_RUNS = RUNS / "facts"
 
 
-def commit() -> str:
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    return head + ("+changes" if dirty else "")
-
-
 def run_name(system: str, variant: tuple[str, dict], split: str, model: str) -> str:
     return f"{system}{'-' + variant[0] if variant[0] else ''}-{split}-{slug(model).replace(':', '_')}"
 
@@ -53,23 +46,13 @@ async def results(system_name: str, texts: list[FactText], kb, llm, variant, spl
     replay = ReplayLLM(llm, LEDGER / f"facts--answers-{answers}.jsonl")
     system = make_system(system_name, replay, kb, variant[1])
     documents = [Document(id=t.id, text=t.text) for t in texts]
-    produced = produced_by(name)
     found = await results_resumed(system, documents, FACTS_RUNS / f"{name}.jsonl", name)
-    for result in found:  # the code that produced each output: a resumed run may span commits
-        produced.setdefault(result.document_id, commit())
-    (FACTS_RUNS / f"{name}.commits.json").write_text(json.dumps(produced, indent=1) + "\n", encoding="utf-8")
+    produced_by(name).record(r.document_id for r in found)
     return found
 
 
-def produced_by(name: str) -> dict[str, str]:
-    """Text id -> the commit whose code produced the run file's output for it."""
-    path = FACTS_RUNS / f"{name}.commits.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-
-
-def commits_of(name: str) -> str:
-    produced = produced_by(name)
-    return ", ".join(sorted(set(produced.values()))) or "unknown"
+def produced_by(name: str) -> ProducedBy:
+    return ProducedBy(FACTS_RUNS / f"{name}.commits.json")
 
 
 def save_ledger(name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts],
@@ -81,8 +64,8 @@ def save_ledger(name: str, texts: list[FactText], found: list[ExtractionResult],
     LEDGER.mkdir(parents=True, exist_ok=True)
     produced = produced_by(name)
     for row in rows:
-        row["produced_by"] = produced.get(row["id"])
-    saved = {"run": {"name": name, "commit": commit(), "outputs_from": commits_of(name), "settings": settings},
+        row["produced_by"] = produced.commits.get(row["id"])
+    saved = {"run": {"name": name, "commit": commit(), "outputs_from": produced.summary(), "settings": settings},
              "documents": rows}
     (LEDGER / f"facts--{name}.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -150,7 +133,7 @@ async def run(args) -> str:
     body = header(f"bench-facts, {args.split} split ({len(texts)} texts){settings}", llm.name, args.command)
     names = [run_name(s, args.variant, args.split, llm.name) for s in args.systems]
     body += [f"- code: scored at {commit()}; outputs produced at "
-             + "; ".join(f"{s}: {commits_of(n)}" for s, n in zip(args.systems, names)), ""] + table(scored)
+             + "; ".join(f"{s}: {produced_by(n).summary()}" for s, n in zip(args.systems, names)), ""] + table(scored)
     return "\n".join(body)
 
 

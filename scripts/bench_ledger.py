@@ -14,6 +14,7 @@ train sentences.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from graphwright.eval.runner import DOCS_FILE, RUN_FILE, read_documents
@@ -111,3 +112,30 @@ async def results_resumed(system, documents: list, path: Path, label: str) -> li
             append_jsonl(path, done[document.id].model_dump(mode="json"))
         print(f"{label}: {i + 1}/{len(documents)}", file=sys.stderr, flush=True)
     return [done[d.id] for d in documents]
+
+
+def commit() -> str:
+    """The code's commit, "+changes" when src/ differs from it."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    return head + ("+changes" if dirty else "")
+
+
+class ProducedBy:
+    """Document id -> the commit whose code produced a run file's output for it, kept beside the run file:
+    a resumed run may span commits, and a run scored again by later code still says what produced it."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.commits: dict[str, str] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+    def record(self, document_ids) -> None:
+        """The outputs not yet recorded were produced now, by the code at hand."""
+        now = commit()
+        for document_id in document_ids:
+            self.commits.setdefault(document_id, now)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(self.commits, indent=1) + "\n", encoding="utf-8")
+
+    def summary(self) -> str:
+        return ", ".join(sorted(set(self.commits.values()))) or "unknown"

@@ -20,8 +20,7 @@ import json
 import sys
 
 from bench_eval import BENCH_MD, header, slug
-from bench_facts import commit
-from bench_ledger import LEDGER, RUNS, ReplayLLM, results_resumed
+from bench_ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
 from bench_speed import model_options
 
 from graphwright.eval.benchmarks_md import write_section
@@ -55,10 +54,7 @@ async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str
     run_file = TEXT2KG_RUNS / name / f"{ontology_id}.jsonl"
     found = await results_resumed(system, [Document(id=s.id, text=s.text) for s in sentences], run_file,
                                   f"{name} {ontology_id}")
-    produced = _produced(name)
-    for result in found:
-        produced.setdefault(result.document_id, commit())
-    _commits_file(name).write_text(json.dumps(produced, indent=1) + "\n", encoding="utf-8")
+    produced_by(name).record(r.document_id for r in found)
     scored = []
     for sentence, result in zip(sentences, found):
         written = benchmark_triples(result)
@@ -80,25 +76,20 @@ def answered(result: ExtractionResult) -> list[tuple[str, str, str]]:
     return []
 
 
-def _commits_file(name: str):
-    return TEXT2KG_RUNS / name / "commits.json"
-
-
-def _produced(name: str) -> dict[str, str]:
-    path = _commits_file(name)
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+def produced_by(name: str) -> ProducedBy:
+    return ProducedBy(TEXT2KG_RUNS / name / "commits.json")
 
 
 def save_ledger(name: str, by_ontology: dict[str, list[Scored]], settings: dict) -> None:
-    produced = _produced(name)
+    produced = produced_by(name)
     rows = []
     for scored in by_ontology.values():
         for sentence, result, _, score, _ in scored:
             counts = {k: v for k, v in vars(score).items() if k != "missed"}
             rows.append({"id": sentence.id, "status": result.status, "reason": result.reason, "counts": counts,
                          "usage": result.usage.model_dump(), "mapping": result.extra.get("mapping"),
-                         "dropped": result.extra.get("dropped"), "produced_by": produced.get(sentence.id)})
-    saved = {"run": {"name": name, "commit": commit(), "outputs_from": ", ".join(sorted(set(produced.values()))),
+                         "dropped": result.extra.get("dropped"), "produced_by": produced.commits.get(sentence.id)})
+    saved = {"run": {"name": name, "commit": commit(), "outputs_from": produced.summary(),
                      "settings": settings}, "documents": rows}
     LEDGER.mkdir(parents=True, exist_ok=True)
     (LEDGER / f"text2kg--{name}.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n",
@@ -160,7 +151,7 @@ async def run(args) -> str:
     body = header(f"Text2KGBench DBpedia-WebNLG, {args.split} split (sentences {first + 1}-{first + count} of each "
                   f"ontology){settings}", llm.name, args.command)
     body += [f"- system: facts with the ontology as its schema (outside_schema=drop); code: scored at {commit()}, "
-             f"outputs produced at {', '.join(sorted(set(_produced(name).values())))}",
+             f"outputs produced at {produced_by(name).summary()}",
              f"- anchor: {ANCHOR}", ""]
     return "\n".join(body + table(by_ontology))
 
