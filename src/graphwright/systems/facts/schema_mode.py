@@ -110,6 +110,9 @@ class SchemaRelations:
     def __init__(self, schema: RelationSchema, kb):
         self.schema = schema
         self._by_key = {relation_key(r.name): r for r in schema.relations}
+        # each relation's name and description as stemmed words, once: every unmapped phrase is compared with all
+        self._stems = [(r, word_stems(r.name), word_stems(r.description)) for r in schema.relations]
+        self._strings = {r.name for r in schema.relations if r.tail and object_kinds(r) == {"string"}}
         self._by_property: dict[str, list[RelationType]] = {}  # Wikidata property -> relations standing for it
         for relation in schema.relations:
             for prop in self._properties_of(relation, kb):
@@ -180,10 +183,9 @@ class SchemaRelations:
         if not stems:
             return None
 
-        def overlap(words: str) -> float:
-            other = word_stems(words)
+        def overlap(other: frozenset[str]) -> float:
             return len(stems & other) / len(stems | other) if other else 0.0
-        scored = sorted(((max(overlap(r.name), overlap(r.description)), r) for r in self.schema.relations
+        scored = sorted(((max(overlap(name), overlap(description)), r) for r, name, description in self._stems
                          if takes(r, kind)), key=lambda sr: -sr[0])
         if not scored or scored[0][0] < NEAR or (len(scored) > 1 and scored[1][0] == scored[0][0]):
             return None
@@ -191,5 +193,4 @@ class SchemaRelations:
 
     def is_string(self, name: str) -> bool:
         """Whether the relation's object is a plain value (written as the text writes it), not a name."""
-        relation = self.schema.get(name)
-        return relation is not None and object_kinds(relation) == {"string"} and bool(relation.tail)
+        return name in self._strings
