@@ -167,6 +167,14 @@ async def test_a_fact_across_two_sentences_cites_the_one_that_refers_back(defaul
     assert triple.provenance.evidence.text == "Its chief executive is Ingunn Sæther."
 
 
+async def test_a_fact_cites_the_sentence_of_its_value_or_of_the_name_given_later(default_kb):
+    text = ("Brask Maritime is a Danish shipbuilder. The company was founded in 1987 by Lene Brask. "
+            "Brask Maritime's best-known vessel is the Nordlys.")
+    llm = scripted([["Brask Maritime", "founded on", "1987"], ["Brask Maritime", "founded by", "Lene Brask"]])
+    result = await run(default_kb, llm, text, in_passing=False)
+    assert {t.provenance.evidence.text for t in result.triples} == {"The company was founded in 1987 by Lene Brask."}
+
+
 async def test_a_four_digit_count_is_a_number_where_the_relation_takes_no_date(default_kb):
     text = "Skarvik Robotics was founded in 2019 and employs 2400 people."
     llm = scripted([["Skarvik Robotics", "employees", "2400"], ["Skarvik Robotics", "founded on", "2019"]])

@@ -184,3 +184,9 @@ def test_a_clause_after_a_conjunction_is_no_argument():
     text = "Both sides claimed victory, and historians have argued about the result ever since."
     grounder = Grounder(Document(id="c", text=text), [], max_words=10)
     assert "clause" in grounder.ground("and historians have argued about the result ever since")
+
+
+def test_a_compound_of_maker_or_builder_is_an_organisation_noun(default_kb):
+    text = "Brask Maritime is a Danish shipbuilder based in Esbjerg."
+    found = passing(default_kb, text, ["Brask Maritime"])
+    assert ("Brask Maritime", "occupation", "shipbuilder") not in found  # a shipbuilder is a company's noun

@@ -37,6 +37,14 @@ from graphwright.systems.facts.types import shape_type
 ORGANISATION_NOUNS = frozenset("""company firm maker group publisher start-up startup studio bank manufacturer
 producer developer retailer airline brand carmaker holding chain agency contractor supplier operator builder
 shipyard yard brewery label broadcaster insurer investor fund utility""".split())
+_MAKER_ENDINGS = ("maker", "builder", "producer", "manufacturer")
+
+
+def is_organisation_noun(word: str) -> bool:
+    """A noun for an organisation, also as the end of a compound ("shipbuilder", "toymaker")."""
+    return word in ORGANISATION_NOUNS or any(word.endswith(end) and len(word) > len(end) for end in _MAKER_ENDINGS)
+
+
 #: nouns that refer back to an organisation the text has named ("the firm")
 _REFERRING_NOUNS = frozenset({"company", "firm", "group", "parent", "studio", "start-up", "maker", "business",
                               "publisher", "manufacturer", "bank", "carmaker"})
@@ -99,7 +107,7 @@ class PassingFacts:
             if not described:
                 continue
             head = _singular(described[-1])
-            if head in ORGANISATION_NOUNS and shape_type(name) != "person":
+            if is_organisation_noun(head) and shape_type(name) != "person":
                 yield from self._countries(name, described, sentence)
             elif self._person(name) and self._is_occupation(head, described):
                 yield from self._person_facts(name, described, sentence)
@@ -156,7 +164,7 @@ class PassingFacts:
         if not described:
             return
         head = _singular(described[-1])
-        if head in ORGANISATION_NOUNS:
+        if is_organisation_noun(head):
             yield from self._countries(subject, described, sentence)
         elif self._person(subject) and self._is_occupation(head, described):
             yield from self._person_facts(subject, described, sentence)
@@ -253,7 +261,7 @@ class PassingFacts:
         while len(words) > 1 and (words[0].endswith("est") or words[0] in _RANKING):  # "the largest naval battle"
             words = words[1:]
         head = _singular(words[-1]) if words else ""
-        if head.isalpha() and head not in ORGANISATION_NOUNS and head not in _FUNCTION_WORDS and \
+        if head.isalpha() and not is_organisation_noun(head) and head not in _FUNCTION_WORDS and \
                 shape_type(name) != "organisation" and self.kind_of(name) != "organisation":
             yield name, "instance of", " ".join(words), sentence
         yield from self._countries(name, [*described, head], sentence)
@@ -283,8 +291,8 @@ class PassingFacts:
 
     def _is_occupation(self, word: str, described: list[str]) -> bool:
         """An occupation's word; after a demonym any noun but a relative's ("a Canadian rower")."""
-        if not word.isalpha() or any(word in words for words in (ORGANISATION_NOUNS, _NOT_OCCUPATION, _RELATIVES,
-                                                                 DEMONYMS, _FUNCTION_WORDS)) \
+        if not word.isalpha() or is_organisation_noun(word) or any(
+                word in words for words in (_NOT_OCCUPATION, _RELATIVES, DEMONYMS, _FUNCTION_WORDS)) \
                 or any(w[:1].isupper() for w in described[1:]):
             return False
         if any(w[:1].isupper() and w.casefold().removesuffix("-born") in DEMONYMS for w in described[:-1]):

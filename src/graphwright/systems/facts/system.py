@@ -306,15 +306,19 @@ class FactsSystem:
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
     """The sentence that states a fact: the one the model listed it under when the object is in it, else the
-    one naming both arguments, else the later of the two (the other name was given before and is referred
-    to there: "The Danish firm makes ocean sensors", "Its chief executive is Ingunn Sæther")."""
+    one naming both arguments, else a value's own sentence, else the sentence of the name the text gives
+    later (the other was given before and is referred to there: "The Danish firm makes ocean sensors",
+    "Its chief executive is Ingunn Sæther")."""
     listed = fact.sentence
     if listed is not None and listed.start <= fact.object.span.start and fact.object.span.end <= listed.end:
         return listed
     subject, obj = (document.sentence_around(a.span) for a in (fact.subject, fact.object))
     if subject == obj or fact.object.span.end == 0:
         return subject
-    return max(subject, obj, key=lambda sentence: sentence.start)
+    if fact.object.kind != "item":
+        return obj
+    given_later = max((fact.subject, fact.object), key=lambda argument: document.text.find(argument.span.text))
+    return subject if given_later is fact.subject else obj
 
 
 def _kind_of(reason: str) -> str:
