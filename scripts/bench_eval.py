@@ -106,7 +106,7 @@ async def run_config(label: str, system_name: str, settings: dict, data, kb, llm
     traced = TracingLLM(replay or llm, folder / "llm-trace.jsonl")  # every call, for reading failures
     system = make_system(system_name, traced, kb, settings or None)
     agg = await run_eval(ReplayedTime(system, replay) if replay else system, data, kb, info, folder,
-                         on_progress=lambda doc_id: progress(folder, f"{label}: {doc_id}"))
+                         on_progress=lambda doc_id: progress(folder, doc_id, label))
     wanted = {d.id for d in data.documents}
     return agg, [r for r in read_documents(folder) if r["id"] in wanted]
 
@@ -169,9 +169,9 @@ async def systems(args) -> list[tuple[str, dict, list[dict]]]:
     return out
 
 
-def progress(folder: Path, message: str) -> None:
-    save(folder)  # each finished document reaches the ledger at once
-    print(message, file=sys.stderr, flush=True)
+def progress(folder: Path, doc_id: str, label: str) -> None:
+    save(folder, doc_id)  # each finished document reaches the ledger at once
+    print(f"{label}: {doc_id}", file=sys.stderr, flush=True)
 
 
 def e2e_table(results, model: str, command: str, docs: int) -> str:

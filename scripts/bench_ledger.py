@@ -27,6 +27,7 @@ LEDGER = ROOT / "docs" / "bench-ledger"
 RUNS = ROOT / "runs" / "bench"
 # rounds: cooperkgc's per-round answers; tools: agentic-kgr's steps and tool calls
 KEPT = ("id", "status", "reason", "counts", "usage", "rounds", "settled_after", "tools")
+COMMITS_FILE = "commits.json"  # document id -> the commit that scored it (ProducedBy)
 
 
 def ledger_file(folder: Path) -> Path:
@@ -34,11 +35,19 @@ def ledger_file(folder: Path) -> Path:
     return LEDGER / (str(folder.relative_to(RUNS)).replace("/", "--") + ".json")
 
 
-def save(folder: Path) -> None:
+def save(folder: Path, finished: str | None = None) -> None:
+    """The run folder's scored documents into its ledger, each with the commit whose code scored it:
+    ``finished``, the document just scored, by the code at hand (earlier ones keep what they recorded)."""
     if not (folder / RUN_FILE).is_file():
         return
     run = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
-    rows = [{k: row[k] for k in KEPT if k in row} for row in read_documents(folder)]
+    documents = read_documents(folder)
+    produced = ProducedBy(folder / COMMITS_FILE)
+    if finished is not None:
+        produced.record([finished])
+    rows = [{**{k: row[k] for k in KEPT if k in row},
+             "produced_by": produced.commits.get(row["id"], row.get("produced_by", "not recorded"))}
+            for row in documents]
     LEDGER.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"run": run, "documents": rows}, indent=1, ensure_ascii=False)
     ledger_file(folder).write_text(text + "\n", encoding="utf-8")

@@ -29,3 +29,11 @@ def write_section(path: Path, marker: str, body: str) -> None:
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")
+
+
+def read_section(path: Path, marker: str) -> str | None:
+    """The block between a marker's begin and end comments, or None when there is none."""
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    match = re.search(re.escape(begin) + r"\n(.*?)\n" + re.escape(end), text, flags=re.DOTALL)
+    return match.group(1) if match else None
