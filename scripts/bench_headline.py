@@ -4,9 +4,10 @@ The headline comparisons of docs/BENCHMARKS.md (issue 44). Each one runs the sys
 ships it and its single-call baseline on the dataset's test split (graphwright.eval.splits), on the
 same items with the same model; a request both make (temperature 0) is answered once. Runs resume from
 runs/bench/headline/, and every scored item reaches the ledger (docs/bench-ledger/headline--*.json)
-with the commit whose code scored it. The table also carries the bench-facts and Text2KGBench test
-rows from their own ledgers. `--check` (`make bench-check`) recomputes the table from the ledgers
-alone, without a model, and fails when BENCHMARKS.md says otherwise.
+with the commit whose code scored it. The table also carries the bench-facts test row from its own
+ledgers. `--check` (`make bench-check`, run by `make test`) recomputes the table from the ledgers alone,
+without a model, and fails when BENCHMARKS.md says otherwise; `--table` writes it from the ledgers as
+they stand (a run cut off mid-round shows the items both runs have scored).
 
     python scripts/bench_headline.py --split test --step 20 --model embedded:qwen2.5-coder-1.5b
     python scripts/bench_headline.py --check
@@ -187,11 +188,16 @@ def main() -> None:
     parser.add_argument("--step", type=int, default=20, help="run in rounds of this many more items per comparison")
     parser.add_argument("--datasets", default=None, type=lambda s: s.split(","), help="only these comparisons")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
-    parser.add_argument("--check", action="store_true", help="recompute the table from the ledgers; no model")
+    parser.add_argument("--check", action="store_true", help="recompute the table from the ledgers and compare it "
+                        "with BENCHMARKS.md; no model")
+    parser.add_argument("--table", action="store_true", help="write the table from the ledgers as they stand; no model")
     args = parser.parse_args()
     if args.check:
         sys.exit(check())
     command = "python scripts/bench_headline.py " + " ".join(sys.argv[1:])
+    if args.table:
+        write_table(args.split, args.model, command)
+        return
     asyncio.run(main_async(args, command))
 
 

@@ -6,6 +6,11 @@ import re
 
 from graphwright.model import Document
 
+# The longest piece a system is given, in characters, wherever a run is assembled (extract, the web app,
+# Ray, `eval run` and the benchmarks), so that a benchmark scores the pipeline users run.
+CHUNK_CHARS = 2000
+MAX_CHARS = 200_000  # the longest document accepted unless the user raises it
+
 _BREAK = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from graphwright.chunking import MAX_CHARS
 from graphwright.errors import GraphwrightError, UserError
 from graphwright.systems.base import DEFAULT_SYSTEM
 
@@ -56,7 +57,7 @@ def extract(
     store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory."),
     out: Path = typer.Option(Path("out"), "--out", help="Folder for results.jsonl and the LLM trace."),
     concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, help="Documents processed at once."),
-    max_chars: int = typer.Option(200_000, "--max-chars", help="Longest document accepted, in characters."),
+    max_chars: int = typer.Option(MAX_CHARS, "--max-chars", help="Longest document accepted, in characters."),
     encoding: str = typer.Option("utf-8", "--encoding", help="Text encoding of the input files."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE, e.g. --set max_steps=6 (repeatable)."),

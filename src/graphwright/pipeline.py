@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from graphwright.chunking import chunk_document
+from graphwright.chunking import CHUNK_CHARS, MAX_CHARS, chunk_document
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
 from graphwright.jsonl import append_jsonl, keep_rows, last_per_key
@@ -107,8 +107,8 @@ async def extract_batch(
     *,
     results_path: Path | None = None,
     concurrency: int = 1,
-    chunk_chars: int = 2000,
-    max_chars: int = 200_000,
+    chunk_chars: int = CHUNK_CHARS,
+    max_chars: int = MAX_CHARS,
     on_progress: Callable[[str], None] | None = None,
     on_result: Callable[[Document, ExtractionResult], None] | None = None,
 ) -> BatchSummary:

@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+from graphwright.chunking import CHUNK_CHARS, MAX_CHARS
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
 from graphwright.eval.ee_metrics import EEScorer, gold_events, predicted_events
@@ -56,7 +57,7 @@ class RunInfo:
 
 
 async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo, out_dir: Path, *,
-                   chunk_chars: int = 4000, concurrency: int = 1,
+                   chunk_chars: int = CHUNK_CHARS, concurrency: int = 1,
                    on_progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate.
     ``concurrency`` documents run at once (the Ray engine's workers); each one's trace and row are
@@ -73,7 +74,7 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
         async with gate:
             started = time.perf_counter()
             result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
-                                        max_chars=max(len(doc.text) + 1, 200_000))
+                                        max_chars=max(len(doc.text), MAX_CHARS))
             seconds = time.perf_counter() - started
         append_jsonl(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
             s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings,

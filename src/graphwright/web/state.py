@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from graphwright.chunking import MAX_CHARS
 from graphwright.errors import UserError
 from graphwright.store import GraphStore
 from graphwright.store.bounded_query import BoundedQueries
@@ -27,7 +28,7 @@ class ServeConfig:
     token: str | None = None
     loopback_only: bool = True
     max_upload_bytes: int = 20 * 1024 * 1024
-    max_chars: int = 200_000
+    max_chars: int = MAX_CHARS
     cache: bool = True
     sparql_seconds: float = 30.0  # a typed SPARQL query is stopped after this long
     sparql_max_bytes: int = 50 * 1024 * 1024  # and the protocol endpoint's answer refused past this size
