@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 
 from bench_eval import BENCH_MD, header, run_config
-from bench_ledger import LEDGER, RUNS, ReplayLLM, ledger_file
+from bench_ledger import LEDGER, RUNS, ReplayLLM, commit, ledger_file
 
 from graphwright.eval.benchmarks_md import read_section, write_section
 from graphwright.eval.bootstrap import difference_interval
@@ -198,6 +198,7 @@ def main() -> None:
     if args.table:
         write_table(args.split, args.model, command)
         return
+    commit()  # the code loaded now is the code that scores every item of this run
     asyncio.run(main_async(args, command))
 
 

@@ -13,6 +13,7 @@ train sentences.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 from pathlib import Path
@@ -123,8 +124,10 @@ async def results_resumed(system, documents: list, path: Path, label: str) -> li
     return [done[d.id] for d in documents]
 
 
+@functools.cache
 def commit() -> str:
-    """The code's commit, "+changes" when src/ differs from it."""
+    """The commit of the code this process runs, "+changes" when src/ differed from it: asked once, at the
+    first call, since the code a process has loaded does not change when src/ is edited under it."""
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     return head + ("+changes" if dirty else "")
