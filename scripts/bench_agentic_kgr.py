@@ -37,7 +37,7 @@ TOOLS = ("query_extraction_density", "query_quality_metrics", "query_iterative_f
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
-    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, KGR_RUNS)
+    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, KGR_RUNS, split=args.split)
 
 
 def tool_table(rows: list[dict]) -> list[str]:

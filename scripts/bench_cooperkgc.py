@@ -42,7 +42,7 @@ CATEGORIES = {"ner": ("mentions",), "re": ("triples", "boundaries"),
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
-    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, COOPER_RUNS)
+    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, COOPER_RUNS, split=args.split)
 
 
 def per_round(dataset: str, rows: list[dict], category: str) -> list[Counts]:

@@ -25,6 +25,7 @@ from bench_ledger import ROOT, RUNS, ReplayedTime, ReplayLLM, restore, save
 from graphwright.eval.benchmarks_md import machine, write_section
 from graphwright.eval.datasets import load_dataset
 from graphwright.eval.report import f1_uncertainty
+from graphwright.eval.splits import SPLIT_NAMES, items_title, load_split, split_suffix
 from graphwright.eval.runner import RUN_FILE, RunInfo, aggregate_rows, read_documents, run_eval
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
@@ -49,6 +50,8 @@ def config_args(parser: argparse.ArgumentParser, configs: dict, script: str) -> 
                         help="run in rounds of this many more sentences for every dataset and configuration")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
+    parser.add_argument("--split", default="dev", choices=SPLIT_NAMES,
+                        help="dev: the items settings are chosen on; test: run each configuration once, to claim")
     args = parser.parse_args()
     unknown = [c for c in args.configs if c not in configs]
     if unknown:
@@ -65,10 +68,6 @@ def rounds(total: int, step: int) -> list[int]:
     return list(range(step, total, step)) + [total]
 
 
-def sentences_title(done: int, planned: int) -> str:
-    return f"the first {done} " if done == planned else f"the first {done} (of {planned} planned) "
-
-
 def slug(name: str) -> str:
     """A configuration's name as a run folder name."""
     return "".join(c for c in name if c not in " ,/()")
@@ -81,8 +80,8 @@ async def run_in_rounds(args, command: str, prefix: str, run_dataset, table) -> 
         for dataset in args.datasets:
             results = await run_dataset(dataset, args, llm, sentences)
             body = table(dataset, results, results[0][1]["run"]["model"], command,
-                         sentences_title(sentences, args.sentences))
-            write_section(BENCH_MD, f"{prefix}-{dataset}", body)
+                         items_title(dataset, args.split, sentences))
+            write_section(BENCH_MD, f"{prefix}-{dataset}{split_suffix(args.split)}", body)
             print(f"wrote the {dataset} table ({sentences} sentences) to {BENCH_MD}", file=sys.stderr)
     await llm.aclose()
 
@@ -112,12 +111,13 @@ async def run_config(label: str, system_name: str, settings: dict, data, kb, llm
 
 
 async def run_shared(dataset: str, configs: dict[str, tuple[str, dict]], names: list[str], llm, sentences: int,
-                     runs: Path, before=None) -> list[tuple[str, dict, list[dict]]]:
-    """The named configurations on the first ``sentences`` items of ``dataset``, each in its run folder under
-    ``runs``; a request one of them already made (same prompt, temperature 0) is answered once, from a replay
-    file per dataset. ``before(system, settings)`` runs ahead of each configuration."""
-    data = load_dataset(dataset, sentences)
-    shared = ReplayLLM(llm, runs / f"answers-{dataset}.jsonl")
+                     runs: Path, before=None, split: str = "dev") -> list[tuple[str, dict, list[dict]]]:
+    """The named configurations on the first ``sentences`` items of the split of ``dataset``, each in its run
+    folder under ``runs``; a request one of them already made (same prompt, temperature 0) is answered once,
+    from a replay file per dataset. ``before(system, settings)`` runs ahead of each configuration."""
+    data = load_split(dataset, split, sentences)
+    suffix = split_suffix(split)
+    shared = ReplayLLM(llm, runs / f"answers-{dataset}{suffix}.jsonl")
     results = []
     for name in names:
         system_name, settings = configs[name]
@@ -125,7 +125,7 @@ async def run_shared(dataset: str, configs: dict[str, tuple[str, dict]], names: 
         if before is not None:
             await before(system_name, settings)
         results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
-                                                 runs / f"{slug(name)}-{dataset}", sentences, replay=shared)))
+                                                 runs / f"{slug(name)}-{dataset}{suffix}", sentences, replay=shared)))
     return results
 
 

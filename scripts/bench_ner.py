@@ -40,7 +40,7 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
     async def tagger_prompt(system_name: str, settings: dict) -> None:
         await write_tagger_prompt(system_name, settings, llm, dataset)
 
-    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, NER_RUNS, before=tagger_prompt)
+    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, NER_RUNS, before=tagger_prompt, split=args.split)
 
 
 async def write_tagger_prompt(system_name: str, settings: dict, llm, dataset: str) -> None:

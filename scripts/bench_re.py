@@ -20,7 +20,7 @@ import sys
 from bench_eval import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
 from bench_ledger import LEDGER, ROOT, RUNS, ReplayLLM
 
-from graphwright.eval.datasets import load_dataset
+from graphwright.eval.splits import load_split, split_suffix
 from graphwright.eval.report import uncertainty_note
 from graphwright.systems.agentre.learn import warm_up
 from graphwright.systems.base import make_system
@@ -49,7 +49,7 @@ def uses_memory(system_name: str, settings: dict) -> bool:
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
-    data = load_dataset(dataset, sentences)
+    data = load_split(dataset, args.split, sentences)
     # relative to the repository (main() runs there): the run settings, and so the ledger, name no machine path
     memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
     if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
@@ -64,7 +64,7 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
         settings = {**data.system_settings, **settings}
         if uses_memory(system_name, settings):
             settings["memory_dir"] = str(memory_dir)
-        folder = RE_RUNS / f"{slug(name)}-{dataset}"
+        folder = RE_RUNS / f"{slug(name)}-{dataset}{split_suffix(args.split)}"
         results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
                                                  folder, sentences)))
     return results

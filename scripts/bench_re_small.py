@@ -18,7 +18,7 @@ from bench_eval import BENCH_MD, header, run_config, slug, uncertainty_cells
 from bench_ledger import LEDGER, RUNS, ReplayLLM
 
 from graphwright.eval.benchmarks_md import write_section
-from graphwright.eval.datasets import load_dataset
+from graphwright.eval.splits import SPLIT_NAMES, items_title, load_split, split_suffix
 from graphwright.eval.report import uncertainty_note
 from graphwright.llm import make_llm
 
@@ -40,9 +40,8 @@ def escalated(rows: list[dict]) -> float:
     return sum(r["usage"]["llm_calls"] > 1 for r in rows) / len(rows)
 
 
-def table(dataset: str, results, model: str, command: str) -> str:
-    sentences = len(results[0][2])
-    lines = header(f"agentre's settings for small models on the first {sentences} {dataset} test sentences "
+def table(dataset: str, results, model: str, command: str, split: str) -> str:
+    lines = header(f"agentre's settings for small models on {items_title(dataset, split, len(results[0][2]))}{dataset} test sentences "
                    "(strict micro scores, one set of first answers)", model, command)
     lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | sentences with more calls | "
               f"LLM calls | tokens | tokens vs {REFERENCE} |", "|---|" + "---|" * 9]
@@ -61,16 +60,17 @@ def table(dataset: str, results, model: str, command: str) -> str:
 async def main_async(args, command: str) -> None:
     llm = make_llm(args.model, cache=False)
     for dataset in args.datasets:
-        data = load_dataset(dataset, args.sentences)
-        replay = ReplayLLM(llm, LEDGER / f"re-small--answers-{dataset}.jsonl")
+        data = load_split(dataset, args.split, args.sentences)
+        suffix = split_suffix(args.split)
+        replay = ReplayLLM(llm, LEDGER / f"re-small--answers-{dataset}{suffix}.jsonl")
         results = []
         for name in args.configs:
-            folder = RUNS / "re-small" / f"{slug(name)}-{dataset}"
+            folder = RUNS / "re-small" / f"{slug(name)}-{dataset}{suffix}"
             agg, rows = await run_config(f"{name} on {dataset}", "agentre.fewshot",
                                          {**data.system_settings, **CONFIGS[name]}, data, None, llm, folder,
                                          args.sentences, replay=replay)
             results.append((name, agg, rows))
-        write_section(BENCH_MD, f"re-small-{dataset}", table(dataset, results, llm.name, command))
+        write_section(BENCH_MD, f"re-small-{dataset}{suffix}", table(dataset, results, llm.name, command, args.split))
         print(f"wrote the re-small table of {dataset} to {BENCH_MD}", file=sys.stderr)
     await llm.aclose()
 
@@ -81,6 +81,7 @@ def main() -> None:
     parser.add_argument("--datasets", default=["conll04", "scierc"], type=lambda s: s.split(","))
     parser.add_argument("--configs", default=list(CONFIGS), type=lambda s: s.split(","))
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--split", default="dev", choices=SPLIT_NAMES)
     args = parser.parse_args()
     if unknown := [c for c in args.configs if c not in CONFIGS]:
         parser.error(f"unknown configurations {unknown}; choose from {list(CONFIGS)}")

@@ -34,8 +34,22 @@ _SENTENCES = {"dev": Items(1, 100), "test": Items(101, 200)}
 SPLITS: dict[str, dict[str, Items]] = {
     "rebel-sample": {"dev": Items(1, 20), "test": Items(21, 100)},
     **{name: _SENTENCES for name in ("conll04", "scierc", "crossner-ai", "crossner-music", "crossner-politics",
-                                     "conll2003")},
+                                     "conll2003", "nyt", "wikievents")},
 }
+
+
+def split_suffix(split: str) -> str:
+    """What a run's folder, ledger and table marker add for the split: dev runs keep the names they had."""
+    return "" if split == "dev" else f"-{split}"
+
+
+def items_title(dataset: str, split: str, done: int) -> str:
+    """``the first 40 (of 100)`` of the dev split, ``test items 101-140 (of 101-200)`` of the test split."""
+    items = split_items(dataset, split)
+    if split == "dev":
+        return f"the first {done} " if done == items.count else f"the first {done} (of {items.count} planned) "
+    scored = Items(items.first, items.first + done - 1)
+    return f"{split}-split items {scored} " + ("" if done == items.count else f"(of {items}) ") + "of the "
 
 
 def split_items(dataset: str, split: str) -> Items:
@@ -49,7 +63,9 @@ def split_items(dataset: str, split: str) -> Items:
 def load_split(dataset: str, split: str, upto: int | None = None) -> EvalDataset:
     """The split's items of a dataset, in order; ``upto``: only its first ``upto`` items (a run in rounds)."""
     items = split_items(dataset, split)
-    last = items.last if upto is None else min(items.last, items.first + upto - 1)
+    if upto is not None and upto > items.count:
+        raise UserError(f"the {split} split of {dataset} has {items.count} items (items {items}); asked for {upto}")
+    last = items.last if upto is None else items.first + upto - 1
     data = load_dataset(dataset, last)
     if len(data.documents) < last:
         raise UserError(f"{dataset} has {len(data.documents)} items; its {split} split is items {items}")
