@@ -75,56 +75,43 @@ def extract(
                                 "own model: with the embedded one, about one per 2 cores)."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
+    from graphwright.assembly import ModelChoice, attach_store, check_system, open_run
     from graphwright.inputs import iter_inputs
-    from graphwright.kb import open_kb
-    from graphwright.llm import make_llm
     from graphwright.locks import folder_lock
     from graphwright.pipeline import extract_batch
     from graphwright.store import GraphStore
-    from graphwright.systems.base import SYSTEMS, load_builtin_systems, make_system
 
     try:
-        load_builtin_systems()
-        SYSTEMS.get(system)  # fail fast on a typo, before loading models
-        if base_url and not model:
-            raise UserError("--base-url needs --model: the name of the model to use on that server")
+        check_system(system)  # fail fast on a typo, before loading models
+        choice = ModelChoice(model, base_url, api_key, cache=not no_cache, trace_path=out / "llm-trace.jsonl")
+        choice.check()
         settings = _settings(option, config)
         items = list(iter_inputs(paths, encoding, max_chars))  # a file too long is refused from its size, unread
         # the output folder first and the store before any model call: a second run on them stops at
         # once, and a run whose settings are wrong stops before it creates a store
-        if engine not in ("local", "ray"):
-            raise UserError(f"--engine must be local or ray, not {engine!r}")
         with folder_lock(out, "--out"):
+            run = open_run(system, settings, choice, kb, engine=engine, address=address, workers=workers,
+                           trace_folder=out)
             if engine == "ray":
-                from graphwright.cli_ray import ray_system
-
-                llm, runner = None, ray_system(system, settings, model, base_url, api_key, kb, not no_cache, out,
-                                               address, workers)
                 concurrency = max(concurrency, workers)  # one document per worker at least
-            else:
-                llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
-                               trace_path=out / "llm-trace.jsonl")
-                runner = make_system(system, llm, open_kb(kb), settings)
             started = time.perf_counter()
             with GraphStore.open(store) as graph_store, _progress() as progress:
-                if getattr(runner, "uses_grown_graph", False):  # its tools read the graph grown so far
-                    from graphwright.growth import load
-
-                    runner.attach(load(graph_store))
+                attach_store(run.system, graph_store)
                 task = progress.add_task("extracting", total=len(items))
-                summary = _run_and_close(llm or runner, extract_batch(
-                    items, runner, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
+                summary = _run_and_close(run, extract_batch(
+                    items, run.system, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,
                     max_chars=max_chars, on_progress=lambda _: progress.advance(task)))
                 if grow_graph:
                     from graphwright.growth import GrowthPolicy, grow
 
                     # a system with a schema (agentic-kgr) brings its relation and entity types into the allow-list
+                    runner = run.system
                     relations, types = runner.schema_terms() if hasattr(runner, "schema_terms") else (set(), set())
                     grown = grow(graph_store, GrowthPolicy(), episode_size=episode_size, system=system,
                                  relations=relations, entity_types=types)
     except GraphwrightError as exc:
         _fail(exc)
-    _print_summary(summary, time.perf_counter() - started, llm.name if llm else runner.describe())
+    _print_summary(summary, time.perf_counter() - started, run.model_name)
     if grow_graph:
         from graphwright.cli_growth import print_episodes
 
@@ -133,16 +120,16 @@ def extract(
         raise typer.Exit(code=2)
 
 
-def _run_and_close(llm, work):
-    """Run ``work`` and close ``llm`` (or the Ray engine's workers) in one event loop: an HTTP client's
+def _run_and_close(closes, work):
+    """Run ``work`` and close ``closes`` (the model, the Ray engine's workers, a Run) in one event loop: an HTTP client's
     pooled connections belong to the loop that opened them, and closing them from a second
     ``asyncio.run`` fails ("Event loop is closed") once the first loop is gone."""
     async def both():
         try:
             return await work
         finally:
-            if llm is not None:
-                await llm.aclose()
+            if closes is not None:
+                await closes.aclose()
 
     return asyncio.run(both())
 
@@ -437,41 +424,33 @@ def eval_run(
     workers: int = typer.Option(2, "--workers", min=1, help="With --engine ray: how many workers."),
 ) -> None:
     """Run a system on a dataset and score it (paper 000 metrics). Rerunning into the same folder resumes."""
+    from graphwright.assembly import ModelChoice, check_system, open_run, with_dataset
     from graphwright.eval.datasets import load_dataset
     from graphwright.eval.report import markdown_report, write_reports
     from graphwright.eval.runner import RunInfo, read_documents, run_eval
     from graphwright.kb import open_kb
-    from graphwright.llm import make_llm
     from graphwright.llm.wrappers import TracingLLM
     from graphwright.locks import folder_lock
-    from graphwright.systems.base import SYSTEMS, load_builtin_systems, make_system
 
     try:
-        load_builtin_systems()
-        SYSTEMS.get(system)
+        check_system(system)
         data = load_dataset(dataset, limit)
-        llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
+        choice = ModelChoice(model, base_url, api_key, cache=not no_cache)
+        choice.check()
+        llm = choice.open()
         folder = out or Path("runs") / _slug(f"{system}-{data.name}-{llm.name}")
         llm = TracingLLM(llm, folder / "llm-trace.jsonl")  # every call of the run, for reading failures
         kb_name = kb or data.kb
-        knowledge = open_kb(kb_name)
-        settings = _settings(option, config)
-        if getattr(SYSTEMS.get(system), "takes_dataset", False):
-            settings = {**data.system_settings, **settings}  # e.g. agentre gets the dataset's schema and pool
+        knowledge = open_kb(kb_name)  # the scorer reads it, whichever engine runs the system
+        settings = with_dataset(system, _settings(option, config), data.system_settings)
         info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
-        if engine not in ("local", "ray"):
-            raise UserError(f"--engine must be local or ray, not {engine!r}")
         with folder_lock(folder, "--out"), _progress() as progress:
-            if engine == "ray":  # the workers hold their own models; this process scores and writes
-                from graphwright.cli_ray import ray_system
-
-                runner = ray_system(system, settings, model, base_url, api_key, str(kb_name), not no_cache, folder,
-                                    address, workers)
-            else:
-                runner = make_system(system, llm, knowledge, settings)
+            # on Ray the workers hold their own models; this process scores and writes
+            run = open_run(system, settings, choice, str(kb_name), engine=engine, address=address, workers=workers,
+                           trace_folder=folder, llm=llm, knowledge=knowledge)
             task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))
-            aggregate = _run_and_close(runner if engine == "ray" else llm, run_eval(
-                runner, data, knowledge, info, folder, concurrency=workers if engine == "ray" else 1,
+            aggregate = _run_and_close(run, run_eval(
+                run.system, data, knowledge, info, folder, concurrency=workers if engine == "ray" else 1,
                 on_progress=lambda _: progress.advance(task)))
         rows = read_documents(folder)
         md, page = write_reports(folder, aggregate, rows)

@@ -69,17 +69,15 @@ class _Worker:
     in the actor's own event loop."""
 
     def __init__(self, spec: WorkerSpec, index: int) -> None:
+        from graphwright.assembly import ModelChoice, build_system
         from graphwright.kb import open_kb
-        from graphwright.llm import make_llm
-        from graphwright.systems.base import make_system
 
         os.environ["GRAPHWRIGHT_THREADS"] = str(spec.threads)  # read by the embedded model as it loads
         self.loop = asyncio.new_event_loop()
         trace = None if spec.trace_folder is None else os.path.join(spec.trace_folder, f"llm-trace.worker-{index}.jsonl")
-        self.llm = make_llm(spec.model, base_url=spec.base_url, api_key=spec.api_key, cache=spec.cache,
-                            trace_path=trace)
+        self.llm = ModelChoice(spec.model, spec.base_url, spec.api_key, spec.cache, trace).open()
         self.kb = open_kb(spec.kb)
-        self.system = make_system(spec.system, self.llm, self.kb, spec.settings)
+        self.system = build_system(spec.system, self.llm, self.kb, spec.settings)
 
     def run(self, piece: Document) -> ExtractionResult:
         from graphwright.pipeline import run_piece

@@ -9,10 +9,11 @@ from typing import Any
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import StreamingResponse
 
+from graphwright.assembly import build_system
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import decode_text
 from graphwright.store.export import ALL_FORMATS
-from graphwright.systems.base import DEFAULT_SYSTEM, make_system, system_names
+from graphwright.systems.base import DEFAULT_SYSTEM, system_names
 from graphwright.web.jobs import JobSpec
 
 router = APIRouter(prefix="/api", tags=["jobs"])
@@ -65,7 +66,7 @@ async def submit(
     try:
         spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings),
                        concurrency)
-        make_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
+        build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     job_id = state.book.create(spec, texts, refused)

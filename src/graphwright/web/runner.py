@@ -11,11 +11,11 @@ import asyncio
 import logging
 from typing import Any, Callable
 
+from graphwright.assembly import build_system
 from graphwright.errors import GraphwrightError
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import extract_batch
 from graphwright.store import GraphStore
-from graphwright.systems.base import make_system
 from graphwright.web.jobs import UNFINISHED, JobBook
 
 log = logging.getLogger("graphwright.web")
@@ -105,11 +105,7 @@ class JobRunner:
         self.changes.bump()
         try:
             documents = book.documents(job_id)
-            system = make_system(spec.system, self.llm_for(spec.model), self.kb_for(spec.kb), spec.settings)
-            if getattr(system, "uses_grown_graph", False):  # its tools read the graph grown so far
-                from graphwright.growth import load
-
-                system.attach(load(self.store))
+            system = build_system(spec.system, self.llm_for(spec.model), self.kb_for(spec.kb), spec.settings, self.store)
             self._mark_already_stored(job_id, documents, spec.system, resumed=book.get(job_id)["restarts"] > 0)
             summary = await extract_batch(
                 documents, system, self.store, results_path=book.texts_folder(job_id) / "results.jsonl",
