@@ -68,18 +68,19 @@ class Run:
     workers, which are closed the same way)."""
 
     system: System
-    closes: Any
+    closes: Any  # None when the caller gave the model and closes it itself
     model_name: str
 
     async def aclose(self) -> None:
-        await self.closes.aclose()
+        if self.closes is not None:
+            await self.closes.aclose()
 
 
 def open_run(system: str, settings: dict, model: ModelChoice, kb: str, *, engine: str = "local",
              address: str | None = None, workers: int = 2, trace_folder: Path | None = None, llm=None,
              knowledge: Any = None) -> Run:
     """The system on the local engine, on ``llm`` and ``knowledge`` when given (else the model and KB are
-    opened here), or on Ray workers that each open their own. The store is attached by `attach_store`
+    opened here, and the model is closed with the run), or on Ray workers that each open their own. The store is attached by `attach_store`
     once it is open."""
     check_system(system)
     model.check()
@@ -92,8 +93,9 @@ def open_run(system: str, settings: dict, model: ModelChoice, kb: str, *, engine
         from graphwright.kb import open_kb
 
         knowledge = open_kb(kb)
-    llm = llm or model.open()
-    return Run(make_system(system, llm, knowledge, settings), llm, llm.name)
+    opened = None if llm is not None else model.open()
+    llm = llm or opened
+    return Run(make_system(system, llm, knowledge, settings), opened, llm.name)
 
 
 def _ray_runner(system: str, settings: dict, model: ModelChoice, kb: str, trace_folder: Path, address: str | None,

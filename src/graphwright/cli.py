@@ -449,7 +449,7 @@ def eval_run(
             run = open_run(system, settings, choice, str(kb_name), engine=engine, address=address, workers=workers,
                            trace_folder=folder, llm=llm, knowledge=knowledge)
             task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))
-            aggregate = _run_and_close(run, run_eval(
+            aggregate = _run_and_close(run.closes or llm, run_eval(
                 run.system, data, knowledge, info, folder, concurrency=workers if engine == "ray" else 1,
                 on_progress=lambda _: progress.advance(task)))
         rows = read_documents(folder)
