@@ -180,11 +180,16 @@ def _print_summary(summary, seconds: float, model: str) -> None:
 
 @app.command()
 def systems() -> None:
-    """List the available extraction systems."""
-    from graphwright.systems.base import system_names
+    """List the extraction systems: what each is for, and which to use."""
+    from rich.text import Text
 
-    for name in system_names():
-        typer.echo(name)
+    from graphwright.systems.base import DEFAULT_SYSTEM, system_catalogue
+
+    table = Table("system", "role", "what it is for")
+    for entry in system_catalogue():
+        name = f"{entry.name} (default)" if entry.name == DEFAULT_SYSTEM else entry.name
+        table.add_row(Text(name), entry.role, Text(entry.purpose))
+    Console().print(table)
 
 
 @kb_app.command("build")

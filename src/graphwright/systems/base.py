@@ -6,6 +6,8 @@ Systems never import a concrete LLM backend or KB; they get them here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from graphwright.llm.base import LLM
@@ -58,3 +60,23 @@ def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = No
 def system_names() -> list[str]:
     load_builtin_systems()
     return SYSTEMS.names()
+
+
+@dataclass(frozen=True)
+class SystemEntry:
+    name: str
+    role: str  # recommended | baseline | paper | variant
+    purpose: str
+
+
+ROLES = ("recommended", "baseline", "paper", "variant")
+
+
+def system_catalogue() -> list[SystemEntry]:
+    """Every system with its role and what it is for (systems/catalogue.yaml): the default, then the other
+    recommended ones, then baselines, paper configurations and variants."""
+    import yaml
+
+    raw = yaml.safe_load((Path(__file__).parent / "catalogue.yaml").read_text(encoding="utf-8"))
+    entries = [SystemEntry(name, entry["role"], entry["purpose"]) for name, entry in raw.items()]
+    return sorted(entries, key=lambda e: (e.name != DEFAULT_SYSTEM, ROLES.index(e.role), e.name))
