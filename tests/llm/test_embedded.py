@@ -88,6 +88,7 @@ async def test_embedded_schema_max_length_closes_a_runaway_string(small_model):
     assert len(answer.thought) == THOUGHT_CHARS
 
 
+@pytest.mark.slow
 async def test_embedded_ngram_speculation_gives_the_plain_greedy_answer(small_model):
     """Drafts only propose tokens the model then checks: at temperature 0 the answer is the one without."""
     answers = []
