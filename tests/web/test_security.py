@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from graphwright.cli_serve import check_token
+from graphwright.cli.serve import check_token
 from graphwright.errors import UserError
 from graphwright.web.app import create_app
 

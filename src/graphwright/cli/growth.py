@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from graphwright.cli.common import fail, read_settings
 from graphwright.errors import GraphwrightError
 
 STORE = typer.Option(Path("out/store"), "--store", help="Graph store directory.")
@@ -31,14 +32,14 @@ def print_episodes(reports) -> None:
                    f"{c['edges']} edges, {c['pending']} pending")
 
 
-def register(graph_app: typer.Typer, fail, settings) -> None:
-    """Add the growth commands to ``graph_app``; ``fail`` and ``settings`` are the CLI's helpers."""
+def register(graph_app: typer.Typer) -> None:
+    """Add the growth commands to ``graph_app``."""
 
     def policy(pairs, config):
         from graphwright.growth import GrowthPolicy
 
         try:
-            return GrowthPolicy(**settings(pairs, config))
+            return GrowthPolicy(**read_settings(pairs, config))
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from graphwright.cli.common import API_KEY, BASE_URL, MODEL, NO_CACHE, fail, run_and_close
 from graphwright.errors import GraphwrightError
 
 
@@ -42,8 +43,8 @@ def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = Non
                    if result.sources else "  (the graph holds nothing about the question: the answer is the model's guess)")
 
 
-def register(app: typer.Typer, fail, run_and_close) -> None:
-    """Add `ask` to ``app``; ``fail`` and ``run_and_close`` are the CLI's helpers."""
+def register(app: typer.Typer) -> None:
+    """Add `ask` to ``app``."""
 
     @app.command()
     def ask(
@@ -51,9 +52,9 @@ def register(app: typer.Typer, fail, run_and_close) -> None:
         store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory (from `extract`)."),
         mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; global: "
                                  "summaries of the graph's communities, for questions about the whole corpus."),
-        model: Optional[str] = typer.Option(None, "--model", "-m", help="embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
-        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
-        api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
+        model: Optional[str] = MODEL,
+        base_url: Optional[str] = BASE_URL,
+        api_key: Optional[str] = API_KEY,
         kb: str = typer.Option("default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."),
         system: list[str] = typer.Option([], "--system", "-s", help="Only the graphs of this system (repeatable)."),
         document: list[str] = typer.Option([], "--doc", help="Only the graphs of this document (repeatable)."),
@@ -63,7 +64,7 @@ def register(app: typer.Typer, fail, run_and_close) -> None:
         max_facts: int = typer.Option(15, "--max-facts", min=1, help="Facts given to the model."),
         show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
         as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
-        no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+        no_cache: bool = NO_CACHE,
     ) -> None:
         """Answer a question from the stored graph, citing the facts and evidence it rests on."""
         from graphwright.errors import UserError

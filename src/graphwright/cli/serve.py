@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from graphwright.cli.common import API_KEY, BASE_URL, NO_CACHE, fail
 from graphwright.errors import GraphwrightError, UserError
 
 _TOKEN = re.compile(r"[A-Za-z0-9._~-]{16,}")
@@ -39,7 +40,7 @@ def check_token(token: str | None, host: str) -> str | None:
     return token
 
 
-def register(app: typer.Typer, fail) -> None:
+def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
         store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory (created if missing)."),
@@ -49,15 +50,15 @@ def register(app: typer.Typer, fail) -> None:
         port: int = typer.Option(8000, "--port", min=0, max=65535),
         model: list[str] = typer.Option([], "--model", "-m", help="A model jobs may use (repeatable; the first is "
                                         "the default): embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
-        base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible server URL (or GRAPHWRIGHT_BASE_URL)."),
-        api_key: Optional[str] = typer.Option(None, "--api-key", help="API key (or GRAPHWRIGHT_API_KEY / OPENAI_API_KEY)."),
+        base_url: Optional[str] = BASE_URL,
+        api_key: Optional[str] = API_KEY,
         kb: list[str] = typer.Option([], "--kb", help="A KB folder from `kb build` jobs may use, as FOLDER or NAME=FOLDER "
                                      "(repeatable); 'default' and 'none' are always offered."),
         token: Optional[str] = typer.Option(None, "--token", envvar="GRAPHWRIGHT_API_TOKEN",
                                             help="API token every request must carry (required off loopback)."),
         max_upload_mb: float = typer.Option(20.0, "--max-upload-mb", min=0.001, help="Largest request body, in MB."),
         max_chars: int = typer.Option(200_000, "--max-chars", help="Longest document accepted, in characters."),
-        no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse or store cached LLM responses."),
+        no_cache: bool = NO_CACHE,
         sparql_timeout: float = typer.Option(30.0, "--sparql-timeout", min=0.1,
                                              help="Seconds a SPARQL query may run before it is stopped."),
     ) -> None:
