@@ -5,7 +5,9 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from graphwright.kb.namespaces import WD, parse_wikidata_id, sparql_literal
+from graphwright.kb.namespaces import WD, parse_wikidata_id
+from graphwright.errors import UserError
+from graphwright.sparql import sparql_literal
 
 
 @pytest.mark.parametrize("value,expected", [
@@ -22,10 +24,10 @@ def test_parse_wikidata_id(value, expected):
 def test_sparql_literal_round_trips_through_a_real_query(text):
     store = ox.Store()
     store.add(ox.Quad(ox.NamedNode(WD + "Q1"), ox.NamedNode("http://x/label"), ox.Literal(text, language="en")))
-    rows = list(store.query(f"SELECT ?s WHERE {{ ?s <http://x/label> {sparql_literal(text, 'en')} }}"))
+    rows = list(store.query(f"SELECT ?s WHERE {{ ?s <http://x/label> {sparql_literal(text, language='en')} }}"))
     assert [r["s"].value for r in rows] == [WD + "Q1"]
 
 
 def test_sparql_literal_rejects_bad_language_tags():
-    with pytest.raises(ValueError):
-        sparql_literal("x", 'en" } DROP')
+    with pytest.raises(UserError):
+        sparql_literal("x", language='en" } DROP')

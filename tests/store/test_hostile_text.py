@@ -25,7 +25,6 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from graphwright.errors import StoreError, UserError
-from graphwright.kb import namespaces as kb_ns
 from graphwright.kb.namespaces import UNLINKED, WD, WDT
 from graphwright.model import (
     Entity,
@@ -43,7 +42,7 @@ from graphwright.model import (
 from graphwright.model.events import event_iri
 from graphwright.model.schema import name_entity_iri
 from graphwright.store import GraphStore, render_html, serialize_graph
-from graphwright.store import sparql as gw_sparql
+from graphwright import sparql as gw_sparql
 from graphwright.store import vocab as v
 from graphwright.store.export import FORMATS, QUAD_FORMATS
 from graphwright.store.html_view import graph_data
@@ -484,7 +483,7 @@ def test_hostile_text_in_the_html_view_is_shown_by_the_page_script_as_text(tmp_p
 
 # ---------------------------------------------------------------- (d) SPARQL built from user text
 
-LITERAL_HELPERS = {"store.sparql": gw_sparql.sparql_literal, "kb.namespaces": kb_ns.sparql_literal}
+LITERAL_HELPERS = {"sparql": gw_sparql.sparql_literal}
 
 
 def labelled_store(labels: list[str]) -> GraphStore:

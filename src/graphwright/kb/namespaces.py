@@ -79,15 +79,3 @@ def parse_wikidata_id(value: str) -> str | None:
     text = local_id(text)
     return text if is_wikidata_id(text) else None
 
-
-_SPARQL_ESCAPES = {"\\": "\\\\", '"': '\\"', "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t",
-                   "\b": "\\b", "\f": "\\f"}
-
-
-def sparql_literal(text: str, lang: str | None = None) -> str:
-    """``text`` as a SPARQL string literal; every character that could end or escape it is escaped,
-    so a label such as ``a "b" } DROP`` stays data. ``lang`` must be a BCP-47 tag."""
-    body = "".join(_SPARQL_ESCAPES.get(ch, ch) for ch in text)
-    if lang is not None and not re.fullmatch(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*", lang):
-        raise ValueError(f"invalid language tag {lang!r}")
-    return f'"{body}"' + (f"@{lang}" if lang else "")

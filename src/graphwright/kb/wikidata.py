@@ -26,7 +26,8 @@ import httpx
 from graphwright import __version__ as _gw_version
 from graphwright import paths
 from graphwright.errors import GraphwrightError, UserError
-from graphwright.kb.namespaces import is_wikidata_id, parse_wikidata_id, sparql_literal
+from graphwright.kb.namespaces import is_wikidata_id, parse_wikidata_id
+from graphwright.sparql import sparql_literal
 from graphwright.kb.rdf import SPARQL_PREFIXES
 from graphwright.kb.records import KINDS, KBHit, KBRecord
 
@@ -247,7 +248,7 @@ class WikidataKB:
 
     def find_label(self, label: str, *, kind: str | None = None, limit: int = 20) -> list[KBRecord]:
         """Items/properties whose English label or alias is exactly ``label`` (via SPARQL)."""
-        lit = sparql_literal(label, self.language)
+        lit = sparql_literal(label, language=self.language)
         ids = self._ids(f"SELECT DISTINCT ?x WHERE {{ VALUES ?p {{ rdfs:label skos:altLabel }} ?x ?p {lit} }} "
                         f"LIMIT {int(limit)}", "x")
         ids = [i for i in ids if kind is None or (i[0] == "P") == (kind == "property")]

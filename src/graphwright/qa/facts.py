@@ -13,7 +13,7 @@ from urllib.parse import unquote
 from graphwright.kb.namespaces import local_id
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
-from graphwright.store.sparql import sparql_iri
+from graphwright.sparql import sparql_iri
 
 
 @dataclass

@@ -313,7 +313,7 @@ class GraphStore:
         of ``vocab.PREFIXES`` (wd, wdt, rdfs, gw, ...) are predeclared. ASK gives ``[{"ask": bool}]``;
         CONSTRUCT/DESCRIBE give ``subject``/``predicate``/``object`` rows. With ``grown`` the default graph is
         the graph grown over the documents (``graph merge``). ``max_rows`` stops reading the answer there.
-        Never format untrusted text into ``sparql``: see ``store.sparql`` for escaping helpers.
+        Never format untrusted text into ``sparql``: see ``graphwright.sparql`` for escaping helpers.
         """
         with translated_errors("query failed"):
             result = self.raw_query(sparql, union=union, grown=grown)

@@ -14,7 +14,7 @@ from typing import Any
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
 from graphwright.store.html_view import GraphBuilder
-from graphwright.store.sparql import sparql_iri
+from graphwright.sparql import sparql_iri
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 from graphwright.kb.namespaces import local_id
 from graphwright.linking.literals import typed_value
 from graphwright.linking.names import FILLER, names_fit, normalize
-from graphwright.store.sparql import sparql_literal
+from graphwright.sparql import sparql_literal
 from graphwright.systems.cie.common.places import PLACE_PROPERTIES, chain_triples, place_chain
 
 
