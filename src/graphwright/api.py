@@ -18,7 +18,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from graphwright.assembly import ModelChoice, attach_store, open_run
+from graphwright.assembly import ModelChoice, attach_store
+from graphwright.engines import open_run
 from graphwright.errors import UserError
 from graphwright.model import Document, ExtractionResult, Triple
 from graphwright.pipeline import BatchSummary, extract_batch

@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 
 from graphwright.growth import GrowthPolicy, grow, load
-from graphwright.growth.neo4j import cypher_name, cypher_string, relationship_type, write_neo4j
+from graphwright.growth.neo4j import cypher_name, cypher_string, write_neo4j
+from graphwright.store.property_graph import relationship_type
 from tests.growth.runs import EMPLOYER, result, triple
 
 NASTY = "O'Brien \\\"}) DETACH DELETE n //\n`x`"

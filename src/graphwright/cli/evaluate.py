@@ -36,7 +36,8 @@ def eval_run(
     workers: int = typer.Option(2, "--workers", min=1, help="With --engine ray: how many workers."),
 ) -> None:
     """Run a system on a dataset and score it (paper 000 metrics). Rerunning into the same folder resumes."""
-    from graphwright.assembly import ModelChoice, check_system, open_run, with_dataset
+    from graphwright.assembly import ModelChoice, check_system, with_dataset
+    from graphwright.engines import open_run
     from graphwright.eval.datasets import load_dataset
     from graphwright.eval.report import markdown_report, write_reports
     from graphwright.eval.runner import RunInfo, read_documents, run_eval

@@ -49,7 +49,8 @@ def extract(
                                 "own model: with the embedded one, about one per 2 cores)."),
 ) -> None:
     """Extract a knowledge graph from documents into the store. Reruns skip documents already done."""
-    from graphwright.assembly import ModelChoice, attach_store, check_system, open_run
+    from graphwright.assembly import ModelChoice, attach_store, check_system
+    from graphwright.engines import open_run
     from graphwright.inputs import iter_inputs
     from graphwright.locks import folder_lock
     from graphwright.pipeline import extract_batch

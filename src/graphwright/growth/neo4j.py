@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from graphwright.growth.state import GrowthState
+from graphwright.store.property_graph import relationship_type
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -32,12 +33,6 @@ def cypher_string(text: str) -> str:
 def cypher_name(text: str) -> str:
     """``text`` as a Cypher identifier (a label or relationship type): backticked, backticks doubled."""
     return "`" + _UNSAFE.sub("_", text).replace("`", "``") + "`"
-
-
-def relationship_type(label: str | None, iri: str) -> str:
-    """A relationship type in Neo4j's style: the predicate's label (or its IRI's last part) in UPPER_SNAKE."""
-    name = label or re.split(r"[/#:]", iri.rstrip("/#"))[-1]
-    return re.sub(r"\W+", "_", name).strip("_").upper() or "RELATED_TO"
 
 
 def write_neo4j(state: GrowthState, folder: Path) -> list[Path]:

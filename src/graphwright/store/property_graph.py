@@ -11,18 +11,24 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from typing import Any
 
 import networkx as nx
 
-from graphwright.growth.neo4j import relationship_type
 from graphwright.store.html_view import graph_data
 from graphwright.store.rdf_store import GraphStore
 
 FORMATS = ("graphml", "neo4j")
 # CSV fields hold one value; lists are joined with ';' (neo4j-admin's default array delimiter)
 _SEP = ";"
+
+
+def relationship_type(label: str | None, iri: str) -> str:
+    """A relationship type in Neo4j's style: the predicate's label (or its IRI's last part) in UPPER_SNAKE."""
+    name = label or re.split(r"[/#:]", iri.rstrip("/#"))[-1]
+    return re.sub(r"\W+", "_", name).strip("_").upper() or "RELATED_TO"
 
 
 def _node_key(node: dict[str, Any]) -> str:
