@@ -38,6 +38,7 @@ serve: install
 
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
+	$(BIN)/lint-imports
 	$(BIN)/python scripts/bench_headline.py --check
 
 test-fast: $(TEST_STAMP)
