@@ -117,6 +117,3 @@ class MiniLMOnnxEmbedder:
 
 
 EMBEDDERS.register("minilm")(MiniLMOnnxEmbedder)
-
-# Registered by import (after EMBEDDERS exists): "minilm-static", distilled from the model above.
-from graphwright.kb import static_embedder as _static_embedder  # noqa: E402,F401

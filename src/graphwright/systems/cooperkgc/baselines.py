@@ -21,7 +21,7 @@ from graphwright.systems.cooperkgc.answers import ANSWER_TYPES, EEAnswer, EventI
 from graphwright.systems.cooperkgc.team import VIEWS, Expert
 
 if TYPE_CHECKING:
-    from graphwright.systems.cooperkgc.system import Turn
+    from graphwright.systems.cooperkgc.turn import Turn
 
 MEMBERS = VIEWS
 

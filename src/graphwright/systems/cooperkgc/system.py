@@ -9,17 +9,16 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from graphwright.errors import LLMError, ModelOutputError
-from graphwright.llm.attribution import for_agent
-from graphwright.llm.base import LLM, Message
-from graphwright.llm.structured import chat_structured
+from graphwright.errors import LLMError
+from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
-from graphwright.model import Document, ExtractionResult, Provenance, TraceStep
+from graphwright.model import Document, ExtractionResult, Provenance
 from graphwright.systems.cooperkgc import baselines, graph
 from graphwright.systems.cooperkgc.answers import ANSWER_TYPES, check_events, check_relations, named, render
 from graphwright.systems.cooperkgc.config import CooperKGCConfig
 from graphwright.systems.cooperkgc.rounds import Rounds, collaborate
 from graphwright.systems.cooperkgc.team import EXPERT, Expert, build_team
+from graphwright.systems.cooperkgc.turn import Turn
 
 
 class CooperKGCSystem:
@@ -84,38 +83,6 @@ class CooperKGCSystem:
             else:
                 result.events += graph.events(document, expert, answer, provenance, self.name)
         result.output = "\n".join(f"{e.id}: {render(answers[e.id])}" for e in self.primary() if e.id in answers)
-
-
-class Turn:
-    """One expert's answer: the call with bounded parse-error feedback, the simplifier, the trace step."""
-
-    def __init__(self, llm: LLM, config: CooperKGCConfig, text: str, result: ExtractionResult):
-        self.llm, self.config, self.text, self.result = llm, config, text, result
-
-    async def ask(self, expert: Expert, peers: list[tuple[Expert, BaseModel]] | None,
-                  own: BaseModel | None) -> BaseModel | None:
-        messages = expert.messages(self.text, self.config.demos, own, peers or [])
-        return await self.answer(expert, messages, ANSWER_TYPES[expert.task], expert.background.json_schema())
-
-    async def answer(self, expert: Expert, messages: list[Message], output_type: type[BaseModel],
-                     schema: dict[str, Any], simplify: bool = True, labels: list[str] | None = None) -> BaseModel | None:
-        """The parsed answer, simplified under the schema (or its ``labels``); None when the expert gave no
-        valid one."""
-        try:
-            with for_agent(expert.id):
-                reply = await chat_structured(self.llm, messages, output_type, schema=schema,
-                                              max_retries=self.config.parse_retries, max_tokens=self.config.max_tokens,
-                                              salvage_cut_off=True)
-        except ModelOutputError as exc:
-            self.step(expert.id, error=str(exc))
-            self.result.warnings.append(f"{expert.id}: no valid answer ({exc})")
-            return None
-        answer = expert.background.simplify(reply.parsed, self.text, labels) if simplify else reply.parsed
-        self.step(expert.id, output=reply.text)
-        return answer
-
-    def step(self, node: str, output: str | None = None, error: str | None = None) -> None:
-        self.result.trace.append(TraceStep(step=len(self.result.trace) + 1, node=node, output=output, error=error))
 
 
 def rounds_of(result: ExtractionResult) -> Rounds:
