@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.errors import UserError
-from graphwright.systems.base import SYSTEMS, System, load_builtin_systems, make_system
+from graphwright.systems.base import SYSTEMS, System, make_system
 
 @dataclass(frozen=True)
 class ModelChoice:
@@ -39,7 +39,6 @@ class ModelChoice:
 
 def check_system(name: str) -> None:
     """Fail on an unknown system name before any model or KB is loaded."""
-    load_builtin_systems()
     SYSTEMS.get(name)
 
 

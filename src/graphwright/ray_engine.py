@@ -102,9 +102,8 @@ class RaySystem:
         wait for restarting workers (a worker loading the embedded model takes a while)."""
         import ray
 
-        from graphwright.systems.base import SYSTEMS, load_builtin_systems
+        from graphwright.systems.base import SYSTEMS
 
-        load_builtin_systems()
         if getattr(SYSTEMS.get(spec.system), "uses_grown_graph", False):
             raise UserError(f"{spec.system} reads the graph grown so far, which lives in the driver's store: "
                             "run it with --engine local")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from graphwright.systems.base import DEFAULT_SYSTEM, ROLES, system_catalogue, system_names
+from graphwright.systems.base import DEFAULT_SYSTEM, ROLES, SYSTEMS, system_catalogue, system_names
 
 REGISTERED = [
     "agentic-kgr", "agentic-kgr.agent", "agentic-kgr.single", "agenticner", "agenticner.lean", "agenticner.paper",
@@ -18,6 +18,7 @@ REGISTERED = [
 
 def test_the_registered_names_are_the_catalogued_ones():
     assert system_names() == REGISTERED
+    assert all(callable(SYSTEMS.get(name)) for name in REGISTERED), "each package registers the names it is listed for"
     catalogue = system_catalogue()
     assert sorted(e.name for e in catalogue) == REGISTERED
     assert all(e.role in ROLES and e.purpose for e in catalogue)

@@ -23,25 +23,25 @@ class System(Protocol):
 
 SystemFactory = Callable[[LLM, Any, dict[str, Any] | None], System]
 
-SYSTEMS: Registry[SystemFactory] = Registry("system")
+# Each built-in system's name and the package whose import registers it: loaded when the name is first asked for.
+_BUILTIN_PACKAGES = {
+    "graphwright.systems.agentic_kgr": ("agentic-kgr", "agentic-kgr.agent", "agentic-kgr.single"),
+    "graphwright.systems.agenticner": ("agenticner", "agenticner.lean", "agenticner.paper", "agenticner.single"),
+    "graphwright.systems.agentre": ("agentre", "agentre.fewshot", "agentre.lean", "agentre.paper", "agentre.zeroshot"),
+    "graphwright.systems.cie.baseline": ("cie.baseline",),
+    "graphwright.systems.cie.network": ("cie.network",),
+    "graphwright.systems.cie.react": ("cie.react",),
+    "graphwright.systems.cie.single": ("cie.single",),
+    "graphwright.systems.cie.ssa": ("cie.ssa",),
+    "graphwright.systems.cie.sssa": ("cie.sssa",),
+    "graphwright.systems.cooperkgc": ("cooperkgc", "cooperkgc.single", "cooperkgc.twostage", "cooperkgc.vote"),
+    "graphwright.systems.facts": ("facts",),
+    "graphwright.systems.openie": ("openie",),
+}
+SYSTEMS: Registry[SystemFactory] = Registry(
+    "system", lazy={name: package for package, names in _BUILTIN_PACKAGES.items() for name in names})
 #: what `extract`, the demo and the web app run unless told otherwise: every fact the text states (issue 43)
 DEFAULT_SYSTEM = "facts"
-
-
-def load_builtin_systems() -> None:
-    """Import the built-in system packages so their factories register."""
-    import graphwright.systems.agentic_kgr  # noqa: F401
-    import graphwright.systems.agenticner  # noqa: F401
-    import graphwright.systems.agentre  # noqa: F401
-    import graphwright.systems.cie.baseline  # noqa: F401
-    import graphwright.systems.cie.network  # noqa: F401
-    import graphwright.systems.cie.react  # noqa: F401
-    import graphwright.systems.cie.single  # noqa: F401
-    import graphwright.systems.cie.ssa  # noqa: F401
-    import graphwright.systems.cie.sssa  # noqa: F401
-    import graphwright.systems.cooperkgc  # noqa: F401
-    import graphwright.systems.facts  # noqa: F401
-    import graphwright.systems.openie  # noqa: F401
 
 
 def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = None) -> System:
@@ -51,14 +51,12 @@ def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = No
     from graphwright.linking.stated import StatedOnly
     from graphwright.linking.system import with_linking
 
-    load_builtin_systems()
     settings = dict(config or {})
     mode = str(settings.pop("linking", "open"))
     return StatedOnly(with_linking(SYSTEMS.get(name)(llm, kb, settings), kb, mode), kb)
 
 
 def system_names() -> list[str]:
-    load_builtin_systems()
     return SYSTEMS.names()
 
 
