@@ -16,7 +16,7 @@ class NetworkConfig(CieConfig):
     salvage_cut_off: bool = Field(default=False, description="lean=false: keep the complete part of a cut-off answer; off: the "
                                   "20-document benchmark of cie.network was measured with cut-off answers fed back.")
     max_repairs: int = Field(default=1, ge=0, description="Strict routing: times the validation agent may send work back.")
-    lean: bool = Field(default=True, description="The issue-23 path (lean_*.txt prompts, lean_outputs.py): the searches "
+    lean: bool = Field(default=True, description="The path for small models (lean_*.txt prompts, lean_outputs.py): the searches "
                        "and checks strict routing forces run without an agent turn, one system message with the "
                        "document for all agents, compact answers, the extractor's budget sized to the text (the complete part of a cut-off answer kept). "
                        "false: the prompts and turns of the paper's design, as benchmarked before.")
