@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.assembly import ModelChoice, check_system
+from graphwright.environment import Environment
 from graphwright.errors import UserError
 from graphwright.systems.base import System, make_system
 
@@ -63,7 +64,7 @@ def _ray_runner(system: str, settings: dict, model: ModelChoice, kb: str, trace_
 
     kb_spec = kb if kb in ("default", "none", "rebel", "wikidata") else str(Path(kb).resolve())
     # the embedded model's threads: GRAPHWRIGHT_THREADS, else this machine's cores shared by the workers
-    threads = int(os.environ.get("GRAPHWRIGHT_THREADS") or max(1, (os.cpu_count() or 1) // workers))
+    threads = Environment.read().threads or max(1, (os.cpu_count() or 1) // workers)
     spec = WorkerSpec(system=system, settings=settings, model=model.model, base_url=model.base_url,
                       api_key=model.api_key, kb=kb_spec, cache=model.cache, trace_folder=str(trace_folder.resolve()),
                       threads=threads)

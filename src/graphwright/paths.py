@@ -7,13 +7,15 @@ from pathlib import Path
 
 import platformdirs
 
+from graphwright.environment import text
+
 
 def cache_dir() -> Path:
     """User cache directory (models, embedding indices, LLM responses).
 
     Override with GRAPHWRIGHT_CACHE_DIR.
     """
-    root = os.environ.get("GRAPHWRIGHT_CACHE_DIR") or platformdirs.user_cache_dir("graphwright")
+    root = text("GRAPHWRIGHT_CACHE_DIR") or platformdirs.user_cache_dir("graphwright")
     path = Path(root)
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -24,7 +26,7 @@ def data_dir() -> Path:
 
     Override with GRAPHWRIGHT_DATA_DIR.
     """
-    return Path(os.environ.get("GRAPHWRIGHT_DATA_DIR") or Path("..") / "shared" / "data")
+    return Path(text("GRAPHWRIGHT_DATA_DIR") or Path("..") / "shared" / "data")
 
 
 def write_atomic(path: Path, text: str) -> None:

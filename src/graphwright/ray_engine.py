@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphwright.environment import Environment
 from graphwright.errors import LLMUnavailableError, UserError
 from graphwright.model import Document, ExtractionResult
 
@@ -57,7 +58,7 @@ def prepare(spec: WorkerSpec) -> None:
 
 
 def model_name(spec: WorkerSpec) -> str:
-    return spec.model or os.environ.get("GRAPHWRIGHT_LLM") or "embedded"
+    return spec.model or Environment.read().llm or "embedded"
 
 
 def is_embedded(model: str) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 from pathlib import Path
@@ -72,16 +71,18 @@ def register(app: typer.Typer) -> None:
         except ImportError as exc:
             fail(UserError(f"the web app needs its extra: pip install 'graphwright[web]' ({exc})"))
         try:
+            from graphwright.environment import Environment
             from graphwright.locks import folder_lock
             from graphwright.web.security import is_loopback
 
+            env = Environment.read()
             config = ServeConfig(
-                store=store, data=data, models=model or [os.environ.get("GRAPHWRIGHT_LLM") or "embedded"],
+                store=store, data=data, models=model or [env.llm or "embedded"],
                 base_url=base_url, api_key=api_key, kbs=kb_choices(kb), token=check_token(token, host),
                 loopback_only=is_loopback(host), max_upload_bytes=int(max_upload_mb * 1024 * 1024),
                 max_chars=max_chars, cache=not no_cache, sparql_seconds=sparql_timeout)
             if any(m != "embedded" and not m.startswith("embedded:") for m in config.models) and not (
-                    base_url or os.environ.get("GRAPHWRIGHT_BASE_URL") or os.environ.get("OPENAI_BASE_URL")):
+                    base_url or env.base_url):
                 raise UserError("a model other than the embedded ones needs --base-url: the server that serves it")
             from graphwright.store import GraphStore
 

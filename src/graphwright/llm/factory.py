@@ -20,20 +20,16 @@ win over the environment.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
+from graphwright.environment import Environment
 from graphwright.errors import UserError
 from graphwright.llm.assemble import DEFAULT_MODEL, MODELS, get_model_spec
 from graphwright.llm.base import LLM
 from graphwright.llm.embedded import EmbeddedLLM
 from graphwright.llm.openai_compat import OpenAICompatLLM
 from graphwright.llm.wrappers import CachedLLM, RetryingLLM, TracingLLM
-
-
-def _env(*names: str) -> str | None:
-    return next((os.environ[n] for n in names if os.environ.get(n)), None)
 
 
 def make_llm(
@@ -56,11 +52,12 @@ def make_llm(
     ``timeout``, ``http_client``, ``extra_body`` for the HTTP one. Per-document
     metering (``MeteredLLM``) is the caller's job.
     """
-    spec = spec or _env("GRAPHWRIGHT_LLM") or "embedded"
-    base_url = base_url or _env("GRAPHWRIGHT_BASE_URL", "OPENAI_BASE_URL")
-    retries = _number("GRAPHWRIGHT_RETRIES", int, 3) if retries is None else retries
-    retry_delay = _number("GRAPHWRIGHT_RETRY_DELAY", float, 1.0) if retry_delay is None else retry_delay
-    backend = _backend(spec, base_url, api_key, backend_opts)
+    env = Environment.read()
+    spec = spec or env.llm or "embedded"
+    base_url = base_url or env.base_url
+    retries = env.retries if retries is None else retries
+    retry_delay = env.retry_delay if retry_delay is None else retry_delay
+    backend = _backend(spec, base_url, api_key, backend_opts, env)
     llm: LLM = backend
     if isinstance(backend, OpenAICompatLLM) and retries > 0:
         llm = RetryingLLM(llm, max_attempts=retries + 1, base_delay=retry_delay)
@@ -71,16 +68,16 @@ def make_llm(
     return llm
 
 
-def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[str, Any]) -> LLM:
+def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[str, Any], env: Environment) -> LLM:
     kind, _, model = spec.partition(":")
     if spec == "embedded" or kind == "embedded" or (not model and spec in MODELS):
         name = model or (spec if spec in MODELS else DEFAULT_MODEL)
         get_model_spec(name)  # UnknownNameError with the valid names
-        return EmbeddedLLM(name, **{**_embedded_env(), **opts})
+        return EmbeddedLLM(name, **{**_embedded_env(env), **opts})
     if kind == "openai" and model:
-        return _openai(model, base_url, api_key, opts)
+        return _openai(model, base_url, api_key, opts, env)
     if base_url:  # any other name is a model on the given server ("org/model:tag" included)
-        return _openai(spec, base_url, api_key, opts)
+        return _openai(spec, base_url, api_key, opts, env)
     raise UserError(
         f"cannot tell which LLM {spec!r} means: use 'embedded', 'embedded:<model>' "
         f"(models: {', '.join(sorted(MODELS))}), 'openai:<model>', or give a base URL "
@@ -88,34 +85,14 @@ def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[st
     )
 
 
-def _embedded_env() -> dict[str, Any]:
+def _embedded_env(env: Environment) -> dict[str, Any]:
     """Options of the embedded model set in the environment (explicit arguments win)."""
-    opts: dict[str, Any] = {}
-    for name, key in (("GRAPHWRIGHT_THREADS", "threads"), ("GRAPHWRIGHT_SLOTS", "parallel")):
-        if _env(name):
-            opts[key] = _number(name, int, 1)
-            if opts[key] < 1:
-                raise UserError(f"{name} must be at least 1")
-    if _env("GRAPHWRIGHT_SPECULATIVE"):
-        opts["speculative"] = _env("GRAPHWRIGHT_SPECULATIVE")
-    return opts
+    opts = {"threads": env.threads, "parallel": env.slots, "speculative": env.speculative}
+    return {key: value for key, value in opts.items() if value is not None}
 
 
-def _number(name: str, kind: type, default: float) -> Any:
-    value = _env(name)
-    if value is None:
-        return default
-    try:
-        number = kind(value)
-    except ValueError:
-        number = -1
-    if number < 0:
-        raise UserError(f"{name}={value!r} is not a {'whole ' if kind is int else ''}number of at least 0")
-    return number
-
-
-def _openai(model: str, base_url: str | None, api_key: str | None, opts: dict[str, Any]) -> LLM:
-    key = api_key or _env("GRAPHWRIGHT_API_KEY", "OPENAI_API_KEY") or "not-needed"
-    if "timeout" not in opts and _env("GRAPHWRIGHT_TIMEOUT"):
-        opts = {**opts, "timeout": _number("GRAPHWRIGHT_TIMEOUT", float, 120.0)}
+def _openai(model: str, base_url: str | None, api_key: str | None, opts: dict[str, Any], env: Environment) -> LLM:
+    key = api_key or env.api_key or "not-needed"
+    if "timeout" not in opts and env.timeout is not None:
+        opts = {**opts, "timeout": env.timeout}
     return OpenAICompatLLM(model, base_url=base_url, api_key=key, **opts)
