@@ -25,7 +25,7 @@ from bench_speed import model_options
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.datasets import load_dataset
-from graphwright.eval.gold import GoldDocument, iri_key
+from graphwright.data.gold import GoldDocument, iri_key
 from graphwright.eval.metrics import Counts, PropertyHierarchy, Scorer
 from graphwright.eval.open_world import check_facts, entity_outcomes, made_up_texts
 from graphwright.kb.namespaces import is_unlinked

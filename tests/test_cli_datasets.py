@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from graphwright.eval.ner_data import NER_DATASETS, load_ner_dataset
-from graphwright.eval.re_data import RE_DATASETS, load_re_dataset
+from graphwright.data.ner_data import NER_DATASETS, load_ner_dataset
+from graphwright.data.re_data import RE_DATASETS, load_re_dataset
 from graphwright.paths import data_dir
 from graphwright.systems.agenticner.examples import tagged_text
 from tests.support.openai_server import ScriptedOpenAIServer

@@ -6,7 +6,7 @@ import pytest
 
 from graphwright.errors import DataNotFoundError
 from graphwright.eval.datasets import DATASETS, load_dataset
-from graphwright.eval.ee_data import EE_DATASETS, align_tokens, load_ee_dataset
+from graphwright.data.ee_data import EE_DATASETS, align_tokens, load_ee_dataset
 from graphwright.model.document import split_sentences
 from graphwright.paths import data_dir
 

@@ -10,7 +10,7 @@ import pytest
 
 from graphwright.eval.datasets import EvalDataset
 from graphwright.eval.ee_metrics import EE_CATEGORIES, EEScorer, iri_name
-from graphwright.eval.gold import GoldArgument, GoldDocument, GoldEvent
+from graphwright.data.gold import GoldArgument, GoldDocument, GoldEvent
 from graphwright.eval.report import comparison_rows, html_report, markdown_report
 from graphwright.eval.runner import RunInfo, make_scorer, read_documents, run_eval
 from graphwright.model import Event, EventArgument, EventSchema, EventType, ExtractionResult, Provenance, Term

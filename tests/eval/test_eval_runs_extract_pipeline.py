@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from graphwright.eval.datasets import EvalDataset
-from graphwright.eval.gold import GoldDocument
+from graphwright.data.gold import GoldDocument
 from graphwright.eval.runner import RunInfo, run_eval
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import extract_batch

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.eval.gold import GoldDocument, literal_key
+from graphwright.data.gold import GoldDocument, literal_key
 from graphwright.eval.metrics import (
     Counts, PropertyHierarchy, Scorer, gold_facts, macro, micro, predicted_facts,
 )

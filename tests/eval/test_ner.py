@@ -6,10 +6,11 @@ import pytest
 
 from graphwright.errors import UserError
 from graphwright.eval.datasets import load_dataset
-from graphwright.eval.gold import GoldDocument, GoldEntity
-from graphwright.eval.ner_data import NER_DATASETS, load_ner_dataset
+from graphwright.data.gold import GoldDocument, GoldEntity
+from graphwright.data.ner_data import NER_DATASETS, load_ner_dataset
 from graphwright.eval.metrics import set_counts
-from graphwright.eval.ner_metrics import Chunk, NERScorer, chunks, per_type, to_iob2
+from graphwright.data.tags import Chunk, chunks, to_iob2
+from graphwright.eval.ner_metrics import NERScorer, per_type
 from graphwright.model import Entity, ExtractionResult, Mention, Span
 from graphwright.model.domain import load_domain
 from graphwright.paths import data_dir

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphwright.eval.gold import GoldDocument
+from graphwright.data.gold import GoldDocument
 from graphwright.eval.open_world import MadeUpText, check_facts, entity_outcomes, made_up_texts
 from graphwright.model import ExtractionResult, Provenance, Term, Triple
 

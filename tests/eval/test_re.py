@@ -6,8 +6,8 @@ import pytest
 
 from graphwright.errors import DataNotFoundError, UserError
 from graphwright.eval.datasets import load_dataset
-from graphwright.eval.gold import GoldDocument, GoldTerm, GoldTriple
-from graphwright.eval.re_data import load_re_dataset
+from graphwright.data.gold import GoldDocument, GoldTerm, GoldTriple
+from graphwright.data.re_data import load_re_dataset
 from graphwright.eval.re_metrics import REScorer
 from graphwright.model import ExtractionResult, Provenance, Term, Triple
 from graphwright.model.schema import RelationSchema, RelationType, load_schema, name_entity_iri

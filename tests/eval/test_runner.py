@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from graphwright.cli import app
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset, load_dataset
-from graphwright.eval.gold import GoldDocument, read_gold_jsonl
+from graphwright.data.gold import GoldDocument, read_gold_jsonl
 from graphwright.eval.report import html_report, markdown_report
 from graphwright.eval.runner import RunInfo, read_documents, run_eval
 from graphwright.eval.metrics import PropertyHierarchy

@@ -7,7 +7,7 @@ import pytest
 from graphwright.errors import UserError
 from graphwright.eval import splits
 from graphwright.eval.datasets import EvalDataset
-from graphwright.eval.gold import GoldDocument
+from graphwright.data.gold import GoldDocument
 
 
 @pytest.fixture

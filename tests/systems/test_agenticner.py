@@ -214,7 +214,7 @@ async def test_local_search_finds_passages_that_share_a_word_and_nothing_else(tm
 
 
 def test_examples_cover_every_type_the_pool_has():
-    from graphwright.eval.ner_data import NERSample
+    from graphwright.data.ner_data import NERSample
     from graphwright.systems.agenticner.examples import sample_examples
 
     def sample(i, tags):
@@ -244,7 +244,7 @@ async def test_the_kb_can_correct_types_and_tag_what_the_tagger_left(settings, t
 
 
 def test_kb_spotting_skips_short_phrases_overlaps_and_words_the_labels_seldom_tag():
-    from graphwright.eval.ner_data import NERSample
+    from graphwright.data.ner_data import NERSample
     from graphwright.systems.agenticner.grounding import GroundingKB
 
     def sample(tokens, tags):

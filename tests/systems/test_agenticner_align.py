@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graphwright.eval.ner_data import token_offsets
-from graphwright.eval.ner_metrics import to_token_spans
+from graphwright.data.ner_data import token_offsets
+from graphwright.data.tags import to_token_spans
 from graphwright.systems.agenticner.align import align, mention_list, parse_tagged
 
 TYPES = ["person", "location", "organisation", "misc", "protein", "DNA"]

@@ -9,7 +9,7 @@ from types import SimpleNamespace as Answer
 import pytest
 
 from graphwright.errors import UserError
-from graphwright.eval.re_data import RESample, RETriple
+from graphwright.data.re_data import RESample, RETriple
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.agentre.learn import warm_up

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("trl", reason="the train extra is not installed: pip install 'graphwright[train]'")
 
-from graphwright.eval.re_data import RESample, RETriple  # noqa: E402
+from graphwright.data.re_data import RESample, RETriple  # noqa: E402
 from graphwright.train.grpo import GRPORecipe, train_grpo  # noqa: E402
 from tests.support.tiny_model import build_tiny_chat_model  # noqa: E402
 
@@ -43,7 +43,7 @@ class ScriptedSampler:
 
 
 def test_grpo_trains_the_adapter_on_scored_rollouts(tmp_path, monkeypatch):
-    from graphwright.eval import re_data
+    from graphwright.data import re_data
     from graphwright.train import grpo
 
     schema = tmp_path / "company.yaml"

@@ -9,7 +9,7 @@ import pytest
 
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
-from graphwright.eval.re_data import REDataset, RESample, RETriple, gold_documents
+from graphwright.data.re_data import REDataset, RESample, RETriple, gold_documents
 from graphwright.eval.runner import RunInfo, run_eval
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model.schema import load_schema

@@ -1,7 +1,7 @@
 """Evaluation datasets: closed IE (rebel-sample, fewrel, re-docred, any file in the generic format),
-relation extraction (conll04, scierc, nyt, webnlg, duie2: registered by :mod:`graphwright.eval.re_data`),
-NER (:mod:`graphwright.eval.ner_data`) and event extraction (wikievents, casie, rams, genia-event, phee,
-mlee: :mod:`graphwright.eval.ee_data`).
+relation extraction (conll04, scierc, nyt, webnlg, duie2: read by :mod:`graphwright.data.re_data`),
+NER (:mod:`graphwright.data.ner_data`) and event extraction (wikievents, casie, rams, genia-event, phee,
+mlee: :mod:`graphwright.data.ee_data`), each registered here as an eval dataset of its task.
 
 Benchmark files are read from the data directory (``../shared/data``, or GRAPHWRIGHT_DATA_DIR) and
 never copied; a missing file is a clear error naming it.
@@ -9,16 +9,14 @@ never copied; a missing file is a clear error naming it.
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from graphwright.errors import DataNotFoundError
-from graphwright.eval.gold import GoldDocument, GoldTerm, GoldTriple, read_gold_jsonl
-from graphwright.paths import data_dir
+from graphwright.data import ee_data, ner_data, re_data
+from graphwright.data.files import data_file, open_text, read_json  # noqa: F401  (loaders' names, kept here too)
+from graphwright.data.gold import GoldDocument, GoldTerm, GoldTriple, read_gold_jsonl
 from graphwright.registry import Registry
 
 
@@ -45,46 +43,21 @@ def load_dataset(name_or_path: str, limit: int | None = None) -> EvalDataset:
     return DATASETS.get(name_or_path)(limit)
 
 
-def task_dataset(name: str, task: str, registry: Registry, load: Callable, gold: Callable):
-    """A decorator registering a task's loader (RE, EE) in its ``registry``, and the same data as an eval
-    dataset of that ``task``: ``gold(load(name), limit)`` are its documents, the data's schema its setting."""
-    def deco(loader):
-        registry.register(name)(loader)
-
-        def eval_loader(limit: int | None = None) -> EvalDataset:
+def register_task_datasets(task: str, registry: Registry, load: Callable, gold: Callable) -> None:
+    """Every dataset of a task's ``registry`` (graphwright.data: RE, NER, EE) as an eval dataset of that
+    ``task``: ``gold(load(name), limit)`` are its documents, the data's schema or domain its setting."""
+    for name in registry.names():
+        def eval_loader(limit: int | None = None, name: str = name) -> EvalDataset:
             data = load(name)
             return EvalDataset(name, gold(data, limit), kb="none", task=task, note=data.note,
                                system_settings={"dataset": name})
 
-        eval_loader.__doc__ = loader.__doc__
+        eval_loader.__doc__ = registry.get(name).__doc__
         DATASETS.register(name)(eval_loader)
-        return loader
-    return deco
 
 
 def dataset_names() -> list[str]:
     return DATASETS.names()
-
-
-def data_file(*parts: str) -> Path:
-    """A benchmark file under the data directory, or a DataNotFoundError naming the path and the variable."""
-    path = data_dir().joinpath(*parts)
-    if not path.is_file():
-        raise DataNotFoundError(
-            f"{path} not found: the {parts[0]} data is read from the data directory ({data_dir()}); "
-            "set GRAPHWRIGHT_DATA_DIR to the folder that holds it")
-    return path
-
-
-def open_text(path: Path):
-    """A UTF-8 text file, gunzipped when its name ends in .gz."""
-    return (gzip.open if path.suffix == ".gz" else open)(path, "rt", encoding="utf-8")
-
-
-def read_json(path: Path):
-    """JSON, or JSON Lines for *.jsonl(.gz); gzip by suffix."""
-    with open_text(path) as fh:
-        return json.load(fh) if not path.name.endswith((".jsonl", ".jsonl.gz")) else [json.loads(x) for x in fh if x.strip()]
 
 
 # ---- rebel-sample --------------------------------------------------------------------------------------
@@ -181,6 +154,6 @@ def detokenize(tokens: list[str]) -> str:
     return text.replace("`` ", '"').replace(" ''", '"')
 
 
-import graphwright.eval.ner_data  # noqa: E402,F401 - registers the NER datasets
-import graphwright.eval.re_data  # noqa: E402,F401 - registers the relation-extraction datasets
-import graphwright.eval.ee_data  # noqa: E402,F401 - registers the event-extraction datasets
+register_task_datasets("ner", ner_data.NER_DATASETS, ner_data.load_ner_dataset, ner_data.gold_documents)
+register_task_datasets("re", re_data.RE_DATASETS, re_data.load_re_dataset, re_data.gold_documents)
+register_task_datasets("ee", ee_data.EE_DATASETS, ee_data.load_ee_dataset, ee_data.gold_documents)

@@ -20,9 +20,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
-from graphwright.eval.gold import GoldDocument
+from graphwright.data.gold import GoldDocument
 from graphwright.eval.metrics import Counts, set_counts
-from graphwright.eval.re_metrics import normalize_argument
+from graphwright.data.re_data import normalize_argument
 from graphwright.model import ExtractionResult
 
 EE_CATEGORIES = ("triggers", "trigger_types", "arguments", "argument_roles")

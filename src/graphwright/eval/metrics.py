@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
-from graphwright.eval.gold import GoldDocument, GoldTerm, iri_key, literal_key, normalize_name
+from graphwright.data.gold import GoldDocument, GoldTerm, iri_key, literal_key, normalize_name
 from graphwright.kb.namespaces import is_unlinked
 from graphwright.model import ExtractionResult, Term
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Callable, Literal
 
-from graphwright.eval.gold import GoldDocument, iri_key, normalize_name
+from graphwright.data.gold import GoldDocument, iri_key, normalize_name
 from graphwright.kb.namespaces import is_unlinked
 from graphwright.linking.names import is_number_or_date
 from graphwright.model import ExtractionResult, Term

@@ -9,22 +9,13 @@ A failed document counts as predicting nothing.
 
 from __future__ import annotations
 
-import unicodedata
-from graphwright.eval.gold import GoldDocument, iri_key
+from graphwright.data.gold import GoldDocument, iri_key
+from graphwright.data.re_data import triple_key
 from graphwright.eval.metrics import Counts, set_counts
 from graphwright.model import ExtractionResult, Term
 
 RE_CATEGORIES = ("triples", "boundaries")
 
-Key = tuple[str, str, str]
-
-
-def normalize_argument(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).split())
-
-
-def triple_key(head: str, relation: str, tail: str) -> Key:
-    return normalize_argument(head), relation, normalize_argument(tail)
 
 
 class REScorer:

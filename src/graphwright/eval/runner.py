@@ -26,7 +26,7 @@ from graphwright.chunking import CHUNK_CHARS, MAX_CHARS
 from graphwright.errors import UserError
 from graphwright.eval.datasets import EvalDataset
 from graphwright.eval.ee_metrics import EEScorer, gold_events, predicted_events
-from graphwright.eval.gold import GoldDocument
+from graphwright.data.gold import GoldDocument
 from graphwright.eval.metrics import NO_HIERARCHY, Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
 from graphwright.eval.ner_metrics import NERScorer, predicted_mentions
 from graphwright.eval.re_metrics import REScorer

@@ -226,7 +226,7 @@ def train_grpo(base: str | Path, dataset: str, out_dir: Path, recipe: GRPORecipe
         from trl import GRPOConfig, GRPOTrainer
     except ImportError as exc:
         raise UserError(f"training needs the train extra ({exc}); run: {TRAIN_INSTALL}") from exc
-    from graphwright.eval.re_data import load_re_dataset
+    from graphwright.data.re_data import load_re_dataset
     from graphwright.systems.agentic_kgr.system import load_kg_schema
 
     config = AgenticKGRConfig(dataset=None if schema_file else dataset, schema_file=schema_file, mode="agent",

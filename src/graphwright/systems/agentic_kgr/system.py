@@ -15,7 +15,7 @@ from typing import Any
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, UserError
-from graphwright.eval.re_data import load_re_dataset, read_samples
+from graphwright.data.re_data import load_re_dataset, read_samples
 from graphwright.growth.episodes import seed_schema
 from graphwright.growth.observe import Observer
 from graphwright.growth.policy import GrowthPolicy

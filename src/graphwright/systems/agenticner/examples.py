@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 from graphwright.errors import UserError
-from graphwright.eval.ner_data import NERSample
-from graphwright.eval.ner_metrics import to_iob2, to_token_spans
+from graphwright.data.ner_data import NERSample
+from graphwright.data.tags import to_iob2, to_token_spans
 from graphwright.systems.agenticner.align import parse_tagged
 
 MAX_DRAWS = 2000

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from graphwright.errors import DataNotFoundError, UserError
-from graphwright.eval.ner_data import NERSample
+from graphwright.data.ner_data import NERSample
 
 
 def phrase_key(text: str) -> str:

@@ -9,7 +9,7 @@ import json
 from importlib import resources
 
 from graphwright.agents.prompts import load_prompt
-from graphwright.eval.ner_data import NERSample
+from graphwright.data.ner_data import NERSample
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.model.domain import EntityDomain, load_domain
@@ -77,7 +77,7 @@ async def metaprompt_tagger(llm: LLM, domain: EntityDomain, examples: list[NERSa
 async def _write_tagger_prompt(llm: LLM, domain: EntityDomain, examples_text: str, *, research: bool,
                                debate: bool) -> tuple[str, list[str]]:
     """The Metaprompter's prompt, or the template when its answer is unusable (with a warning)."""
-    with resources.as_file(resources.files("graphwright.eval").joinpath("ner_domains", "genia-ner.yaml")) as f:
+    with resources.as_file(resources.files("graphwright.data").joinpath("ner_domains", "genia-ner.yaml")) as f:
         genia = load_domain(f)
     base = template_tagger_prompt(genia, EXAMPLES_MARK, research=True, debate=True)
     system, user = load_prompt(PACKAGE, "metaprompter").render(

@@ -12,7 +12,7 @@ from typing import Any
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
 from graphwright.errors import LLMError
-from graphwright.eval.ner_data import NERSample, load_ner_dataset
+from graphwright.data.ner_data import NERSample, load_ner_dataset
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM

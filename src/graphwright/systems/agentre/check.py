@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal
 from pydantic import BaseModel, create_model
 
 from graphwright.agents.prompts import PromptTemplate
-from graphwright.eval.re_data import RESample, RETriple
+from graphwright.data.re_data import RESample, RETriple
 from graphwright.model.schema import RelationSchema
 from graphwright.systems.agentre.outputs import MAX_TRIPLES
 from graphwright.systems.agentre.pool import name_key as _key

@@ -12,7 +12,7 @@ from collections import Counter
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.spans import copyable_spans
-from graphwright.eval.re_data import RESample, RETriple
+from graphwright.data.re_data import RESample, RETriple
 from graphwright.systems.agentre.check import check, drop_known_type_clashes
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.outputs import extraction_model, relation_choice_model

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from graphwright.errors import UserError
-from graphwright.eval.re_data import RESample, RETriple
-from graphwright.eval.re_metrics import triple_key
+from graphwright.data.re_data import RESample, RETriple
+from graphwright.data.re_data import triple_key
 from graphwright.llm.base import LLM
 from graphwright.systems.agentre.memory import Checked
 from graphwright.systems.agentre.outputs import Lesson, Summary

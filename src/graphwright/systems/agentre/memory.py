@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphwright.errors import UserError
-from graphwright.eval.re_data import RETriple
-from graphwright.eval.re_metrics import normalize_argument
+from graphwright.data.re_data import RETriple
+from graphwright.data.re_data import normalize_argument
 from graphwright.jsonl import append_jsonl, read_jsonl
 from graphwright.retrieval import RetrieverKind, make_index
 from graphwright.systems.agentre.pool import names_in, render_triples

@@ -8,8 +8,8 @@ import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 
-from graphwright.eval.re_data import RESample, RETriple
-from graphwright.eval.re_metrics import normalize_argument
+from graphwright.data.re_data import RESample, RETriple
+from graphwright.data.re_data import normalize_argument
 from graphwright.retrieval import RetrieverKind, has_cjk, make_index
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from graphwright.agents.call import call_agent
 from graphwright.agents.prompts import PromptTemplate
-from graphwright.eval.re_data import RETriple
+from graphwright.data.re_data import RETriple
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.model import TraceStep

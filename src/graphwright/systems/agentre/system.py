@@ -11,7 +11,7 @@ from typing import Any
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
 from graphwright.errors import LLMError, ModelOutputError
-from graphwright.eval.re_data import RESample, RETriple, load_re_dataset, read_samples
+from graphwright.data.re_data import RESample, RETriple, load_re_dataset, read_samples
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple

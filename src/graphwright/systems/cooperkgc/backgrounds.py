@@ -106,9 +106,9 @@ def load_background(task: Task, source: str) -> Background:
 
 def dataset_task(name: str) -> Task | None:
     """Which expert a dataset is for: the one whose background it can be."""
-    from graphwright.eval.ee_data import EE_DATASETS
-    from graphwright.eval.ner_data import NER_DATASETS
-    from graphwright.eval.re_data import RE_DATASETS
+    from graphwright.data.ee_data import EE_DATASETS
+    from graphwright.data.ner_data import NER_DATASETS
+    from graphwright.data.re_data import RE_DATASETS
 
     for task, registry in (("ner", NER_DATASETS), ("re", RE_DATASETS), ("ee", EE_DATASETS)):
         if name in registry:
@@ -117,7 +117,7 @@ def dataset_task(name: str) -> Task | None:
 
 
 def _ner(name: str) -> Background:
-    from graphwright.eval.ner_data import NER_DATASETS, load_ner_dataset
+    from graphwright.data.ner_data import NER_DATASETS, load_ner_dataset
 
     if name not in NER_DATASETS:
         raise KeyError(name)
@@ -127,7 +127,7 @@ def _ner(name: str) -> Background:
 
 
 def _re(name: str) -> Background:
-    from graphwright.eval.re_data import RE_DATASETS, load_re_dataset
+    from graphwright.data.re_data import RE_DATASETS, load_re_dataset
 
     if name not in RE_DATASETS:
         raise KeyError(name)
@@ -137,7 +137,7 @@ def _re(name: str) -> Background:
 
 
 def _ee(name: str) -> Background:
-    from graphwright.eval.ee_data import EE_DATASETS, load_ee_dataset
+    from graphwright.data.ee_data import EE_DATASETS, load_ee_dataset
 
     if name not in EE_DATASETS:
         raise KeyError(name)

@@ -9,6 +9,7 @@ so every gold argument is a substring of the text and exact match is fair.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,8 +20,8 @@ from typing import Callable, NamedTuple
 from pydantic import BaseModel, Field
 
 from graphwright.errors import DataNotFoundError, UserError
-from graphwright.eval.datasets import data_file, read_json, task_dataset
-from graphwright.eval.gold import GoldDocument, GoldTerm, GoldTriple
+from graphwright.data.files import data_file, read_json
+from graphwright.data.gold import GoldDocument, GoldTerm, GoldTriple
 from graphwright.model.schema import RelationSchema, RelationType, load_schema
 from graphwright.registry import Registry
 
@@ -93,8 +94,8 @@ def read_samples(path: Path, schema: RelationSchema | None = None) -> list[RESam
 
 
 def _register(name: str):
-    """Register a loader, and the same data as an eval dataset scored by the RE metrics."""
-    return task_dataset(name, "re", RE_DATASETS, load_re_dataset, gold_documents)
+    """Register a loader (graphwright.eval.datasets makes each an eval dataset scored by the RE metrics)."""
+    return RE_DATASETS.register(name)
 
 
 def _distinct(triples) -> list[RETriple]:
@@ -118,7 +119,7 @@ def _token_samples(folder: str, split: str) -> list[RESample]:
 
 
 def _guideline_schema(name: str) -> RelationSchema:
-    path = resources.files("graphwright.eval").joinpath("guidelines", f"{name}.yaml")
+    path = resources.files("graphwright.data").joinpath("guidelines", f"{name}.yaml")
     with resources.as_file(path) as file:
         return load_schema(file)
 
@@ -210,3 +211,14 @@ def duie2() -> REDataset:
     return REDataset("duie2", schema, _duie_samples("duie_dev_first2000.jsonl.gz", "dev"),
                      _duie_samples("duie_train_4000.jsonl.gz", "train"),
                      note="DuIE 2.0 (Baidu, research use): dev first 2,000 as test; pool: train subset (4,000)")
+
+
+Key = tuple[str, str, str]  # a triple compared by its normalized words
+
+
+def normalize_argument(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def triple_key(head: str, relation: str, tail: str) -> Key:
+    return normalize_argument(head), relation, normalize_argument(tail)

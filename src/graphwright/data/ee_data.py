@@ -26,8 +26,8 @@ from typing import Callable, Iterable
 
 from pydantic import BaseModel, Field
 
-from graphwright.eval.datasets import data_file, open_text, read_json, task_dataset
-from graphwright.eval.gold import GoldArgument, GoldDocument, GoldEvent
+from graphwright.data.files import data_file, open_text, read_json
+from graphwright.data.gold import GoldArgument, GoldDocument, GoldEvent
 from graphwright.model.document import split_sentences
 from graphwright.model.events import EventSchema, EventType
 from graphwright.registry import Registry
@@ -63,8 +63,8 @@ def gold_documents(dataset: EEDataset, limit: int | None = None) -> list[GoldDoc
 
 
 def _register(name: str):
-    """Register a loader, and the same data as an eval dataset scored by the EE metrics."""
-    return task_dataset(name, "ee", EE_DATASETS, load_ee_dataset, gold_documents)
+    """Register a loader (graphwright.eval.datasets makes each an eval dataset scored by the EE metrics)."""
+    return EE_DATASETS.register(name)
 
 
 # ---- building items ----------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from graphwright.eval.datasets import DATASETS, EvalDataset, data_file, open_text, read_json
-from graphwright.eval.gold import GoldDocument, GoldEntity
-from graphwright.eval.ner_metrics import Chunk, chunks, to_iob2
+from graphwright.data.files import data_file, open_text, read_json
+from graphwright.data.gold import GoldDocument, GoldEntity
+from graphwright.data.tags import Chunk, chunks, to_iob2
 from graphwright.model.domain import EntityDomain, load_domain
 from graphwright.registry import Registry
 
@@ -80,19 +80,13 @@ def gold_documents(dataset: NERDataset, limit: int | None = None) -> list[GoldDo
 
 
 def _register(name: str, loader: Callable[[], NERDataset], doc: str) -> None:
+    """Register a loader (graphwright.eval.datasets makes each an eval dataset scored by the NER metrics)."""
+    loader.__doc__ = doc
     NER_DATASETS.register(name)(loader)
-
-    def eval_loader(limit: int | None = None) -> EvalDataset:
-        data = load_ner_dataset(name)
-        return EvalDataset(name, gold_documents(data, limit), kb="none", task="ner", note=data.note,
-                           system_settings={"dataset": name})
-
-    eval_loader.__doc__ = doc
-    DATASETS.register(name)(eval_loader)
 
 
 def _domain(name: str) -> EntityDomain:
-    with resources.as_file(resources.files("graphwright.eval").joinpath("ner_domains", f"{name}.yaml")) as path:
+    with resources.as_file(resources.files("graphwright.data").joinpath("ner_domains", f"{name}.yaml")) as path:
         return load_domain(path)
 
 
