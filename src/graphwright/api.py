@@ -63,7 +63,7 @@ async def extract_async(texts: str | Document | Iterable[str | Document], *, sys
     documents = [_document(text) for text in ([texts] if isinstance(texts, (str, Document)) else texts)]
     graph_store = store if store is not None else GraphStore.in_memory()
     run = open_run(system, dict(settings or {}), ModelChoice(model, base_url, api_key, cache=cache), kb, llm=llm)
-    attach_store(run.system, graph_store)
+    attach_store(system, run.system, graph_store)
     results: dict[str, ExtractionResult] = {}
     try:
         summary = await extract_batch(documents, run.system, graph_store, concurrency=concurrency,

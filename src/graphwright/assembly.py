@@ -47,7 +47,7 @@ def build_system(name: str, llm, kb: Any, settings: dict | None = None, store=No
     reading the graph grown so far in ``store`` when its tools do."""
     system = make_system(name, llm, kb, settings)
     if store is not None:
-        attach_store(system, store)
+        attach_store(name, system, store)
     return system
 
 
@@ -55,12 +55,13 @@ def with_dataset(system: str, settings: dict, dataset_settings: dict) -> dict:
     """A system that reads its data's schema, pool or domain (agentre, agenticner) gets the dataset's
     settings under the user's own."""
     check_system(system)
-    return {**dataset_settings, **settings} if getattr(SYSTEMS.get(system), "takes_dataset", False) else settings
+    return {**dataset_settings, **settings} if SYSTEMS.get(system).capabilities.takes_dataset else settings
 
 
-def attach_store(system: System, store) -> None:
-    """Give a system whose tools read the grown graph the graph ``store`` holds (the local engine only)."""
-    if getattr(system, "uses_grown_graph", False):
+def attach_store(name: str, system: System, store) -> None:
+    """Give the named system, when its tools read the grown graph, the graph ``store`` holds (the local
+    engine only)."""
+    if SYSTEMS.get(name).capabilities.uses_grown_graph:
         from graphwright.growth import load
 
         system.attach(load(store))

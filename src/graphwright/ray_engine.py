@@ -105,7 +105,7 @@ class RaySystem:
 
         from graphwright.systems.base import SYSTEMS
 
-        if getattr(SYSTEMS.get(spec.system), "uses_grown_graph", False):
+        if SYSTEMS.get(spec.system).capabilities.uses_grown_graph:
             raise UserError(f"{spec.system} reads the graph grown so far, which lives in the driver's store: "
                             "run it with --engine local")
         if not ray.is_initialized():

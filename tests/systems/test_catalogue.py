@@ -18,7 +18,9 @@ REGISTERED = [
 
 def test_the_registered_names_are_the_catalogued_ones():
     assert system_names() == REGISTERED
-    assert all(callable(SYSTEMS.get(name)) for name in REGISTERED), "each package registers the names it is listed for"
+    assert all(callable(SYSTEMS.get(name).factory) for name in REGISTERED), "each package registers the names it is listed for"
+    linking = {name for name in REGISTERED if SYSTEMS.get(name).capabilities.links_to_kb}
+    assert linking == {"facts", "cie.baseline", "cie.network", "cie.react", "cie.single", "cie.ssa", "cie.sssa"}
     catalogue = system_catalogue()
     assert sorted(e.name for e in catalogue) == REGISTERED
     assert all(e.role in ROLES and e.purpose for e in catalogue)

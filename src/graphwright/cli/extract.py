@@ -71,7 +71,7 @@ def extract(
                 concurrency = max(concurrency, workers)  # one document per worker at least
             started = time.perf_counter()
             with GraphStore.open(store) as graph_store, progress_bar() as progress:
-                attach_store(run.system, graph_store)
+                attach_store(system, run.system, graph_store)
                 task = progress.add_task("extracting", total=len(items))
                 summary = run_and_close(run, extract_batch(
                     items, run.system, graph_store, results_path=out / "results.jsonl", concurrency=concurrency,

@@ -33,9 +33,10 @@ class OpenWorldLinking:
         return resolve(await self.system.run(document), document, self.judge)
 
 
-def with_linking(system: Any, kb: Any, mode: str) -> Any:
+def with_linking(system: Any, kb: Any, mode: str, links_to_kb: bool) -> Any:
+    """``system`` with open-world linking after it when it links to the KB (its ``Capabilities``)."""
     if mode not in LINKING_MODES:
         raise UserError(f"invalid linking setting {mode!r}: use one of {', '.join(LINKING_MODES)}")
-    if mode == "closed" or kb is None or not getattr(system, "links_to_kb", False):
+    if mode == "closed" or kb is None or not links_to_kb:
         return system
     return OpenWorldLinking(system, kb)

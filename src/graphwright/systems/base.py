@@ -23,6 +23,22 @@ class System(Protocol):
 
 SystemFactory = Callable[[LLM, Any, dict[str, Any] | None], System]
 
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a system declares of itself, known before it is built (the Ray engine asks before it builds)."""
+
+    links_to_kb: bool = False  # it proposes KB entities for names: open-world linking checks them
+    takes_dataset: bool = False  # it reads its dataset's schema, pool or domain (`eval run` passes them)
+    uses_grown_graph: bool = False  # its tools read the graph grown so far (on the local engine only)
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    name: str
+    factory: SystemFactory
+    capabilities: Capabilities
+
 # Each built-in system's name and the package whose import registers it: loaded when the name is first asked for.
 _BUILTIN_PACKAGES = {
     "graphwright.systems.agentic_kgr": ("agentic-kgr", "agentic-kgr.agent", "agentic-kgr.single"),
@@ -38,7 +54,7 @@ _BUILTIN_PACKAGES = {
     "graphwright.systems.facts": ("facts",),
     "graphwright.systems.openie": ("openie",),
 }
-SYSTEMS: Registry[SystemFactory] = Registry(
+SYSTEMS: Registry[SystemSpec] = Registry(
     "system", lazy={name: package for package, names in _BUILTIN_PACKAGES.items() for name in names})
 #: what `extract`, the demo and the web app run unless told otherwise: every fact the text states (issue 43)
 DEFAULT_SYSTEM = "facts"
@@ -51,9 +67,24 @@ def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = No
     from graphwright.linking.stated import StatedOnly
     from graphwright.linking.system import with_linking
 
+    spec = SYSTEMS.get(name)
     settings = dict(config or {})
     mode = str(settings.pop("linking", "open"))
-    return StatedOnly(with_linking(SYSTEMS.get(name)(llm, kb, settings), kb, mode), kb)
+    system = spec.factory(llm, kb, settings)
+    return StatedOnly(with_linking(system, kb, mode, spec.capabilities.links_to_kb), kb)
+
+
+def register_system(name: str, **capabilities: bool) -> Callable[[SystemFactory], SystemFactory]:
+    """A decorator registering a system's factory under ``name`` with what it declares (``Capabilities``)."""
+    def deco(factory: SystemFactory) -> SystemFactory:
+        SYSTEMS.register(name)(SystemSpec(name, factory, Capabilities(**capabilities)))
+        return factory
+
+    return deco
+
+
+def capabilities(name: str) -> Capabilities:
+    return SYSTEMS.get(name).capabilities
 
 
 def system_names() -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
 from graphwright.systems.agentic_kgr.system import AgenticKGRSystem
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 
@@ -16,13 +16,11 @@ def _factory(name: str, **fixed: Any):
     def make(llm, kb, config: dict[str, Any] | None = None) -> AgenticKGRSystem:
         return AgenticKGRSystem(llm, kb, parse_settings(AgenticKGRConfig, name, config, **fixed), name=name)
 
-    make.takes_dataset = True  # `eval run` passes the RE dataset, whose schema it extracts with
-    make.uses_grown_graph = AgenticKGRSystem.uses_grown_graph  # known before a system is built (the Ray engine asks)
     return make
 
 
-SYSTEMS.register("agentic-kgr")(_factory("agentic-kgr"))
-SYSTEMS.register("agentic-kgr.single")(_factory("agentic-kgr.single", mode="single"))
-SYSTEMS.register("agentic-kgr.agent")(_factory("agentic-kgr.agent", mode="agent"))
+register_system("agentic-kgr", takes_dataset=True, uses_grown_graph=True)(_factory("agentic-kgr"))
+register_system("agentic-kgr.single", takes_dataset=True, uses_grown_graph=True)(_factory("agentic-kgr.single", mode="single"))
+register_system("agentic-kgr.agent", takes_dataset=True, uses_grown_graph=True)(_factory("agentic-kgr.agent", mode="agent"))
 
 __all__ = ["AgenticKGRConfig", "AgenticKGRSystem"]

@@ -61,7 +61,6 @@ def example_pool(config: AgenticKGRConfig) -> SamplePool | None:
 
 
 class AgenticKGRSystem:
-    uses_grown_graph = True
 
     def __init__(self, llm: LLM, kb: Any, config: AgenticKGRConfig, name: str = "agentic-kgr") -> None:
         self.name, self.llm, self.config = name, llm, config

@@ -9,7 +9,7 @@ from typing import Any
 
 from graphwright.systems.agenticner.config import AgenticNERConfig
 from graphwright.systems.agenticner.system import AgenticNERSystem
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 # Measured with the embedded 1.5B model (docs/BENCHMARKS.md, issue 27): the tagger ignores the reviewer and
@@ -22,13 +22,12 @@ def _factory(name: str, single: bool = False, defaults: dict[str, Any] | None = 
         return AgenticNERSystem(llm, kb, parse_settings(AgenticNERConfig, name, config, defaults=defaults, **fixed),
                                 name=name, single=single)
 
-    make.takes_dataset = True  # `eval run` passes the dataset: its domain, examples and grounding KB
     return make
 
 
-SYSTEMS.register("agenticner")(_factory("agenticner", defaults=SMALL_MODEL))
-SYSTEMS.register("agenticner.paper")(_factory("agenticner.paper"))
-SYSTEMS.register("agenticner.single")(_factory("agenticner.single", single=True))
-SYSTEMS.register("agenticner.lean")(_factory("agenticner.lean", **SMALL_MODEL))
+register_system("agenticner", takes_dataset=True)(_factory("agenticner", defaults=SMALL_MODEL))
+register_system("agenticner.paper", takes_dataset=True)(_factory("agenticner.paper"))
+register_system("agenticner.single", takes_dataset=True)(_factory("agenticner.single", single=True))
+register_system("agenticner.lean", takes_dataset=True)(_factory("agenticner.lean", **SMALL_MODEL))
 
 __all__ = ["AgenticNERConfig", "AgenticNERSystem"]

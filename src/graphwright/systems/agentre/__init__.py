@@ -11,7 +11,7 @@ from typing import Any
 
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.system import AgentRESystem
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 # The best configuration measured with the embedded 1.5B model (docs/BENCHMARKS.md, issue 27); each
@@ -24,18 +24,17 @@ def _factory(name: str, defaults: dict[str, Any] | None = None, **fixed: Any):
     def make(llm, kb, config: dict[str, Any] | None = None) -> AgentRESystem:
         return AgentRESystem(llm, kb, parse_settings(AgentREConfig, name, config, defaults=defaults, **fixed), name=name)
 
-    make.takes_dataset = True  # `eval run` passes the dataset, whose schema and pool it needs
     return make
 
 
-SYSTEMS.register("agentre")(_factory("agentre", defaults=SMALL_MODEL))
-SYSTEMS.register("agentre.paper")(_factory("agentre.paper"))
+register_system("agentre", takes_dataset=True)(_factory("agentre", defaults=SMALL_MODEL))
+register_system("agentre.paper", takes_dataset=True)(_factory("agentre.paper"))
 # One call, the schema's guidelines and nothing retrieved.
-SYSTEMS.register("agentre.zeroshot")(_factory("agentre.zeroshot", mode="direct", tools=["guidelines"]))
+register_system("agentre.zeroshot", takes_dataset=True)(_factory("agentre.zeroshot", mode="direct", tools=["guidelines"]))
 # One call with the k most similar labelled samples as examples (retrieval-based in-context learning).
-SYSTEMS.register("agentre.fewshot")(_factory("agentre.fewshot", mode="direct", tools=["guidelines", "samples"]))
+register_system("agentre.fewshot", takes_dataset=True)(_factory("agentre.fewshot", mode="direct", tools=["guidelines", "samples"]))
 # The agent at under twice the few-shot call's cost (issue 23): no memory, and it finishes at once from the
 # prefetched samples, guidelines and KG facts (one action before Finish cost 2.2 times few-shot's seconds).
-SYSTEMS.register("agentre.lean")(_factory("agentre.lean", tools=["samples", "guidelines", "kg"], max_iterations=0))
+register_system("agentre.lean", takes_dataset=True)(_factory("agentre.lean", tools=["samples", "guidelines", "kg"], max_iterations=0))
 
 __all__ = ["AgentREConfig", "AgentRESystem"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.cooperkgc.config import CooperKGCConfig
 from graphwright.systems.cooperkgc.system import CooperKGCSystem
 from graphwright.systems.settings import parse_settings
@@ -16,13 +16,12 @@ def _factory(name: str, **fixed: Any):
     def make(llm, kb, config: dict[str, Any] | None = None) -> CooperKGCSystem:
         return CooperKGCSystem(llm, kb, parse_settings(CooperKGCConfig, name, config, **fixed), name=name)
 
-    make.takes_dataset = True  # `eval run` passes the dataset: its task is the target, its schema the target's
     return make
 
 
-SYSTEMS.register("cooperkgc")(_factory("cooperkgc"))
-SYSTEMS.register("cooperkgc.single")(_factory("cooperkgc.single", mode="single"))
-SYSTEMS.register("cooperkgc.twostage")(_factory("cooperkgc.twostage", mode="two-stage"))
-SYSTEMS.register("cooperkgc.vote")(_factory("cooperkgc.vote", mode="vote"))
+register_system("cooperkgc", takes_dataset=True)(_factory("cooperkgc"))
+register_system("cooperkgc.single", takes_dataset=True)(_factory("cooperkgc.single", mode="single"))
+register_system("cooperkgc.twostage", takes_dataset=True)(_factory("cooperkgc.twostage", mode="two-stage"))
+register_system("cooperkgc.vote", takes_dataset=True)(_factory("cooperkgc.vote", mode="vote"))
 
 __all__ = ["CooperKGCConfig", "CooperKGCSystem"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.system import FactsSystem
 from graphwright.systems.settings import parse_settings
 
 
-@SYSTEMS.register("facts")
+@register_system("facts", links_to_kb=True)
 def _make(llm, kb, config: dict[str, Any] | None = None) -> FactsSystem:
     return FactsSystem(llm, kb, parse_settings(FactsConfig, "facts", config))
 

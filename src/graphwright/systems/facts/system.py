@@ -70,7 +70,6 @@ class OpenFact:
 
 
 class FactsSystem:
-    links_to_kb = True  # names are proposed to the KB: open-world linking checks them
 
     def __init__(self, llm: LLM, kb: Any, config: FactsConfig, name: str = "facts"):
         self.name, self.llm, self.kb, self.config = name, llm, kb, config

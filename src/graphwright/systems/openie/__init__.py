@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.openie.config import OpenIEConfig
 from graphwright.systems.openie.system import OpenIESystem
 from graphwright.systems.settings import parse_settings
 
 
-@SYSTEMS.register("openie")
+@register_system("openie")
 def _make(llm, kb, config: dict[str, Any] | None = None) -> OpenIESystem:
     return OpenIESystem(llm, parse_settings(OpenIEConfig, "openie", config))
 

@@ -29,7 +29,6 @@ class OpenIEAnswer(BaseModel):
 
 
 class OpenIESystem:
-    links_to_kb = False  # names stay the text's nodes: no KB entity is proposed, none is forced
 
     def __init__(self, llm: LLM, config: OpenIEConfig, name: str = "openie"):
         self.name, self.llm, self.config = name, llm, config

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.cie.baseline.system import BaselineConfig, BaselineSystem
 from graphwright.systems.settings import parse_settings
 
 
-@SYSTEMS.register("cie.baseline")
+@register_system("cie.baseline", links_to_kb=True)
 def make_baseline_system(llm, kb, config: dict[str, Any] | None = None) -> BaselineSystem:
     return BaselineSystem(llm, kb, parse_settings(BaselineConfig, "cie.baseline", config))
 

@@ -34,7 +34,6 @@ class CieGraphSystem:
 
     name: str
     version: str
-    links_to_kb = True  # its subjects and objects are KB IRIs: open-world linking checks them
     names_judged_after = False  # set by open-world linking, which judges every name after the run
     prompts_package: str
     prompt_names: tuple[str, ...]

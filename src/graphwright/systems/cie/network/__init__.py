@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.network.config import NetworkConfig
 from graphwright.systems.cie.network.system import NetworkSystem
 
 
-@SYSTEMS.register("cie.network")
+@register_system("cie.network", links_to_kb=True)
 def make_network_system(llm, kb, config: dict[str, Any] | None = None) -> NetworkSystem:
     return NetworkSystem(llm, kb, parse_settings(NetworkConfig, "cie.network", config))
 

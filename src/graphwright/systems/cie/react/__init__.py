@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.react.system import ReactConfig, ReactSystem
 
 
-@SYSTEMS.register("cie.react")
+@register_system("cie.react", links_to_kb=True)
 def make_react_system(llm, kb, config: dict[str, Any] | None = None) -> ReactSystem:
     return ReactSystem(llm, kb, parse_settings(ReactConfig, "cie.react", config))
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.cie.single.candidates import Candidate, Candidates, retrieve_candidates
 from graphwright.systems.cie.single.config import SingleConfig
 from graphwright.systems.cie.single.system import SingleSystem
 from graphwright.systems.settings import parse_settings
 
 
-@SYSTEMS.register("cie.single")
+@register_system("cie.single", links_to_kb=True)
 def make_single_system(llm, kb, config: dict[str, Any] | None = None) -> SingleSystem:
     settings = parse_settings(SingleConfig, "cie.single", config)
     return SingleSystem(llm, kb, settings)

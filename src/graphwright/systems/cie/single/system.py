@@ -32,7 +32,6 @@ TRACE_CHARS = 2000  # as cie.network: traces stay readable and results.jsonl sma
 
 class SingleSystem:
     name = NAME
-    links_to_kb = True  # its subjects and objects are KB IRIs: open-world linking checks them
 
     def __init__(self, llm: LLM, kb: Any, config: SingleConfig):
         self.llm, self.kb, self.config = llm, kb, config

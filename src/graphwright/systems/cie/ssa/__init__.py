@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.ssa.system import SsaConfig, SsaSystem
 
 
-@SYSTEMS.register("cie.ssa")
+@register_system("cie.ssa", links_to_kb=True)
 def make_ssa_system(llm, kb, config: dict[str, Any] | None = None) -> SsaSystem:
     return SsaSystem(llm, kb, parse_settings(SsaConfig, "cie.ssa", config))
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import SYSTEMS
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.sssa.system import SssaConfig, SssaSystem
 
 
-@SYSTEMS.register("cie.sssa")
+@register_system("cie.sssa", links_to_kb=True)
 def make_sssa_system(llm, kb, config: dict[str, Any] | None = None) -> SssaSystem:
     return SssaSystem(llm, kb, parse_settings(SssaConfig, "cie.sssa", config))
 
