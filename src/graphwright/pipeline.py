@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Awaitable, Callable, Iterable, TypeVar
 
 from graphwright.chunking import CHUNK_CHARS, MAX_CHARS, chunk_document
 from graphwright.errors import GraphwrightError
@@ -25,6 +25,8 @@ from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
 from graphwright.model.events import event_iri
 from graphwright.store.codec import unstorable
 from graphwright.systems.base import System
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -100,6 +102,31 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
     return merged
 
 
+async def in_window(items: Iterable[T], concurrency: int, work: Callable[[T], Awaitable[None]]) -> None:
+    """``work`` on every item, ``concurrency`` at a time; items are drawn as they are started, at most two
+    rounds of ``concurrency`` ahead, so a batch of 100,000 documents holds a few tasks at a time, not one
+    per document. The first exception a task raises stops the run and is raised here; a run that is
+    cancelled or fails leaves no task running behind it. `extract_batch` and `eval run` share it."""
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def gated(item: T) -> None:
+        async with gate:
+            await work(item)
+
+    running: set[asyncio.Task] = set()
+    try:
+        for item in items:
+            if len(running) >= 2 * max(1, concurrency):
+                finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in finished:
+                    task.result()
+            running.add(asyncio.create_task(gated(item)))
+        await asyncio.gather(*running)
+    finally:
+        for task in running:
+            task.cancel()
+
+
 async def extract_batch(
     items: Iterable[Document | InputFailure],
     system: System,
@@ -115,7 +142,6 @@ async def extract_batch(
     """``on_progress`` gets each document's source as it is finished or skipped; ``on_result`` gets each
     result once the store holds it (the web app's job table follows the store with it)."""
     summary = BatchSummary()
-    gate = asyncio.Semaphore(max(1, concurrency))
     lock = asyncio.Lock()
 
     async def record(document: Document, result: ExtractionResult) -> None:
@@ -139,18 +165,14 @@ async def extract_batch(
                 on_result(document, result)
 
     async def one(document: Document) -> None:
-        async with gate:
-            result = await run_document(system, document, chunk_chars=chunk_chars, max_chars=max_chars)
-            await record(document, result)
-            if on_progress:
-                on_progress(document.source or document.id)
+        result = await run_document(system, document, chunk_chars=chunk_chars, max_chars=max_chars)
+        await record(document, result)
+        if on_progress:
+            on_progress(document.source or document.id)
 
-    if results_path:
-        keep_committed_results(results_path, store, system.name)
-    # Documents are started as they come, at most two rounds of `concurrency` ahead, so a batch of
-    # 100,000 files holds a few tasks at a time, not one per document.
-    running: set[asyncio.Task] = set()
-    try:
+    def to_run() -> Iterable[Document]:
+        """The documents to extract; failed inputs and documents the store holds are recorded as the
+        window reaches them."""
         for item in items:
             if isinstance(item, InputFailure):
                 summary.failed.append((item.source, item.reason))
@@ -162,15 +184,11 @@ async def extract_batch(
                 if on_progress:
                     on_progress(item.source or item.id)
             else:
-                if len(running) >= 2 * max(1, concurrency):
-                    finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                    for task in finished:
-                        task.result()  # a store that fails stops the batch here
-                running.add(asyncio.create_task(one(item)))
-        await asyncio.gather(*running)
-    finally:
-        for task in running:  # a batch that is cancelled (or fails) leaves no document running behind it
-            task.cancel()
+                yield item
+
+    if results_path:
+        keep_committed_results(results_path, store, system.name)
+    await in_window(to_run(), concurrency, one)  # a store that fails stops the batch there
     if results_path:
         keep_committed_results(results_path, store, system.name)  # a redone document's old line goes
     return summary

@@ -33,7 +33,7 @@ from graphwright.eval.re_metrics import REScorer
 from graphwright.jsonl import append_jsonl, keep_rows, last_per_key, read_jsonl
 from graphwright.model import Document, ExtractionResult
 from graphwright.paths import write_atomic
-from graphwright.pipeline import run_document
+from graphwright.pipeline import in_window, run_document
 from graphwright.systems.base import System
 
 RUN_FILE, DOCS_FILE, TRACES_FILE, AGGREGATE_FILE = "run.json", "documents.jsonl", "traces.jsonl", "aggregate.json"
@@ -68,14 +68,11 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
     scorer = make_scorer(dataset, kb)
     if hasattr(kb, "warm_up"):
         kb.warm_up()  # index building must not count as the first document's seconds
-    gate = asyncio.Semaphore(max(1, concurrency))
-
     async def score(doc) -> None:
-        async with gate:
-            started = time.perf_counter()
-            result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
-                                        max_chars=max(len(doc.text), MAX_CHARS))
-            seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
+                                    max_chars=max(len(doc.text), MAX_CHARS))
+        seconds = time.perf_counter() - started
         append_jsonl(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
             s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings,
             "extra": result.extra})  # e.g. agentre's trajectories, read by `train sft-export`
@@ -83,22 +80,15 @@ async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo,
         if on_progress:
             on_progress(doc.id)
 
-    running: set[asyncio.Task] = set()
-    try:
+    def to_score():
         for doc in dataset.documents:
             if doc.id in done:
                 if on_progress:
                     on_progress(doc.id)
-                continue
-            if len(running) >= 2 * max(1, concurrency):  # a few documents ahead, not the whole dataset
-                finished, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                for task in finished:
-                    task.result()
-            running.add(asyncio.create_task(score(doc)))
-        await asyncio.gather(*running)
-    finally:
-        for task in running:
-            task.cancel()
+            else:
+                yield doc
+
+    await in_window(to_score(), concurrency, score)  # the scheduler `extract` uses
     order = {d.id: i for i, d in enumerate(dataset.documents)}  # the dataset's order, whatever finished first
     rows = sorted((r for r in read_documents(out_dir) if r["id"] in order), key=lambda r: order[r["id"]])
     aggregate = aggregate_rows(rows, info, scorer.categories)
