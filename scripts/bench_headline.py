@@ -195,8 +195,9 @@ def main() -> None:
     if args.check:
         sys.exit(check())
     command = "python scripts/bench_headline.py " + " ".join(sys.argv[1:])
-    if args.table:
-        write_table(args.split, args.model, command)
+    if args.table:  # the runs' command, then how this table was written
+        write_table(args.split, args.model, f"python scripts/bench_headline.py --split {args.split} --step {args.step} "
+                    f"--model {args.model}`, the table from the ledgers by `--table")
         return
     commit()  # the code loaded now is the code that scores every item of this run
     asyncio.run(main_async(args, command))
