@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphwright.assembly import ModelChoice, check_system
+from graphwright.assembly import ModelChoice, build_system, check_system
 from graphwright.environment import Environment
 from graphwright.errors import UserError
-from graphwright.systems.base import System, make_system
+from graphwright.systems.base import System
 
 ENGINES = ("local", "ray")
 
@@ -50,7 +50,7 @@ def open_run(system: str, settings: dict, model: ModelChoice, kb: str, *, engine
         knowledge = open_kb(kb)
     opened = None if llm is not None else model.open()
     llm = llm or opened
-    return Run(make_system(system, llm, knowledge, settings), opened, llm.name)
+    return Run(build_system(system, llm, knowledge, settings), opened, llm.name)
 
 
 def _ray_runner(system: str, settings: dict, model: ModelChoice, kb: str, trace_folder: Path, address: str | None,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from graphwright.data import ee_data, ner_data, re_data
-from graphwright.data.files import data_file, open_text, read_json  # noqa: F401  (loaders' names, kept here too)
+from graphwright.data.files import data_file, read_json
 from graphwright.data.gold import GoldDocument, GoldTerm, GoldTriple, read_gold_jsonl
 from graphwright.registry import Registry
 

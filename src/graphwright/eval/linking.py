@@ -23,7 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from graphwright.eval.datasets import data_file, detokenize, read_json
+from graphwright.data.files import data_file, read_json
+from graphwright.eval.datasets import detokenize
 from graphwright.kb import LocalKB, get_embedder, open_kb
 from graphwright.registry import Registry
 

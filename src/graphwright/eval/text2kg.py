@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from graphwright.eval.datasets import data_file, read_json
+from graphwright.data.files import data_file, read_json
 from graphwright.linking.literals import XSD
 from graphwright.model import ExtractionResult, Term
 from graphwright.model.schema import RelationSchema, RelationType

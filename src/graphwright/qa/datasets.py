@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from graphwright.errors import UnknownNameError
-from graphwright.eval.datasets import data_file, open_text
+from graphwright.data.files import data_file, open_text
 
 
 @dataclass(frozen=True)
