@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo serve test test-fast soak bench bench-facts bench-text2kg bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput bench-web bench-ray bench-headline bench-check clean
+.PHONY: install demo serve test test-fast soak bench bench-facts bench-text2kg bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput bench-web bench-ray bench-headline bench-check bench-replay clean
 
 install: $(STAMP)
 
@@ -40,6 +40,7 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 	$(BIN)/lint-imports
 	$(BIN)/python scripts/bench_headline.py --check
+	$(BIN)/python scripts/bench_replay.py --items 20
 
 test-fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"
@@ -113,6 +114,10 @@ bench-headline: install
 # the headline table recomputed from the ledgers, without a model: fails when BENCHMARKS.md differs
 bench-check: install
 	$(BIN)/python scripts/bench_headline.py --check
+
+# the headline runs scored again from their recorded answers, no model: fails when a score differs
+bench-replay: install
+	$(BIN)/python scripts/bench_replay.py --items 100
 
 bench-cie-rules: install
 	$(BIN)/python scripts/bench_cie_rules.py --docs 60 --dev 20 --model embedded:qwen2.5-coder-1.5b
