@@ -105,9 +105,9 @@ async def test_openai_compat_unreachable_server_fails_fast_with_a_clear_message(
 
 def test_openai_compat_retry_after_is_honoured():
     llm = RetryingLLM(OpenAICompatLLM("m", base_url="http://llm.test/v1"), base_delay=0.001, max_delay=5)
-    assert llm._delay(1, retry_after=2.0) == 2.0
-    assert llm._delay(1, retry_after=60.0) == 5, "capped at max_delay"
-    assert llm._delay(1, retry_after=None) <= 0.001
+    assert llm.backoff.delay(1, retry_after=2.0) == 2.0
+    assert llm.backoff.delay(1, retry_after=60.0) == 5, "capped at max_delay"
+    assert llm.backoff.delay(1, retry_after=None) <= 0.001
 
 
 async def test_the_servers_prompt_cache_and_time_split_are_read():

@@ -30,6 +30,7 @@ from graphwright.kb.namespaces import is_wikidata_id, parse_wikidata_id
 from graphwright.sparql import sparql_literal
 from graphwright.kb.rdf import SPARQL_PREFIXES
 from graphwright.kb.records import KINDS, KBHit, KBRecord
+from graphwright.retry import Backoff
 
 API_URL = "https://www.wikidata.org/w/api.php"
 SPARQL_URL = "https://query.wikidata.org/sparql"
@@ -92,7 +93,7 @@ class WikidataKB:
                  cache_path: Path | str | None = None, ttl: float = 30 * 86400, timeout: float = 30.0,
                  retries: int = 3, language: str = "en"):
         self.api_url, self.sparql_url, self.language = api_url, sparql_url, language
-        self.retries = retries
+        self.backoff = Backoff(attempts=retries, base=1.0, cap=10.0)
         self._http = httpx.Client(headers={"User-Agent": user_agent}, timeout=timeout, follow_redirects=True)
         cache = Path(cache_path) if cache_path else paths.cache_dir() / "wikidata" / "http.sqlite"
         self._cache = _ResponseCache(cache, ttl)
@@ -116,11 +117,11 @@ class WikidataKB:
         if cached is not None:
             return json.loads(cached)
         last: Exception | None = None
-        wait = 0.0
-        for attempt in range(self.retries):
-            if attempt:  # back off before a retry (Retry-After when the server sent one), never after the last
-                time.sleep(wait)
-            wait = min(2.0 ** attempt, 10.0)
+        retry_after: float | None = None
+        for attempt in range(self.backoff.attempts):
+            if attempt:  # back off before a retry (longer when the server sent Retry-After), never after the last
+                time.sleep(self.backoff.delay(attempt, retry_after))
+            retry_after = None
             try:
                 resp = (self._http.post(url, data=params, headers={"Accept": accept}) if method == "POST"
                         else self._http.get(url, params=params, headers={"Accept": accept}))
@@ -129,8 +130,8 @@ class WikidataKB:
                 continue
             if resp.status_code == 429 or resp.status_code >= 500:
                 last = KBUnavailableError(f"HTTP {resp.status_code}")
-                retry_after = resp.headers.get("Retry-After", "")
-                wait = min(float(retry_after), 10.0) if retry_after.isdigit() else wait
+                asked = resp.headers.get("Retry-After", "")
+                retry_after = float(asked) if asked.isdigit() else None
                 continue
             if resp.status_code >= 400:
                 raise KBUnavailableError(f"{url} answered HTTP {resp.status_code}: {resp.text[:300]}")
@@ -142,7 +143,7 @@ class WikidataKB:
                 raise KBUnavailableError(f"{url} error: {data['error']}")
             self._cache.put(key, resp.text)
             return data
-        raise KBUnavailableError(f"{url} unreachable after {self.retries} attempts: {last}")
+        raise KBUnavailableError(f"{url} unreachable after {self.backoff.attempts} attempts: {last}")
 
     def _api(self, **params: str) -> Any:
         return self._request(self.api_url, {"format": "json", **params})

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import random
 import sqlite3
 import threading
 import time
@@ -24,6 +23,7 @@ from graphwright.llm import attribution
 from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError
 from graphwright.model.result import Usage
 from graphwright.paths import cache_dir
+from graphwright.retry import Backoff
 
 
 class WrapperLLM(LLM):
@@ -53,16 +53,14 @@ class WrapperLLM(LLM):
 class RetryingLLM(WrapperLLM):
     """Retries ``TransientLLMError`` (no connection, timeout, 408/409/429/5xx) with jittered backoff.
 
-    Delay before retry n (1-based) is ``base_delay * 2**(n-1)``, capped at
-    ``max_delay``, times a random factor in [0.5, 1]; a server's Retry-After wins
-    when it asks for longer. Other errors pass through at once.
+    The delays are graphwright.retry's ``Backoff(max_attempts, base_delay, max_delay)``.
+    Other errors pass through at once.
     """
 
     def __init__(self, inner: LLM, *, max_attempts: int = 4, base_delay: float = 1.0, max_delay: float = 30.0):
         super().__init__(inner)
-        if max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
-        self.max_attempts, self.base_delay, self.max_delay = max_attempts, base_delay, max_delay
+        self.backoff = Backoff(max_attempts, base_delay, max_delay)
+        self.max_attempts = max_attempts
         self.retries = 0  # retries done so far, for reports
 
     async def chat(self, messages: list[Message], **kwargs: Any) -> ChatResponse:
@@ -77,12 +75,8 @@ class RetryingLLM(WrapperLLM):
                         "is right, and that the API key and rate limits allow the request."
                     ) from e
                 self.retries += 1
-                await asyncio.sleep(self._delay(attempt, e.retry_after))
+                await asyncio.sleep(self.backoff.delay(attempt, e.retry_after))
         raise AssertionError("unreachable")  # the loop returns or raises
-
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        backoff = min(self.max_delay, self.base_delay * 2 ** (attempt - 1)) * random.uniform(0.5, 1.0)
-        return max(backoff, min(retry_after, self.max_delay)) if retry_after is not None else backoff
 
 
 def cache_key(name: str, messages: list[Message], json_schema: dict[str, Any] | None, **params: Any) -> str:
