@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from graphwright.errors import UserError
 from graphwright.systems.base import SYSTEMS, System, make_system
+from graphwright.kb.protocol import KnowledgeBase
 
 @dataclass(frozen=True)
 class ModelChoice:
@@ -42,7 +42,7 @@ def check_system(name: str) -> None:
     SYSTEMS.get(name)
 
 
-def build_system(name: str, llm, kb: Any, settings: dict | None = None, store=None) -> System:
+def build_system(name: str, llm, kb: KnowledgeBase | None, settings: dict | None = None, store=None) -> System:
     """The named system with its settings (open-world linking and the stated check around it: make_system),
     reading the graph grown so far in ``store`` when its tools do."""
     system = make_system(name, llm, kb, settings)

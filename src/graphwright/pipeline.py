@@ -24,6 +24,7 @@ from graphwright.llm.attribution import usage_by_agent
 from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
 from graphwright.model.events import event_iri
 from graphwright.store.codec import unstorable
+from graphwright.store.protocol import ResultStore
 from graphwright.systems.base import System
 
 T = TypeVar("T")
@@ -130,7 +131,7 @@ async def in_window(items: Iterable[T], concurrency: int, work: Callable[[T], Aw
 async def extract_batch(
     items: Iterable[Document | InputFailure],
     system: System,
-    store,
+    store: ResultStore,
     *,
     results_path: Path | None = None,
     concurrency: int = 1,

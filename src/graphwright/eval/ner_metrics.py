@@ -8,7 +8,6 @@ change. Scores on spans and on tags agree, because spans are turned into well-fo
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
 from urllib.parse import unquote
 
 from graphwright.data.tags import Chunk, as_tagged

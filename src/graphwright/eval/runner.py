@@ -35,6 +35,7 @@ from graphwright.model import Document, ExtractionResult
 from graphwright.paths import write_atomic
 from graphwright.pipeline import in_window, run_document
 from graphwright.systems.base import System
+from graphwright.kb.protocol import KnowledgeBase
 
 RUN_FILE, DOCS_FILE, TRACES_FILE, AGGREGATE_FILE = "run.json", "documents.jsonl", "traces.jsonl", "aggregate.json"
 
@@ -56,7 +57,7 @@ class RunInfo:
         return all(getattr(self, k) == getattr(other, k) for k in keys)
 
 
-async def run_eval(system: System, dataset: EvalDataset, kb: Any, info: RunInfo, out_dir: Path, *,
+async def run_eval(system: System, dataset: EvalDataset, kb: KnowledgeBase | None, info: RunInfo, out_dir: Path, *,
                    chunk_chars: int = CHUNK_CHARS, concurrency: int = 1,
                    on_progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate.
@@ -102,7 +103,7 @@ class DocumentScorer(Protocol):
     def score_document(self, result: ExtractionResult, doc: GoldDocument) -> dict[str, Counts]: ...
 
 
-def make_scorer(dataset: EvalDataset, kb: Any) -> DocumentScorer:
+def make_scorer(dataset: EvalDataset, kb: KnowledgeBase | None) -> DocumentScorer:
     """The metrics of the dataset's task: closed IE with the KB's property hierarchy, strict RE, NER or EE."""
     if dataset.task == "re":
         return REScorer()

@@ -24,7 +24,7 @@ from typing import Any, Iterator
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
 from graphwright.linking.judge import LinkJudge
-from graphwright.linking.literals import ITEM_DATATYPES, LITERAL_DATATYPES, typed_value
+from graphwright.linking.literals import LITERAL_DATATYPES, typed_value
 from graphwright.linking.names import full_name, is_number_or_date, normalize
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Term, Triple
 from graphwright.model.schema import name_entity_iri

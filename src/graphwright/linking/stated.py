@@ -26,6 +26,7 @@ from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking.literals import XSD, parse_date, parse_quantity
 from graphwright.linking.names import demonym_of, normalize
 from graphwright.model import Document, ExtractionResult, Term
+from graphwright.kb.protocol import KnowledgeBase
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -113,7 +114,7 @@ def numbers_in(text: str) -> frozenset[Decimal]:
     return frozenset(values)
 
 
-def unstated(term: Term, text: str, kb: Any = None) -> str | None:
+def unstated(term: Term, text: str, kb: KnowledgeBase | None = None) -> str | None:
     """Why the text does not state ``term``; None when it does."""
     if term.kind == "literal":
         if term.datatype in _TIME_TYPES:
@@ -147,7 +148,7 @@ def _value_words(words: list[str], text: str) -> bool:
     return False
 
 
-def drop_unstated(result: ExtractionResult, document: Document, kb: Any = None) -> ExtractionResult:
+def drop_unstated(result: ExtractionResult, document: Document, kb: KnowledgeBase | None = None) -> ExtractionResult:
     """The result without the triples whose subject or object the text does not state."""
     if result.status != "ok" or not result.triples:
         return result
@@ -167,7 +168,7 @@ def drop_unstated(result: ExtractionResult, document: Document, kb: Any = None) 
 class StatedOnly:
     """Wraps a system: same name and settings; its triples about things the text does not state dropped."""
 
-    def __init__(self, system: Any, kb: Any):
+    def __init__(self, system: Any, kb: KnowledgeBase | None):
         self.system, self.kb, self.name = system, kb, system.name
 
     def __getattr__(self, attr: str) -> Any:

@@ -13,6 +13,7 @@ from graphwright.errors import UserError
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.resolve import resolve
 from graphwright.model import Document, ExtractionResult
+from graphwright.kb.protocol import KnowledgeBase
 
 LINKING_MODES = ("open", "closed")
 
@@ -20,7 +21,7 @@ LINKING_MODES = ("open", "closed")
 class OpenWorldLinking:
     """Wraps a system: same name and settings, results resolved against its KB."""
 
-    def __init__(self, system: Any, kb: Any):
+    def __init__(self, system: Any, kb: KnowledgeBase | None):
         self.system = system
         self.name = system.name
         self.judge = LinkJudge(kb)
@@ -33,7 +34,7 @@ class OpenWorldLinking:
         return resolve(await self.system.run(document), document, self.judge)
 
 
-def with_linking(system: Any, kb: Any, mode: str, links_to_kb: bool) -> Any:
+def with_linking(system: Any, kb: KnowledgeBase | None, mode: str, links_to_kb: bool) -> Any:
     """``system`` with open-world linking after it when it links to the KB (its ``Capabilities``)."""
     if mode not in LINKING_MODES:
         raise UserError(f"invalid linking setting {mode!r}: use one of {', '.join(LINKING_MODES)}")

@@ -27,6 +27,7 @@ from graphwright.qa.seeds import QuestionLinker, Seed
 from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
 from graphwright.retrieval.indices import make_index
 from graphwright.store import GraphStore
+from graphwright.kb.protocol import KnowledgeBase
 
 GraphMode = Literal["local", "global"]
 EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph
@@ -93,7 +94,7 @@ class GraphQA:
     """Questions over a store's graph. ``systems`` keeps the graphs of those systems only (None: all);
     ``grown`` reads the graph grown over the documents instead (`graph merge`: entities resolved across them)."""
 
-    def __init__(self, store: GraphStore, llm: LLM, kb: Any = None, *, systems: Iterable[str] | None = None,
+    def __init__(self, store: GraphStore, llm: LLM, kb: KnowledgeBase | None = None, *, systems: Iterable[str] | None = None,
                  grown: bool = False, embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
                  communities: int = 5, on_summary: Callable[[str], None] | None = None):
         self.store, self.llm, self.kb, self.embedder, self.grown = store, llm, kb, embedder, grown

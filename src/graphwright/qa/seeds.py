@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from graphwright.linking.names import normalize
+from graphwright.kb.protocol import KnowledgeBase
 
 MAX_WORDS = 8  # longest phrase looked up as a label
 _WORD = re.compile(r"[\w][\w'’.&-]*", re.UNICODE)
@@ -67,7 +67,7 @@ def names(question: str) -> list[str]:
 class QuestionLinker:
     """Links questions to the nodes of one graph (``names``: node -> its labels)."""
 
-    def __init__(self, node_names: dict[str, set[str]], kb: Any = None, *, embedder: str | None = "minilm",
+    def __init__(self, node_names: dict[str, set[str]], kb: KnowledgeBase | None = None, *, embedder: str | None = "minilm",
                  threshold: float = 0.82, max_seeds: int = 8):
         self.kb, self.threshold, self.max_seeds = kb, threshold, max_seeds
         self.by_name: dict[str, set[str]] = {}

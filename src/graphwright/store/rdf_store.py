@@ -25,8 +25,8 @@ from graphwright.failpoints import failpoint
 from graphwright.model import Document, Entity, Event, ExtractionResult, Triple
 from graphwright.store import codec
 from graphwright.store import vocab as v
+from graphwright.store.protocol import Status
 
-Status = Literal["ok", "failed"]
 GraphKind = Literal["doc", "prov"]
 T = TypeVar("T")
 

@@ -13,6 +13,7 @@ from typing import Any, Callable, Protocol
 from graphwright.llm.base import LLM
 from graphwright.model import Document, ExtractionResult
 from graphwright.registry import Registry
+from graphwright.kb.protocol import KnowledgeBase
 
 
 class System(Protocol):
@@ -21,7 +22,7 @@ class System(Protocol):
     async def run(self, document: Document) -> ExtractionResult: ...
 
 
-SystemFactory = Callable[[LLM, Any, dict[str, Any] | None], System]
+SystemFactory = Callable[[LLM, KnowledgeBase | None, dict[str, Any] | None], System]
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ SYSTEMS: Registry[SystemSpec] = Registry(
 DEFAULT_SYSTEM = "facts"
 
 
-def make_system(name: str, llm: LLM, kb: Any, config: dict[str, Any] | None = None) -> System:
+def make_system(name: str, llm: LLM, kb: KnowledgeBase | None, config: dict[str, Any] | None = None) -> System:
     """The system with its settings; one that links to the KB gets open-world linking after it unless
     the ``linking`` setting is ``closed``; every system's facts about things the text does not state
     are dropped (graphwright.linking.stated)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, UserError
@@ -33,6 +32,7 @@ from graphwright.systems.agentic_kgr.kg_json import KG, KGSchema
 from graphwright.systems.agentic_kgr.rollout import ROLLOUTS, Asker
 from graphwright.systems.agentic_kgr.screen import screen
 from graphwright.systems.agentic_kgr.trajectory import EXTRACT, STORAGE, Trajectory
+from graphwright.kb.protocol import KnowledgeBase
 
 PROMPTS_PACKAGE = "graphwright.systems.agentic_kgr"
 PROMPTS = ("extract", "refine", "policy")
@@ -62,7 +62,7 @@ def example_pool(config: AgenticKGRConfig) -> SamplePool | None:
 
 class AgenticKGRSystem:
 
-    def __init__(self, llm: LLM, kb: Any, config: AgenticKGRConfig, name: str = "agentic-kgr") -> None:
+    def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: AgenticKGRConfig, name: str = "agentic-kgr") -> None:
         self.name, self.llm, self.config = name, llm, config
         self.schema = load_kg_schema(config)
         self.prompts = {p: load_prompt(PROMPTS_PACKAGE, p) for p in PROMPTS}

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
@@ -29,12 +28,13 @@ from graphwright.systems.agenticner.prompts_build import (
 from graphwright.systems.agenticner.protocol import tag_content, text_to_tag
 from graphwright.systems.agenticner.search import LocalSearch, Search, WebSearch
 from graphwright.systems.agenticner.team import Team
+from graphwright.kb.protocol import KnowledgeBase
 
 SEGMENT_CHARS = 600
 
 
 class AgenticNERSystem:
-    def __init__(self, llm: LLM, kb: Any, config: AgenticNERConfig, name: str = "agenticner", single: bool = False):
+    def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: AgenticNERConfig, name: str = "agenticner", single: bool = False):
         self.name, self.llm, self.config, self.single = name, llm, config, single
         self.domain, pool = resolve_domain_and_pool(config)
         self.types = list(self.domain.types)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
@@ -23,6 +22,7 @@ from graphwright.systems.agentre.pool import SamplePool
 from graphwright.systems.agentre.react import extract_react
 from graphwright.systems.agentre.steps import Caller, SentenceRun
 from graphwright.systems.agentre.tools import Retrieval
+from graphwright.kb.protocol import KnowledgeBase
 
 PROMPTS_PACKAGE = "graphwright.systems.agentre"
 PROMPTS = ("extract", "relation_types", "react", "reflection", "entity_summary", "entity_types", "pairs")
@@ -30,7 +30,7 @@ SEGMENT_CHARS = 600  # AgentRE is sentence-level; a short text stays one segment
 
 
 class AgentRESystem:
-    def __init__(self, llm: LLM, kb: Any, config: AgentREConfig, name: str = "agentre"):
+    def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: AgentREConfig, name: str = "agentre"):
         self.name, self.llm, self.kb, self.config = name, llm, kb, config
         self.schema, samples = resolve_schema_and_pool(config)
         wants_pool = bool({"samples", "kg"} & set(config.tools))

@@ -4,13 +4,13 @@ its memory, each a function from the action input to the observation text."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from graphwright.kb.records import KBRecord
 from graphwright.model.schema import RelationSchema
 from graphwright.retrieval import terms
 from graphwright.systems.agentre.memory import AgentMemory
 from graphwright.systems.agentre.pool import SamplePool, render_samples
+from graphwright.kb.protocol import KnowledgeBase
 
 #: setting name -> the action the agent calls, and what the prompt tells it the action does
 ACTIONS = {
@@ -34,7 +34,7 @@ class Observation:
 class Retrieval:
     """Everything the agent can look up for one schema; which parts exist depends on the settings."""
 
-    def __init__(self, schema: RelationSchema, *, pool: SamplePool | None, memory: AgentMemory | None, kb: Any,
+    def __init__(self, schema: RelationSchema, *, pool: SamplePool | None, memory: AgentMemory | None, kb: KnowledgeBase | None,
                  tools: list[str], k: int, memory_k: int, memory_kinds: list[str]):
         self.schema, self.pool, self.memory, self.kb = schema, pool, memory, kb
         self.k, self.memory_k, self.memory_kinds = k, memory_k, memory_kinds
@@ -122,7 +122,7 @@ class Retrieval:
                                           if r.head or r.tail else "") for r in wanted)
 
 
-def kb_facts(kb: Any, record: KBRecord, max_types: int = 5) -> list[str]:
+def kb_facts(kb: KnowledgeBase, record: KBRecord, max_types: int = 5) -> list[str]:
     """A KB entity as the agent sees it: its one-line description, then its types as facts in the triple
     form of the pool's (``Oslo | instance of | city``), which tell the agent the entity's argument type."""
     types = [kb.label(t) or t for t in record.types[:max_types]]

@@ -5,7 +5,6 @@ prompts: one call per task, a two-stage call and a self-consistency vote (baseli
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -19,10 +18,11 @@ from graphwright.systems.cooperkgc.config import CooperKGCConfig
 from graphwright.systems.cooperkgc.rounds import Rounds, collaborate
 from graphwright.systems.cooperkgc.team import EXPERT, Expert, build_team
 from graphwright.systems.cooperkgc.turn import Turn
+from graphwright.kb.protocol import KnowledgeBase
 
 
 class CooperKGCSystem:
-    def __init__(self, llm: LLM, kb: Any, config: CooperKGCConfig, name: str = "cooperkgc"):
+    def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: CooperKGCConfig, name: str = "cooperkgc"):
         self.name, self.llm, self.config = name, llm, config
         self.experts, self.output_tasks = build_team(config)
 

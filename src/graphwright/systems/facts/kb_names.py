@@ -3,11 +3,11 @@ and the mapping all ask about the same few names, many times over."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from graphwright.kb.records import KBRecord
 from graphwright.linking.names import match_name
 from graphwright.systems.facts.types import kb_type
+from graphwright.kb.protocol import KnowledgeBase
 
 PROPOSALS = 5  # same-name KB entities looked at
 CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class
@@ -17,7 +17,7 @@ OCCUPATION_CLASSES = frozenset({"Q28640", "Q12737077", "Q4164871"})  # occupatio
 
 
 class KBNames:
-    def __init__(self, kb: Any):
+    def __init__(self, kb: KnowledgeBase):
         self.kb = kb
         self._records: dict[str, KBRecord | None] = {}
         self._types: dict[str, str | None] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import ConfigDict, create_model
 
@@ -16,6 +16,7 @@ from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.systems.facts.relations import Mapping, ObjectKind, normalize_phrase, table_entry
 from graphwright.systems.facts.types import fits, fits_classes, reads_backwards
+from graphwright.kb.protocol import KnowledgeBase
 
 PROMPT = load_prompt("graphwright.systems.facts", "map")
 #: the datatypes a property must have to take an object of each kind (None: the KB does not say)
@@ -55,7 +56,7 @@ class Question:
 
 
 class PropertyMapper:
-    def __init__(self, kb: Any, candidates: int):
+    def __init__(self, kb: KnowledgeBase, candidates: int):
         self.kb, self.candidates = kb, candidates
 
     def direct(self, relation: str, kind: ObjectKind, types: Types) -> Mapped | None:

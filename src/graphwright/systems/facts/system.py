@@ -20,7 +20,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -45,6 +44,7 @@ from graphwright.systems.facts.relations import Mapping, ObjectKind, normalize_p
 from graphwright.systems.facts.schema_mode import SchemaRelations, coarse_types
 from graphwright.systems.facts.types import infer_types
 from graphwright.systems.open_triples import names_no_relation
+from graphwright.kb.protocol import KnowledgeBase
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 SCHEMA_PROMPT = load_prompt("graphwright.systems.facts", "extract_schema")
@@ -71,7 +71,7 @@ class OpenFact:
 
 class FactsSystem:
 
-    def __init__(self, llm: LLM, kb: Any, config: FactsConfig, name: str = "facts"):
+    def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: FactsConfig, name: str = "facts"):
         self.name, self.llm, self.kb, self.config = name, llm, kb, config
         self.mapper = PropertyMapper(kb, config.candidates)
         self.names = KBNames(kb)  # what the KB says of a name, asked once

@@ -16,6 +16,7 @@ from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance, Term, TraceStep, Triple
 from graphwright.systems.cie.common.turn import CieContext
 from graphwright.systems.cie.evidence import evidence_span
+from graphwright.kb.protocol import KnowledgeBase
 
 
 def load_prompts(package: str, names: tuple[str, ...]) -> dict[str, PromptTemplate]:
@@ -38,7 +39,7 @@ class CieGraphSystem:
     prompts_package: str
     prompt_names: tuple[str, ...]
 
-    def __init__(self, llm: LLM, kb: Any, config):
+    def __init__(self, llm: LLM, kb: KnowledgeBase, config):
         self.llm, self.kb, self.config = llm, kb, config
         self.prompts = load_prompts(self.prompts_package, self.prompt_names)
         self.graph = self.build_graph()

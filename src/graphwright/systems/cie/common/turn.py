@@ -19,6 +19,7 @@ from graphwright.agents.routing import routed_schema
 from graphwright.errors import BudgetExceededError, ContextOverflowError, ModelOutputError
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
+from graphwright.kb.protocol import KnowledgeBase
 
 
 @dataclass
@@ -26,7 +27,7 @@ class CieContext:
     """LangGraph runtime context of every cie architecture."""
 
     llm: LLM
-    kb: Any
+    kb: KnowledgeBase
     config: Any  # a CieConfig subclass
     prompts: dict[str, PromptTemplate]
 

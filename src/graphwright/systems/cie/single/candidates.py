@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from rapidfuzz import fuzz, utils
 
 from graphwright.kb.namespaces import WD, WDT, short_iri
+from graphwright.kb.protocol import KnowledgeBase
 
 # Words that are never a mention on their own nor its first or last word ("the Party", "He").
 STOPWORDS = frozenset("""
@@ -138,7 +139,7 @@ class _Pool:
         return [c for _, c in chosen]
 
 
-def retrieve_candidates(kb: Any, text: str, *, max_entities: int = 50, max_properties: int = 30,
+def retrieve_candidates(kb: KnowledgeBase, text: str, *, max_entities: int = 50, max_properties: int = 30,
                         per_mention: int = 3, per_sentence: int = 8, max_ngram: int = 5,
                         always: tuple[str, ...] | list[str] = ()) -> Candidates:
     """Entity and property candidates for ``text`` from ``kb`` (any KB with ``search``, ideally ``find_label``).
@@ -184,7 +185,7 @@ def _lower_case_name(record: Any, surface: str) -> bool:
     return any(n.casefold() == key and not n[:1].isupper() for n in names if n)
 
 
-def _spot_exact(kb: Any, text: str, toks: list[_Token], entities: _Pool, properties: _Pool,
+def _spot_exact(kb: KnowledgeBase, text: str, toks: list[_Token], entities: _Pool, properties: _Pool,
                 per_mention: int, max_ngram: int) -> list[tuple[int, int]]:
     """Longest-first exact label/alias matches; returns the character ranges they cover."""
     find = getattr(kb, "find_label", None)

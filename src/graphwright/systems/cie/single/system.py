@@ -21,6 +21,7 @@ from graphwright.systems.cie.evidence import evidence_span
 from graphwright.systems.cie.single.candidates import Candidate, Candidates, retrieve_candidates
 from graphwright.systems.cie.single.config import SingleConfig
 from graphwright.systems.cie.single.outputs import answer_model
+from graphwright.kb.protocol import KnowledgeBase
 
 NAME = "cie.single"
 VERSION = "cie.single.v1"
@@ -33,7 +34,7 @@ TRACE_CHARS = 2000  # as cie.network: traces stay readable and results.jsonl sma
 class SingleSystem:
     name = NAME
 
-    def __init__(self, llm: LLM, kb: Any, config: SingleConfig):
+    def __init__(self, llm: LLM, kb: KnowledgeBase, config: SingleConfig):
         self.llm, self.kb, self.config = llm, kb, config
         self.prompt = load_prompt(PROMPTS_PACKAGE, "single")
         self.prompt_version = self.prompt.id
