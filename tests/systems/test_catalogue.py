@@ -3,10 +3,14 @@ and the registered names are the ones users have been told about (a rename break
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from graphwright.systems.base import DEFAULT_SYSTEM, ROLES, SYSTEMS, system_catalogue, system_names
+from graphwright.errors import UserError
+from graphwright.llm.base import LLM
+from graphwright.systems.base import DEFAULT_SYSTEM, ROLES, SYSTEMS, make_system, system_catalogue, system_names
+from tests.support.agentre_script import write_inputs
 
 REGISTERED = [
     "agentic-kgr", "agentic-kgr.agent", "agentic-kgr.single", "agenticner", "agenticner.lean", "agenticner.paper",
@@ -33,3 +37,33 @@ def test_systems_command_says_what_each_is_for_and_which_is_the_default():
     assert f"{DEFAULT_SYSTEM} (default)" in result.output
     assert all(name in result.output for name in REGISTERED)
     assert "baseline" in result.output and "recommended" in result.output
+
+
+def test_variants_are_presets_of_their_family_and_say_what_they_fix():
+    entries = {e.name: e for e in system_catalogue()}
+    assert entries["agentre.fewshot"].family == "agentre"
+    assert entries["agentre.fewshot"].relation() == "agentre with mode=direct, tools=guidelines,samples"
+    assert entries["agenticner.single"].relation() == "agenticner with single=true"
+    assert entries["cie.react"].relation() == "an architecture of cie"
+    assert entries["agentre"].relation() == "" and entries["facts"].relation() == ""
+    families = {e.family for e in entries.values()}
+    assert families == {"agentic-kgr", "agenticner", "agentre", "cie", "cooperkgc", "facts", "openie"}
+
+
+def test_a_preset_keeps_what_it_fixes_and_takes_the_rest(tmp_path):
+    schema, pool = write_inputs(tmp_path)
+    files = {"schema_file": str(schema), "pool_file": str(pool)}
+    with pytest.raises(UserError, match="agentre.fewshot fixes mode"):
+        make_system("agentre.fewshot", NeverAsked(), None, {**files, "mode": "react"})
+    system = make_system("agentre.fewshot", NeverAsked(), None, {**files, "k": 2})
+    while not hasattr(system, "config"):  # under the linking and stated-only wrappers
+        system = system.system
+    assert (system.name, system.config.mode, system.config.tools, system.config.k) == (
+        "agentre.fewshot", "direct", ["guidelines", "samples"], 2)
+
+
+class NeverAsked(LLM):
+    name = "never-asked"
+
+    async def chat(self, messages, **kwargs):
+        raise AssertionError("building a system asks the model nothing")

@@ -122,9 +122,9 @@ def systems() -> None:
 
     from graphwright.systems.base import DEFAULT_SYSTEM, system_catalogue
 
-    table = Table("system", "role", "what it is for")
+    table = Table("system", "role", "what it is for", "family")
     for entry in system_catalogue():
         name = f"{entry.name} (default)" if entry.name == DEFAULT_SYSTEM else entry.name
-        table.add_row(Text(name), entry.role, Text(entry.purpose))
+        table.add_row(Text(name), entry.role, Text(entry.purpose), Text(entry.relation()))
     Console().print(table)
 

@@ -39,6 +39,9 @@ class SystemSpec:
     name: str
     factory: SystemFactory
     capabilities: Capabilities
+    family: str = ""  # the system a preset belongs to ("agentre" for agentre.fewshot); its own name when alone
+    preset: dict[str, Any] | None = None  # a preset's settings over its family's (graphwright.systems.family)
+
 
 # Each built-in system's name and the package whose import registers it: loaded when the name is first asked for.
 _BUILTIN_PACKAGES = {
@@ -75,10 +78,12 @@ def make_system(name: str, llm: LLM, kb: KnowledgeBase | None, config: dict[str,
     return StatedOnly(with_linking(system, kb, mode, spec.capabilities.links_to_kb), kb)
 
 
-def register_system(name: str, **capabilities: bool) -> Callable[[SystemFactory], SystemFactory]:
-    """A decorator registering a system's factory under ``name`` with what it declares (``Capabilities``)."""
+def register_system(name: str, *, family: str | None = None, **capabilities: bool) -> Callable[[SystemFactory], SystemFactory]:
+    """A decorator registering a system's factory under ``name`` with what it declares (``Capabilities``);
+    ``family`` names the paper's system it is an architecture of (cie.react of "cie"). Presets of one
+    system class register through graphwright.systems.family instead."""
     def deco(factory: SystemFactory) -> SystemFactory:
-        SYSTEMS.register(name)(SystemSpec(name, factory, Capabilities(**capabilities)))
+        SYSTEMS.register(name)(SystemSpec(name, factory, Capabilities(**capabilities), family=family or name))
         return factory
 
     return deco
@@ -97,6 +102,21 @@ class SystemEntry:
     name: str
     role: str  # recommended | baseline | paper | variant
     purpose: str
+    family: str  # the system it is a preset or an architecture of; its own name when alone
+    preset: dict[str, Any] | None  # a preset's settings over its family's; None when not a preset
+
+    def relation(self) -> str:
+        """How the name relates to its family, for `graphwright systems`."""
+        if self.family == self.name:
+            return ""
+        if self.preset is None:
+            return f"an architecture of {self.family}"
+        settings = ", ".join(f"{key}={_setting(value)}" for key, value in self.preset.items())
+        return f"{self.family} with {settings}" if settings else f"{self.family} with its settings' own defaults"
+
+
+def _setting(value: Any) -> str:
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 ROLES = ("recommended", "baseline", "paper", "variant")
@@ -108,5 +128,8 @@ def system_catalogue() -> list[SystemEntry]:
     import yaml
 
     raw = yaml.safe_load((Path(__file__).parent / "catalogue.yaml").read_text(encoding="utf-8"))
-    entries = [SystemEntry(name, entry["role"], entry["purpose"]) for name, entry in raw.items()]
+    entries = []
+    for name, entry in raw.items():
+        spec = SYSTEMS.get(name)
+        entries.append(SystemEntry(name, entry["role"], entry["purpose"], spec.family, spec.preset))
     return sorted(entries, key=lambda e: (e.name != DEFAULT_SYSTEM, ROLES.index(e.role), e.name))

@@ -4,23 +4,12 @@ that grows over documents; ``agentic-kgr.single`` is its same-model single-call 
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
 from graphwright.systems.agentic_kgr.system import AgenticKGRSystem
-from graphwright.systems.base import register_system
-from graphwright.systems.settings import parse_settings
+from graphwright.systems.family import Preset, register_family
 
 
-def _factory(name: str, **fixed: Any):
-    def make(llm, kb, config: dict[str, Any] | None = None) -> AgenticKGRSystem:
-        return AgenticKGRSystem(llm, kb, parse_settings(AgenticKGRConfig, name, config, **fixed), name=name)
-
-    return make
-
-
-register_system("agentic-kgr", takes_dataset=True, uses_grown_graph=True)(_factory("agentic-kgr"))
-register_system("agentic-kgr.single", takes_dataset=True, uses_grown_graph=True)(_factory("agentic-kgr.single", mode="single"))
-register_system("agentic-kgr.agent", takes_dataset=True, uses_grown_graph=True)(_factory("agentic-kgr.agent", mode="agent"))
+register_family("agentic-kgr", AgenticKGRConfig, AgenticKGRSystem, takes_dataset=True, uses_grown_graph=True,
+                presets={"": Preset(), "single": Preset(fixed={"mode": "single"}), "agent": Preset(fixed={"mode": "agent"})})
 
 __all__ = ["AgenticKGRConfig", "AgenticKGRSystem"]

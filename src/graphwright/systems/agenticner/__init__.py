@@ -9,25 +9,18 @@ from typing import Any
 
 from graphwright.systems.agenticner.config import AgenticNERConfig
 from graphwright.systems.agenticner.system import AgenticNERSystem
-from graphwright.systems.base import register_system
-from graphwright.systems.settings import parse_settings
+from graphwright.systems.family import Preset, register_family
 
 # Measured with the embedded 1.5B model (docs/BENCHMARKS.md, issue 27): the tagger ignores the reviewer and
 # keeps the types the grounding engine flags, so the reviewer goes and the KB corrects and adds itself.
 SMALL_MODEL: dict[str, Any] = {"reviewer": False, "kb_types": True, "kb_spot": True}
 
 
-def _factory(name: str, single: bool = False, defaults: dict[str, Any] | None = None, **fixed: Any):
-    def make(llm, kb, config: dict[str, Any] | None = None) -> AgenticNERSystem:
-        return AgenticNERSystem(llm, kb, parse_settings(AgenticNERConfig, name, config, defaults=defaults, **fixed),
-                                name=name, single=single)
-
-    return make
-
-
-register_system("agenticner", takes_dataset=True)(_factory("agenticner", defaults=SMALL_MODEL))
-register_system("agenticner.paper", takes_dataset=True)(_factory("agenticner.paper"))
-register_system("agenticner.single", takes_dataset=True)(_factory("agenticner.single", single=True))
-register_system("agenticner.lean", takes_dataset=True)(_factory("agenticner.lean", **SMALL_MODEL))
+register_family("agenticner", AgenticNERConfig, AgenticNERSystem, takes_dataset=True, presets={
+    "": Preset(defaults=SMALL_MODEL),
+    "paper": Preset(),
+    "single": Preset(build={"single": True}),
+    "lean": Preset(fixed=SMALL_MODEL),
+})
 
 __all__ = ["AgenticNERConfig", "AgenticNERSystem"]

@@ -11,8 +11,7 @@ from typing import Any
 
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.system import AgentRESystem
-from graphwright.systems.base import register_system
-from graphwright.systems.settings import parse_settings
+from graphwright.systems.family import Preset, register_family
 
 # The best configuration measured with the embedded 1.5B model (docs/BENCHMARKS.md, issue 27); each
 # setting can still be changed, and agentre.paper is the paper's configuration.
@@ -20,21 +19,16 @@ SMALL_MODEL: dict[str, Any] = {"mode": "direct", "tools": ["samples", "guideline
                                "escalate_when": "any_dropped", "pool_types": True}
 
 
-def _factory(name: str, defaults: dict[str, Any] | None = None, **fixed: Any):
-    def make(llm, kb, config: dict[str, Any] | None = None) -> AgentRESystem:
-        return AgentRESystem(llm, kb, parse_settings(AgentREConfig, name, config, defaults=defaults, **fixed), name=name)
-
-    return make
-
-
-register_system("agentre", takes_dataset=True)(_factory("agentre", defaults=SMALL_MODEL))
-register_system("agentre.paper", takes_dataset=True)(_factory("agentre.paper"))
-# One call, the schema's guidelines and nothing retrieved.
-register_system("agentre.zeroshot", takes_dataset=True)(_factory("agentre.zeroshot", mode="direct", tools=["guidelines"]))
-# One call with the k most similar labelled samples as examples (retrieval-based in-context learning).
-register_system("agentre.fewshot", takes_dataset=True)(_factory("agentre.fewshot", mode="direct", tools=["guidelines", "samples"]))
-# The agent at under twice the few-shot call's cost (issue 23): no memory, and it finishes at once from the
-# prefetched samples, guidelines and KG facts (one action before Finish cost 2.2 times few-shot's seconds).
-register_system("agentre.lean", takes_dataset=True)(_factory("agentre.lean", tools=["samples", "guidelines", "kg"], max_iterations=0))
+register_family("agentre", AgentREConfig, AgentRESystem, takes_dataset=True, presets={
+    "": Preset(defaults=SMALL_MODEL),
+    "paper": Preset(),
+    # One call, the schema's guidelines and nothing retrieved.
+    "zeroshot": Preset(fixed={"mode": "direct", "tools": ["guidelines"]}),
+    # One call with the k most similar labelled samples as examples (retrieval-based in-context learning).
+    "fewshot": Preset(fixed={"mode": "direct", "tools": ["guidelines", "samples"]}),
+    # The agent at under twice the few-shot call's cost: no memory, and it finishes at once from the prefetched
+    # samples, guidelines and KG facts (one action before Finish cost 2.2 times few-shot's seconds).
+    "lean": Preset(fixed={"tools": ["samples", "guidelines", "kg"], "max_iterations": 0}),
+})
 
 __all__ = ["AgentREConfig", "AgentRESystem"]

@@ -4,24 +4,16 @@ then the extraction) and ``cooperkgc.vote`` (three members and a majority vote).
 
 from __future__ import annotations
 
-from typing import Any
-
-from graphwright.systems.base import register_system
 from graphwright.systems.cooperkgc.config import CooperKGCConfig
 from graphwright.systems.cooperkgc.system import CooperKGCSystem
-from graphwright.systems.settings import parse_settings
+from graphwright.systems.family import Preset, register_family
 
 
-def _factory(name: str, **fixed: Any):
-    def make(llm, kb, config: dict[str, Any] | None = None) -> CooperKGCSystem:
-        return CooperKGCSystem(llm, kb, parse_settings(CooperKGCConfig, name, config, **fixed), name=name)
-
-    return make
-
-
-register_system("cooperkgc", takes_dataset=True)(_factory("cooperkgc"))
-register_system("cooperkgc.single", takes_dataset=True)(_factory("cooperkgc.single", mode="single"))
-register_system("cooperkgc.twostage", takes_dataset=True)(_factory("cooperkgc.twostage", mode="two-stage"))
-register_system("cooperkgc.vote", takes_dataset=True)(_factory("cooperkgc.vote", mode="vote"))
+register_family("cooperkgc", CooperKGCConfig, CooperKGCSystem, takes_dataset=True, presets={
+    "": Preset(),
+    "single": Preset(fixed={"mode": "single"}),
+    "twostage": Preset(fixed={"mode": "two-stage"}),
+    "vote": Preset(fixed={"mode": "vote"}),
+})
 
 __all__ = ["CooperKGCConfig", "CooperKGCSystem"]

@@ -9,7 +9,7 @@ from graphwright.systems.cie.baseline.system import BaselineConfig, BaselineSyst
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.baseline", links_to_kb=True)
+@register_system("cie.baseline", family="cie", links_to_kb=True)
 def make_baseline_system(llm, kb, config: dict[str, Any] | None = None) -> BaselineSystem:
     return BaselineSystem(llm, kb, parse_settings(BaselineConfig, "cie.baseline", config))
 

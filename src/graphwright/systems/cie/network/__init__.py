@@ -10,7 +10,7 @@ from graphwright.systems.cie.network.config import NetworkConfig
 from graphwright.systems.cie.network.system import NetworkSystem
 
 
-@register_system("cie.network", links_to_kb=True)
+@register_system("cie.network", family="cie", links_to_kb=True)
 def make_network_system(llm, kb, config: dict[str, Any] | None = None) -> NetworkSystem:
     return NetworkSystem(llm, kb, parse_settings(NetworkConfig, "cie.network", config))
 

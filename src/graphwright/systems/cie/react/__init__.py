@@ -9,7 +9,7 @@ from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.react.system import ReactConfig, ReactSystem
 
 
-@register_system("cie.react", links_to_kb=True)
+@register_system("cie.react", family="cie", links_to_kb=True)
 def make_react_system(llm, kb, config: dict[str, Any] | None = None) -> ReactSystem:
     return ReactSystem(llm, kb, parse_settings(ReactConfig, "cie.react", config))
 

@@ -12,7 +12,7 @@ from graphwright.systems.cie.single.system import SingleSystem
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.single", links_to_kb=True)
+@register_system("cie.single", family="cie", links_to_kb=True)
 def make_single_system(llm, kb, config: dict[str, Any] | None = None) -> SingleSystem:
     settings = parse_settings(SingleConfig, "cie.single", config)
     return SingleSystem(llm, kb, settings)

@@ -9,7 +9,7 @@ from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.ssa.system import SsaConfig, SsaSystem
 
 
-@register_system("cie.ssa", links_to_kb=True)
+@register_system("cie.ssa", family="cie", links_to_kb=True)
 def make_ssa_system(llm, kb, config: dict[str, Any] | None = None) -> SsaSystem:
     return SsaSystem(llm, kb, parse_settings(SsaConfig, "cie.ssa", config))
 

@@ -9,7 +9,7 @@ from graphwright.systems.settings import parse_settings
 from graphwright.systems.cie.sssa.system import SssaConfig, SssaSystem
 
 
-@register_system("cie.sssa", links_to_kb=True)
+@register_system("cie.sssa", family="cie", links_to_kb=True)
 def make_sssa_system(llm, kb, config: dict[str, Any] | None = None) -> SssaSystem:
     return SssaSystem(llm, kb, parse_settings(SssaConfig, "cie.sssa", config))
 
