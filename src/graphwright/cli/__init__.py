@@ -2,10 +2,6 @@
 raises; a command prints one line and exits non-zero (``--debug`` shows the traceback)."""
 
 from graphwright.cli import ask, evaluate, extract, graph, growth, kb, serve, train  # noqa: F401  (they register)
-from graphwright.cli.app import app, graph_app, main
-
-growth.register(graph_app)
-ask.register(app)
-serve.register(app)
+from graphwright.cli.app import app, main
 
 __all__ = ["app", "main"]

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from graphwright.cli.app import app
 from graphwright.cli.common import API_KEY, BASE_URL, MODEL, NO_CACHE, fail, run_and_close
 from graphwright.errors import GraphwrightError
 
@@ -43,60 +44,57 @@ def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = Non
                    if result.sources else "  (the graph holds nothing about the question: the answer is the model's guess)")
 
 
-def register(app: typer.Typer) -> None:
-    """Add `ask` to ``app``."""
+@app.command()
+def ask(
+    question: str = typer.Argument(..., help="The question, in words."),
+    store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory (from `extract`)."),
+    mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; global: "
+                             "summaries of the graph's communities, for questions about the whole corpus."),
+    model: Optional[str] = MODEL,
+    base_url: Optional[str] = BASE_URL,
+    api_key: Optional[str] = API_KEY,
+    kb: str = typer.Option("default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."),
+    system: list[str] = typer.Option([], "--system", "-s", help="Only the graphs of this system (repeatable)."),
+    document: list[str] = typer.Option([], "--doc", help="Only the graphs of this document (repeatable)."),
+    grown: bool = typer.Option(False, "--grown", help="Ask the graph grown over the documents (`graph merge`: one "
+                               "node per entity across them; staged edges included) instead of each document's."),
+    hops: int = typer.Option(3, "--hops", min=1, max=5, help="How far from the question's entities to look."),
+    max_facts: int = typer.Option(15, "--max-facts", min=1, help="Facts given to the model."),
+    show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
+    as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
+    no_cache: bool = NO_CACHE,
+) -> None:
+    """Answer a question from the stored graph, citing the facts and evidence it rests on."""
+    from graphwright.errors import UserError
+    from graphwright.kb import open_kb
+    from graphwright.llm import make_llm
+    from graphwright.qa import GraphQA
+    from graphwright.store import GraphStore
 
-    @app.command()
-    def ask(
-        question: str = typer.Argument(..., help="The question, in words."),
-        store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory (from `extract`)."),
-        mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; global: "
-                                 "summaries of the graph's communities, for questions about the whole corpus."),
-        model: Optional[str] = MODEL,
-        base_url: Optional[str] = BASE_URL,
-        api_key: Optional[str] = API_KEY,
-        kb: str = typer.Option("default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."),
-        system: list[str] = typer.Option([], "--system", "-s", help="Only the graphs of this system (repeatable)."),
-        document: list[str] = typer.Option([], "--doc", help="Only the graphs of this document (repeatable)."),
-        grown: bool = typer.Option(False, "--grown", help="Ask the graph grown over the documents (`graph merge`: one "
-                                   "node per entity across them; staged edges included) instead of each document's."),
-        hops: int = typer.Option(3, "--hops", min=1, max=5, help="How far from the question's entities to look."),
-        max_facts: int = typer.Option(15, "--max-facts", min=1, help="Facts given to the model."),
-        show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
-        as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
-        no_cache: bool = NO_CACHE,
-    ) -> None:
-        """Answer a question from the stored graph, citing the facts and evidence it rests on."""
-        from graphwright.errors import UserError
-        from graphwright.kb import open_kb
-        from graphwright.llm import make_llm
-        from graphwright.qa import GraphQA
-        from graphwright.store import GraphStore
-
-        try:
-            if mode not in ("local", "global"):
-                raise UserError(f"--mode must be local or global, not {mode!r}")
-            if base_url and not model:
-                raise UserError("--base-url needs --model: the name of the model to use on that server")
-            if not store.exists():
-                raise UserError(f"no graph store at {store}: build one with `graphwright extract ... --store {store}`")
-            with GraphStore.open_for_reading(store) as graph_store:
-                runs = graph_store.documents()
-                stored = {row["document_id"] for row in runs}
-                unknown = [d for d in document if d not in stored]
-                if unknown:
-                    raise UserError(f"no document {unknown[0]!r} in {store}; it holds {len(stored)}, e.g. "
-                                    f"{', '.join(sorted(stored)[:3]) or 'none'}")
-                llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
-                qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
-                             grown=grown, hops=hops, max_facts=max_facts,
-                             on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
-                                                                                highlight=False))
-                result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None))
-            names = {row["document_id"]: row["source"] for row in runs if row.get("source")}
-        except GraphwrightError as exc:
-            fail(exc)
-        if as_json:
-            typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-        else:
-            print_answer(result, show_subgraph, names)
+    try:
+        if mode not in ("local", "global"):
+            raise UserError(f"--mode must be local or global, not {mode!r}")
+        if base_url and not model:
+            raise UserError("--base-url needs --model: the name of the model to use on that server")
+        if not store.exists():
+            raise UserError(f"no graph store at {store}: build one with `graphwright extract ... --store {store}`")
+        with GraphStore.open_for_reading(store) as graph_store:
+            runs = graph_store.documents()
+            stored = {row["document_id"] for row in runs}
+            unknown = [d for d in document if d not in stored]
+            if unknown:
+                raise UserError(f"no document {unknown[0]!r} in {store}; it holds {len(stored)}, e.g. "
+                                f"{', '.join(sorted(stored)[:3]) or 'none'}")
+            llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
+            qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
+                         grown=grown, hops=hops, max_facts=max_facts,
+                         on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
+                                                                            highlight=False))
+            result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None))
+        names = {row["document_id"]: row["source"] for row in runs if row.get("source")}
+    except GraphwrightError as exc:
+        fail(exc)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print_answer(result, show_subgraph, names)
