@@ -89,6 +89,7 @@ def test_rdf_store_each_run_has_its_own_named_graphs(store, document, result):
         v.doc_graph(document.id, SYSTEM), v.prov_graph(document.id, SYSTEM),
         v.doc_graph("doc-2", SYSTEM), v.prov_graph("doc-2", SYSTEM),
         v.doc_graph("doc-2", "agentre"), v.prov_graph("doc-2", "agentre"),
+        v.text_graph(document.id), v.text_graph("doc-2"),  # each document's text, once
     }
     # The KG graph holds the triples, labels and entity types; the reification lives only in provenance.
     kg = ox.NamedNode(v.doc_graph(document.id, SYSTEM))
@@ -247,3 +248,23 @@ def test_rdf_store_literal_without_datatype_round_trips_as_none(filled):
     nickname = filled.triples()[2].object
     assert nickname.kind == "literal" and nickname.datatype is None
     assert nickname.value == 'Manya "Mania" Skłodowska'
+
+
+def test_rdf_store_keeps_each_documents_text_once_outside_the_knowledge_graph(filled, document, result):
+    other = make_document("doc:2")
+    filled.add_result(other, make_result(other))
+    filled.add_result(document, make_result(document, system="openie"))  # a second system: one text still
+    assert filled.document_texts() == {document.id: document.text, "doc:2": other.text}
+    assert filled.document_texts(["doc:2", "never stored"]) == {"doc:2": other.text}
+    # the union default graph is the knowledge graph: the text is not a fact
+    assert filled.query("SELECT ?t WHERE { ?d gw:text ?t }") == []
+    filled.remove_document(document.id, system=SYSTEM)
+    assert document.id in filled.document_texts(), "openie's run still reads it"
+    filled.remove_document(document.id)
+    assert document.id not in filled.document_texts()
+
+
+def test_rdf_store_text_is_data_whatever_it_holds(store):
+    hostile = Document(id="doc:x", text=f'{EVIL} """ ; DROP ALL ; <script>', source="x.txt")
+    store.add_result(hostile, ExtractionResult(document_id="doc:x", system=SYSTEM))
+    assert store.document_texts() == {"doc:x": hostile.text}

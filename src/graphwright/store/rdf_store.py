@@ -13,9 +13,10 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import unquote
 from typing import Any, Callable, Literal, TypeVar
 
 import pyoxigraph as ox
@@ -150,17 +151,23 @@ class GraphStore:
                 f"result is for document {result.document_id!r} but was added with document {document.id!r}"
             )
         source = document.source if document is not None else None
-        self._replace(result, source)
+        self._replace(result, source, document.text if document is not None else None)
 
     def record_failure(self, document_id: str, system: str, reason: str, source: str | None = None) -> None:
         """Record that ``system`` failed on a document, replacing earlier output for the pair."""
         self._replace(ExtractionResult.failed(document_id, system, reason), source)
 
-    def _replace(self, result: ExtractionResult, source: str | None) -> None:
+    def _replace(self, result: ExtractionResult, source: str | None, text: str | None = None) -> None:
         # Encode (and so validate) everything before touching the store.
         quads = codec.encode_result(result, source)
+        if text:  # the text its facts came from, kept once per document (the passages `ask` reads)
+            graph = ox.NamedNode(v.text_graph(result.document_id))
+            quads.append(ox.Quad(ox.NamedNode(v.document_iri(result.document_id)), ox.NamedNode(v.DOCUMENT_TEXT),
+                                 ox.Literal(text), graph))
         with translated_errors(f"cannot store document {result.document_id!r}"):
             self._drop(result.document_id, result.system)
+            if text:
+                self.oxigraph.remove_graph(ox.NamedNode(v.text_graph(result.document_id)))
             failpoint("store.dropped")
             # One atomic insert holding the run record: a crash before it leaves no status, so a
             # resumed batch redoes the document instead of trusting half of it.
@@ -178,7 +185,27 @@ class GraphStore:
         with translated_errors(f"cannot remove document {document_id!r}"):
             for _, doc_id, sys_id in runs:
                 self._drop(doc_id, sys_id)
+            if not self.graphs("prov", document_id=document_id):  # no system's output left: its text goes too
+                self.oxigraph.remove_graph(ox.NamedNode(v.text_graph(document_id)))
         return len(runs)
+
+    def document_texts(self, document_ids: Iterable[str] | None = None) -> dict[str, str]:
+        """The stored text of each document (of ``document_ids``; None: all) that has one. Texts are kept
+        from the time the store began to keep them; a document extracted earlier has none until rerun."""
+        wanted = None if document_ids is None else set(document_ids)
+        out: dict[str, str] = {}
+        predicate = ox.NamedNode(v.DOCUMENT_TEXT)
+        with translated_errors("cannot read the document texts"):
+            if wanted is None:
+                quads = self.oxigraph.quads_for_pattern(None, predicate, None, None)
+            else:
+                quads = (q for d in sorted(wanted) for q in self.oxigraph.quads_for_pattern(
+                    ox.NamedNode(v.document_iri(d)), predicate, None, ox.NamedNode(v.text_graph(d))))
+            for quad in quads:
+                graph = quad.graph_name.value if isinstance(quad.graph_name, ox.NamedNode) else ""
+                if graph.startswith(v.TEXT_GRAPH_PREFIX):
+                    out[unquote(graph[len(v.TEXT_GRAPH_PREFIX):])] = quad.object.value
+        return out
 
     # ------------------------------------------------------------ reading
 

@@ -81,6 +81,7 @@ TRIPLE_COUNT = GW + "tripleCount"
 ENTITY_COUNT = GW + "entityCount"
 EVENT_COUNT = GW + "eventCount"
 WARNING = GW + "warning"
+DOCUMENT_TEXT = GW + "text"  # the document's text, in its own graph (what the passages of `ask` read)
 
 # Reified statements: gw:run links back to the record; gw:index keeps the result's order.
 RUN = GW + "run"
@@ -121,6 +122,7 @@ ROLE = GW + "role"
 _URN = "urn:graphwright:"
 DOC_GRAPH_PREFIX = _URN + "doc:"
 PROV_GRAPH_PREFIX = _URN + "prov:"
+TEXT_GRAPH_PREFIX = _URN + "text:"  # one per document, shared by the systems that read it
 # The graph grown over documents (graphwright.growth): the plain KG, and its records.
 GROWN_PREFIX = _URN + "grown:"
 GROWN_KG_GRAPH = GROWN_PREFIX + "kg"
@@ -137,6 +139,14 @@ def doc_graph(document_id: str, system: str) -> str:
 
 def prov_graph(document_id: str, system: str) -> str:
     return PROV_GRAPH_PREFIX + _key(document_id, system)
+
+
+def text_graph(document_id: str) -> str:
+    return TEXT_GRAPH_PREFIX + quote(document_id, safe="")
+
+
+def document_iri(document_id: str) -> str:
+    return f"{_URN}document:{quote(document_id, safe='')}"
 
 
 def run_iri(document_id: str, system: str) -> str:
