@@ -4,6 +4,8 @@ For each dataset: the passages are indexed into a graph store with ``openie`` (o
 a corpus takes hours here), then every question is asked in each configuration with the same model:
 
 * graph: ``GraphQA`` local mode (seed nodes, ranked 3-hop facts with their evidence sentences);
+* walk: ``GraphQA`` passages mode (the facts closest to the question seed a walk over names and
+  passages; the reader gets the top 5 passages and the facts that led there);
 * bm25, embedding: the top 5 passages in one answer call;
 * none: the question alone.
 
@@ -39,9 +41,14 @@ from graphwright.qa.metrics import exact_match, support_recall, token_f1
 from graphwright.store import GraphStore
 from graphwright.systems.base import make_system
 
-CONFIGS = ("graph", "bm25", "embedding", "none")
+CONFIGS = ("graph", "walk", "bm25", "embedding", "none")
 REFERENCE = "bm25"
 QA_RUNS = RUNS / "qa"
+DEV_QUESTIONS = 30  # each dataset's first 30 questions are where QA settings are chosen (issue 46)
+
+
+def split_questions(questions: list, split: str) -> list:
+    return {"dev": questions[:DEV_QUESTIONS], "test": questions[DEV_QUESTIONS:], "all": questions}[split]
 
 
 def parse() -> tuple[argparse.Namespace, str]:
@@ -51,6 +58,9 @@ def parse() -> tuple[argparse.Namespace, str]:
     parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--index-system", default="openie")
+    parser.add_argument("--split", default="all", choices=("dev", "test", "all"),
+                        help=f"dev: each dataset's first {DEV_QUESTIONS} questions (settings are chosen there); "
+                        "test: the rest (the numbers claimed)")
     parser.add_argument("--index-only", action="store_true", help="build the graphs, ask nothing")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
     args = parser.parse_args()
@@ -91,6 +101,7 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
     done = {r["id"] for r in rows}
     passages = [(p.id, p.title, p.text) for p in data.passages]
     engine = {"graph": lambda: GraphQA(store, llm, None, systems=[system_name]),
+              "walk": lambda: GraphQA(store, llm, None, systems=[system_name]),
               "bm25": lambda: PassageQA(llm, passages, "bm25"),
               "embedding": lambda: PassageQA(llm, passages, "embedding"),
               "none": lambda: ClosedBookQA(llm)}[config]()
@@ -99,6 +110,8 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
             continue
         if config == "graph":
             result = await engine.ask(q.question, documents=q.pool)
+        elif config == "walk":
+            result = await engine.ask(q.question, mode="passages", documents=q.pool)
         elif config == "none":
             result = await engine.ask(q.question)
         else:
@@ -116,8 +129,11 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
 
 
 def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], model: str, command: str,
-          indexer: str) -> str:
-    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note})", model, command)
+          indexer: str, split: str = "all") -> str:
+    which = {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
+             "test": f", test split: those after the first {DEV_QUESTIONS}"}[split]
+    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{which})", model,
+                   command)
     # the index's cost from the model's recorded answers, so a store rebuilt from the ledger reports the first run's
     answers = [row["response"]["usage"] for row in read_jsonl(LEDGER / f"qa--index-{dataset}.jsonl")]
     calls = sum(u["llm_calls"] for u in answers)
@@ -164,12 +180,14 @@ async def main() -> None:
         dataset, _, count = spec.partition(":")
         data = load_qa_dataset(dataset, int(count) if count else None)
         store, runs = await index(dataset, data, llm, args.index_system)
+        data.questions = split_questions(data.questions, args.split)
         try:
             if args.index_only:
                 continue
             results = {config: await ask(config, dataset, data, llm, store, args.index_system) for config in args.configs}
-            write_section(BENCH_MD, f"qa-{dataset}", table(dataset, data, runs, results, llm.name, command,
-                                                                  args.index_system))
+            section = f"qa-{dataset}" + ("" if args.split == "all" else f"-{args.split}")
+            write_section(BENCH_MD, section, table(dataset, data, runs, results, llm.name, command, args.index_system,
+                                                   args.split))
             print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
         finally:
             store.close()

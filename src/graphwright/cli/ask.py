@@ -48,7 +48,8 @@ def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = Non
 def ask(
     question: str = typer.Argument(..., help="The question, in words."),
     store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory (from `extract`)."),
-    mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; global: "
+    mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; passages: "
+                             "the passages a walk from the closest facts settles on, with those facts; global: "
                              "summaries of the graph's communities, for questions about the whole corpus."),
     model: Optional[str] = MODEL,
     base_url: Optional[str] = BASE_URL,
@@ -72,8 +73,8 @@ def ask(
     from graphwright.store import GraphStore
 
     try:
-        if mode not in ("local", "global"):
-            raise UserError(f"--mode must be local or global, not {mode!r}")
+        if mode not in ("local", "passages", "global"):
+            raise UserError(f"--mode must be local, passages or global, not {mode!r}")
         if base_url and not model:
             raise UserError("--base-url needs --model: the name of the model to use on that server")
         if not store.exists():

@@ -1,7 +1,9 @@
 """Ask questions of a graph, of passages, or of the model alone, with one answer call each.
 
 * ``GraphQA`` (mode ``local``): the question's seed nodes, their ranked k-hop facts with the evidence
-  sentences that state them, an answer citing facts. Mode ``global``: the community summaries closest
+  sentences that state them, an answer citing facts. Mode ``passages``: the facts closest to the
+  question seed a walk over names and passages, and the reader gets the passages it settles on with
+  the facts that led there (graphwright.qa.passages). Mode ``global``: the community summaries closest
   to the question instead, for questions about the whole corpus.
 * ``PassageQA``: the top k passages by BM25 or embeddings (the plain-retrieval baseline).
 * ``ClosedBookQA``: no retrieval (the model's own knowledge).
@@ -23,13 +25,14 @@ from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model.result import Usage
 from graphwright.qa.answer import Source, answer
 from graphwright.qa.facts import GraphFacts, GrownFacts
+from graphwright.qa.passages import GraphPassages
 from graphwright.qa.seeds import QuestionLinker, Seed
 from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
 from graphwright.retrieval.indices import make_index
 from graphwright.store import GraphStore
 from graphwright.kb.protocol import KnowledgeBase
 
-GraphMode = Literal["local", "global"]
+GraphMode = Literal["local", "global", "passages"]
 EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph
 
 
@@ -51,8 +54,10 @@ class QAResult:
 
     @property
     def documents(self) -> list[str]:
-        """The documents (passages) behind the retrieved sources, in rank order."""
-        return list(dict.fromkeys(d for s in self.sources for d in s.documents))
+        """The passages retrieved, in rank order: the passage sources where there are any, else the
+        documents behind the retrieved facts."""
+        passages = [s for s in self.sources if s.id.startswith("P")]
+        return list(dict.fromkeys(d for s in passages or self.sources for d in s.documents))
 
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question, "mode": self.mode, "answer": self.answer, "supported": self.supported,
@@ -103,6 +108,7 @@ class GraphQA:
         self.hops, self.max_facts, self.expand, self.top_communities = hops, max_facts, expand, communities
         self.relevance = Relevance(embedder)
         self._linker: QuestionLinker | None = None  # over the whole graph, built on first use
+        self._passages: GraphPassages | None = None  # likewise
         self._communities = None
         self._summarising = asyncio.Lock()  # two first global questions at once summarise once
 
@@ -126,8 +132,29 @@ class GraphQA:
                           expand=self.expand, namesakes=linker.namesakes)
         return seeds, fact_sources(ranked)
 
+    def passages(self, documents: Iterable[str] | None = None) -> GraphPassages:
+        """The walk over the graph's facts and its documents' stored texts; a document stored before
+        texts were kept reads as the sentences that state its facts."""
+        if documents is None and self._passages is not None:
+            return self._passages
+        facts = self.facts(documents).all()
+        texts = self.store.document_texts(documents)
+        sentences: dict[str, list[str]] = {}
+        for fact in facts:
+            for document, sentence in fact.evidence.items():
+                if document and document not in texts:
+                    sentences.setdefault(document, []).append(sentence)
+        texts.update({document: " ".join(dict.fromkeys(said)) for document, said in sentences.items()})
+        built = GraphPassages(facts, texts, self.relevance)
+        if documents is None:
+            self._passages = built
+        return built
+
     async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None) -> QAResult:
         started = time.perf_counter()
+        if mode == "passages":  # no model call before the answer: store reads and embeddings, off the loop
+            sources = await asyncio.to_thread(lambda: self.passages(documents).sources(question))
+            return await _answer(self.llm, question, "passages", sources, started)
         if mode == "global":
             meter = MeteredLLM(self.llm)
             sources = await self.community_sources(question, meter)
