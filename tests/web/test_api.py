@@ -169,6 +169,9 @@ def test_ask_answers_from_the_graph_with_citations(client, settings):
     answer = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none"}).json()
     assert answer["answer"] == "Acme Corp" and answer["supported"] and answer["citations"]
     assert client.post("/api/ask", json={"question": "x", "mode": "sideways"}).status_code == 422
+    passages = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none",
+                                             "mode": "passages"}).json()
+    assert [s["text"] for s in passages["sources"] if s["id"].startswith("P")] == [SENTENCE], "the job's text, whole"
 
 
 def test_events_stream_the_jobs(client, settings):

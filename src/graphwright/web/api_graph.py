@@ -134,7 +134,7 @@ def export(request: Request, format: str = "turtle", document: str | None = None
 
 class AskRequest(BaseModel):
     question: str = Field(..., min_length=1, max_length=2000)
-    mode: str = Field("local", pattern="^(local|global)$")
+    mode: str = Field("local", pattern="^(local|passages|global)$")
     model: str | None = None
     kb: str | None = None
     documents: list[str] | None = None
