@@ -25,6 +25,18 @@ def test_a_post_from_another_origin_is_refused(client):
     assert same.status_code == 200
 
 
+def test_a_cross_site_upload_without_an_origin_header_is_refused(client):
+    """A browser may leave Origin out of a form's multipart POST but still says where it comes from."""
+    upload = {"files": ("note.txt", b"Ada Quist founded Brightmoor.", "text/plain")}
+    for site in ("cross-site", "same-site"):
+        response = client.post("/api/jobs", files=upload, headers={"Sec-Fetch-Site": site})
+        assert response.status_code == 403, site
+    assert client.post("/api/sparql", json={"query": "ASK {}"}, headers={"Origin": "null"}).status_code == 403
+    own_page = client.post("/api/sparql", json={"query": "ASK {}"}, headers={"Sec-Fetch-Site": "same-origin"})
+    assert own_page.status_code == 200
+    assert client.get("/api/info", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200, "reads are not refused"
+
+
 @pytest.fixture
 def guarded(config):
     config.token, config.loopback_only = TOKEN, False

@@ -2,7 +2,8 @@
 
 * Host: on a loopback address only ``127.0.0.1``, ``localhost`` and ``[::1]`` are served, so a web
   page cannot reach the app through DNS rebinding.
-* Origin: a browser's POST from another origin is refused (no cross-site job submission).
+* Origin: a browser's POST from another origin is refused (no cross-site job submission), by its Origin
+  header or, where a browser leaves that out, by its Sec-Fetch-Site header.
 * Token: when set (required off loopback), every request carries it, as ``Authorization: Bearer``,
   or as the cookie a page gets by opening any URL once with ``?token=``.
 * Size: a request body above the limit is refused with 413, counted as it arrives (not trusted from
@@ -35,6 +36,18 @@ def _host_name(value: str) -> str:
     return urlsplit("//" + value).hostname or ""
 
 
+def _from_another_site(headers: dict[str, str], host: str) -> bool:
+    """A browser names where a request comes from in Origin, and in Sec-Fetch-Site, which it sends even
+    where it leaves Origin out (a form's multipart POST in some browsers): either one saying another site
+    is enough. Clients that send neither (curl, scripts) are not browsers and pass."""
+    origin = headers.get("origin")
+    if origin and origin != "null" and urlsplit(origin).netloc != host:
+        return True
+    if origin == "null":  # a sandboxed frame or a file: page
+        return True
+    return headers.get("sec-fetch-site", "") in ("cross-site", "same-site")
+
+
 class BodyTooLarge(Exception):
     pass
 
@@ -50,8 +63,7 @@ class Guard:
         host = headers.get("host", "")
         if self.loopback_only and not is_loopback(_host_name(host)):
             return await _refuse(send, 421, f"this server answers on its loopback address only, not {host!r}")
-        origin = headers.get("origin")
-        if scope["method"] not in ("GET", "HEAD", "OPTIONS") and origin and urlsplit(origin).netloc != host:
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS") and _from_another_site(headers, host):
             return await _refuse(send, 403, "a request from another web site is refused")
         if self.token:
             query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
