@@ -190,5 +190,6 @@ def test_pages_and_api_docs_are_served_from_the_package(client):
         assert "http" not in "".join(line for line in page.text.splitlines() if "src=" in line or "href=" in line)
     docs = client.get("/docs").text
     assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs and "cdn" not in docs
+    assert '<a href="/">' in docs.split("swagger-ui-bundle.js")[0], "the API docs lead back to the app"
     assert client.get("/static/vendor/cytoscape/cytoscape.min.js").status_code == 200
     assert "/api/jobs" in client.get("/openapi.json").json()["paths"]

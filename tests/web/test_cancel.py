@@ -47,14 +47,15 @@ def test_a_cancelled_job_keeps_what_it_stored_and_the_queue_goes_on(slow_client,
     model.gate.open()
 
     job = wait_for_job(get, first, until=lambda job: job["state"] != "running")
-    assert job["state"] == "cancelled"
+    assert job["state"] == "cancelled" and job["finished"] >= job["started"] and job["seconds"] >= 0
     stored = {r["source"] for r in get("/api/documents")}
     done = [d for d in job["documents"] if d["status"] == "ok"]
     failed = [d for d in job["documents"] if d["status"] == "failed"]
     assert len(done) >= 2 and len(done) + len(failed) == 20 and len(failed) >= 1
     assert {d["name"] for d in done} <= stored and not {d["name"] for d in failed} & stored
     assert all(d["reason"] == "cancelled by the user before it was extracted" for d in failed)
-    assert get(f"/api/jobs/{waiting}")["state"] == "cancelled"
+    never_ran = get(f"/api/jobs/{waiting}")
+    assert never_ran["state"] == "cancelled" and never_ran["finished"] and never_ran["seconds"] is None
 
     assert wait_for_job(get, last)["state"] == "done"  # the queue went on
     assert {r["source"] for r in get("/api/documents")} == stored | {"last00.txt"}  # nothing of the first ran on

@@ -53,11 +53,13 @@ def create_app(config: ServeConfig) -> FastAPI:
         app.add_api_route(path, _page(*page), methods=["GET"], include_in_schema=False)
 
     @app.get("/docs", include_in_schema=False)
-    def docs() -> HTMLResponse:  # Swagger UI from the package, not a CDN
-        return get_swagger_ui_html(openapi_url="/openapi.json", title="graphwright API",
+    def docs() -> HTMLResponse:  # Swagger UI from the package, not a CDN, under a way back to the app
+        page = get_swagger_ui_html(openapi_url="/openapi.json", title="graphwright API",
                                    swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
                                    swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
                                    swagger_favicon_url="/static/favicon.svg")
+        html = page.body.decode("utf-8").replace("<body>", f"<body>\n{DOCS_NAV}", 1)
+        return HTMLResponse(html)
 
     @app.middleware("http")
     async def headers(request: Request, call_next):
@@ -71,6 +73,11 @@ def create_app(config: ServeConfig) -> FastAPI:
     app.add_middleware(Guard, token=config.token, loopback_only=config.loopback_only,
                        max_body=config.max_upload_bytes)
     return app
+
+
+DOCS_NAV = ('<nav style="font: 14px sans-serif; padding: 8px 20px; border-bottom: 1px solid #ddd">'
+            '<a href="/">← graphwright</a> · <a href="/graph">Graph</a> · <a href="/ask">Ask</a> · '
+            '<a href="/query">SPARQL</a></nav>')
 
 
 def _page(name: str, title: str, scripts: list[str]):

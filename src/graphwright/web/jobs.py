@@ -130,6 +130,8 @@ class JobBook:
                                            (row["id"],)).fetchall())
         job["counts"] = {s: counts.get(s, 0) for s in ("pending", "ok", "skipped", "failed")}
         job["total"] = sum(counts.values())
+        ran = job["started"] is not None and job["finished"] is not None
+        job["seconds"] = round(job["finished"] - job["started"], 1) if ran else None  # how long it ran
         return job
 
     def unfinished(self) -> list[str]:
@@ -139,7 +141,7 @@ class JobBook:
         return [r["id"] for r in rows]
 
     def set_state(self, job_id: str, state: str, error: str | None = None, **numbers: int) -> None:
-        stamp = {"running": "started", "done": "finished", "failed": "finished"}.get(state)
+        stamp = {"running": "started", "done": "finished", "failed": "finished", "cancelled": "finished"}.get(state)
         sets = ["state=?", "error=?"] + [f"{k}=?" for k in numbers] + ([f"{stamp}=?"] if stamp else [])
         values = [state, error, *numbers.values(), *([time.time()] if stamp else [])]
         with self._lock:

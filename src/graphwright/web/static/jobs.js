@@ -47,7 +47,8 @@ function renderJobs(jobs) {
       gw.el("td", {}, gw.el("progress", {max: job.total || 1, value: finished}),
             ` ${finished}/${job.total}` + (job.counts.failed ? `, ${job.counts.failed} failed` : "")),
       gw.el("td", {}, job.system), gw.el("td", {}, job.model),
-      gw.el("td", {}, job.state === "done" ? job.triples : ""), gw.el("td", {}, job.state === "done" ? job.tokens : ""));
+      gw.el("td", {}, job.state === "done" ? job.triples : ""), gw.el("td", {}, job.state === "done" ? job.tokens : ""),
+      gw.el("td", {}, job.seconds === null ? "" : `${job.seconds} s`));
   }));
 }
 
