@@ -137,6 +137,26 @@ def test_the_sparql_protocol_endpoint_answers_other_tools(client, settings):
     assert refused.status_code == 403
 
 
+def test_the_sparql_protocol_endpoint_answers_in_the_format_asked_for(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    select = {"query": "SELECT ?l WHERE { ?s rdfs:label ?l } ORDER BY ?l"}
+    csv = client.get("/sparql", params=select, headers={"Accept": "text/csv"})
+    assert csv.headers["content-type"].startswith("text/csv") and csv.text.splitlines()[0] == "l"
+    assert "Oslo" in csv.text.splitlines()
+    tsv = client.get("/sparql", params=select, headers={"Accept": "text/tab-separated-values"})
+    assert tsv.text.splitlines()[0] == "?l" and '"Oslo"' in tsv.text.splitlines()
+    xml = client.get("/sparql", params=select, headers={"Accept": "application/sparql-results+xml"})
+    assert xml.headers["content-type"].startswith("application/sparql-results+xml") and "<literal>Oslo</literal>" in xml.text
+    ranked = client.get("/sparql", params=select, headers={"Accept": "text/csv;q=0.5, application/sparql-results+xml"})
+    assert ranked.headers["content-type"].startswith("application/sparql-results+xml"), "q decides"
+    anything = client.get("/sparql", params=select, headers={"Accept": "*/*"})
+    assert anything.headers["content-type"].startswith("application/sparql-results+json")
+    construct = {"query": "CONSTRUCT { ?s rdfs:label ?l } WHERE { ?s rdfs:label ?l }"}
+    turtle = client.get("/sparql", params=construct, headers={"Accept": "text/turtle"})
+    assert turtle.headers["content-type"].startswith("text/turtle") and '"Oslo"' in turtle.text
+    assert client.get("/sparql", params=construct).headers["content-type"].startswith("application/n-triples")
+
+
 def test_exports_come_as_files(client, settings):
     finished(client, submit(client, settings, text=SENTENCE))
     turtle = client.get("/api/export", params={"format": "turtle"})

@@ -63,13 +63,14 @@ class BoundedQueries:
     def rows(self, sparql: str, *, version: int, grown: bool = False) -> Rows:
         """``GraphStore.query``'s rows, at most ``max_rows`` of them. ``version`` names the store's state:
         a new one makes the child open the store again."""
-        found = self._ask(("rows", sparql, grown, self.max_rows + 1), version)
+        found = self._ask(("rows", sparql, grown, self.max_rows + 1, ""), version)
         return Rows(found[:self.max_rows], len(found) > self.max_rows)
 
-    def serialized(self, sparql: str, *, version: int) -> Serialized:
-        """The SPARQL protocol's answer: SELECT and ASK as SPARQL JSON results, CONSTRUCT and DESCRIBE as
-        N-Triples, over every document's KG."""
-        body, media_type = self._ask(("serialized", sparql, False, self.max_bytes), version)
+    def serialized(self, sparql: str, *, version: int, accept: str = "") -> Serialized:
+        """The SPARQL protocol's answer over every document's KG, in the format ``accept`` (an HTTP Accept
+        header) prefers among those this endpoint writes: SELECT and ASK as SPARQL JSON, XML, CSV or TSV
+        results (JSON by default), CONSTRUCT and DESCRIBE as N-Triples, Turtle or RDF/XML (N-Triples)."""
+        body, media_type = self._ask(("serialized", sparql, False, self.max_bytes, accept), version)
         return Serialized(body, media_type)
 
     def close(self) -> None:
@@ -132,7 +133,7 @@ def _serve(conn, path: str) -> None:
     store, opened = None, None
     while True:
         try:
-            version, kind, sparql, grown, limit = conn.recv()
+            version, kind, sparql, grown, limit, accept = conn.recv()
         except (EOFError, OSError):
             return
         try:
@@ -143,7 +144,7 @@ def _serve(conn, path: str) -> None:
             if kind == "rows":
                 answer = ("ok", store.query(sparql, grown=grown, max_rows=limit))
             else:
-                answer = ("ok", _serialize(store, sparql, limit))
+                answer = ("ok", _serialize(store, sparql, limit, accept))
         except StoreError as exc:  # pickled whole, so the caller raises the same kind
             answer = ("error", exc)
         except Exception as exc:  # any other goes back as its message
@@ -168,17 +169,48 @@ class _CappedBuffer:
         pass
 
 
-def _serialize(store, sparql: str, limit: int) -> tuple[bytes, str]:
+# media type -> what pyoxigraph writes, best first: the first of each kind is the default
+RESULT_FORMATS = {"application/sparql-results+json": ox.QueryResultsFormat.JSON,
+                  "application/json": ox.QueryResultsFormat.JSON,
+                  "application/sparql-results+xml": ox.QueryResultsFormat.XML,
+                  "application/xml": ox.QueryResultsFormat.XML,
+                  "text/csv": ox.QueryResultsFormat.CSV,
+                  "text/tab-separated-values": ox.QueryResultsFormat.TSV}
+GRAPH_FORMATS = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/turtle": ox.RdfFormat.TURTLE,
+                 "application/rdf+xml": ox.RdfFormat.RDF_XML}
+
+
+def negotiate(accept: str, offered: dict) -> str:
+    """The media type of ``offered`` that an HTTP Accept header prefers (by q, then its order); the first
+    offered when it names none of them (or */*), as a lenient endpoint answers."""
+    choices = []
+    for position, part in enumerate(accept.split(",")):
+        kind, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if kind.strip().lower() in offered and q > 0:
+            choices.append((-q, position, kind.strip().lower()))
+    return min(choices)[2] if choices else next(iter(offered))
+
+
+def _serialize(store, sparql: str, limit: int, accept: str = "") -> tuple[bytes, str]:
     from graphwright.store.rdf_store import translated_errors
 
     out = _CappedBuffer(limit)
     with translated_errors("query failed"):
         result = store.raw_query(sparql)
-        triples = isinstance(result, ox.QueryTriples)
+        offered = GRAPH_FORMATS if isinstance(result, ox.QueryTriples) else RESULT_FORMATS
+        media_type = negotiate(accept, offered)
         try:
-            result.serialize(out, format=ox.RdfFormat.N_TRIPLES if triples else ox.QueryResultsFormat.JSON)
+            result.serialize(out, format=offered[media_type])
         except (OSError, RuntimeError) as exc:  # pyoxigraph may wrap the writer's own error
             if out.size > limit:
                 raise AnswerTooLarge.over(limit) from exc
             raise
-    return b"".join(out.parts), "application/n-triples" if triples else "application/sparql-results+json"
+    return b"".join(out.parts), media_type

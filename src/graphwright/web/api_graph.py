@@ -85,8 +85,9 @@ def sparql(request: Request, body: SparqlRequest) -> dict[str, Any]:
 
 @router.get("/sparql")
 def sparql_protocol_get(request: Request, query: str | None = None) -> Response:
-    """A SPARQL 1.1 protocol endpoint for other tools (read-only): SELECT/ASK as SPARQL JSON results,
-    CONSTRUCT/DESCRIBE as N-Triples. The default graph is every document's KG."""
+    """A SPARQL 1.1 protocol endpoint for other tools (read-only), answering in the format the Accept
+    header asks for: SELECT/ASK as SPARQL JSON (the default), XML, CSV or TSV results; CONSTRUCT/DESCRIBE
+    as N-Triples (the default), Turtle or RDF/XML. The default graph is every document's KG."""
     return _protocol_answer(request, query)
 
 
@@ -107,7 +108,8 @@ def _protocol_answer(request: Request, query: str | None) -> Response:
         raise HTTPException(400, "give the query as ?query=..., a form field, or an application/sparql-query body")
     state = server(request)
     try:
-        answer = state.queries.serialized(_read_only(query), version=state.runner.store_version)
+        answer = state.queries.serialized(_read_only(query), version=state.runner.store_version,
+                                          accept=request.headers.get("accept", ""))
     except StoreError as exc:
         raise _query_error(exc) from exc
     return Response(answer.body, media_type=answer.media_type)
