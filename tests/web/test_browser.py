@@ -111,9 +111,14 @@ def test_upload_run_browse_and_query(served, page):
     assert SENTENCE in page.text_content("#details .evidence")
     assert page.text_content("#details mark") == "John Smith"
 
-    click_element(page, f"window.gwGraph.nodes().filter(n => n.data('label') === {json.dumps(EVIL)})[0]")
+    node = f"window.gwGraph.nodes().filter(n => n.data('label') === {json.dumps(EVIL)})[0]"
+    width = page.evaluate(f"{node}.width()")
+    click_element(page, node)
     wait_until(page, f"document.querySelector('#details h2').textContent === {json.dumps(EVIL)}")
     assert page.locator("#details script, #details b").count() == 0
+    assert page.evaluate(f"{node}.selected()") and page.evaluate(f"{node}.width()") == width, "a selected node keeps its size"
+    assert page.evaluate("document.querySelector('#document option:nth-child(2)').textContent").endswith(".txt"), \
+        "documents are listed by file name"
 
     page.goto(serve.url + "/query")
     page.fill("#query", "SELECT ?name WHERE { ?s rdfs:label ?name } ORDER BY ?name")

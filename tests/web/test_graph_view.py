@@ -38,7 +38,9 @@ def test_the_index_patched_run_by_run_equals_a_fresh_read():
         assert ("Marie Curie", "date of death", "1934", 1) in patched
 
         facets = index.facets(3)
-        assert facets["documents"] == ["doc-1", "doc-2"] and facets["types"][0]["iri"].endswith("Q5")
+        assert [d["iri"] for d in facets["documents"]] == ["doc-1", "doc-2"] and facets["types"][0]["iri"].endswith("Q5")
+        # the filter names each document by its file, and by its id too where two files share a name
+        assert [d["label"] for d in facets["documents"]] == ["texts/curie.txt (doc-1)", "texts/curie.txt (doc-2)"]
         born = index.select(3, Filters(document="doc-1"), 10)
         assert [e["label"] for e in born["edges"]] == ["place of birth"] and born["total"] == 1
         human = index.select(3, Filters(type=facets["types"][0]["iri"]), 10)
@@ -51,3 +53,27 @@ def test_a_relation_kept_under_its_phrase_reaches_the_browser_as_unlinked():
         store.add_result(document, phrase_result(document))
         chosen = GraphIndex(store, []).select(0, Filters(), 10)
     assert chosen["edges"] and all(e["unlinked"] and e["label"] == "runs its office out of" for e in chosen["edges"])
+
+
+def test_filters_keep_unscored_facts_name_systems_as_runs_and_type_nodes_by_instance_of():
+    from graphwright.kb.namespaces import WD, WDT
+    from graphwright.model import Provenance, Term, Triple
+
+    document = make_document("doc-1")
+    result = make_result(document, system="cie.network")
+    for triple in result.triples:  # provenance names the system with its version, as cie.* writes it
+        triple.provenance = triple.provenance.model_copy(update={"system": "cie.network.v1"})
+    result.entities = []  # no entity records: the node's type comes from its instance-of fact
+    result.triples.append(Triple(subject=Term.iri(WD + "Q7186", label="Marie Curie"),
+                                 predicate=Term.iri(WDT + "P31", label="instance of"),
+                                 object=Term.iri(WD + "Q5", label="human"), provenance=Provenance(system="cie.network.v1")))
+    with GraphStore.in_memory() as store:
+        store.add_result(document, result)
+        index = GraphIndex(store, [])
+        facets = index.facets(0)
+        assert facets["systems"] == ["cie.network"], "the name the Jobs page shows"
+        assert [t["label"] for t in facets["types"]] == ["human"]
+        assert index.select(0, Filters(type=WD + "Q5"), 10)["total"] == 4
+        scored = index.select(0, Filters(min_confidence=0.9), 10)
+        # the date of death (1.0) passes, the birth place (0.875) does not, unscored facts are not judged
+        assert {e["label"] for e in scored["edges"]} == {"date of death", "nickname", "instance of"}

@@ -169,7 +169,7 @@ def _support(doc_id: str, sys_id: str, t: Triple) -> dict[str, Any]:
 def _provenance_support(doc_id: str, sys_id: str, p: Provenance, surfaces: list[str | None]) -> dict[str, Any]:
     return {
         "document_id": doc_id,
-        "system": p.system or sys_id,
+        "system": sys_id,  # the run's system, as the jobs and filters name it (provenance may add a version)
         "agent": p.agent,
         "model": p.model,
         "prompt_version": p.prompt_version,

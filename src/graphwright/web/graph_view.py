@@ -26,11 +26,12 @@ class Filters:
     search: str | None = None  # text in a node's or an edge's label
 
     def support(self, support: list[dict]) -> list[dict]:
-        """The supports of an edge that pass the document, system and confidence filters."""
+        """The supports of an edge that pass the document, system and confidence filters. A support its
+        system gave no confidence is not judged by confidence (it would vanish at any threshold)."""
         return [s for s in support
                 if (self.document is None or s["document_id"] == self.document)
                 and (self.system is None or s["system"] == self.system)
-                and (self.min_confidence is None or (s["confidence"] is not None and s["confidence"] >= self.min_confidence))]
+                and (self.min_confidence is None or s["confidence"] is None or s["confidence"] >= self.min_confidence)]
 
 
 # an event node also has its type, trigger and the evidence of its record
@@ -130,7 +131,11 @@ class GraphIndex:
 
     def facets(self, version: int) -> dict[str, Any]:
         data = self.data(version)
-        return {"documents": data["documents"], "systems": data["systems"],
+        names = {run["document_id"]: run["source"] for run in self.store.documents() if run["source"]}
+        shared = {n for n in names.values() if list(names.values()).count(n) > 1}
+        documents = [{"iri": d, "label": (f"{names[d]} ({d})" if names[d] in shared else names[d]) if d in names else d}
+                     for d in data["documents"]]
+        return {"documents": sorted(documents, key=lambda d: (d["label"].casefold(), d["iri"])), "systems": data["systems"],
                 "types": sorted(({"iri": t, "label": label} for t, label in data["type_labels"].items()
                                  if not t.startswith(v.GW)), key=lambda t: t["label"].casefold()),
                 "total_triples": data["total_triples"], "total_events": data["total_events"],
@@ -152,9 +157,12 @@ class GraphIndex:
 
 
 def _node_types(store: GraphStore, graph: str | None = None) -> dict[str, set[str]]:
-    """Each node's ``rdf:type``s over every document's graph, or over one graph."""
+    """Each node's types over every document's graph, or over one graph: its ``rdf:type``s (entity
+    records) and the classes the graph says it is an instance of (Wikidata's P31, as `facts` and
+    cie.* write it)."""
     out: dict[str, set[str]] = {}
-    where = f"GRAPH {sparql_iri(graph)} {{ ?s a ?t }}" if graph else "?s a ?t"
+    pattern = "{ ?s a ?t } UNION { ?s wdt:P31 ?t FILTER(isIRI(?t)) }"
+    where = f"GRAPH {sparql_iri(graph)} {{ {pattern} }}" if graph else pattern
     for row in store.query(f"SELECT DISTINCT ?s ?t WHERE {{ {where} }}"):
         out.setdefault(row["s"], set()).add(row["t"])
     return out

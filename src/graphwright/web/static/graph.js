@@ -16,7 +16,9 @@ const STYLE = [
     "min-zoomed-font-size": 8}},
   {selector: "edge[kind = 'role']", style: {"line-style": "dashed", "line-color": "#039855", "target-arrow-color": "#039855"}},
   {selector: "edge[?unlinked]", style: {"line-style": "dashed", "line-color": "#7a5af8", "target-arrow-color": "#7a5af8", "color": "#7a5af8"}},
-  {selector: ":selected", style: {"border-width": 3, "line-color": "#2f6fed", "target-arrow-color": "#2f6fed", "width": 3}},
+  // a node's "width" is its size: the selected look of edges must not reach nodes
+  {selector: "node:selected", style: {"border-width": 3, "border-color": "#2f6fed"}},
+  {selector: "edge:selected", style: {"line-color": "#2f6fed", "target-arrow-color": "#2f6fed", "width": 3}},
 ];
 
 // labels too small to read are not drawn, and while panning or zooming a snapshot moves instead of the
@@ -128,9 +130,10 @@ cy.on("dbltap", "node", event => expand(event.target));
 
 async function loadFacets() {
   const f = await gw.api("/api/graph/facets");
-  gw.fill($("document"), f.documents, null, "all documents");
+  gw.fill($("document"), f.documents, d => d.label, "all documents");
   gw.fill($("system"), f.systems, null, "all systems");
-  gw.fill($("type"), f.types, t => t.label, "all types");
+  gw.fill($("type"), f.types, t => t.label, f.types.length ? "all types" : "no typed nodes");
+  $("type").disabled = !f.types.length;
   $("size").textContent = `${f.nodes} nodes · ${f.edges} edges in the store`;
 }
 
