@@ -137,6 +137,13 @@ def test_the_sparql_protocol_endpoint_answers_other_tools(client, settings):
     assert refused.status_code == 403
 
 
+def test_asking_the_grown_graph_before_any_merge_says_how_to_grow_one(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    response = client.post("/api/sparql", json={"query": "SELECT * WHERE { ?s ?p ?o }", "grown": True})
+    assert response.status_code == 409 and "graph merge" in response.json()["detail"]
+    assert client.post("/api/sparql", json={"query": "SELECT * WHERE { ?s ?p ?o }"}).json()["rows"]
+
+
 def test_the_sparql_protocol_endpoint_answers_in_the_format_asked_for(client, settings):
     finished(client, submit(client, settings, text=SENTENCE))
     select = {"query": "SELECT ?l WHERE { ?s rdfs:label ?l } ORDER BY ?l"}

@@ -321,6 +321,11 @@ class GraphStore:
                 n += sum(1 for _ in self.oxigraph.quads_for_pattern(None, rdf_type, statement, graph))
         return n
 
+    def has_grown_graph(self) -> bool:
+        """Whether `graph merge` has grown a graph in this store."""
+        with translated_errors("cannot read the graph store"):
+            return self.oxigraph.contains_named_graph(ox.NamedNode(v.GROWN_KG_GRAPH))
+
     def raw_query(self, sparql: str, *, union: bool = True, grown: bool = False) -> Any:
         """pyoxigraph's own answer to ``sparql`` over the default graph ``query`` reads, for a caller that
         serializes it (the SPARQL protocol); its errors are pyoxigraph's."""

@@ -76,6 +76,9 @@ def sparql(request: Request, body: SparqlRequest) -> dict[str, Any]:
     """A read-only query; rows map variable names to values. The default graph is every document's KG.
     At most 10,000 rows come back (``truncated`` says when more matched)."""
     state = server(request)
+    if body.grown and not state.store.has_grown_graph():
+        raise HTTPException(409, "this store has no grown graph yet: run `graphwright graph merge --store <store>` "
+                                 "to grow one from its documents, or query every document's graph instead")
     try:
         found = state.queries.rows(_read_only(body.query), version=state.runner.store_version, grown=body.grown)
     except StoreError as exc:
