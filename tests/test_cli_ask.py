@@ -82,4 +82,4 @@ def test_ask_without_a_store_or_with_a_bad_mode_says_what_to_do(tmp_path):
     missing = runner.invoke(app, ["ask", "Who?", "--store", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "graphwright extract" in missing.output
     bad = runner.invoke(app, ["ask", "Who?", "--store", str(tmp_path), "--mode", "everything"])
-    assert bad.exit_code == 1 and "local or global" in bad.output
+    assert bad.exit_code == 1 and "local, passages or global" in bad.output
