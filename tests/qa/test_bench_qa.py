@@ -35,7 +35,8 @@ def model() -> ScriptedLLM:
 async def run(bench, llm):
     store, runs = await bench.index("toy", dataset(), llm, "openie")
     try:
-        results = {c: await bench.ask(c, "toy", dataset(), llm, store, "openie") for c in ("graph", "bm25", "none")}
+        results = {c: await bench.ask(c, "toy", dataset(), llm, store, "openie")
+                   for c in ("graph", "walk", "bm25", "none")}
         return runs, results, bench.table("toy", dataset(), runs, results, llm.name, "cmd", "openie")
     finally:
         store.close()
@@ -51,9 +52,11 @@ async def test_bench_qa_resumes_and_rebuilds_from_the_ledger(tmp_path, monkeypat
     assert len(runs) == 2 and sum(r["triples"] for r in runs) == 2
     assert results["graph"][0]["em"] == 1.0 and results["graph"][0]["support_recall"] == 1.0
     assert results["none"][0]["em"] == 0.0 and results["none"][0]["support_recall"] == 0.0
+    walk = results["walk"][0]
+    assert walk["em"] == 1.0 and walk["support_recall"] == 1.0 and walk["passages"] == 2, "recall counts passages"
     assert "| graph | 1.000 |" in table and "Index: 2 passages by openie, 2 facts; 2 calls" in table
     calls = len(first.calls)
-    assert calls == 2 + 3
+    assert calls == 2 + 4
 
     again = model()
     await run(bench, again)
@@ -63,3 +66,10 @@ async def test_bench_qa_resumes_and_rebuilds_from_the_ledger(tmp_path, monkeypat
     fresh = model()
     runs, results, _ = await run(bench, fresh)
     assert fresh.calls == [] and sum(r["triples"] for r in runs) == 2  # rebuilt from the recorded answers
+
+
+def test_the_first_30_questions_are_dev_and_the_rest_test():
+    bench = load_script("bench_qa")
+    questions = list(range(100))
+    dev, test = bench.split_questions(questions, "dev"), bench.split_questions(questions, "test")
+    assert dev == list(range(30)) and test == list(range(30, 100)) and bench.split_questions(questions, "all") == questions
