@@ -191,6 +191,20 @@ def test_graph_filters_and_neighbourhoods(client, settings):
     assert client.get("/api/graph/nodes/n999/neighbours").status_code == 404
 
 
+def test_a_document_deleted_leaves_the_store_the_graph_page_and_the_exports(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    finished(client, submit(client, settings, text=f"{EVIL} lives in Oslo ."))
+    assert client.get("/api/graph").json()["total"] == 3
+    runs = client.get("/api/documents").json()
+    gone = next(r["document_id"] for r in runs if r["triples"] == 1)
+    deleted = client.delete(f"/api/documents/{gone}")
+    assert deleted.status_code == 200 and deleted.json()["runs"] == 1
+    assert [r["document_id"] for r in client.get("/api/documents").json()] == [r["document_id"] for r in runs if r["document_id"] != gone]
+    assert client.get("/api/graph").json()["total"] == 2, "the graph page follows"
+    assert gone not in client.get("/api/export", params={"format": "nquads", "provenance": True}).text
+    assert client.delete(f"/api/documents/{gone}").status_code == 404
+
+
 def test_ask_answers_from_the_graph_with_citations(client, settings):
     finished(client, submit(client, settings, text=SENTENCE))
     answer = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none"}).json()

@@ -128,6 +128,16 @@ def test_upload_run_browse_and_query(served, page):
     assert "Acme Corp" in names and EVIL in names
     assert page.evaluate("window.pwned") is None  # no label ran as markup on any page
 
+    page.goto(serve.url + "/")  # delete the hostile file's document: its row and its edge go
+    page.wait_for_selector("#documents tbody tr")
+    rows = page.locator("#documents tbody tr")
+    assert rows.count() == 2
+    page.once("dialog", lambda dialog: dialog.accept())
+    rows.filter(has_text="<img src=x onerror=window.pwned=2>.txt").locator("button.delete").click()
+    wait_until(page, "document.querySelectorAll('#documents tbody tr').length === 1")
+    page.goto(serve.url + "/graph")
+    wait_until(page, "window.gwGraph && window.gwGraph.edges().length === 2")
+
 
 def test_updates_are_refused_on_the_sparql_page(served, page):
     serve, _ = served

@@ -1,4 +1,4 @@
-"""`graphwright graph export|view|map-relation|query`: the stored graph (the grown graph's commands are in
+"""`graphwright graph export|view|map-relation|query|documents|delete`: the stored graph (the grown graph's commands are in
 growth.py)."""
 
 from __future__ import annotations
@@ -120,3 +120,44 @@ def graph_query(
         table.add_row(*(Text("" if value is None else str(value)) for value in row.values()))
     console.print(table)
 
+
+
+@graph_app.command("delete")
+def graph_delete(
+    document: list[str] = typer.Argument(..., help="The id of a stored document (`graphwright graph documents`)."),
+    store: Path = typer.Option(Path("out/store"), "--store"),
+) -> None:
+    """Delete documents and everything derived from them: every system's facts and provenance, the text,
+    and their part of the grown graph (edges only they supported; their votes on the others)."""
+    from graphwright.curation import delete_document, finish_pending
+    from graphwright.store import GraphStore
+
+    try:
+        with GraphStore.open(store, create=False) as graph_store:
+            for done in finish_pending(graph_store):
+                typer.echo(f"finished the interrupted deletion of {done.document_id}")
+            for document_id in document:
+                deleted = delete_document(graph_store, document_id)
+                typer.echo(f"deleted {document_id}: {deleted.runs} runs; grown graph: {deleted.grown.edges} edges "
+                           f"and {deleted.grown.nodes} entities removed, {deleted.grown.votes} edges kept on other documents' votes")
+    except GraphwrightError as exc:
+        fail(exc)
+
+
+@graph_app.command("documents")
+def graph_documents(store: Path = typer.Option(Path("out/store"), "--store")) -> None:
+    """The stored documents: id, source file, system, status and facts, one row per system's run."""
+    from rich.text import Text
+
+    from graphwright.store import GraphStore
+
+    try:
+        with GraphStore.open_for_reading(store) as graph_store:
+            runs = graph_store.documents()
+    except GraphwrightError as exc:
+        fail(exc)
+    table = Table("document", "source", "system", "status", "facts")
+    for run in runs:
+        table.add_row(Text(run["document_id"] or ""), Text(run["source"] or ""), Text(run["system"] or ""),
+                      run["status"] or "", str(run["triples"]))
+    console.print(table)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import StreamingResponse
 
 from graphwright.assembly import build_system
-from graphwright.errors import GraphwrightError
+from graphwright.errors import DataNotFoundError, GraphwrightError
 from graphwright.inputs import decode_text
 from graphwright.store.export import ALL_FORMATS
 from graphwright.systems.base import DEFAULT_SYSTEM, system_names
@@ -146,3 +146,15 @@ async def events(request: Request) -> StreamingResponse:
 def documents(request: Request) -> list[dict[str, Any]]:
     """One row per stored run: document, system, status, reason, counts and usage."""
     return server(request).store.documents()
+
+
+@router.delete("/documents/{document_id}")
+async def delete_document(request: Request, document_id: str) -> dict[str, Any]:
+    """Delete a document and everything derived from it: every system's facts and provenance, its text,
+    and its part of the grown graph. 404 when the store holds nothing of it."""
+    try:
+        deleted = server(request).runner.delete_document(document_id)
+    except DataNotFoundError as exc:
+        raise HTTPException(404, str(exc)) from exc
+    return {"document_id": deleted.document_id, "runs": deleted.runs,
+            "grown": {"edges": deleted.grown.edges, "votes": deleted.grown.votes, "nodes": deleted.grown.nodes}}

@@ -140,6 +140,17 @@ class JobRunner:
         self.stored_runs.append((document.id, result.system))
         self.changes.bump()
 
+    def delete_document(self, document_id: str):
+        """Delete a stored document and what was derived from it (graphwright.curation), in the event loop
+        where jobs write, so no job's write interleaves; the graph page re-reads the runs it lost."""
+        from graphwright.curation import delete_document
+
+        systems = [system for _, _, system in self.store.graphs("prov", document_id=document_id)]
+        deleted = delete_document(self.store, document_id)
+        self.stored_runs.extend((document_id, system) for system in systems)
+        self.changes.bump()
+        return deleted
+
     def _give_up(self, job_id: str, reason: str) -> None:
         self.book.fail_pending(job_id, f"the job stopped: {reason}")
         self.book.set_state(job_id, "failed", reason)

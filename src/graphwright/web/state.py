@@ -10,6 +10,7 @@ from typing import Any
 
 from graphwright.chunking import MAX_CHARS
 from graphwright.errors import UserError
+from graphwright.curation import finish_pending
 from graphwright.store import GraphStore
 from graphwright.store.bounded_query import BoundedQueries
 from graphwright.web.graph_view import GraphIndex
@@ -38,6 +39,7 @@ class ServerState:
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
         self.store = GraphStore.open(config.store)
+        finish_pending(self.store)  # a deletion a stopped server left half done
         self.queries = BoundedQueries(config.store, seconds=config.sparql_seconds,
                                       max_bytes=config.sparql_max_bytes)
         self.book = JobBook(config.data)

@@ -71,7 +71,20 @@ async function loadDocuments() {
   $("documents").tBodies[0].replaceChildren(...runs.map(r => gw.el("tr", {},
     gw.el("td", {className: "iri"}, r.document_id), gw.el("td", {}, r.source || ""), gw.el("td", {}, r.system),
     gw.el("td", {className: "status-" + r.status}, r.status), gw.el("td", {}, r.triples), gw.el("td", {}, r.entities),
-    gw.el("td", {}, r.reason || ""))));
+    gw.el("td", {}, r.reason || ""),
+    gw.el("td", {}, gw.el("button", {type: "button", className: "delete", onclick: () => deleteDocument(r)}, "delete")))));
+}
+
+// the document and everything derived from it: every system's facts, its text, its part of the grown graph
+async function deleteDocument(run) {
+  const name = run.source || run.document_id;
+  if (!confirm(`Delete ${name} and every fact, export line and grown-graph edge that comes from it?`)) return;
+  try {
+    await gw.api(`/api/documents/${encodeURIComponent(run.document_id)}`, {method: "DELETE"});
+  } catch (error) {
+    $("job-error").textContent = error.message;
+  }
+  loadDocuments();
 }
 
 function follow() {
