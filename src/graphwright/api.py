@@ -55,18 +55,18 @@ def open_store(path: str | os.PathLike[str] | None = None) -> GraphStore:
 async def extract_async(texts: str | Document | Iterable[str | Document], *, system: str = DEFAULT_SYSTEM,
                         model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                         kb: str = "default", store: GraphStore | None = None, settings: dict | None = None,
-                        cache: bool = True, concurrency: int = 1, llm=None) -> Extraction:
+                        cache: bool = True, concurrency: int = 1, llm=None, redo: bool = False) -> Extraction:
     """Extract from ``texts`` (a text, a Document, or many) into ``store`` (in memory when not given).
     ``model``, ``base_url`` and ``api_key`` choose the model as the command line's options do; ``llm`` is
     an LLM object to use instead (graphwright.llm). A document the store already holds from this system
-    is skipped, as a rerun of `extract` skips it."""
+    is skipped, as a rerun of `extract` skips it, unless ``redo`` (then its result is replaced)."""
     documents = [_document(text) for text in ([texts] if isinstance(texts, (str, Document)) else texts)]
     graph_store = store if store is not None else GraphStore.in_memory()
     run = open_run(system, dict(settings or {}), ModelChoice(model, base_url, api_key, cache=cache), kb, llm=llm)
     attach_store(system, run.system, graph_store)
     results: dict[str, ExtractionResult] = {}
     try:
-        summary = await extract_batch(documents, run.system, graph_store, concurrency=concurrency,
+        summary = await extract_batch(documents, run.system, graph_store, concurrency=concurrency, redo=redo,
                                       on_result=lambda document, result: results.__setitem__(document.id, result))
     finally:
         await run.aclose()

@@ -139,9 +139,11 @@ async def extract_batch(
     max_chars: int = MAX_CHARS,
     on_progress: Callable[[str], None] | None = None,
     on_result: Callable[[Document, ExtractionResult], None] | None = None,
+    redo: bool = False,
 ) -> BatchSummary:
     """``on_progress`` gets each document's source as it is finished or skipped; ``on_result`` gets each
-    result once the store holds it (the web app's job table follows the store with it)."""
+    result once the store holds it (the web app's job table follows the store with it). ``redo`` runs
+    documents the store already holds from this system again (new settings), replacing their results."""
     summary = BatchSummary()
     lock = asyncio.Lock()
 
@@ -180,7 +182,7 @@ async def extract_batch(
                 store.record_failure(item.source, system.name, item.reason, source=item.source)
                 if on_progress:
                     on_progress(item.source)
-            elif store.document_status(item.id, system.name) == "ok":
+            elif not redo and store.document_status(item.id, system.name) == "ok":
                 summary.skipped += 1
                 if on_progress:
                     on_progress(item.source or item.id)

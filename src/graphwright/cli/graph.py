@@ -1,4 +1,4 @@
-"""`graphwright graph export|view|map-relation|query|documents|delete`: the stored graph (the grown graph's commands are in
+"""`graphwright graph export|view|map-relation|query|documents|delete|reextract`: the stored graph (the grown graph's commands are in
 growth.py)."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import typer
 from rich.table import Table
 
 from graphwright.cli.app import graph_app
-from graphwright.cli.common import console, fail
+from graphwright.cli.common import API_KEY, BASE_URL, MODEL, NO_CACHE, console, fail, read_settings
 from graphwright.errors import GraphwrightError, UserError
+from graphwright.systems.base import DEFAULT_SYSTEM
 
 
 @graph_app.command("export")
@@ -161,3 +162,37 @@ def graph_documents(store: Path = typer.Option(Path("out/store"), "--store")) ->
         table.add_row(Text(run["document_id"] or ""), Text(run["source"] or ""), Text(run["system"] or ""),
                       run["status"] or "", str(run["triples"]))
     console.print(table)
+
+
+@graph_app.command("reextract")
+def graph_reextract(
+    document: list[str] = typer.Argument(..., help="The id of a stored document (`graphwright graph documents`)."),
+    system: str = typer.Option(DEFAULT_SYSTEM, "--system", "-s", help="The system to extract them with."),
+    option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE (repeatable)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="System configuration file; --set overrides it."),
+    replace: bool = typer.Option(False, "--replace", help="Then remove the documents' runs of every other system."),
+    store: Path = typer.Option(Path("out/store"), "--store"),
+    model: Optional[str] = MODEL, base_url: Optional[str] = BASE_URL, api_key: Optional[str] = API_KEY,
+    kb: str = typer.Option("default", "--kb"), no_cache: bool = NO_CACHE,
+) -> None:
+    """Extract stored documents again, from the text the store keeps, with another system or settings; the
+    system's earlier result for each is replaced."""
+    import asyncio
+
+    from graphwright.api import extract_async
+    from graphwright.curation import remove_other_runs, stored_documents
+    from graphwright.store import GraphStore
+
+    try:
+        settings = read_settings(option, config)
+        with GraphStore.open(store, create=False) as graph_store:
+            documents = stored_documents(graph_store, document)
+            run = asyncio.run(extract_async(documents, system=system, model=model, base_url=base_url, api_key=api_key,
+                                            kb=kb, store=graph_store, settings=settings, cache=not no_cache, redo=True))
+            for result in run.results:
+                removed = remove_other_runs(graph_store, result.document_id, system) if replace else 0
+                typer.echo(f"{result.document_id}: {result.status}, {len(result.triples)} facts by {system}"
+                           + (f"; {removed} other systems' runs removed" if removed else "")
+                           + (f" ({result.reason})" if result.reason else ""))
+    except GraphwrightError as exc:
+        fail(exc)
