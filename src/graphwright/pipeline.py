@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Awaitable, Callable, Iterable, TypeVar
 
 from graphwright.chunking import CHUNK_CHARS, MAX_CHARS, chunk_document
+from graphwright.converters import page_of
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
 from graphwright.jsonl import append_jsonl, keep_rows, last_per_key
 from graphwright.llm.attribution import usage_by_agent
-from graphwright.model import Document, Entity, ExtractionResult, Span, Usage
+from graphwright.model import Document, Entity, ExtractionResult, Span, Triple, Usage
 from graphwright.model.events import event_iri
 from graphwright.store.codec import unstorable
 from graphwright.store.protocol import ResultStore
@@ -148,6 +149,7 @@ async def extract_batch(
     lock = asyncio.Lock()
 
     async def record(document: Document, result: ExtractionResult) -> None:
+        with_pages(document, result)
         problem = unstorable(result, document.source)
         if problem:  # a system's bug on one document: that document fails, the batch goes on
             result = ExtractionResult.failed(document.id, result.system, f"its result cannot be stored: {problem}",
@@ -195,6 +197,20 @@ async def extract_batch(
     if results_path:
         keep_committed_results(results_path, store, system.name)  # a redone document's old line goes
     return summary
+
+
+def with_pages(document: Document, result: ExtractionResult) -> None:
+    """Each piece of evidence gets the page it is on, for a document converted from a PDF."""
+    if "page_starts" not in document.metadata:
+        return
+    for item in [*result.triples, *result.events]:  # entities carry mentions, not provenance
+        evidence = item.provenance.evidence
+        if evidence is None:
+            continue
+        # where the subject (or trigger) is named inside the evidence: a span can run over a page break
+        surface = (item.subject.surface or item.subject.label) if isinstance(item, Triple) else item.trigger
+        found = document.text.find(surface, evidence.start, evidence.end) if surface else -1
+        item.provenance.page = page_of(document.metadata, found if found >= 0 else evidence.start)
 
 
 def keep_committed_results(path: Path, store, system: str) -> None:

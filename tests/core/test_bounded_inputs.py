@@ -107,7 +107,7 @@ def test_stdin_is_read_only_up_to_the_limit(monkeypatch: pytest.MonkeyPatch):
 
 def test_folder_order_is_sorted_paths_and_symlinked_folders_are_not_followed(tmp_path: Path):
     root = tmp_path / "in"
-    for name in ["b.txt", "a/z.md", "a/b/c.TXT", "a.txt", "a-b/x.text", ".hidden.txt", "skip.pdf", "a/b/d.bin"]:
+    for name in ["b.txt", "a/z.md", "a/b/c.TXT", "a.txt", "a-b/x.text", ".hidden.txt", "skip.csv", "a/b/d.bin"]:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(f"Text of {name}.", encoding="utf-8")
     (tmp_path / "elsewhere").mkdir()
@@ -116,7 +116,7 @@ def test_folder_order_is_sorted_paths_and_symlinked_folders_are_not_followed(tmp
     os.symlink(tmp_path / "elsewhere" / "e.txt", root / "linked.txt")
     seen = [Path(d.source) for d in iter_inputs([str(root)])]
     # what ``sorted(rglob("*"))`` gave before files were listed one folder at a time
-    assert seen == sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in inputs.TEXT_SUFFIXES)
+    assert seen == sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in inputs.READ_SUFFIXES)
     assert [p.relative_to(root).as_posix() for p in seen] == [
         ".hidden.txt", "a/b/c.TXT", "a/z.md", "a-b/x.text", "a.txt", "b.txt", "linked.txt"]
 

@@ -234,3 +234,19 @@ def test_pages_and_api_docs_are_served_from_the_package(client):
     assert '<a href="/">' in docs.split("swagger-ui-bundle.js")[0], "the API docs lead back to the app"
     assert client.get("/static/vendor/cytoscape/cytoscape.min.js").status_code == 200
     assert "/api/jobs" in client.get("/openapi.json").json()["paths"]
+
+
+def test_an_uploaded_pdf_is_read_page_by_page_and_its_facts_say_their_page(client, settings):
+    from tests.support import documents
+
+    pages = [[f"Page {n} of the harbour report has nothing to say about people."] for n in range(1, 11)]
+    pages[6] = [SENTENCE]  # the facts are on page 7
+    files = [("report.pdf", documents.pdf(pages), "application/pdf"), ("scan.pdf", documents.scanned_pdf(), "application/pdf")]
+    job = finished(client, submit(client, settings, files))
+    assert job["counts"]["ok"] == 1 and job["counts"]["failed"] == 1
+    scan = next(d for d in job["documents"] if d["name"] == "scan.pdf")
+    assert "no text layer" in scan["reason"] and "OCR" in scan["reason"]
+    edges = client.get("/api/graph").json()["edges"]
+    assert edges and all(s.get("page") == 7 for e in edges for s in e["support"]), json.dumps(edges[0]["support"])
+    nquads = client.get("/api/export", params={"format": "nquads", "provenance": True}).text
+    assert 'evidencePage> "7"' in nquads

@@ -61,6 +61,7 @@ class Provenance(BaseModel):
     model: str | None = None
     prompt_version: str | None = None
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    page: int | None = Field(default=None, ge=1, description="The source page of the evidence (a converted PDF).")
 
 
 class Triple(BaseModel):

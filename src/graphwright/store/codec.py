@@ -129,6 +129,7 @@ def _add_provenance(prov: QuadWriter, node: ox.NamedNode, pv: Provenance) -> Non
     prov.add(node, v.MODEL, pv.model)
     prov.add(node, v.PROMPT_VERSION, pv.prompt_version)
     prov.add(node, v.CONFIDENCE, None if pv.confidence is None else float(pv.confidence))
+    prov.add(node, v.EVIDENCE_PAGE, pv.page)
     _add_span(prov, node, pv.evidence, EVIDENCE_KEYS)
 
 
@@ -287,6 +288,7 @@ def _provenance(props: dict[str, list[Node]]) -> Provenance:
         model=read_str(props, v.MODEL),
         prompt_version=read_str(props, v.PROMPT_VERSION),
         confidence=read_float(props, v.CONFIDENCE),
+        page=read_int(props, v.EVIDENCE_PAGE),
     )
 
 

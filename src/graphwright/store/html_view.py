@@ -174,6 +174,7 @@ def _provenance_support(doc_id: str, sys_id: str, p: Provenance, surfaces: list[
         "model": p.model,
         "prompt_version": p.prompt_version,
         "confidence": p.confidence,
+        "page": p.page,
         "evidence": p.evidence.text if p.evidence else None,
         "evidence_start": p.evidence.start if p.evidence else None,
         "evidence_end": p.evidence.end if p.evidence else None,

@@ -89,6 +89,7 @@ INDEX = GW + "index"
 EVIDENCE_TEXT = GW + "evidenceText"
 EVIDENCE_START = GW + "evidenceStart"
 EVIDENCE_END = GW + "evidenceEnd"
+EVIDENCE_PAGE = GW + "evidencePage"  # the page of a converted PDF the evidence is on
 AGENT = GW + "agent"
 MODEL = GW + "model"
 PROMPT_VERSION = GW + "promptVersion"

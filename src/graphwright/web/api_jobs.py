@@ -11,7 +11,7 @@ from fastapi.responses import StreamingResponse
 
 from graphwright.assembly import build_system
 from graphwright.errors import DataNotFoundError, GraphwrightError
-from graphwright.inputs import decode_text
+from graphwright.inputs import document_from_bytes
 from graphwright.store.export import ALL_FORMATS
 from graphwright.systems.base import DEFAULT_SYSTEM, system_names
 from graphwright.web.jobs import JobSpec
@@ -35,7 +35,7 @@ def info(request: Request) -> dict[str, Any]:
 @router.post("/jobs", status_code=202)
 async def submit(
     request: Request,
-    files: list[UploadFile] = File(default=[], description="Text files (UTF-8)."),
+    files: list[UploadFile] = File(default=[], description="Text files (UTF-8), PDF, HTML or Word (.docx) files."),
     text: str = Form("", description="A text pasted into the page."),
     name: str = Form("pasted text", description="The pasted text's name."),
     system: str = Form(DEFAULT_SYSTEM),
@@ -52,8 +52,9 @@ async def submit(
     for upload in files:
         data = await upload.read()
         try:
-            texts.append((upload.filename or "upload", _checked(decode_text(data, upload.filename or "upload"),
-                                                                state.config.max_chars)))
+            document = document_from_bytes(data, upload.filename or "upload")  # a PDF, HTML or Word file, or text
+            _checked(document.text, state.config.max_chars)
+            texts.append(document)
         except GraphwrightError as exc:
             refused.append((upload.filename or "upload", str(exc)))
     if text.strip():

@@ -65,16 +65,20 @@ class JobBook:
     def texts_folder(self, job_id: str) -> Path:
         return self.folder / "jobs" / job_id
 
-    def create(self, spec: JobSpec, texts: list[tuple[str, str]], refused: list[tuple[str, str]] = ()) -> str:
+    def create(self, spec: JobSpec, texts: list[tuple[str, str] | Document], refused: list[tuple[str, str]] = ()) -> str:
         """Write the texts, then the rows (one transaction): a job either exists whole or not at all.
-        ``texts`` are (name, text); ``refused`` are (name, reason) for uploads that are not texts: they are
-        recorded as failed documents, so the job says what became of every file."""
+        ``texts`` are (name, text), or Documents (an uploaded PDF's pages are in its metadata); ``refused``
+        are (name, reason) for uploads that are not texts: they are recorded as failed documents, so the
+        job says what became of every file."""
         job_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         folder = self.texts_folder(job_id)
         folder.mkdir(parents=True)
         rows = []
-        for position, (name, text) in enumerate(texts):
+        for position, item in enumerate(texts):
+            name, text = (item.source or "upload", item.text) if isinstance(item, Document) else item
             _write_durably(folder / f"{position:05d}.txt", text.encode("utf-8"))
+            if isinstance(item, Document) and item.metadata:
+                _write_durably(folder / f"{position:05d}.json", json.dumps(item.metadata).encode("utf-8"))
             rows.append((job_id, position, name, Document(text=text).id, len(text), "pending", None))
         rows += [(job_id, len(rows) + i, name, None, 0, "failed", reason) for i, (name, reason) in enumerate(refused)]
         with self._lock, self._db:
@@ -94,8 +98,12 @@ class JobBook:
                                     "ORDER BY position",
                                     (job_id,)).fetchall()
         # bytes, not read_text: its newline translation would turn \r\n into \n and change the document's id
-        return [Document(text=(folder / f"{r['position']:05d}.txt").read_bytes().decode("utf-8"), source=r["name"])
-                for r in rows]
+        def metadata(position: int) -> dict[str, str]:
+            path = folder / f"{position:05d}.json"
+            return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+        return [Document(text=(folder / f"{r['position']:05d}.txt").read_bytes().decode("utf-8"), source=r["name"],
+                         metadata=metadata(r["position"])) for r in rows]
 
     def spec(self, job_id: str) -> JobSpec:
         job = self._job_row(job_id)

@@ -91,6 +91,7 @@ async function expand(node) {
 function supportBlock(s) {
   const facts = gw.el("dl", {},
     gw.el("dt", {}, "document"), gw.el("dd", {className: "iri"}, s.document_id),
+    s.page ? [gw.el("dt", {}, "page"), gw.el("dd", {}, String(s.page))] : null,
     gw.el("dt", {}, "system"), gw.el("dd", {}, s.system || ""),
     s.agent ? [gw.el("dt", {}, "agent"), gw.el("dd", {}, s.agent)] : null,
     s.model ? [gw.el("dt", {}, "model"), gw.el("dd", {}, s.model)] : null,

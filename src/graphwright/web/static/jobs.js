@@ -21,12 +21,24 @@ $("submit").addEventListener("submit", async event => {
     const job = await gw.api("/api/jobs", {method: "POST", body: new FormData($("submit"))});
     $("text").value = "";
     $("files").value = "";
+    $("dropped").textContent = "";
     showJob(job.id);
   } catch (error) {
     $("submit-error").textContent = error.message;
   } finally {
     $("run").disabled = false;
   }
+});
+
+// files dropped anywhere on the zone become the form's files
+const drop = $("drop");
+drop.addEventListener("dragover", event => { event.preventDefault(); drop.classList.add("over"); });
+drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+drop.addEventListener("drop", event => {
+  event.preventDefault();
+  drop.classList.remove("over");
+  $("files").files = event.dataTransfer.files;
+  $("dropped").textContent = `${event.dataTransfer.files.length} file(s) ready`;
 });
 
 $("cancel").addEventListener("click", async () => {
