@@ -66,14 +66,19 @@ def test_ask_answers_with_citations_to_facts_and_files(tmp_path, monkeypatch):
     assert data["usage"]["llm_calls"] == 1 and data["seeds"][0]["label"] == "Kestrel Ferries"
 
 
-def test_an_uncited_answer_is_marked_as_the_models_guess(tmp_path, monkeypatch):
+def test_nothing_retrieved_is_said_and_a_guess_only_on_request_labelled_as_one(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
     store = build(tmp_path)
     unknown = runner.invoke(app, ["ask", "Who?", "--store", str(store), "--doc", "nope.txt"])
     assert unknown.exit_code == 1 and "no document 'nope.txt'" in unknown.output
     with ScriptedOpenAIServer(lambda messages, fmt: json.dumps({"answer": "Oslo", "citations": []})) as server:
-        result = runner.invoke(app, ["ask", "What is the capital of Norway?", "--store", str(store), "--kb", "none",
+        honest = runner.invoke(app, ["ask", "What is the capital of Norway?", "--store", str(store), "--kb", "none",
                                      *served(server)])
+        asked = len(server.requests)
+        result = runner.invoke(app, ["ask", "What is the capital of Norway?", "--store", str(store), "--kb", "none",
+                                     "--guess", *served(server)])
+    assert honest.exit_code == 0 and asked == 0, honest.output
+    assert "The graph holds nothing about Norway" in honest.output and "Oslo" not in honest.output
     assert result.exit_code == 0, result.output
     assert "Oslo" in result.output and "model's guess" in result.output
 

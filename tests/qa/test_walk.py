@@ -76,3 +76,13 @@ def test_a_store_without_texts_reads_the_sentences_that_state_its_facts():
         texts = dict(zip(walk.ids, walk.texts))
         assert sorted(texts["yard"].rstrip(".").split(". ")) == sorted(TEXTS["yard"].rstrip(".").split(". "))
         assert texts.keys() == TEXTS.keys()
+
+
+def test_without_guessing_a_question_about_what_no_passage_mentions_gets_no_model_call(store):
+    llm = ScriptedLLM([json.dumps({"answer": "Idris Penhallow", "citations": ["P1"]})])
+    qa = GraphQA(store, llm, embedder="minilm")
+    for mode in ("passages", "local"):
+        honest = asyncio.run(qa.ask("Who founded Tidewater Instruments?", mode=mode, guess=False))
+        assert honest.nothing == "Tidewater Instruments" and honest.answer == "" and llm.calls == []
+    known = asyncio.run(qa.ask("Who founded Kestrel Ferries?", mode="passages", guess=False))
+    assert known.nothing is None and known.answer == "Idris Penhallow" and len(llm.calls) == 1

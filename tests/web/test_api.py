@@ -213,6 +213,11 @@ def test_ask_answers_from_the_graph_with_citations(client, settings):
     passages = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none",
                                              "mode": "passages"}).json()
     assert [s["text"] for s in passages["sources"] if s["id"].startswith("P")] == [SENTENCE], "the job's text, whole"
+    unknown = {"question": "Who founded Tidewater Instruments?", "kb": "none", "mode": "passages"}
+    honest = client.post("/api/ask", json=unknown).json()
+    assert honest["nothing"] == "Tidewater Instruments" and honest["answer"] == "" and honest["usage"]["llm_calls"] == 0
+    guessed = client.post("/api/ask", json={**unknown, "guess": True}).json()
+    assert guessed["nothing"] is None and guessed["answer"] == "Acme Corp" and guessed["usage"]["llm_calls"] == 1
 
 
 def test_events_stream_the_jobs(client, settings):

@@ -33,6 +33,9 @@ def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = Non
         for s in result.sources:
             sources.add_row(s.id, Text(s.text), Text(where(s)), f"{s.score:.3f}")
         out.print(sources)
+    if result.nothing:
+        typer.echo(f"The graph holds nothing about {result.nothing}. (--guess lets the model guess, labelled as such.)")
+        return
     if result.error:
         typer.echo(f"no answer: {result.error}")
         return
@@ -62,6 +65,8 @@ def ask(
     hops: int = typer.Option(3, "--hops", min=1, max=5, help="How far from the question's entities to look."),
     max_facts: int = typer.Option(15, "--max-facts", min=1, help="Facts given to the model."),
     show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
+    guess: bool = typer.Option(False, "--guess", help="Let the model answer even when nothing retrieved mentions "
+                               "what the question asks about (its answer is then labelled a guess)."),
     as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
     no_cache: bool = NO_CACHE,
 ) -> None:
@@ -91,7 +96,7 @@ def ask(
                          grown=grown, hops=hops, max_facts=max_facts,
                          on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
                                                                             highlight=False))
-            result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None))
+            result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None, guess=guess))
         names = {row["document_id"]: row["source"] for row in runs if row.get("source")}
     except GraphwrightError as exc:
         fail(exc)

@@ -26,7 +26,7 @@ from graphwright.model.result import Usage
 from graphwright.qa.answer import Source, answer
 from graphwright.qa.facts import GraphFacts, GrownFacts
 from graphwright.qa.passages import GraphPassages
-from graphwright.qa.seeds import QuestionLinker, Seed
+from graphwright.qa.seeds import QuestionLinker, Seed, names
 from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
 from graphwright.retrieval.indices import make_index
 from graphwright.store import GraphStore
@@ -46,6 +46,7 @@ class QAResult:
     usage: Usage
     seeds: list[Seed] = field(default_factory=list)
     error: str | None = None
+    nothing: str | None = None  # what the graph holds nothing about, when the model was not asked to guess
 
     @property
     def supported(self) -> bool:
@@ -66,7 +67,7 @@ class QAResult:
                             for s in self.sources],
                 "seeds": [{"node": s.node, "label": s.label, "phrase": s.phrase, "how": s.how,
                            "score": round(s.score, 3)} for s in self.seeds],
-                "usage": self.usage.model_dump(), "error": self.error}
+                "usage": self.usage.model_dump(), "error": self.error, "nothing": self.nothing}
 
 
 async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
@@ -76,6 +77,13 @@ async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | No
     reply = await answer(meter, question, sources, max_tokens=max_tokens)
     usage = (meter.usage + (spent or Usage())).model_copy(update={"seconds": time.perf_counter() - started})
     return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error)
+
+
+def unmentioned(question: str, sources: list[Source]) -> list[str]:
+    """The names in the question (graphwright.qa.seeds.names) that no retrieved source mentions: what the
+    graph holds nothing about. A question without names gives none (nothing to check it by)."""
+    said = " ".join(s.text for s in sources).casefold()
+    return [name for name in names(question) if name.casefold() not in said]
 
 
 def fact_sources(ranked: list[RankedFact]) -> list[Source]:
@@ -150,10 +158,15 @@ class GraphQA:
             self._passages = built
         return built
 
-    async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None) -> QAResult:
+    async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None,
+                  guess: bool = True) -> QAResult:
+        """``guess=False``: when nothing retrieved mentions a name the question asks about (or nothing is
+        retrieved at all), say so instead of asking the model, which would guess."""
         started = time.perf_counter()
         if mode == "passages":  # no model call before the answer: store reads and embeddings, off the loop
             sources = await asyncio.to_thread(lambda: self.passages(documents).sources(question))
+            if not guess and (missing := self._nothing_about(question, sources)):
+                return QAResult(question, "passages", "", [], sources, Usage(), nothing=missing)
             return await _answer(self.llm, question, "passages", sources, started)
         if mode == "global":
             meter = MeteredLLM(self.llm)
@@ -161,7 +174,14 @@ class GraphQA:
             return await _answer(self.llm, question, "global", sources, started, spent=meter.usage)
         # no model call, but store reads and embeddings: off the event loop, which may be serving others
         seeds, sources = await asyncio.to_thread(self.subgraph, question, documents)
+        if not guess and (missing := self._nothing_about(question, sources)):
+            return QAResult(question, "local", "", [], sources, Usage(), seeds, nothing=missing)
         return await _answer(self.llm, question, "local", sources, started, seeds)
+
+    @staticmethod
+    def _nothing_about(question: str, sources: list[Source]) -> str | None:
+        missing = (names(question) or ["the question"]) if not sources else unmentioned(question, sources)
+        return ", ".join(missing) if missing else None
 
     async def community_sources(self, question: str, llm: LLM | None = None) -> list[Source]:
         """The community summaries closest to the question; the first call has ``llm`` summarise them."""

@@ -140,6 +140,7 @@ def export(request: Request, format: str = "turtle", document: str | None = None
 class AskRequest(BaseModel):
     question: str = Field(..., min_length=1, max_length=2000)
     mode: str = Field("local", pattern="^(local|passages|global)$")
+    guess: bool = Field(False, description="Let the model answer when nothing retrieved mentions what is asked about.")
     model: str | None = None
     kb: str | None = None
     documents: list[str] | None = None
@@ -151,7 +152,7 @@ async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
     """An answer from the graph with the facts it cites (``graphwright ask`` over HTTP)."""
     try:
         qa = server(request).graph_qa(body.model, body.kb, body.grown)
-        result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None)
+        result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess)
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     return result.to_dict()

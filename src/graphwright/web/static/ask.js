@@ -11,10 +11,11 @@ $("ask-form").addEventListener("submit", async event => {
   $("run").disabled = true;
   $("run").textContent = "Asking…";
   try {
-    const r = await gw.postJson("/api/ask", {question: $("question").value, mode: $("mode").value, model: $("model").value});
+    const r = await gw.postJson("/api/ask", {question: $("question").value, mode: $("mode").value, model: $("model").value,
+                                             guess: $("guess").checked});
     $("result").hidden = false;
-    $("answer").textContent = r.error ? `no answer: ${r.error}` : r.answer;
-    $("support").textContent = r.supported ? "" : (r.sources.length
+    $("answer").textContent = r.nothing ? `The graph holds nothing about ${r.nothing}.` : r.error ? `no answer: ${r.error}` : r.answer;
+    $("support").textContent = r.supported || r.nothing ? "" : (r.sources.length
       ? "Not supported by the graph: the answer cites nothing retrieved, so it is the model's guess."
       : "The graph holds nothing about the question: the answer is the model's guess.");
     $("citations").replaceChildren(...r.citations.map(c => gw.el("li", {}, `[${c.id}] ${c.text}`,
