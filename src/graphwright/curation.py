@@ -1,5 +1,6 @@
-"""Keeping the graph right: deleting a document and everything derived from it, and reading stored
-documents back to extract them again.
+"""Keeping the graph right: deleting a document and everything derived from it, reading stored documents
+back to extract them again, and the user's edits (merge two entities, rename one, remove a fact), each
+undoable.
 
 A deletion is written to the store's journal before it starts. Then the grown graph forgets the
 document, then the document's runs (knowledge graph, provenance) and its text go, and the journal
@@ -9,18 +10,19 @@ leaves an entry that ``finish_pending`` completes: the next edit or `graph delet
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import quote
 
 import pyoxigraph as ox
 
-from graphwright.errors import DataNotFoundError
+from graphwright.errors import DataNotFoundError, UserError
 from graphwright.failpoints import failpoint
 from graphwright.growth import load, save
 from graphwright.growth.forget import Forgotten, forget_document
 from graphwright.model import Document
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
+from graphwright.store.edits import EDITS_GRAPH, UNDONE, Edit, apply_edits, edit_iri, read_edits, record_quads
 
 JOURNAL_GRAPH = "urn:graphwright:journal"
 _DELETE = v.GW + "deleteDocument"
@@ -89,9 +91,73 @@ def remove_other_runs(store: GraphStore, document_id: str, keep: str) -> int:
     return removed
 
 
+def edit_graph(store: GraphStore, edit: Edit) -> Edit:
+    """Record ``edit`` (merge, rename or remove; its number is given here) and apply it to every stored run
+    it changes. It holds for later runs too: the store applies active edits to every result it writes."""
+    known = {n for e in read_edits(store.oxigraph) for n in (e.number,)}
+    edit = replace(edit, number=max(known, default=0) + 1)
+    _check(store, edit)
+    store.oxigraph.extend(record_quads(edit))
+    _rebuild(store)
+    store.flush()
+    return edit
+
+
+def undo_edit(store: GraphStore, number: int) -> Edit:
+    """Undo an edit: every run it changed is rebuilt from its unedited quads with the other edits applied."""
+    edits = {e.number: e for e in read_edits(store.oxigraph)}
+    if number not in edits or edits[number].undone:
+        raise DataNotFoundError(f"no edit {number} to undo; `graphwright graph edits` lists them")
+    store.oxigraph.add(ox.Quad(ox.NamedNode(edit_iri(number)), ox.NamedNode(UNDONE), ox.Literal("true"),
+                               ox.NamedNode(EDITS_GRAPH)))
+    _rebuild(store)
+    store.flush()
+    return replace(edits[number], undone=True)
+
+
+def edits(store: GraphStore) -> list[Edit]:
+    return read_edits(store.oxigraph)
+
+
+def _rebuild(store: GraphStore) -> None:
+    """Every run as its system wrote it with the active edits applied: rewritten where that differs."""
+    active = [e for e in read_edits(store.oxigraph) if not e.undone]
+    for _, document_id, system in store.graphs("prov"):
+        unedited = store.unedited_quads(document_id, system)
+        current = store.run_quads(document_id, system)
+        base = unedited if unedited is not None else current
+        edited = apply_edits(base, active)
+        if set(edited) != set(current):
+            store.rewrite_run(document_id, system, edited, base if set(edited) != set(base) else None)
+        elif unedited is not None and set(edited) == set(base):
+            store.rewrite_run(document_id, system, edited, None)  # no edit changes it any more
+
+
+def _check(store: GraphStore, edit: Edit) -> None:
+    """An edit names what the store holds: entities in some run, a fact some run states."""
+    def held(iri: str) -> bool:
+        node = ox.NamedNode(iri)
+        return any(next(iter(store.oxigraph.quads_for_pattern(s, None, o, g)), None) is not None
+                   for g, _, _ in store.graphs("doc") for s, o in ((node, None), (None, node)))
+
+    if edit.kind == "merge":
+        if edit.source == edit.target:
+            raise UserError("an entity cannot be merged into itself")
+        missing = [iri for iri in (edit.source, edit.target) if not held(iri)]
+    elif edit.kind == "rename":
+        missing = [] if held(edit.node) else [edit.node]
+        if not (edit.label or "").strip():
+            raise UserError("a new name cannot be empty")
+    else:
+        missing = [] if any(t.key() == edit.fact for t in store.triples()) else [" | ".join(edit.fact)]
+    if missing:
+        raise DataNotFoundError(f"the store holds no {', '.join(missing)}")
+
+
 def finish_pending(store: GraphStore) -> list[Deleted]:
     """Complete every deletion a stopped process left half done."""
     return [delete_document(store, document_id) for document_id in pending(store)]
 
 
-__all__ = ["Deleted", "delete_document", "finish_pending", "pending", "remove_other_runs", "stored_documents"]
+__all__ = ["Deleted", "Edit", "delete_document", "edit_graph", "edits", "finish_pending", "pending",
+           "remove_other_runs", "stored_documents", "undo_edit"]

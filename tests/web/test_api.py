@@ -255,3 +255,22 @@ def test_an_uploaded_pdf_is_read_page_by_page_and_its_facts_say_their_page(clien
     assert edges and all(s.get("page") == 7 for e in edges for s in e["support"]), json.dumps(edges[0]["support"])
     nquads = client.get("/api/export", params={"format": "nquads", "provenance": True}).text
     assert 'evidencePage> "7"' in nquads
+
+
+def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    nodes = {n["label"]: n for n in client.get("/api/graph").json()["nodes"]}
+    smith, oslo = nodes["John Smith"]["iri"], nodes["Oslo"]["iri"]
+    live_in = next(e for e in client.get("/api/graph").json()["edges"] if e["label"] == "Live_In")
+    rename = client.post("/api/edits", json={"kind": "rename", "node": smith, "label": "J. Smith"}).json()
+    assert {n["label"] for n in client.get("/api/graph").json()["nodes"]} >= {"J. Smith"}
+    removed = client.post("/api/edits", json={"kind": "remove", "fact": [smith, live_in["iri"], oslo]}).json()
+    assert client.get("/api/graph").json()["total"] == 1
+    assert [e["number"] for e in client.get("/api/edits").json()] == [rename["number"], removed["number"]]
+    assert client.post("/api/edits", json={"kind": "merge", "source": smith, "target": smith}).status_code == 400
+    assert client.post("/api/edits", json={"kind": "merge", "source": "urn:x", "target": smith}).status_code == 404
+    assert client.post(f"/api/edits/{rename['number']}/undo").json()["undone"] is True
+    assert "John Smith" in {n["label"] for n in client.get("/api/graph").json()["nodes"]}
+    assert client.post(f"/api/edits/{rename['number']}/undo").status_code == 404
+    client.post(f"/api/edits/{removed['number']}/undo")
+    assert client.get("/api/graph").json()["total"] == 2

@@ -26,6 +26,7 @@ from graphwright.failpoints import failpoint
 from graphwright.model import Document, Entity, Event, ExtractionResult, Triple
 from graphwright.store import codec
 from graphwright.store import vocab as v
+from graphwright.store.edits import EDITS_GRAPH, RAW as RAW_PREDICATE, apply_edits, parse_unedited, read_edits, unedited_quad
 from graphwright.store.protocol import Status
 
 GraphKind = Literal["doc", "prov"]
@@ -158,8 +159,8 @@ class GraphStore:
         self._replace(ExtractionResult.failed(document_id, system, reason), source)
 
     def _replace(self, result: ExtractionResult, source: str | None, text: str | None = None) -> None:
-        # Encode (and so validate) everything before touching the store.
-        quads = codec.encode_result(result, source)
+        # Encode (and so validate) everything before touching the store; the user's edits hold for a rerun.
+        quads = self._edited(v.run_iri(result.document_id, result.system), codec.encode_result(result, source))
         if text:  # the text its facts came from, kept once per document (the passages `ask` reads)
             graph = ox.NamedNode(v.text_graph(result.document_id))
             quads.append(ox.Quad(ox.NamedNode(v.document_iri(result.document_id)), ox.NamedNode(v.DOCUMENT_TEXT),
@@ -174,10 +175,44 @@ class GraphStore:
             self.oxigraph.extend(quads)
         failpoint("store.written")
 
+    def _edited(self, run: str, quads: list[ox.Quad]) -> list[ox.Quad]:
+        """The run's quads with the active edits applied; where they change it, its unedited quads go beside
+        the edits (in the same write) so that undoing one rebuilds the run."""
+        active = [e for e in read_edits(self.oxigraph) if not e.undone]
+        edited = apply_edits(quads, active) if active else quads
+        return edited + [unedited_quad(run, quads)] if set(edited) != set(quads) else edited
+
+    def _drop_unedited(self, document_id: str, system: str) -> None:
+        run = ox.NamedNode(v.run_iri(document_id, system))
+        for old in list(self.oxigraph.quads_for_pattern(run, ox.NamedNode(RAW_PREDICATE), None,
+                                                        ox.NamedNode(EDITS_GRAPH))):
+            self.oxigraph.remove(old)
+
+    def run_quads(self, document_id: str, system: str) -> list[ox.Quad]:
+        """A run's quads as stored (its knowledge graph and provenance graphs)."""
+        graphs = [ox.NamedNode(v.doc_graph(document_id, system)), ox.NamedNode(v.prov_graph(document_id, system))]
+        return list(self.quads(graphs))
+
+    def unedited_quads(self, document_id: str, system: str) -> list[ox.Quad] | None:
+        """A run's quads as its system wrote them, where an edit changed it; else None."""
+        run = ox.NamedNode(v.run_iri(document_id, system))
+        for quad in self.oxigraph.quads_for_pattern(run, ox.NamedNode(RAW_PREDICATE), None, ox.NamedNode(EDITS_GRAPH)):
+            return parse_unedited(quad.object.value)
+        return None
+
+    def rewrite_run(self, document_id: str, system: str, quads: list[ox.Quad], unedited: list[ox.Quad] | None) -> None:
+        """Replace a run's graphs with ``quads`` and keep ``unedited`` beside the edits (None: drop it)."""
+        run = v.run_iri(document_id, system)
+        with translated_errors(f"cannot rewrite document {document_id!r}"):
+            self._drop(document_id, system)
+            self.oxigraph.extend(quads + ([unedited_quad(run, unedited)] if unedited is not None else []))
+
     def _drop(self, document_id: str, system: str) -> None:
-        # Provenance (with the run record) goes first, so a stale "ok" never outlives its triples.
+        # Provenance (with the run record) goes first, so a stale "ok" never outlives its triples; a run's
+        # unedited quads go with it.
         self.oxigraph.remove_graph(ox.NamedNode(v.prov_graph(document_id, system)))
         self.oxigraph.remove_graph(ox.NamedNode(v.doc_graph(document_id, system)))
+        self._drop_unedited(document_id, system)
 
     def remove_document(self, document_id: str, system: str | None = None) -> int:
         """Delete a document's output (for one system, or all); returns how many runs were removed."""

@@ -16,7 +16,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from graphwright.web import api_graph, api_jobs
+from graphwright.web import api_edits, api_graph, api_jobs
 from graphwright.web.security import Guard
 from graphwright.web.state import ServeConfig, ServerState
 
@@ -48,6 +48,7 @@ def create_app(config: ServeConfig) -> FastAPI:
                   docs_url=None, redoc_url=None)
     app.include_router(api_jobs.router)
     app.include_router(api_graph.router)
+    app.include_router(api_edits.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     for path, page in PAGES.items():
         app.add_api_route(path, _page(*page), methods=["GET"], include_in_schema=False)

@@ -53,6 +53,11 @@ class GraphIndex:
         self._types: dict[str, set[str]] = {}
         self._data: dict[str, Any] = {}
 
+    def reset(self) -> None:
+        """Read the whole graph again at the next request (an edit renamed or merged across runs)."""
+        with self._lock:
+            self._builder = None
+
     def data(self, version: int) -> dict[str, Any]:
         """The whole graph with node types and each node's edges, as of ``version``."""
         with self._lock:

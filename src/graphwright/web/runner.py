@@ -140,6 +140,11 @@ class JobRunner:
         self.stored_runs.append((document.id, result.system))
         self.changes.bump()
 
+    def graph_changed(self) -> None:
+        """An edit rewrote runs: the graph page reads every run again."""
+        self.stored_runs.extend((document_id, system) for _, document_id, system in self.store.graphs("prov"))
+        self.changes.bump()
+
     def delete_document(self, document_id: str):
         """Delete a stored document and what was derived from it (graphwright.curation), in the event loop
         where jobs write, so no job's write interleaves; the graph page re-reads the runs it lost."""

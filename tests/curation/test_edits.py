@@ -1,0 +1,81 @@
+"""The user's edits of the graph: a merge, a rename and a removed fact hold when a document is extracted
+again, and each one undone brings the graph back to what the systems wrote (with the other edits kept)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphwright.curation import Edit, edit_graph, edits, undo_edit
+from graphwright.errors import DataNotFoundError, UserError
+from graphwright.kb.namespaces import WD, WDT
+from graphwright.model import Term
+from graphwright.model.schema import name_entity_iri
+from graphwright.store import GraphStore
+from tests.store.conftest import SYSTEM, make_document, make_result
+
+CURIE, MANYA = WD + "Q7186", name_entity_iri("Manya Skłodowska")
+FIRST, SECOND = make_document("doc-1"), make_document("doc-2")
+
+
+def second_result():
+    """doc-2 names her as a node the KB lacked: the duplicate a user merges."""
+    result = make_result(SECOND)
+    for triple in result.triples:
+        triple.subject = Term.iri(MANYA, surface="Manya Skłodowska", label="Manya Skłodowska")
+    result.entities = []
+    return result
+
+
+def facts(store: GraphStore) -> set[tuple[str, str, str]]:
+    return {(t.subject.value, t.predicate.value, t.object.value) for t in store.triples()}
+
+
+def subject_labels(store: GraphStore) -> set[str]:
+    return {t.subject.label for t in store.triples()}
+
+
+@pytest.fixture
+def store(tmp_path):
+    with GraphStore.open(tmp_path / "store") as s:
+        s.add_result(FIRST, make_result(FIRST))
+        s.add_result(SECOND, second_result())
+        yield s
+
+
+def test_merge_rename_and_remove_hold_on_rerun_and_undo_one_at_a_time(store):
+    written = facts(store)
+    assert {s for s, _, _ in written} == {CURIE, MANYA}
+    merge = edit_graph(store, Edit(0, "merge", source=MANYA, target=CURIE))
+    assert {s for s, _, _ in facts(store)} == {CURIE}
+    assert store.unedited_quads("doc-2", SYSTEM) is not None and store.unedited_quads("doc-1", SYSTEM) is None
+    rename = edit_graph(store, Edit(0, "rename", node=CURIE, label="Maria Skłodowska-Curie"))
+    assert subject_labels(store) == {"Maria Skłodowska-Curie"}
+    assert store.labels()[CURIE] == "Maria Skłodowska-Curie"
+    death = (CURIE, WDT + "P570", "1934")
+    remove = edit_graph(store, Edit(0, "remove", fact=death))
+    assert death not in facts(store) and facts(store)
+    assert [e.number for e in edits(store)] == [merge.number, rename.number, remove.number] == [1, 2, 3]
+
+    store.add_result(SECOND, second_result())  # extracted again: the system writes what it wrote before
+    assert {s for s, _, _ in facts(store)} == {CURIE} and death not in facts(store)
+    assert subject_labels(store) == {"Maria Skłodowska-Curie"}
+
+    undo_edit(store, merge.number)
+    assert {s for s, _, _ in facts(store)} == {CURIE, MANYA}, "the duplicate is back"
+    assert (MANYA, WDT + "P570", "1934") in facts(store) and death not in facts(store), "the removal still holds"
+    undo_edit(store, remove.number)
+    undo_edit(store, rename.number)
+    assert facts(store) == written and subject_labels(store) == {"Marie Curie", "Manya Skłodowska"}
+    assert all(store.unedited_quads(d, SYSTEM) is None for d in ("doc-1", "doc-2")), "no edit left: nothing kept"
+    with pytest.raises(DataNotFoundError, match="no edit 1 to undo"):
+        undo_edit(store, merge.number)
+
+
+def test_an_edit_must_name_what_the_store_holds(store):
+    with pytest.raises(DataNotFoundError, match="holds no"):
+        edit_graph(store, Edit(0, "merge", source=WD + "Q1", target=CURIE))
+    with pytest.raises(UserError, match="into itself"):
+        edit_graph(store, Edit(0, "merge", source=CURIE, target=CURIE))
+    with pytest.raises(DataNotFoundError, match="holds no"):
+        edit_graph(store, Edit(0, "remove", fact=(CURIE, WDT + "P19", WD + "Q64")))
+    assert edits(store) == []
