@@ -138,6 +138,17 @@ def test_upload_run_browse_and_query(served, page):
     page.goto(serve.url + "/graph")
     wait_until(page, "window.gwGraph && window.gwGraph.edges().length === 2")
 
+    # an entity merge from the graph page, then undone
+    node = "window.gwGraph.nodes().filter(n => n.data('label') === {})[0]"
+    click_element(page, node.format(json.dumps("Oslo")))
+    page.click("#details button.edit-merge")
+    page.once("dialog", lambda dialog: dialog.accept())
+    click_element(page, node.format(json.dumps("Acme Corp")))
+    wait_until(page, "window.gwGraph.nodes().length === 2 && document.querySelectorAll('#edits .edit').length === 1")
+    assert "merge" in page.text_content("#edits .edit")
+    page.click("#edits button.edit-undo")
+    wait_until(page, "window.gwGraph.nodes().length === 3 && document.querySelector('#edits .edit').textContent.includes('undone')")
+
 
 def test_updates_are_refused_on_the_sparql_page(served, page):
     serve, _ = served

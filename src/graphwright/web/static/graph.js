@@ -106,8 +106,51 @@ function showEdge(edge) {
     gw.el("h2", {}, `${edge.source().data("label")} — ${d.label} → ${edge.target().data("label")}`),
     gw.el("div", {className: "iri"}, d.unlinked ? `no KB property fits: kept under the text's phrase, ${d.iri}` : d.iri),
     gw.el("h3", {}, `evidence (${d.support.length})`),
-    ...d.support.map(supportBlock));
+    ...d.support.map(supportBlock),
+    edge.target().data("iri") || edge.target().data("kind") === "literal"
+      ? gw.el("button", {className: "secondary edit-remove", type: "button", onclick: () => removeFact(edge)}, "Remove this fact")
+      : null);
 }
+
+// the user's edits: each recorded, holding when documents are extracted again, and undoable
+let mergeFrom = null;
+
+async function edit(body) {
+  try {
+    await gw.postJson("/api/edits", body);
+    $("notice").textContent = "edited: the graph is read again";
+    await Promise.all([show(), loadEdits()]);
+  } catch (error) {
+    $("notice").textContent = "error: " + error.message;
+  }
+}
+
+function removeFact(edge) {
+  const target = edge.target().data();
+  if (!confirm(`Remove "${edge.source().data("label")} — ${edge.data("label")} → ${target.label}" from every document?`)) return;
+  edit({kind: "remove", fact: [edge.source().data("iri"), edge.data("iri"), target.iri || target.label]});
+}
+
+function renameNode(node) {
+  const label = prompt(`A new name for ${node.data("label")}:`, node.data("label"));
+  if (label && label.trim() && label !== node.data("label")) edit({kind: "rename", node: node.data("iri"), label});
+}
+
+function startMerge(node) {
+  mergeFrom = node;
+  $("notice").textContent = `Click the node ${node.data("label")} is the same as (Esc to stop).`;
+}
+
+async function loadEdits() {
+  const made = await gw.api("/api/edits");
+  gw.show($("edits"), made.length ? gw.el("h3", {}, "Edits") : null, ...made.map(e => gw.el("div", {className: "edit"},
+    gw.el("span", {className: e.undone ? "muted" : ""}, `${e.number}. ${e.what}${e.undone ? " (undone)" : ""}`),
+    e.undone ? null : gw.el("button", {type: "button", className: "secondary edit-undo", onclick: async () => {
+      await gw.api(`/api/edits/${e.number}/undo`, {method: "POST"});
+      await Promise.all([show(), loadEdits()]);
+    }}, "Undo"))));
+}
+document.addEventListener("keydown", event => { if (event.key === "Escape") { mergeFrom = null; $("notice").textContent = ""; } });
 
 function showNode(node) {
   const d = node.data();
@@ -122,11 +165,24 @@ function showNode(node) {
       gw.el("dt", {}, "edges"), gw.el("dd", {}, `${node.connectedEdges().length} drawn of ${d.degree}`)),
     d.degree > node.connectedEdges().length
       ? gw.el("button", {className: "secondary", type: "button", onclick: () => expand(node)}, "Draw its neighbours") : null,
+    d.iri ? gw.el("button", {className: "secondary edit-rename", type: "button", onclick: () => renameNode(node)}, "Rename") : null,
+    d.iri ? gw.el("button", {className: "secondary edit-merge", type: "button", onclick: () => startMerge(node)}, "Merge into…") : null,
     ...(d.support || []).map(supportBlock));
 }
 
 cy.on("tap", "edge", event => showEdge(event.target));
-cy.on("tap", "node", event => showNode(event.target));
+cy.on("tap", "node", event => {
+  const node = event.target;
+  if (mergeFrom && mergeFrom.id() !== node.id() && node.data("iri")) {
+    const from = mergeFrom;
+    mergeFrom = null;
+    if (confirm(`Merge ${from.data("label")} into ${node.data("label")} in every document?`)) {
+      edit({kind: "merge", source: from.data("iri"), target: node.data("iri")});
+      return;
+    }
+  }
+  showNode(node);
+});
 cy.on("dbltap", "node", event => expand(event.target));
 
 async function loadFacets() {
@@ -153,4 +209,4 @@ new EventSource("/api/events").addEventListener("jobs", async message => {
   seenVersion = version;
 });
 
-loadFacets().then(show).catch(error => { $("notice").textContent = "error: " + error.message; });
+loadFacets().then(show).then(loadEdits).catch(error => { $("notice").textContent = "error: " + error.message; });
