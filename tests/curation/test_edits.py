@@ -79,3 +79,24 @@ def test_an_edit_must_name_what_the_store_holds(store):
     with pytest.raises(DataNotFoundError, match="holds no"):
         edit_graph(store, Edit(0, "remove", fact=(CURIE, WDT + "P19", WD + "Q64")))
     assert edits(store) == []
+
+
+def test_the_command_line_edits_lists_and_undoes(tmp_path):
+    from typer.testing import CliRunner
+
+    from graphwright.cli import app
+
+    with GraphStore.open(tmp_path / "store") as s:
+        s.add_result(FIRST, make_result(FIRST))
+        s.add_result(SECOND, second_result())
+    where = ["--store", str(tmp_path / "store")]
+    merged = CliRunner().invoke(app, ["graph", "edit", "merge", MANYA, CURIE, *where])
+    assert merged.exit_code == 0 and "edit 1: merge" in merged.output and "graph edit undo 1" in merged.output
+    listed = CliRunner().invoke(app, ["graph", "edit", "list", *where], terminal_width=200)
+    assert "active" in listed.output and "merge" in listed.output
+    undone = CliRunner().invoke(app, ["graph", "edit", "undo", "1", *where])
+    assert undone.exit_code == 0 and "undid edit 1" in undone.output
+    again = CliRunner().invoke(app, ["graph", "edit", "undo", "1", *where])
+    assert again.exit_code == 1 and "no edit 1 to undo" in again.output
+    with GraphStore.open(tmp_path / "store") as s:
+        assert MANYA in {t.subject.value for t in s.triples()}

@@ -18,16 +18,22 @@ graph_app.add_typer(edit_app, name="edit")
 STORE = typer.Option(Path("out/store"), "--store")
 
 
-def _apply(store: Path, make) -> None:
-    from graphwright.curation import edit_graph
+def _on_store(store: Path, change):
+    """``change(graph_store)`` on the store, its errors as the command's."""
     from graphwright.store import GraphStore
 
     try:
         with GraphStore.open(store, create=False) as graph_store:
-            edit = make(graph_store, edit_graph)
+            return change(graph_store)
     except GraphwrightError as exc:
         fail(exc)
-    typer.echo(f"edit {edit.number}: {edit.describe()} (undo with `graphwright graph edit undo {edit.number}`)")
+
+
+def _apply(store: Path, edit) -> None:
+    from graphwright.curation import edit_graph
+
+    made = _on_store(store, lambda graph_store: edit_graph(graph_store, edit))
+    typer.echo(f"edit {made.number}: {made.describe()} (undo with `graphwright graph edit undo {made.number}`)")
 
 
 @edit_app.command("merge")
@@ -36,7 +42,7 @@ def merge(source: str = typer.Argument(..., help="The entity IRI that goes."),
     """Merge one entity into another in every document's graph (two names of one thing)."""
     from graphwright.curation import Edit
 
-    _apply(store, lambda s, edit_graph: edit_graph(s, Edit(0, "merge", source=source, target=target)))
+    _apply(store, Edit(0, "merge", source=source, target=target))
 
 
 @edit_app.command("rename")
@@ -45,7 +51,7 @@ def rename(node: str = typer.Argument(..., help="The entity IRI."), label: str =
     """Give an entity another name in every document's graph."""
     from graphwright.curation import Edit
 
-    _apply(store, lambda s, edit_graph: edit_graph(s, Edit(0, "rename", node=node, label=label)))
+    _apply(store, Edit(0, "rename", node=node, label=label))
 
 
 @edit_app.command("remove")
@@ -54,20 +60,15 @@ def remove(subject: str, predicate: str, object: str = typer.Argument(..., help=
     """Remove a wrong fact; it stays removed when its document is extracted again."""
     from graphwright.curation import Edit
 
-    _apply(store, lambda s, edit_graph: edit_graph(s, Edit(0, "remove", fact=(subject, predicate, object))))
+    _apply(store, Edit(0, "remove", fact=(subject, predicate, object)))
 
 
 @edit_app.command("undo")
 def undo(number: int = typer.Argument(..., help="The edit's number (`graph edit list`)."), store: Path = STORE) -> None:
     """Undo an edit; the others stay."""
     from graphwright.curation import undo_edit
-    from graphwright.store import GraphStore
 
-    try:
-        with GraphStore.open(store, create=False) as graph_store:
-            edit = undo_edit(graph_store, number)
-    except GraphwrightError as exc:
-        fail(exc)
+    edit = _on_store(store, lambda graph_store: undo_edit(graph_store, number))
     typer.echo(f"undid edit {edit.number}: {edit.describe()}")
 
 
