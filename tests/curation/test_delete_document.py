@@ -73,3 +73,19 @@ def test_a_deletion_killed_at_any_step_is_finished_by_the_next_command(tmp_path,
         assert pending(store) == ["doc-gone"], "the journal says what was under way"
         assert [d.document_id for d in finish_pending(store)] == ["doc-gone"]
         assert state(store) == expected and pending(store) == []
+
+
+def test_the_command_line_lists_documents_and_deletes_one(tmp_path):
+    from typer.testing import CliRunner
+
+    from graphwright.cli import app
+
+    with GraphStore.open(tmp_path / "store") as store:
+        fill(store)
+    where = ["--store", str(tmp_path / "store")]
+    listed = CliRunner().invoke(app, ["graph", "documents", *where], terminal_width=200)
+    assert listed.exit_code == 0 and listed.output.count("doc-gone") == 2 and "doc-kept" in listed.output
+    deleted = CliRunner().invoke(app, ["graph", "delete", "doc-gone", *where])
+    assert deleted.exit_code == 0 and "deleted doc-gone: 2 runs" in deleted.output
+    missing = CliRunner().invoke(app, ["graph", "delete", "doc-gone", *where])
+    assert missing.exit_code == 1 and "no document 'doc-gone'" in missing.output
