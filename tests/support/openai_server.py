@@ -130,6 +130,8 @@ class ScriptedOpenAIServer:
                 server.gate.pass_through()
                 text = server.reply(body["messages"], body.get("response_format"))
                 try:
+                    if body.get("stream"):
+                        return self._stream(text, body.get("model", "scripted"))
                     self._send(200, completion(text, body.get("model", "scripted")))
                 except (BrokenPipeError, ConnectionResetError):  # the client was killed or gave up
                     self.close_connection = True
@@ -168,6 +170,21 @@ class ScriptedOpenAIServer:
                     self.wfile.flush()
                     self._cut()
                 return None
+
+            def _stream(self, text: str, model: str):
+                """The answer as server-sent chunks of a few characters, then its usage, as OpenAI streams."""
+                whole = completion(text, model)
+                pieces = [text[i:i + 4] for i in range(0, len(text), 4)]
+                events = [{"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]} for p in pieces]
+                events += [{"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                           {"choices": [], "usage": whole["usage"]}]
+                data = "".join(f"data: {json.dumps({'object': 'chat.completion.chunk', 'model': model, **e})}\n\n"
+                               for e in events) + "data: [DONE]\n\n"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Content-Length", str(len(data.encode())))
+                self.end_headers()
+                self.wfile.write(data.encode())
 
             def _cut(self):
                 self.close_connection = True

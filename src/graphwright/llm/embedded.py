@@ -25,6 +25,7 @@ from typing import Any
 from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, UserError, response_error
 from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model, get_model_spec
 from graphwright.llm.base import LLM, ChatResponse, Message, json_schema_format, response_from_completion
+from graphwright.llm.streaming import ChunkCollector, listener
 
 
 def _import_xllamacpp() -> Any:
@@ -210,6 +211,13 @@ class EmbeddedLLM(LLM):
         if json_schema is not None:
             request["response_format"] = json_schema_format(json_schema)
         started = time.perf_counter()
+        on_text = listener()
+        if on_text is not None:  # the text so far goes to the listener, on the event loop, as it comes
+            loop = asyncio.get_running_loop()
+            collector = ChunkCollector(lambda text: loop.call_soon_threadsafe(on_text, text))
+            request |= {"stream": True, "stream_options": {"include_usage": True}}
+            await self._run(self._complete, request, collector.add)
+            return collector.response(self.name, time.perf_counter() - started)
         reply = await self._run(self._complete, request)
         return _to_response(reply, self.name, time.perf_counter() - started)
 
@@ -250,9 +258,11 @@ class EmbeddedLLM(LLM):
                 self.load_seconds = time.perf_counter() - started
             return self._server
 
-    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _complete(self, request: dict[str, Any], on_chunk: Any = None) -> dict[str, Any]:
         server = self._ensure_started()
         try:
+            if on_chunk is not None:  # streamed: each chunk to the callback, nothing returned
+                return server.handle_chat_completions(request, on_chunk)
             return server.handle_chat_completions(request)
         except ValueError as e:  # xllamacpp's way of rejecting a request (bad schema, bad messages)
             raise LLMResponseError(f"{self.name} rejected the request: {e}") from e

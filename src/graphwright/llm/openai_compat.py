@@ -23,6 +23,7 @@ from graphwright.errors import LLMResponseError, response_error
 from graphwright.llm.base import (
     LLM, ChatResponse, Message, TransientLLMError, json_schema_format, response_from_completion,
 )
+from graphwright.llm.streaming import ChunkCollector, listener
 
 #: HTTP statuses worth another try: request timeout, conflict, rate limit, server errors
 RETRYABLE_STATUS = frozenset({408, 409, 429})
@@ -78,24 +79,39 @@ class OpenAICompatLLM(LLM):
         if self.extra_body:
             kwargs["extra_body"] = self.extra_body
         started = time.perf_counter()
+        on_text = listener()
+        collector = ChunkCollector(on_text) if on_text is not None else None
+        if collector is not None:
+            kwargs |= {"stream": True, "stream_options": {"include_usage": True}}
         try:
             async with asyncio.timeout(self.timeout):  # the whole exchange, however slowly the answer trickles
-                body = await self._post(kwargs)
+                body = await self._post(kwargs, collector)
         except TimeoutError as e:
             raise TransientLLMError(f"{self.describe()}: no answer within {self.timeout:g} s") from e
         except openai.OpenAIError as e:
             raise self._translate(e) from e
+        if collector is not None:
+            return collector.response(self.name, time.perf_counter() - started)
         return response_from_completion(self._completion(body), self.name, time.perf_counter() - started)
 
     async def aclose(self) -> None:
         if self._own_http:
             await self._client.close()
 
-    async def _post(self, kwargs: dict[str, Any]) -> bytes:
-        """The answer's body, read up to MAX_ANSWER_BYTES; HTTP errors raise from the SDK as usual."""
+    async def _post(self, kwargs: dict[str, Any], collector: ChunkCollector | None = None) -> bytes:
+        """The answer's body, read up to MAX_ANSWER_BYTES; HTTP errors raise from the SDK as usual. With
+        ``collector`` the body is server-sent events, each data line a chunk handed to it as it comes."""
         chunks, size = [], 0
         async with self._client.chat.completions.with_streaming_response.create(**kwargs) as response:
             try:
+                if collector is not None:
+                    async for line in response.iter_lines():
+                        size += len(line)
+                        if size > MAX_ANSWER_BYTES:
+                            raise TransientLLMError(f"{self.describe()}: the streamed answer is too large")
+                        if line.startswith("data:") and line[5:].strip() != "[DONE]":
+                            collector.add(json.loads(line[5:]))
+                    return b""
                 async for chunk in response.iter_bytes():
                     size += len(chunk)
                     if size > MAX_ANSWER_BYTES:
