@@ -230,7 +230,7 @@ def test_events_stream_the_jobs(client, settings):
 
 
 def test_pages_and_api_docs_are_served_from_the_package(client):
-    for path in ("/", "/graph", "/query", "/ask"):
+    for path in ("/", "/graph", "/query", "/ask", "/chat"):
         page = client.get(path)
         assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
         assert "http" not in "".join(line for line in page.text.splitlines() if "src=" in line or "href=" in line)
@@ -274,3 +274,18 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
     assert client.post(f"/api/edits/{rename['number']}/undo").status_code == 404
     client.post(f"/api/edits/{removed['number']}/undo")
     assert client.get("/api/graph").json()["total"] == 2
+
+
+def test_chat_streams_the_answer_as_it_is_written_then_the_result(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    with client.stream("POST", "/api/chat", json={"question": "Who does John Smith work for?", "kb": "none",
+                                                  "mode": "passages"}) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        blocks = "".join(stream.iter_text()).strip().split("\n\n")
+    events = [(b.split("\n")[0].removeprefix("event: "), json.loads(b.split("\n")[1].removeprefix("data: ")))
+              for b in blocks]
+    partial = [data["text"] for kind, data in events if kind == "answer"]
+    assert len(partial) >= 2 and partial[-1] == "Acme Corp" and all("Acme Corp".startswith(p) for p in partial)
+    kind, result = events[-1]
+    assert kind == "result" and result["answer"] == "Acme Corp" and result["citations"]
+    assert client.post("/api/chat", json={"question": "x", "model": "nope"}).status_code == 400

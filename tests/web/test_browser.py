@@ -157,3 +157,23 @@ def test_updates_are_refused_on_the_sparql_page(served, page):
     page.click("#run")
     wait_until(page, "document.getElementById('error').textContent.length > 0")
     assert "read-only" in page.text_content("#error")
+
+
+def test_a_chat_of_three_turns_with_citations_kept_for_the_tab(served, page):
+    serve, _ = served
+    page.goto(serve.url + "/chat")
+    wait_until(page, "document.querySelectorAll('#model option').length > 0")
+    for n, question in enumerate(["Who does John Smith work for?", "Where does John Smith live?",
+                                  "Who founded Tidewater Instruments?"], 1):
+        page.fill("#question", question)
+        page.click("#send")
+        wait_until(page, f"document.querySelectorAll('#turns .turn').length === {n} && "
+                         "!document.getElementById('send').disabled")
+    answers = page.locator("#turns .turn .answer").all_text_contents()
+    assert answers[:2] == ["Acme Corp", "Acme Corp"]
+    assert answers[2] == "The graph holds nothing about Tidewater Instruments."
+    assert page.locator("#turns .turn").nth(0).locator(".citations li").count() >= 1
+    assert page.locator("#turns .turn").nth(2).locator(".citations li").count() == 0
+    page.reload()
+    wait_until(page, "document.querySelectorAll('#turns .turn').length === 3")  # the conversation stays in the tab
+    assert page.evaluate("window.pwned") is None

@@ -4,13 +4,18 @@ answer from a server that ignores the schema is checked the same way."""
 
 from __future__ import annotations
 
+import json
+import re
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pydantic import BaseModel, Field
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import ModelOutputError
 from graphwright.llm.base import LLM
+from graphwright.llm.streaming import streaming
 from graphwright.llm.structured import chat_structured
 
 ANSWER = load_prompt("graphwright.qa", "answer")
@@ -48,9 +53,26 @@ def schema(ids: list[str]) -> dict:
         "required": ["answer", "citations"], "additionalProperties": False}
 
 
+_ANSWER_SO_FAR = re.compile(r'"answer"\s*:\s*"((?:[^"\\]|\\.)*)')
+
+
+def answer_so_far(text: str) -> str | None:
+    """The answer field of a JSON reply still being generated ('{"answer": "Dunc' gives 'Dunc')."""
+    found = _ANSWER_SO_FAR.search(text)
+    if found is None:
+        return None
+    raw = found.group(1)
+    raw = raw[:-1] if raw.endswith("\\") and not raw.endswith("\\\\") else raw  # a half-written escape
+    try:
+        return json.loads(f'"{raw}"')
+    except ValueError:
+        return raw
+
+
 async def answer(llm: LLM, question: str, sources: list[Source] | None, *, max_tokens: int = 96,
-                 retries: int = 2) -> AnswerReply:
-    """``sources`` None asks without retrieval (closed book); an empty list asks with none found."""
+                 retries: int = 2, on_answer: Callable[[str], None] | None = None) -> AnswerReply:
+    """``sources`` None asks without retrieval (closed book); an empty list asks with none found.
+    ``on_answer`` gets the answer so far while the model writes it (graphwright.llm.streaming)."""
     if sources is None:
         system, user = CLOSED_BOOK.render(question=question)
     else:
@@ -58,9 +80,15 @@ async def answer(llm: LLM, question: str, sources: list[Source] | None, *, max_t
         system, user = ANSWER.render(question=question, sources=listing, example=sources[0].id if sources else "F1")
     ids = [s.id for s in sources or []]
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    def heard(text: str) -> None:
+        so_far = answer_so_far(text)
+        if so_far is not None and on_answer is not None:
+            on_answer(so_far)
+
     try:
-        reply = await chat_structured(llm, messages, AnswerOutput, schema=schema(ids), max_retries=retries,
-                                      max_tokens=max_tokens)
+        with streaming(heard) if on_answer is not None else nullcontext():
+            reply = await chat_structured(llm, messages, AnswerOutput, schema=schema(ids), max_retries=retries,
+                                          max_tokens=max_tokens)
     except ModelOutputError as exc:
         return AnswerReply("", [], error=str(exc))
     by_id = {s.id: s for s in sources or []}

@@ -71,10 +71,12 @@ class QAResult:
 
 
 async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
-                  seeds: list[Seed] | None = None, max_tokens: int = 96, spent: Usage | None = None) -> QAResult:
-    """The answer call; ``spent``: what retrieval already cost (the global mode's summaries)."""
+                  seeds: list[Seed] | None = None, max_tokens: int = 96, spent: Usage | None = None,
+                  on_answer: Callable[[str], None] | None = None) -> QAResult:
+    """The answer call; ``spent``: what retrieval already cost (the global mode's summaries);
+    ``on_answer``: told the answer so far as the model writes it."""
     meter = MeteredLLM(llm)
-    reply = await answer(meter, question, sources, max_tokens=max_tokens)
+    reply = await answer(meter, question, sources, max_tokens=max_tokens, on_answer=on_answer)
     usage = (meter.usage + (spent or Usage())).model_copy(update={"seconds": time.perf_counter() - started})
     return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error)
 
@@ -159,24 +161,26 @@ class GraphQA:
         return built
 
     async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None,
-                  guess: bool = True) -> QAResult:
+                  guess: bool = True, on_answer: Callable[[str], None] | None = None) -> QAResult:
         """``guess=False``: when nothing retrieved mentions a name the question asks about (or nothing is
-        retrieved at all), say so instead of asking the model, which would guess."""
+        retrieved at all), say so instead of asking the model, which would guess. ``on_answer`` is told
+        the answer so far while the model writes it."""
         started = time.perf_counter()
         if mode == "passages":  # no model call before the answer: store reads and embeddings, off the loop
             sources = await asyncio.to_thread(lambda: self.passages(documents).sources(question))
             if not guess and (missing := self._nothing_about(question, sources)):
                 return QAResult(question, "passages", "", [], sources, Usage(), nothing=missing)
-            return await _answer(self.llm, question, "passages", sources, started)
+            return await _answer(self.llm, question, "passages", sources, started, on_answer=on_answer)
         if mode == "global":
             meter = MeteredLLM(self.llm)
             sources = await self.community_sources(question, meter)
-            return await _answer(self.llm, question, "global", sources, started, spent=meter.usage)
+            return await _answer(self.llm, question, "global", sources, started, spent=meter.usage,
+                                 on_answer=on_answer)
         # no model call, but store reads and embeddings: off the event loop, which may be serving others
         seeds, sources = await asyncio.to_thread(self.subgraph, question, documents)
         if not guess and (missing := self._nothing_about(question, sources)):
             return QAResult(question, "local", "", [], sources, Usage(), seeds, nothing=missing)
-        return await _answer(self.llm, question, "local", sources, started, seeds)
+        return await _answer(self.llm, question, "local", sources, started, seeds, on_answer=on_answer)
 
     @staticmethod
     def _nothing_about(question: str, sources: list[Source]) -> str | None:

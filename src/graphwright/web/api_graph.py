@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from typing import Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from graphwright.errors import GraphwrightError, StoreError
@@ -156,4 +158,36 @@ async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     return result.to_dict()
+
+
+@router.post("/api/chat")
+async def chat(request: Request, body: AskRequest = Body(...)) -> StreamingResponse:
+    """The same answer as server-sent events: ``answer`` events with the answer so far while the model
+    writes it, then one ``result`` event with the whole result (or ``error``). The chat page reads it."""
+    try:
+        qa = server(request).graph_qa(body.model, body.kb, body.grown)  # a bad model or KB: 400 before streaming
+    except GraphwrightError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    queue: asyncio.Queue = asyncio.Queue()
+
+    async def answer() -> None:
+        try:
+            result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess,
+                                  on_answer=lambda text: queue.put_nowait(("answer", {"text": text})))
+            queue.put_nowait(("result", result.to_dict()))
+        except GraphwrightError as exc:
+            queue.put_nowait(("error", {"detail": str(exc)}))
+
+    async def events():
+        task = asyncio.create_task(answer())
+        try:
+            while True:
+                kind, data = await queue.get()
+                yield f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+                if kind != "answer":
+                    return
+        finally:
+            task.cancel()
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 

@@ -28,6 +28,7 @@ PAGES = {
     "/graph": ("graph.html", "graph", ["vendor/cytoscape/cytoscape.min.js", "graph.js"]),
     "/query": ("sparql.html", "SPARQL", ["sparql.js"]),
     "/ask": ("ask.html", "ask", ["ask.js"]),
+    "/chat": ("chat.html", "chat", ["chat.js"]),
 }
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
