@@ -177,3 +177,34 @@ def test_a_chat_of_three_turns_with_citations_kept_for_the_tab(served, page):
     page.reload()
     wait_until(page, "document.querySelectorAll('#turns .turn').length === 3")  # the conversation stays in the tab
     assert page.evaluate("window.pwned") is None
+
+
+def test_a_ten_page_pdf_dropped_on_the_jobs_page_gives_facts_with_their_page(served, page):
+    import base64
+
+    from tests.support import documents
+
+    serve, settings = served
+    pages = [[f"Page {n} of the harbour report has nothing to say about people."] for n in range(1, 11)]
+    pages[6] = [SENTENCE]  # the facts are on page 7
+    page.goto(serve.url + "/")
+    wait_until(page, "document.querySelectorAll('#system option').length > 0")
+    page.evaluate("""b64 => {
+        const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+        const files = new DataTransfer();
+        files.items.add(new File([bytes], "report.pdf", {type: "application/pdf"}));
+        document.getElementById("drop").dispatchEvent(new DragEvent("drop", {dataTransfer: files, bubbles: true}));
+    }""", base64.b64encode(documents.pdf(pages)).decode())
+    assert page.text_content("#dropped") == "1 file(s) ready"
+    page.select_option("#system", "agentre.zeroshot")
+    page.select_option("#kb", "none")
+    page.fill("#settings", json.dumps(settings))
+    page.click("#run")
+    wait_until(page, "[...document.querySelectorAll('#documents td')].some(td => td.textContent === 'report.pdf')", 60)
+    page.goto(serve.url + "/graph")
+    page.select_option("#document", label="report.pdf")
+    wait_until(page, "window.gwGraph && window.gwGraph.edges().length > 0")
+    click_element(page, "window.gwGraph.edges()[0]")
+    page.wait_for_selector("#details .support")
+    details = page.text_content("#details")
+    assert "page7" in details.replace(" ", "")
