@@ -97,9 +97,9 @@ def edit_graph(store: GraphStore, edit: Edit) -> Edit:
     known = {n for e in read_edits(store.oxigraph) for n in (e.number,)}
     edit = replace(edit, number=max(known, default=0) + 1)
     _check(store, edit)
-    store.oxigraph.extend(record_quads(edit))
+    store.oxigraph.extend(record_quads(edit) + [_REBUILDING])  # the edit and the note to apply it, together
+    failpoint("curation.edit-recorded")
     _rebuild(store)
-    store.flush()
     return edit
 
 
@@ -108,10 +108,9 @@ def undo_edit(store: GraphStore, number: int) -> Edit:
     edits = {e.number: e for e in read_edits(store.oxigraph)}
     if number not in edits or edits[number].undone:
         raise DataNotFoundError(f"no edit {number} to undo; `graphwright graph edits` lists them")
-    store.oxigraph.add(ox.Quad(ox.NamedNode(edit_iri(number)), ox.NamedNode(UNDONE), ox.Literal("true"),
-                               ox.NamedNode(EDITS_GRAPH)))
+    store.oxigraph.extend([ox.Quad(ox.NamedNode(edit_iri(number)), ox.NamedNode(UNDONE), ox.Literal("true"),
+                                   ox.NamedNode(EDITS_GRAPH)), _REBUILDING])
     _rebuild(store)
-    store.flush()
     return replace(edits[number], undone=True)
 
 
@@ -119,8 +118,14 @@ def edits(store: GraphStore) -> list[Edit]:
     return read_edits(store.oxigraph)
 
 
+# in the journal while the runs are rewritten after an edit or an undo: a stopped rewrite is finished
+_REBUILDING = ox.Quad(ox.NamedNode(f"{JOURNAL_GRAPH}:rebuild"), ox.NamedNode(v.GW + "rebuildRuns"),
+                      ox.Literal("pending"), ox.NamedNode(JOURNAL_GRAPH))
+
+
 def _rebuild(store: GraphStore) -> None:
-    """Every run as its system wrote it with the active edits applied: rewritten where that differs."""
+    """Every run as its system wrote it with the active edits applied: rewritten where that differs, one
+    run per atomic update; the journal's note goes when all are done."""
     active = [e for e in read_edits(store.oxigraph) if not e.undone]
     for _, document_id, system in store.graphs("prov"):
         unedited = store.unedited_quads(document_id, system)
@@ -131,6 +136,9 @@ def _rebuild(store: GraphStore) -> None:
             store.rewrite_run(document_id, system, edited, base if set(edited) != set(base) else None)
         elif unedited is not None and set(edited) == set(base):
             store.rewrite_run(document_id, system, edited, None)  # no edit changes it any more
+        failpoint("curation.run-rewritten")
+    store.oxigraph.remove(_REBUILDING)
+    store.flush()
 
 
 def _check(store: GraphStore, edit: Edit) -> None:
@@ -155,8 +163,11 @@ def _check(store: GraphStore, edit: Edit) -> None:
 
 
 def finish_pending(store: GraphStore) -> list[Deleted]:
-    """Complete every deletion a stopped process left half done."""
-    return [delete_document(store, document_id) for document_id in pending(store)]
+    """Complete every deletion, and the rewrite after an edit, that a stopped process left half done."""
+    deleted = [delete_document(store, document_id) for document_id in pending(store)]
+    if _REBUILDING in store.oxigraph:
+        _rebuild(store)
+    return deleted
 
 
 __all__ = ["Deleted", "Edit", "delete_document", "edit_graph", "edits", "finish_pending", "pending",

@@ -100,3 +100,27 @@ def test_the_command_line_edits_lists_and_undoes(tmp_path):
     assert again.exit_code == 1 and "no edit 1 to undo" in again.output
     with GraphStore.open(tmp_path / "store") as s:
         assert MANYA in {t.subject.value for t in s.triples()}
+
+
+@pytest.mark.parametrize("crash", ["curation.edit-recorded:1", "curation.run-rewritten:1"])
+def test_a_merge_killed_mid_way_is_finished_by_the_next_command(tmp_path, crash):
+    import signal
+
+    from graphwright.curation import finish_pending
+    from tests.support.cli_process import cli
+
+    def state(path):
+        with GraphStore.open(path) as s:
+            return sorted(map(str, s.triples())), [e.describe() for e in edits(s)]
+
+    for name in ("clean", "killed"):
+        with GraphStore.open(tmp_path / name) as s:
+            s.add_result(FIRST, make_result(FIRST))
+            s.add_result(SECOND, second_result())
+    with GraphStore.open(tmp_path / "clean") as s:
+        edit_graph(s, Edit(0, "merge", source=MANYA, target=CURIE))
+    args = ["graph", "edit", "merge", MANYA, CURIE, "--store", str(tmp_path / "killed")]
+    assert cli(args, failpoints=crash) == -signal.SIGKILL
+    with GraphStore.open(tmp_path / "killed") as s:
+        finish_pending(s)  # what the next command (or serve) does first
+    assert state(tmp_path / "killed") == state(tmp_path / "clean")

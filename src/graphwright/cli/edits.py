@@ -19,11 +19,14 @@ STORE = typer.Option(Path("out/store"), "--store")
 
 
 def _on_store(store: Path, change):
-    """``change(graph_store)`` on the store, its errors as the command's."""
+    """``change(graph_store)`` on the store, after finishing what a stopped command left half done; its
+    errors as the command's."""
+    from graphwright.curation import finish_pending
     from graphwright.store import GraphStore
 
     try:
         with GraphStore.open(store, create=False) as graph_store:
+            finish_pending(graph_store)
             return change(graph_store)
     except GraphwrightError as exc:
         fail(exc)

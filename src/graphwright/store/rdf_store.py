@@ -203,9 +203,18 @@ class GraphStore:
     def rewrite_run(self, document_id: str, system: str, quads: list[ox.Quad], unedited: list[ox.Quad] | None) -> None:
         """Replace a run's graphs with ``quads`` and keep ``unedited`` beside the edits (None: drop it)."""
         run = v.run_iri(document_id, system)
+        quads = quads + ([unedited_quad(run, unedited)] if unedited is not None else [])
+        # one SPARQL update, which oxigraph commits whole: a kill leaves the run as before or as after
+        by_graph: dict[str, list[str]] = {}
+        for q in quads:
+            by_graph.setdefault(q.graph_name.value, []).append(f"{q.triple} .")
+        data = " ".join(f"GRAPH <{graph}> {{ {' '.join(lines)} }}" for graph, lines in by_graph.items())
+        update = (f"DROP SILENT GRAPH <{v.prov_graph(document_id, system)}> ;\n"
+                  f"DROP SILENT GRAPH <{v.doc_graph(document_id, system)}> ;\n"
+                  f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{run}> <{RAW_PREDICATE}> ?unedited }} }} ;\n"
+                  f"INSERT DATA {{ {data} }}")
         with translated_errors(f"cannot rewrite document {document_id!r}"):
-            self._drop(document_id, system)
-            self.oxigraph.extend(quads + ([unedited_quad(run, unedited)] if unedited is not None else []))
+            self.oxigraph.update(update)
 
     def _drop(self, document_id: str, system: str) -> None:
         # Provenance (with the run record) goes first, so a stale "ok" never outlives its triples; a run's
