@@ -1,7 +1,10 @@
-"""The README's picture of the web app: the graph page over a store, with the best-supported edge's
-evidence open. Needs Chromium (apt-get install chromium) and playwright.
+"""The README's pictures of the web app: the graph page over a store, with the best-supported edge's
+evidence open; or the chat page after the questions given with --ask (answered by the served model).
+Needs Chromium (apt-get install chromium) and playwright.
 
     python scripts/screenshot_web.py --store out/demo-store --out docs/img/web-graph.png
+    python scripts/screenshot_web.py --store out/own-store --page /chat --out docs/img/web-chat.png \
+        --ask "Who runs the company that bought Saltmarsh Robotics?"
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ def main() -> None:
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=Path("docs/img/web-graph.png"))
     parser.add_argument("--page", default="/graph")
+    parser.add_argument("--ask", action="append", default=[], help="with --page /chat: a question to send")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -36,6 +40,13 @@ def main() -> None:
                     while not page.evaluate("() => Boolean(window.gwGraph && window.gwGraph.edges().length)"):
                         page.wait_for_timeout(100)
                     page.evaluate("() => { window.gwGraph.edges().max(e => e.data('support').length).ele.select().emit('tap'); }")
+                for n, question in enumerate(args.ask, 1):  # each answered before the next is sent
+                    page.fill("#question", question)
+                    page.click("#send")
+                    done = (f"() => document.querySelectorAll('#turns .turn').length === {n} && "
+                            "!document.getElementById('send').disabled")
+                    while not page.evaluate(done):  # polled: the page's CSP forbids wait_for_function's eval
+                        page.wait_for_timeout(500)
                 page.evaluate(PAINTED)
                 args.out.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(args.out))
