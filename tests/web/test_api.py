@@ -256,6 +256,15 @@ def test_an_uploaded_pdf_is_read_page_by_page_and_its_facts_say_their_page(clien
     nquads = client.get("/api/export", params={"format": "nquads", "provenance": True}).text
     assert 'evidencePage> "7"' in nquads
 
+    # extracted again from the stored text (pages kept), as a job, not skipped as already stored
+    document_id = next(d["document_id"] for d in job["documents"] if d["name"] == "report.pdf")
+    again = client.post(f"/api/documents/{document_id}/extract",
+                        json={"system": "agentre.zeroshot", "kb": "none", "settings": settings})
+    redone = finished(client, again)
+    assert redone["counts"]["ok"] == 1 and redone["documents"][0]["document_id"] == document_id
+    assert all(s.get("page") == 7 for e in client.get("/api/graph").json()["edges"] for s in e["support"])
+    assert client.post("/api/documents/doc-nope/extract", json={"system": "agentre.zeroshot"}).status_code == 404
+
 
 def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client, settings):
     finished(client, submit(client, settings, text=SENTENCE))

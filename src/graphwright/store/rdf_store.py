@@ -11,6 +11,7 @@ The store is synchronous: writes are short, and async callers may wrap them in
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import time
 from collections.abc import Iterable, Iterator
@@ -152,19 +153,24 @@ class GraphStore:
                 f"result is for document {result.document_id!r} but was added with document {document.id!r}"
             )
         source = document.source if document is not None else None
-        self._replace(result, source, document.text if document is not None else None)
+        self._replace(result, source, document.text if document is not None else None,
+                      document.metadata if document is not None else None)
 
     def record_failure(self, document_id: str, system: str, reason: str, source: str | None = None) -> None:
         """Record that ``system`` failed on a document, replacing earlier output for the pair."""
         self._replace(ExtractionResult.failed(document_id, system, reason), source)
 
-    def _replace(self, result: ExtractionResult, source: str | None, text: str | None = None) -> None:
+    def _replace(self, result: ExtractionResult, source: str | None, text: str | None = None,
+                 metadata: dict[str, str] | None = None) -> None:
         # Encode (and so validate) everything before touching the store; the user's edits hold for a rerun.
         quads = self._edited(v.run_iri(result.document_id, result.system), codec.encode_result(result, source))
         if text:  # the text its facts came from, kept once per document (the passages `ask` reads)
             graph = ox.NamedNode(v.text_graph(result.document_id))
             quads.append(ox.Quad(ox.NamedNode(v.document_iri(result.document_id)), ox.NamedNode(v.DOCUMENT_TEXT),
                                  ox.Literal(text), graph))
+            if metadata:  # a PDF's pages, so a re-extraction still knows them
+                quads.append(ox.Quad(ox.NamedNode(v.document_iri(result.document_id)),
+                                     ox.NamedNode(v.DOCUMENT_METADATA), ox.Literal(json.dumps(metadata)), graph))
         with translated_errors(f"cannot store document {result.document_id!r}"):
             self._drop(result.document_id, result.system)
             if text:
@@ -232,6 +238,15 @@ class GraphStore:
             if not self.graphs("prov", document_id=document_id):  # no system's output left: its text goes too
                 self.oxigraph.remove_graph(ox.NamedNode(v.text_graph(document_id)))
         return len(runs)
+
+    def document_metadata(self, document_id: str) -> dict[str, str]:
+        """What was kept with the document's text (a PDF's pages); {} when nothing."""
+        with translated_errors("cannot read the document's metadata"):
+            for quad in self.oxigraph.quads_for_pattern(ox.NamedNode(v.document_iri(document_id)),
+                                                        ox.NamedNode(v.DOCUMENT_METADATA), None,
+                                                        ox.NamedNode(v.text_graph(document_id))):
+                return json.loads(quad.object.value)
+        return {}
 
     def document_texts(self, document_ids: Iterable[str] | None = None) -> dict[str, str]:
         """The stored text of each document (of ``document_ids``; None: all) that has one. Texts are kept

@@ -81,7 +81,8 @@ TRIPLE_COUNT = GW + "tripleCount"
 ENTITY_COUNT = GW + "entityCount"
 EVENT_COUNT = GW + "eventCount"
 WARNING = GW + "warning"
-DOCUMENT_TEXT = GW + "text"  # the document's text, in its own graph (what the passages of `ask` read)
+DOCUMENT_TEXT = GW + "text"
+DOCUMENT_METADATA = GW + "documentMetadata"  # beside the text: what its conversion kept (a PDF's pages), JSON  # the document's text, in its own graph (what the passages of `ask` read)
 
 # Reified statements: gw:run links back to the record; gw:index keeps the result's order.
 RUN = GW + "run"

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
 
 from graphwright.assembly import build_system
 from graphwright.errors import DataNotFoundError, GraphwrightError
@@ -147,6 +148,34 @@ async def events(request: Request) -> StreamingResponse:
 def documents(request: Request) -> list[dict[str, Any]]:
     """One row per stored run: document, system, status, reason, counts and usage."""
     return server(request).store.documents()
+
+
+class ReextractRequest(BaseModel):
+    system: str = DEFAULT_SYSTEM
+    model: str = ""
+    kb: str = ""
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+@router.post("/documents/{document_id}/extract", status_code=202)
+def reextract(request: Request, document_id: str, body: ReextractRequest) -> dict[str, Any]:
+    """A job that extracts a stored document again, from the text the store keeps, with ``system`` and
+    ``settings``; that system's earlier result for it is replaced."""
+    from graphwright.curation import stored_documents
+
+    state = server(request)
+    try:
+        documents = stored_documents(state.store, [document_id])
+        spec = JobSpec(body.system, state.check_model(body.model or None), state.check_kb(body.kb or None),
+                       body.settings, redo=True)
+        build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
+    except DataNotFoundError as exc:
+        raise HTTPException(404, str(exc)) from exc
+    except GraphwrightError as exc:
+        raise HTTPException(400, str(exc)) from exc
+    job_id = state.book.create(spec, documents)
+    state.runner.submit(job_id)
+    return state.book.get(job_id)
 
 
 @router.delete("/documents/{document_id}")

@@ -43,6 +43,7 @@ class JobSpec:
     kb: str
     settings: dict[str, Any] = field(default_factory=dict)
     concurrency: int = 1  # documents of the job at once (helps with a model server, not the embedded model)
+    redo: bool = False  # extract documents the store already holds from this system again (re-extraction)
 
 
 class JobBook:
@@ -57,6 +58,9 @@ class JobBook:
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
+            if "redo" not in columns:  # a job table from before re-extraction
+                self._db.execute("ALTER TABLE jobs ADD COLUMN redo INTEGER DEFAULT 0")
 
     def close(self) -> None:
         with self._lock:
@@ -83,9 +87,10 @@ class JobBook:
         rows += [(job_id, len(rows) + i, name, None, 0, "failed", reason) for i, (name, reason) in enumerate(refused)]
         with self._lock, self._db:
             self._db.execute("BEGIN")
-            self._db.execute("INSERT INTO jobs (id, created, system, model, kb, settings, concurrency, state) "
-                             "VALUES (?,?,?,?,?,?,?,?)", (job_id, time.time(), spec.system, spec.model, spec.kb,
-                                                          json.dumps(spec.settings), spec.concurrency, "queued"))
+            self._db.execute("INSERT INTO jobs (id, created, system, model, kb, settings, concurrency, state, redo) "
+                             "VALUES (?,?,?,?,?,?,?,?,?)", (job_id, time.time(), spec.system, spec.model, spec.kb,
+                                                            json.dumps(spec.settings), spec.concurrency, "queued",
+                                                            int(spec.redo)))
             self._db.executemany("INSERT INTO documents (job_id, position, name, document_id, chars, status, reason) "
                                  "VALUES (?,?,?,?,?,?,?)", rows)
         return job_id
@@ -107,7 +112,8 @@ class JobBook:
 
     def spec(self, job_id: str) -> JobSpec:
         job = self._job_row(job_id)
-        return JobSpec(job["system"], job["model"], job["kb"], json.loads(job["settings"] or "{}"), job["concurrency"])
+        return JobSpec(job["system"], job["model"], job["kb"], json.loads(job["settings"] or "{}"), job["concurrency"],
+                       bool(job["redo"]))
 
     def _job_row(self, job_id: str) -> sqlite3.Row:
         with self._lock:

@@ -106,10 +106,11 @@ class JobRunner:
         try:
             documents = book.documents(job_id)
             system = build_system(spec.system, self.llm_for(spec.model), self.kb_for(spec.kb), spec.settings, self.store)
-            self._mark_already_stored(job_id, documents, spec.system, resumed=book.get(job_id)["restarts"] > 0)
+            if not spec.redo:
+                self._mark_already_stored(job_id, documents, spec.system, resumed=book.get(job_id)["restarts"] > 0)
             summary = await extract_batch(
                 documents, system, self.store, results_path=book.texts_folder(job_id) / "results.jsonl",
-                concurrency=spec.concurrency, max_chars=self.max_chars,
+                concurrency=spec.concurrency, max_chars=self.max_chars, redo=spec.redo,
                 on_result=lambda document, result: self._stored(job_id, document, result))
         except asyncio.CancelledError:
             if job_id in self._cancelled:  # the user's cancel: the queue goes on with the next job

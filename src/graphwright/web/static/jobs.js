@@ -84,7 +84,21 @@ async function loadDocuments() {
     gw.el("td", {className: "iri"}, r.document_id), gw.el("td", {}, r.source || ""), gw.el("td", {}, r.system),
     gw.el("td", {className: "status-" + r.status}, r.status), gw.el("td", {}, r.triples), gw.el("td", {}, r.entities),
     gw.el("td", {}, r.reason || ""),
-    gw.el("td", {}, gw.el("button", {type: "button", className: "delete", onclick: () => deleteDocument(r)}, "delete")))));
+    gw.el("td", {},
+      gw.el("button", {type: "button", className: "secondary reextract", title: "extract it again with the system, model and settings chosen above",
+                       onclick: () => reextract(r)}, "re-extract"), " ",
+      gw.el("button", {type: "button", className: "delete", onclick: () => deleteDocument(r)}, "delete")))));
+}
+
+// the stored text again, with the system, model, KB and settings chosen in the form above
+async function reextract(run) {
+  try {
+    const job = await gw.postJson(`/api/documents/${encodeURIComponent(run.document_id)}/extract`,
+      {system: $("system").value, model: $("model").value, kb: $("kb").value, settings: JSON.parse($("settings").value || "{}")});
+    showJob(job.id);
+  } catch (error) {
+    $("submit-error").textContent = error.message;
+  }
 }
 
 // the document and everything derived from it: every system's facts, its text, its part of the grown graph
