@@ -1,0 +1,63 @@
+"""Deleting a document and everything derived from it.
+
+A deletion is written to the store's journal before it starts. Then the grown graph forgets the
+document, then the document's runs (knowledge graph, provenance) and its text go, and the journal
+entry is removed last. Each step can be done twice, so a process stopped anywhere (a crash, a kill)
+leaves an entry that ``finish_pending`` completes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote
+
+import pyoxigraph as ox
+
+from graphwright.curation.journal import JOURNAL_GRAPH
+from graphwright.errors import DataNotFoundError
+from graphwright.failpoints import failpoint
+from graphwright.growth import load, save
+from graphwright.growth.forget import Forgotten, forget_document
+from graphwright.store import GraphStore
+from graphwright.store import vocab as v
+
+_DELETE = v.GW + "deleteDocument"
+
+
+@dataclass
+class Deleted:
+    document_id: str
+    runs: int  # the systems' runs removed from the store
+    grown: Forgotten  # what the grown graph lost
+
+
+def _entry(document_id: str) -> ox.Quad:
+    subject = ox.NamedNode(f"{JOURNAL_GRAPH}:delete:{quote(document_id, safe='')}")
+    return ox.Quad(subject, ox.NamedNode(_DELETE), ox.Literal(document_id), ox.NamedNode(JOURNAL_GRAPH))
+
+
+def pending(store: GraphStore) -> list[str]:
+    """The documents whose deletion began and did not end."""
+    quads = store.oxigraph.quads_for_pattern(None, ox.NamedNode(_DELETE), None, ox.NamedNode(JOURNAL_GRAPH))
+    return sorted(q.object.value for q in quads)
+
+
+def delete_document(store: GraphStore, document_id: str) -> Deleted:
+    """Remove the document's output of every system, its text and its part of the grown graph.
+    Raises DataNotFoundError when the store holds nothing of it (and no deletion of it is pending)."""
+    known = store.graphs("prov", document_id=document_id) or store.document_texts([document_id])
+    if not known and document_id not in pending(store):
+        raise DataNotFoundError(f"the store holds no document {document_id!r}; `graphwright graph documents` "
+                                "lists the ones it has")
+    store.oxigraph.add(_entry(document_id))  # the journal first: from here the deletion will be finished
+    failpoint("curation.journalled")
+    state = load(store)
+    grown = forget_document(state, document_id)
+    if grown.edges or grown.votes or grown.nodes:
+        save(store, state)
+    failpoint("curation.grown-forgot")
+    runs = store.remove_document(document_id)
+    failpoint("curation.runs-removed")
+    store.oxigraph.remove(_entry(document_id))
+    store.flush()
+    return Deleted(document_id, runs, grown)

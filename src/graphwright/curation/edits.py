@@ -1,0 +1,92 @@
+"""The user's edits of the graph: merge two entities, rename one, remove a fact; each recorded, applied
+to every stored run it changes (and by the store to every run written later), and undoable in any order
+(graphwright.store.edits does the rewriting)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pyoxigraph as ox
+
+from graphwright.curation.journal import JOURNAL_GRAPH
+from graphwright.errors import DataNotFoundError, UserError
+from graphwright.failpoints import failpoint
+from graphwright.store import GraphStore
+from graphwright.store import vocab as v
+from graphwright.store.edits import EDITS_GRAPH, UNDONE, Edit, apply_edits, edit_iri, read_edits, record_quads
+
+
+def edit_graph(store: GraphStore, edit: Edit) -> Edit:
+    """Record ``edit`` (merge, rename or remove; its number is given here) and apply it to every stored run
+    it changes. It holds for later runs too: the store applies active edits to every result it writes."""
+    known = {n for e in read_edits(store.oxigraph) for n in (e.number,)}
+    edit = replace(edit, number=max(known, default=0) + 1)
+    _check(store, edit)
+    store.oxigraph.extend(record_quads(edit) + [_REBUILDING])  # the edit and the note to apply it, together
+    failpoint("curation.edit-recorded")
+    rebuild(store)
+    return edit
+
+
+def undo_edit(store: GraphStore, number: int) -> Edit:
+    """Undo an edit: every run it changed is rebuilt from its unedited quads with the other edits applied."""
+    edits = {e.number: e for e in read_edits(store.oxigraph)}
+    if number not in edits or edits[number].undone:
+        raise DataNotFoundError(f"no edit {number} to undo; `graphwright graph edits` lists them")
+    store.oxigraph.extend([ox.Quad(ox.NamedNode(edit_iri(number)), ox.NamedNode(UNDONE), ox.Literal("true"),
+                                   ox.NamedNode(EDITS_GRAPH)), _REBUILDING])
+    rebuild(store)
+    return replace(edits[number], undone=True)
+
+
+def edits(store: GraphStore) -> list[Edit]:
+    return read_edits(store.oxigraph)
+
+
+# in the journal while the runs are rewritten after an edit or an undo: a stopped rewrite is finished
+_REBUILDING = ox.Quad(ox.NamedNode(f"{JOURNAL_GRAPH}:rebuild"), ox.NamedNode(v.GW + "rebuildRuns"),
+                      ox.Literal("pending"), ox.NamedNode(JOURNAL_GRAPH))
+
+
+def rebuild_pending(store: GraphStore) -> bool:
+    """Whether a rewrite after an edit or an undo was stopped before it ended."""
+    return _REBUILDING in store.oxigraph
+
+
+def rebuild(store: GraphStore) -> None:
+    """Every run as its system wrote it with the active edits applied: rewritten where that differs, one
+    run per atomic update; the journal's note goes when all are done."""
+    active = [e for e in read_edits(store.oxigraph) if not e.undone]
+    for _, document_id, system in store.graphs("prov"):
+        unedited = store.unedited_quads(document_id, system)
+        current = store.run_quads(document_id, system)
+        base = unedited if unedited is not None else current
+        edited = apply_edits(base, active)
+        if set(edited) != set(current):
+            store.rewrite_run(document_id, system, edited, base if set(edited) != set(base) else None)
+        elif unedited is not None and set(edited) == set(base):
+            store.rewrite_run(document_id, system, edited, None)  # no edit changes it any more
+        failpoint("curation.run-rewritten")
+    store.oxigraph.remove(_REBUILDING)
+    store.flush()
+
+
+def _check(store: GraphStore, edit: Edit) -> None:
+    """An edit names what the store holds: entities in some run, a fact some run states."""
+    def held(iri: str) -> bool:
+        node = ox.NamedNode(iri)
+        return any(next(iter(store.oxigraph.quads_for_pattern(s, None, o, g)), None) is not None
+                   for g, _, _ in store.graphs("doc") for s, o in ((node, None), (None, node)))
+
+    if edit.kind == "merge":
+        if edit.source == edit.target:
+            raise UserError("an entity cannot be merged into itself")
+        missing = [iri for iri in (edit.source, edit.target) if not held(iri)]
+    elif edit.kind == "rename":
+        missing = [] if held(edit.node) else [edit.node]
+        if not (edit.label or "").strip():
+            raise UserError("a new name cannot be empty")
+    else:
+        missing = [] if any(t.key() == edit.fact for t in store.triples()) else [" | ".join(edit.fact)]
+    if missing:
+        raise DataNotFoundError(f"the store holds no {', '.join(missing)}")
