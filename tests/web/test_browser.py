@@ -100,8 +100,10 @@ def test_upload_run_browse_and_query(served, page):
     page.fill("#settings", json.dumps(settings))
     page.click("#run")
     page.wait_for_selector("#jobs td.state-done", timeout=30_000)  # the job's end arrives by the event stream
-    assert page.locator("#job-documents td.status-ok").count() == 2
-    assert page.locator("#documents td", has_text="<img src=x onerror=window.pwned=2>.txt").count() == 1
+    # the job's documents are fetched after the event that ends it: wait for them rather than race them
+    wait_until(page, "document.querySelectorAll('#job-documents td.status-ok').length === 2")
+    wait_until(page, "[...document.querySelectorAll('#documents td')].filter(td => "
+                     "td.textContent === '<img src=x onerror=window.pwned=2>.txt').length === 1")
 
     page.goto(serve.url + "/graph")
     wait_until(page, "window.gwGraph && window.gwGraph.edges().length === 3")
