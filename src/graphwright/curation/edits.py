@@ -71,12 +71,25 @@ def rebuild(store: GraphStore) -> None:
     store.flush()
 
 
+def _in_documents(quads) -> bool:
+    return any(isinstance(q.graph_name, ox.NamedNode) and q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)
+               for q in quads)
+
+
 def _check(store: GraphStore, edit: Edit) -> None:
-    """An edit names what the store holds: entities in some run, a fact some run states."""
+    """An edit names what the store holds: entities in some run, a fact some run states (one look-up
+    each over every graph, not a read of the runs)."""
     def held(iri: str) -> bool:
         node = ox.NamedNode(iri)
-        return any(next(iter(store.oxigraph.quads_for_pattern(s, None, o, g)), None) is not None
-                   for g, _, _ in store.graphs("doc") for s, o in ((node, None), (None, node)))
+        return _in_documents(store.oxigraph.quads_for_pattern(node, None, None)) or \
+            _in_documents(store.oxigraph.quads_for_pattern(None, None, node))
+
+    def stated(subject: str, predicate: str, obj: str) -> bool:
+        try:
+            quads = store.oxigraph.quads_for_pattern(ox.NamedNode(subject), ox.NamedNode(predicate), None)
+        except ValueError:  # not IRIs: no run states it
+            return False
+        return _in_documents(q for q in quads if q.object.value == obj)
 
     if edit.kind == "merge":
         if edit.source == edit.target:
@@ -87,6 +100,6 @@ def _check(store: GraphStore, edit: Edit) -> None:
         if not (edit.label or "").strip():
             raise UserError("a new name cannot be empty")
     else:
-        missing = [] if any(t.key() == edit.fact for t in store.triples()) else [" | ".join(edit.fact)]
+        missing = [] if stated(*edit.fact) else [" | ".join(edit.fact)]
     if missing:
         raise DataNotFoundError(f"the store holds no {', '.join(missing)}")

@@ -41,9 +41,7 @@ def _from_another_site(headers: dict[str, str], host: str) -> bool:
     where it leaves Origin out (a form's multipart POST in some browsers): either one saying another site
     is enough. Clients that send neither (curl, scripts) are not browsers and pass."""
     origin = headers.get("origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != host:
-        return True
-    if origin == "null":  # a sandboxed frame or a file: page
+    if origin and urlsplit(origin).netloc != host:  # "null" (a sandboxed frame, a file: page) has no host
         return True
     return headers.get("sec-fetch-site", "") in ("cross-site", "same-site")
 
