@@ -13,6 +13,7 @@ measuring them on real files (docs/decisions.md).
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import dataclass, field
 
 from graphwright.errors import InputDocumentError
@@ -52,8 +53,7 @@ def page_of(metadata: dict[str, str], offset: int) -> int | None:
 
 
 def _suffix(name: str) -> str:
-    dot = name.rfind(".")
-    return name[dot:].lower() if dot >= 0 else ""
+    return os.path.splitext(name)[1].lower()
 
 
 def _needs(package: str, module: str):

@@ -25,7 +25,7 @@ from graphwright.growth.state import (Edge, EpisodeRecord, Evidence, GrowthState
                                       Snapshot, Value)
 from graphwright.store import vocab as v
 from graphwright.store.codec import (QuadWriter, group_by_subject, iri_node, read_float, read_int, read_one,
-                                     read_str)
+                                     read_str, replace_graphs_update)
 from graphwright.store.rdf_store import GraphStore, translated_errors
 
 _URN = v.GROWN_PREFIX
@@ -257,13 +257,11 @@ def load(store: GraphStore) -> GrowthState:
 
 def save(store: GraphStore, state: GrowthState, *, snapshot: str | None = None) -> None:
     """Replace the grown graph in one transaction; ``snapshot`` also writes a copy of the KG under that id."""
-    parts = [f"DROP SILENT GRAPH <{KG_GRAPH}>", f"DROP SILENT GRAPH <{STATE_GRAPH}>"]
-    blocks = [(KG_GRAPH, kg_quads(state)), (STATE_GRAPH, state_quads(state))]
+    graphs, quads = [KG_GRAPH, STATE_GRAPH], kg_quads(state) + state_quads(state)
     if snapshot is not None:
-        parts.append(f"DROP SILENT GRAPH <{snapshot_graph(snapshot)}>")
-        blocks.append((snapshot_graph(snapshot), kg_quads(state, snapshot_graph(snapshot))))
-    data = " ".join(f"GRAPH <{graph}> {{ {' '.join(f'{q.triple} .' for q in quads)} }}" for graph, quads in blocks)
-    update = " ;\n".join(parts) + f" ;\nINSERT DATA {{ {data} }}"
+        graphs.append(snapshot_graph(snapshot))
+        quads += kg_quads(state, snapshot_graph(snapshot))
+    update = replace_graphs_update(graphs, quads)
     with translated_errors("cannot save the grown graph"):
         store.oxigraph.update(update)
 

@@ -390,3 +390,15 @@ def decode_run(props: dict[str, list[Node]]) -> dict[str, Any]:
 
 def is_run(props: dict[str, list[Node]]) -> bool:
     return v.DOCUMENT_RUN in _types(props)
+
+
+def replace_graphs_update(drop: list[str], quads: list[ox.Quad], *, also: list[str] = ()) -> str:
+    """One SPARQL update that drops the named graphs ``drop``, runs ``also`` (more update operations), and
+    inserts ``quads`` into their graphs: oxigraph commits an update whole, so a kill leaves the store as
+    before or as after."""
+    by_graph: dict[str, list[str]] = {}
+    for q in quads:
+        by_graph.setdefault(q.graph_name.value, []).append(f"{q.triple} .")
+    data = " ".join(f"GRAPH <{graph}> {{ {' '.join(lines)} }}" for graph, lines in by_graph.items())
+    parts = [f"DROP SILENT GRAPH <{graph}>" for graph in drop] + list(also) + [f"INSERT DATA {{ {data} }}"]
+    return " ;\n".join(parts)

@@ -211,14 +211,9 @@ class GraphStore:
         run = v.run_iri(document_id, system)
         quads = quads + ([unedited_quad(run, unedited)] if unedited is not None else [])
         # one SPARQL update, which oxigraph commits whole: a kill leaves the run as before or as after
-        by_graph: dict[str, list[str]] = {}
-        for q in quads:
-            by_graph.setdefault(q.graph_name.value, []).append(f"{q.triple} .")
-        data = " ".join(f"GRAPH <{graph}> {{ {' '.join(lines)} }}" for graph, lines in by_graph.items())
-        update = (f"DROP SILENT GRAPH <{v.prov_graph(document_id, system)}> ;\n"
-                  f"DROP SILENT GRAPH <{v.doc_graph(document_id, system)}> ;\n"
-                  f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{run}> <{RAW_PREDICATE}> ?unedited }} }} ;\n"
-                  f"INSERT DATA {{ {data} }}")
+        update = codec.replace_graphs_update(
+            [v.prov_graph(document_id, system), v.doc_graph(document_id, system)], quads,
+            also=[f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{run}> <{RAW_PREDICATE}> ?unedited }} }}"])
         with translated_errors(f"cannot rewrite document {document_id!r}"):
             self.oxigraph.update(update)
 
