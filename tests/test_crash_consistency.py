@@ -16,11 +16,11 @@ from tests.support.cli_process import (
 from tests.support.openai_server import ScriptedOpenAIServer
 
 #: extract's appends are its results lines; eval's alternate: trace of document 1, its row, trace of 2, ...
-EXTRACT_CRASHES = ["store.dropped:3", "store.written:5", "jsonl.half-line:4", "jsonl.appended:7",
-                   "store.dropped:2,jsonl.half-line:6"]  # two points: whichever comes first
+EXTRACT_CRASHES = ["store.writing:3", "store.written:5", "jsonl.half-line:4", "jsonl.appended:7",
+                   "store.writing:2,jsonl.half-line:6"]  # two points: whichever comes first
 EVAL_CRASHES = ["jsonl.half-line:4", "jsonl.half-line:5", "jsonl.appended:7"]
 #: the soak: every pass of every point (eval appends twice per document)
-EVERY_EXTRACT_CRASH = [f"{point}:{n}" for point in ("store.dropped", "store.written", "jsonl.half-line", "jsonl.appended")
+EVERY_EXTRACT_CRASH = [f"{point}:{n}" for point in ("store.writing", "store.written", "jsonl.half-line", "jsonl.appended")
                        for n in range(1, DOCUMENTS + 1)]
 EVERY_EVAL_CRASH = [f"{point}:{n}" for point in ("jsonl.half-line", "jsonl.appended") for n in range(1, 2 * DOCUMENTS + 1)]
 

@@ -1,7 +1,7 @@
 """Named crash points, for testing that an interrupted run recovers (as databases test recovery).
 
-``GRAPHWRIGHT_FAILPOINTS="store.dropped:3,jsonl.half-line:1"`` makes the process kill itself with
-SIGKILL the 3rd time it passes ``store.dropped`` or the 1st time it passes ``jsonl.half-line``:
+``GRAPHWRIGHT_FAILPOINTS="store.writing:3,jsonl.half-line:1"`` makes the process kill itself with
+SIGKILL the 3rd time it passes ``store.writing`` or the 1st time it passes ``jsonl.half-line``:
 no ``finally`` blocks, no flushes, exactly what a power cut or the OOM killer leaves behind.
 Unset (always, outside tests), a failpoint costs one dictionary lookup.
 """

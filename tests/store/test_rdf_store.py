@@ -90,6 +90,7 @@ def test_rdf_store_each_run_has_its_own_named_graphs(store, document, result):
         v.doc_graph("doc-2", SYSTEM), v.prov_graph("doc-2", SYSTEM),
         v.doc_graph("doc-2", "agentre"), v.prov_graph("doc-2", "agentre"),
         v.text_graph(document.id), v.text_graph("doc-2"),  # each document's text, once
+        v.MERGED_KG_GRAPH,  # every KG merged: the default graph of queries
     }
     # The KG graph holds the triples, labels and entity types; the reification lives only in provenance.
     kg = ox.NamedNode(v.doc_graph(document.id, SYSTEM))

@@ -137,6 +137,17 @@ def test_the_sparql_protocol_endpoint_answers_other_tools(client, settings):
     assert refused.status_code == 403
 
 
+def test_a_fact_two_documents_state_is_one_row_of_the_default_graph(client, settings):
+    finished(client, submit(client, settings, text="Note 1 . " + SENTENCE))
+    finished(client, submit(client, settings, text="Note 2 . " + SENTENCE))
+    count = {"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o . ?p rdfs:label ?l FILTER(?l = 'Work_For') }"}
+    rows = client.get("/sparql", params={"query": "SELECT ?s ?o WHERE { ?s ?p ?o . ?p rdfs:label 'Work_For' }"})
+    assert len(rows.json()["results"]["bindings"]) == 1
+    per_graph = "SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o . ?p rdfs:label 'Work_For' } }"
+    assert len(client.post("/api/sparql", json={"query": per_graph}).json()["rows"]) == 2, "each run keeps its own"
+    assert client.get("/sparql", params=count).json()["results"]["bindings"][0]["n"]["value"] == "1"
+
+
 def test_asking_the_grown_graph_before_any_merge_says_how_to_grow_one(client, settings):
     finished(client, submit(client, settings, text=SENTENCE))
     response = client.post("/api/sparql", json={"query": "SELECT * WHERE { ?s ?p ?o }", "grown": True})

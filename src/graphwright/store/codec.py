@@ -392,13 +392,34 @@ def is_run(props: dict[str, list[Node]]) -> bool:
     return v.DOCUMENT_RUN in _types(props)
 
 
-def replace_graphs_update(drop: list[str], quads: list[ox.Quad], *, also: list[str] = ()) -> str:
-    """One SPARQL update that drops the named graphs ``drop``, runs ``also`` (more update operations), and
-    inserts ``quads`` into their graphs: oxigraph commits an update whole, so a kill leaves the store as
-    before or as after."""
+def replace_graphs_update(drop: list[str], quads: list[ox.Quad], *, also: list[str] = (),
+                          then: list[str] = ()) -> str:
+    """One SPARQL update that drops the named graphs ``drop``, runs ``also`` (more update operations),
+    inserts ``quads`` into their graphs and runs ``then``: oxigraph commits an update whole, so a kill
+    leaves the store as before or as after."""
     by_graph: dict[str, list[str]] = {}
     for q in quads:
         by_graph.setdefault(q.graph_name.value, []).append(f"{q.triple} .")
     data = " ".join(f"GRAPH <{graph}> {{ {' '.join(lines)} }}" for graph, lines in by_graph.items())
     parts = [f"DROP SILENT GRAPH <{graph}>" for graph in drop] + list(also) + [f"INSERT DATA {{ {data} }}"]
-    return " ;\n".join(parts)
+    return " ;\n".join(parts + list(then))
+
+
+_HELD = f'GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), "{v.DOC_GRAPH_PREFIX}"))'
+_MERGED = f"GRAPH <{v.MERGED_KG_GRAPH}> {{ ?s ?p ?o }}"
+
+
+def merged_graph_sync(triples: Iterable[ox.Triple]) -> list[str]:
+    """Update operations, run after a change to the KG graphs in the same update, that leave the merged
+    KG graph holding exactly those of ``triples`` (the changed ones) that some document's KG graph holds."""
+    rows = " ".join(f"({t.subject} {t.predicate} {t.object})" for t in dict.fromkeys(triples)
+                    if not isinstance(t.subject, ox.BlankNode) and not isinstance(t.object, ox.BlankNode))
+    if not rows:
+        return []
+    values = f"VALUES (?s ?p ?o) {{ {rows} }}"
+    return [f"DELETE {{ {_MERGED} }} WHERE {{ {values} {_MERGED} FILTER NOT EXISTS {{ {_HELD} }} }}",
+            f"INSERT {{ {_MERGED} }} WHERE {{ {values} FILTER EXISTS {{ {_HELD} }} }}"]
+
+
+#: builds the merged KG graph of a store written before it was kept
+MERGE_ALL = f"INSERT {{ {_MERGED} }} WHERE {{ {_HELD} }}"

@@ -1,7 +1,8 @@
 """The embedded RDF store: extraction results in, triples, events, records and SPARQL out.
 
 Layout (see ``store/vocab.py``): each (document, system) pair owns a KG graph and a provenance
-graph; re-adding a result drops both first, so a re-run replaces exactly its own output.
+graph; re-adding a result drops both first, so a re-run replaces exactly its own output. Every write
+that changes a KG graph also brings the merged KG graph (each triple once) in step, in the same update.
 Every pyoxigraph error is translated to ``StoreError`` here and chained to the original.
 
 The store is synchronous: writes are short, and async callers may wrap them in
@@ -69,6 +70,8 @@ class GraphStore:
                         "close it there first"
                     ) from exc
                 raise
+            if not self._store.contains_named_graph(ox.NamedNode(v.MERGED_KG_GRAPH)) and self.graphs("doc"):
+                self._store.update(codec.MERGE_ALL)  # a store written before the merged graph was kept
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False) -> "GraphStore":
@@ -171,15 +174,24 @@ class GraphStore:
             if metadata:  # a PDF's pages, so a re-extraction still knows them
                 quads.append(ox.Quad(ox.NamedNode(v.document_iri(result.document_id)),
                                      ox.NamedNode(v.DOCUMENT_METADATA), ox.Literal(json.dumps(metadata)), graph))
+        drop = [v.prov_graph(result.document_id, result.system), v.doc_graph(result.document_id, result.system)]
+        failpoint("store.writing")
+        # One update holding the run record: a kill leaves the run as before or as after (a resumed batch
+        # redoes a document with no status instead of trusting half of it).
         with translated_errors(f"cannot store document {result.document_id!r}"):
-            self._drop(result.document_id, result.system)
-            if text:
-                self.oxigraph.remove_graph(ox.NamedNode(v.text_graph(result.document_id)))
-            failpoint("store.dropped")
-            # One atomic insert holding the run record: a crash before it leaves no status, so a
-            # resumed batch redoes the document instead of trusting half of it.
-            self.oxigraph.extend(quads)
+            self.oxigraph.update(self._replace_update(
+                result.document_id, [result.system], drop + ([v.text_graph(result.document_id)] if text else []), quads))
         failpoint("store.written")
+
+    def _replace_update(self, document_id: str, systems: list[str], drop: list[str], quads: list[ox.Quad]) -> str:
+        """The update that drops ``drop`` (and the systems' unedited runs), inserts ``quads``, and keeps the
+        merged KG graph in step with the KG graphs it changes."""
+        changed = [q.triple for g in drop if g.startswith(v.DOC_GRAPH_PREFIX)
+                   for q in self.oxigraph.quads_for_pattern(None, None, None, ox.NamedNode(g))]
+        changed += [q.triple for q in quads if q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)]
+        unedited = [f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{v.run_iri(document_id, s)}> <{RAW_PREDICATE}> ?x }} }}"
+                    for s in systems]
+        return codec.replace_graphs_update(drop, quads, also=unedited, then=codec.merged_graph_sync(changed))
 
     def _edited(self, run: str, quads: list[ox.Quad]) -> list[ox.Quad]:
         """The run's quads with the active edits applied; where they change it, its unedited quads go beside
@@ -187,12 +199,6 @@ class GraphStore:
         active = [e for e in read_edits(self.oxigraph) if not e.undone]
         edited = apply_edits(quads, active) if active else quads
         return edited + [unedited_quad(run, quads)] if set(edited) != set(quads) else edited
-
-    def _drop_unedited(self, document_id: str, system: str) -> None:
-        run = ox.NamedNode(v.run_iri(document_id, system))
-        for old in list(self.oxigraph.quads_for_pattern(run, ox.NamedNode(RAW_PREDICATE), None,
-                                                        ox.NamedNode(EDITS_GRAPH))):
-            self.oxigraph.remove(old)
 
     def run_quads(self, document_id: str, system: str) -> list[ox.Quad]:
         """A run's quads as stored (its knowledge graph and provenance graphs)."""
@@ -210,28 +216,21 @@ class GraphStore:
         """Replace a run's graphs with ``quads`` and keep ``unedited`` beside the edits (None: drop it)."""
         run = v.run_iri(document_id, system)
         quads = quads + ([unedited_quad(run, unedited)] if unedited is not None else [])
-        # one SPARQL update, which oxigraph commits whole: a kill leaves the run as before or as after
-        update = codec.replace_graphs_update(
-            [v.prov_graph(document_id, system), v.doc_graph(document_id, system)], quads,
-            also=[f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{run}> <{RAW_PREDICATE}> ?unedited }} }}"])
+        update = self._replace_update(document_id, [system], [v.prov_graph(document_id, system),
+                                                              v.doc_graph(document_id, system)], quads)
         with translated_errors(f"cannot rewrite document {document_id!r}"):
             self.oxigraph.update(update)
 
-    def _drop(self, document_id: str, system: str) -> None:
-        # Provenance (with the run record) goes first, so a stale "ok" never outlives its triples; a run's
-        # unedited quads go with it.
-        self.oxigraph.remove_graph(ox.NamedNode(v.prov_graph(document_id, system)))
-        self.oxigraph.remove_graph(ox.NamedNode(v.doc_graph(document_id, system)))
-        self._drop_unedited(document_id, system)
-
     def remove_document(self, document_id: str, system: str | None = None) -> int:
-        """Delete a document's output (for one system, or all); returns how many runs were removed."""
+        """Delete a document's output (for one system, or all), in one update; returns how many runs were
+        removed. With no system's output left, its text goes too."""
         runs = self.graphs("prov", document_id=document_id, system=system)
+        systems = [sys_id for _, _, sys_id in runs]
+        drop = [g for s in systems for g in (v.prov_graph(document_id, s), v.doc_graph(document_id, s))]
+        if len(runs) == len(self.graphs("prov", document_id=document_id)):
+            drop.append(v.text_graph(document_id))
         with translated_errors(f"cannot remove document {document_id!r}"):
-            for _, doc_id, sys_id in runs:
-                self._drop(doc_id, sys_id)
-            if not self.graphs("prov", document_id=document_id):  # no system's output left: its text goes too
-                self.oxigraph.remove_graph(ox.NamedNode(v.text_graph(document_id)))
+            self.oxigraph.update(self._replace_update(document_id, systems, drop, []))
         return len(runs)
 
     def document_metadata(self, document_id: str) -> dict[str, str]:
@@ -386,7 +385,11 @@ class GraphStore:
         kw: dict[str, Any] = {"prefixes": v.PREFIXES}
         if grown:
             kw["default_graph"] = [ox.NamedNode(v.GROWN_KG_GRAPH)]
-        elif union:
+        elif union and self.oxigraph.contains_named_graph(merged := ox.NamedNode(v.MERGED_KG_GRAPH)):
+            # GRAPH ?g reaches every graph but this copy, so a fact is found once per run that states it
+            kw["default_graph"] = [merged]
+            kw["named_graphs"] = [g for g in self.oxigraph.named_graphs() if g != merged]
+        elif union:  # a store written before the merged graph was kept, open read-only: a triple per graph
             kw["default_graph"] = [g for g, _, _ in self.graphs("doc")]
         return self.oxigraph.query(sparql, **kw)
 
@@ -394,8 +397,9 @@ class GraphStore:
               max_rows: int | None = None) -> list[dict[str, Any]]:
         """Run a SPARQL query; rows map variable names to values (IRI or lexical form; None if unbound).
 
-        With ``union`` the default graph is the union of all KG graphs, so plain patterns see the
-        knowledge graph; ``GRAPH ?g { ... }`` reaches every graph, provenance included. The prefixes
+        With ``union`` the default graph is every KG graph merged (a triple two runs state is one row), so
+        plain patterns see the knowledge graph; ``GRAPH ?g { ... }`` reaches every run's graphs, provenance
+        included. The prefixes
         of ``vocab.PREFIXES`` (wd, wdt, rdfs, gw, ...) are predeclared. ASK gives ``[{"ask": bool}]``;
         CONSTRUCT/DESCRIBE give ``subject``/``predicate``/``object`` rows. With ``grown`` the default graph is
         the graph grown over the documents (``graph merge``). ``max_rows`` stops reading the answer there.

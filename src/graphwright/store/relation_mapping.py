@@ -17,6 +17,7 @@ from graphwright.errors import UserError
 from graphwright.kb.namespaces import is_unlinked_relation
 from graphwright.model.schema import phrase_relation_iri
 from graphwright.store import vocab as v
+from graphwright.store.codec import merged_graph_sync
 from graphwright.store.rdf_store import GraphStore, translated_errors
 
 #: statement fields that trade places when subject and object do
@@ -115,7 +116,9 @@ class _Changes:
     def apply(self) -> None:
         if not self.removed and not self.added:
             return
-        self.store.oxigraph.update(f"DELETE DATA {{ {_data(self.removed)} }} ; INSERT DATA {{ {_data(self.added)} }}")
+        kg = [q.triple for q in [*self.removed, *self.added] if q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)]
+        self.store.oxigraph.update(" ;\n".join([f"DELETE DATA {{ {_data(self.removed)} }}",
+                                                f"INSERT DATA {{ {_data(self.added)} }}", *merged_graph_sync(kg)]))
         self.store.flush()
 
 

@@ -125,6 +125,9 @@ _URN = "urn:graphwright:"
 DOC_GRAPH_PREFIX = _URN + "doc:"
 PROV_GRAPH_PREFIX = _URN + "prov:"
 TEXT_GRAPH_PREFIX = _URN + "text:"  # one per document, shared by the systems that read it
+# Every document's KG merged, each triple once: the default graph of queries (a triple two documents
+# state is one row, as in an RDF merge), kept in step with the KG graphs by every write.
+MERGED_KG_GRAPH = _URN + "kg"
 # The graph grown over documents (graphwright.growth): the plain KG, and its records.
 GROWN_PREFIX = _URN + "grown:"
 GROWN_KG_GRAPH = GROWN_PREFIX + "kg"

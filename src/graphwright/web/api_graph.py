@@ -75,7 +75,8 @@ def _read_only(query: str) -> str:
 
 @router.post("/api/sparql")
 def sparql(request: Request, body: SparqlRequest) -> dict[str, Any]:
-    """A read-only query; rows map variable names to values. The default graph is every document's KG.
+    """A read-only query; rows map variable names to values. The default graph is every document's KG
+    merged (a fact two documents state is one row); ``GRAPH ?g`` reaches each run's own graphs.
     At most 10,000 rows come back (``truncated`` says when more matched)."""
     state = server(request)
     if body.grown and not state.store.has_grown_graph():
@@ -92,7 +93,8 @@ def sparql(request: Request, body: SparqlRequest) -> dict[str, Any]:
 def sparql_protocol_get(request: Request, query: str | None = None) -> Response:
     """A SPARQL 1.1 protocol endpoint for other tools (read-only), answering in the format the Accept
     header asks for: SELECT/ASK as SPARQL JSON (the default), XML, CSV or TSV results; CONSTRUCT/DESCRIBE
-    as N-Triples (the default), Turtle or RDF/XML. The default graph is every document's KG."""
+    as N-Triples (the default), Turtle or RDF/XML. The default graph is every document's KG merged, each
+    triple once."""
     return _protocol_answer(request, query)
 
 
