@@ -91,7 +91,8 @@ def test_the_command_line_edits_lists_and_undoes(tmp_path):
         s.add_result(SECOND, second_result())
     where = ["--store", str(tmp_path / "store")]
     merged = CliRunner().invoke(app, ["graph", "edit", "merge", MANYA, CURIE, *where])
-    assert merged.exit_code == 0 and "edit 1: merge" in merged.output and "graph edit undo 1" in merged.output
+    assert merged.exit_code == 0 and "graph edit undo 1" in merged.output
+    assert "edit 1: merge Manya Skłodowska into Marie Curie" in merged.output  # named by label
     listed = CliRunner().invoke(app, ["graph", "edit", "list", *where], terminal_width=200)
     assert "active" in listed.output and "merge" in listed.output
     undone = CliRunner().invoke(app, ["graph", "edit", "undo", "1", *where])

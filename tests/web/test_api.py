@@ -287,6 +287,7 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
     removed = client.post("/api/edits", json={"kind": "remove", "fact": [smith, live_in["iri"], oslo]}).json()
     assert client.get("/api/graph").json()["total"] == 1
     assert [e["number"] for e in client.get("/api/edits").json()] == [rename["number"], removed["number"]]
+    assert removed["what"] == "remove J. Smith | Live_In | Oslo", "named by label, as the graph page shows them"
     assert client.post("/api/edits", json={"kind": "merge", "source": smith, "target": smith}).status_code == 400
     assert client.post("/api/edits", json={"kind": "merge", "source": "urn:x", "target": smith}).status_code == 404
     assert client.post(f"/api/edits/{rename['number']}/undo").json()["undone"] is True

@@ -35,8 +35,8 @@ def _on_store(store: Path, change):
 def _apply(store: Path, edit) -> None:
     from graphwright.curation import edit_graph
 
-    made = _on_store(store, lambda graph_store: edit_graph(graph_store, edit))
-    typer.echo(f"edit {made.number}: {made.describe()} (undo with `graphwright graph edit undo {made.number}`)")
+    labels, made = _on_store(store, lambda graph_store: (graph_store.labels(), edit_graph(graph_store, edit)))
+    typer.echo(f"edit {made.number}: {made.describe(labels)} (undo with `graphwright graph edit undo {made.number}`)")
 
 
 @edit_app.command("merge")
@@ -71,8 +71,8 @@ def undo(number: int = typer.Argument(..., help="The edit's number (`graph edit 
     """Undo an edit; the others stay."""
     from graphwright.curation import undo_edit
 
-    edit = _on_store(store, lambda graph_store: undo_edit(graph_store, number))
-    typer.echo(f"undid edit {edit.number}: {edit.describe()}")
+    edit, labels = _on_store(store, lambda graph_store: (undo_edit(graph_store, number), graph_store.labels()))
+    typer.echo(f"undid edit {edit.number}: {edit.describe(labels)}")
 
 
 @edit_app.command("list")
@@ -83,10 +83,10 @@ def listing(store: Path = STORE) -> None:
 
     try:
         with GraphStore.open_for_reading(store) as graph_store:
-            made = edits(graph_store)
+            made, labels = edits(graph_store), graph_store.labels()
     except GraphwrightError as exc:
         fail(exc)
     table = Table("edit", "what", "state")
     for edit in made:
-        table.add_row(str(edit.number), Text(edit.describe()), "undone" if edit.undone else "active")
+        table.add_row(str(edit.number), Text(edit.describe(labels)), "undone" if edit.undone else "active")
     console.print(table)

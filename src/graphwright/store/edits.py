@@ -12,6 +12,7 @@ document is extracted again: a removed fact stays removed, a merged name stays m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pyoxigraph as ox
@@ -38,12 +39,16 @@ class Edit:
     fact: tuple[str, str, str] | None = None  # remove: subject, predicate, object (IRIs or a literal's value)
     undone: bool = False
 
-    def describe(self) -> str:
+    def describe(self, labels: Mapping[str, str] | None = None) -> str:
+        """What the edit does, naming each IRI by its label in ``labels`` where it has one."""
+        def name(iri: str | None) -> str:
+            return (labels or {}).get(iri or "", iri or "")
+
         if self.kind == "merge":
-            return f"merge {self.source} into {self.target}"
+            return f"merge {name(self.source)} into {name(self.target)}"
         if self.kind == "rename":
-            return f"rename {self.node} to {self.label!r}"
-        return f"remove {' | '.join(self.fact or ())}"
+            return f"rename {name(self.node)} to {self.label!r}"
+        return f"remove {' | '.join(name(part) for part in self.fact or ())}"
 
 
 def edit_iri(number: int) -> str:

@@ -24,15 +24,17 @@ class EditRequest(BaseModel):
     fact: list[str] | None = Field(None, min_length=3, max_length=3, description="remove: subject, predicate, object")
 
 
-def _row(edit) -> dict[str, Any]:
-    return {"number": edit.number, "kind": edit.kind, "what": edit.describe(), "undone": edit.undone}
+def _row(edit, labels: dict[str, str]) -> dict[str, Any]:
+    return {"number": edit.number, "kind": edit.kind, "what": edit.describe(labels), "undone": edit.undone}
 
 
 @router.get("/api/edits")
 def list_edits(request: Request) -> list[dict[str, Any]]:
     from graphwright.curation import edits
 
-    return [_row(e) for e in edits(server(request).store)]
+    store = server(request).store
+    labels = store.labels()
+    return [_row(e, labels) for e in edits(store)]
 
 
 @router.post("/api/edits")
@@ -42,6 +44,7 @@ async def make_edit(request: Request, body: EditRequest) -> dict[str, Any]:
 
     state = server(request)
     fact = tuple(body.fact) if body.fact else None
+    labels = state.store.labels()  # before the edit: a removed fact's property may have no label after it
     try:
         edit = edit_graph(state.store, Edit(0, body.kind, body.source, body.target, body.node, body.label, fact))
     except DataNotFoundError as exc:
@@ -50,7 +53,7 @@ async def make_edit(request: Request, body: EditRequest) -> dict[str, Any]:
         raise HTTPException(400, str(exc)) from exc
     state.graph.reset()
     state.runner.graph_changed()
-    return _row(edit)
+    return _row(edit, labels)
 
 
 @router.post("/api/edits/{number}/undo")
@@ -64,4 +67,4 @@ async def undo(request: Request, number: int) -> dict[str, Any]:
         raise HTTPException(404, str(exc)) from exc
     state.graph.reset()
     state.runner.graph_changed()
-    return _row(edit)
+    return _row(edit, state.store.labels())
