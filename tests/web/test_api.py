@@ -286,6 +286,7 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
     assert {n["label"] for n in client.get("/api/graph").json()["nodes"]} >= {"J. Smith"}
     removed = client.post("/api/edits", json={"kind": "remove", "fact": [smith, live_in["iri"], oslo]}).json()
     assert client.get("/api/graph").json()["total"] == 1
+    assert client.get("/api/documents").json()[0]["triples"] == 1, "the run's count follows the removal"
     assert [e["number"] for e in client.get("/api/edits").json()] == [rename["number"], removed["number"]]
     assert removed["what"] == "remove J. Smith | Live_In | Oslo", "named by label, as the graph page shows them"
     assert client.post("/api/edits", json={"kind": "merge", "source": smith, "target": smith}).status_code == 400
@@ -294,7 +295,7 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
     assert "John Smith" in {n["label"] for n in client.get("/api/graph").json()["nodes"]}
     assert client.post(f"/api/edits/{rename['number']}/undo").status_code == 404
     client.post(f"/api/edits/{removed['number']}/undo")
-    assert client.get("/api/graph").json()["total"] == 2
+    assert client.get("/api/graph").json()["total"] == 2 and client.get("/api/documents").json()[0]["triples"] == 2
 
 
 def test_chat_streams_the_answer_as_it_is_written_then_the_result(client, settings):

@@ -211,4 +211,4 @@ def test_a_ten_page_pdf_dropped_on_the_jobs_page_gives_facts_with_their_page(ser
     click_element(page, "window.gwGraph.edges()[0]")
     page.wait_for_selector("#details .support")
     details = page.text_content("#details")
-    assert "page7" in details.replace(" ", "")
+    assert "page7" in details.replace(" ", "") and "documentreport.pdf" in details.replace(" ", "")

@@ -98,7 +98,15 @@ def apply_edits(quads: list[ox.Quad], edits: list[Edit]) -> list[ox.Quad]:
             quads = _renamed(quads, edit.node, edit.label)
         elif edit.kind == "remove":
             quads = _removed(quads, edit.fact)
-    return list(dict.fromkeys(quads))  # a merge can make two quads one
+    return _recounted(list(dict.fromkeys(quads)))  # a merge can make two quads one
+
+
+def _recounted(quads: list[ox.Quad]) -> list[ox.Quad]:
+    """The run record's triple count as its statements now stand (a removed fact is one fewer)."""
+    statements = sum(1 for q in quads if q.predicate.value == v.RDF_TYPE and q.object.value == v.RDF_STATEMENT)
+    count = ox.Literal(str(statements), datatype=ox.NamedNode(v.XSD_INTEGER))
+    return [ox.Quad(q.subject, q.predicate, count, q.graph_name) if q.predicate.value == v.TRIPLE_COUNT else q
+            for q in quads]
 
 
 def _merged(quads: list[ox.Quad], source: str, target: str) -> list[ox.Quad]:

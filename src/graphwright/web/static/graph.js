@@ -88,9 +88,11 @@ async function expand(node) {
   return fresh;
 }
 
+let documentNames = new Map();  // document id -> its file name, from the facets
+
 function supportBlock(s) {
   const facts = gw.el("dl", {},
-    gw.el("dt", {}, "document"), gw.el("dd", {className: "iri"}, s.document_id),
+    gw.el("dt", {}, "document"), gw.el("dd", {title: s.document_id}, documentNames.get(s.document_id) || s.document_id),
     s.page ? [gw.el("dt", {}, "page"), gw.el("dd", {}, String(s.page))] : null,
     gw.el("dt", {}, "system"), gw.el("dd", {}, s.system || ""),
     s.agent ? [gw.el("dt", {}, "agent"), gw.el("dd", {}, s.agent)] : null,
@@ -187,6 +189,7 @@ cy.on("dbltap", "node", event => expand(event.target));
 
 async function loadFacets() {
   const f = await gw.api("/api/graph/facets");
+  documentNames = new Map(f.documents.map(d => [d.iri, d.label]));
   gw.fill($("document"), f.documents, d => d.label, "all documents");
   gw.fill($("system"), f.systems, null, "all systems");
   gw.fill($("type"), f.types, t => t.label, f.types.length ? "all types" : "no typed nodes");
