@@ -1,9 +1,9 @@
 """Deleting a document and everything derived from it.
 
-A deletion is written to the store's journal before it starts. Then the grown graph forgets the
-document, then the document's runs (knowledge graph, provenance) and its text go, and the journal
-entry is removed last. Each step can be done twice, so a process stopped anywhere (a crash, a kill)
-leaves an entry that ``finish_pending`` completes.
+A deletion is written to the store's journal before it starts. Then one update takes the document's
+runs (knowledge graph, provenance), its text, its part of the grown graph and the journal entry, so a
+process stopped anywhere (a crash, a kill) leaves the store as before or as after; before, the entry
+says the deletion was asked for, and ``finish_pending`` does it.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import pyoxigraph as ox
 from graphwright.curation.journal import JOURNAL_GRAPH
 from graphwright.errors import DataNotFoundError
 from graphwright.failpoints import failpoint
-from graphwright.growth import load, save
+from graphwright.growth import load, save_update
 from graphwright.growth.forget import Forgotten, forget_document
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
+from graphwright.store.codec import quad_data
 
 _DELETE = v.GW + "deleteDocument"
 
@@ -53,11 +54,9 @@ def delete_document(store: GraphStore, document_id: str) -> Deleted:
     failpoint("curation.journalled")
     state = load(store)
     grown = forget_document(state, document_id)
-    if grown.edges or grown.votes or grown.nodes:
-        save(store, state)
-    failpoint("curation.grown-forgot")
-    runs = store.remove_document(document_id)
-    failpoint("curation.runs-removed")
-    store.oxigraph.remove(_entry(document_id))
+    also = [save_update(state)] if grown.edges or grown.votes or grown.nodes else []
+    done = f"DELETE DATA {{ {quad_data([_entry(document_id)])} }}"
+    runs = store.remove_document(document_id, also=[*also, done])
+    failpoint("curation.deleted")
     store.flush()
     return Deleted(document_id, runs, grown)

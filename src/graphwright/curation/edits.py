@@ -13,37 +13,38 @@ from graphwright.errors import DataNotFoundError, UserError
 from graphwright.failpoints import failpoint
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
+from graphwright.store.codec import quad_data
 from graphwright.store.edits import EDITS_GRAPH, UNDONE, Edit, apply_edits, edit_iri, read_edits, record_quads
 
 
 def edit_graph(store: GraphStore, edit: Edit) -> Edit:
     """Record ``edit`` (merge, rename or remove; its number is given here) and apply it to every stored run
     it changes. It holds for later runs too: the store applies active edits to every result it writes."""
-    known = {n for e in read_edits(store.oxigraph) for n in (e.number,)}
-    edit = replace(edit, number=max(known, default=0) + 1)
+    made = read_edits(store.oxigraph)
+    edit = replace(edit, number=max((e.number for e in made), default=0) + 1)
     _check(store, edit)
-    store.oxigraph.extend(record_quads(edit) + [_REBUILDING])  # the edit and the note to apply it, together
-    failpoint("curation.edit-recorded")
-    rebuild(store)
+    _commit(store, made + [edit], record_quads(edit))
     return edit
 
 
 def undo_edit(store: GraphStore, number: int) -> Edit:
     """Undo an edit: every run it changed is rebuilt from its unedited quads with the other edits applied."""
-    edits = {e.number: e for e in read_edits(store.oxigraph)}
-    if number not in edits or edits[number].undone:
+    made = read_edits(store.oxigraph)
+    undone = next((e for e in made if e.number == number and not e.undone), None)
+    if undone is None:
         raise DataNotFoundError(f"no edit {number} to undo; `graphwright graph edits` lists them")
-    store.oxigraph.extend([ox.Quad(ox.NamedNode(edit_iri(number)), ox.NamedNode(UNDONE), ox.Literal("true"),
-                                   ox.NamedNode(EDITS_GRAPH)), _REBUILDING])
-    rebuild(store)
-    return replace(edits[number], undone=True)
+    flag = ox.Quad(ox.NamedNode(edit_iri(number)), ox.NamedNode(UNDONE), ox.Literal("true"), ox.NamedNode(EDITS_GRAPH))
+    undone = replace(undone, undone=True)
+    _commit(store, [undone if e.number == number else e for e in made], [flag])
+    return undone
 
 
 def edits(store: GraphStore) -> list[Edit]:
     return read_edits(store.oxigraph)
 
 
-# in the journal while the runs are rewritten after an edit or an undo: a stopped rewrite is finished
+# Left in the journal by an earlier version while it rewrote the runs one by one after an edit: the
+# rewrite a stopped process left is finished (each edit now commits whole).
 _REBUILDING = ox.Quad(ox.NamedNode(f"{JOURNAL_GRAPH}:rebuild"), ox.NamedNode(v.GW + "rebuildRuns"),
                       ox.Literal("pending"), ox.NamedNode(JOURNAL_GRAPH))
 
@@ -54,20 +55,29 @@ def rebuild_pending(store: GraphStore) -> bool:
 
 
 def rebuild(store: GraphStore) -> None:
-    """Every run as its system wrote it with the active edits applied: rewritten where that differs, one
-    run per atomic update; the journal's note goes when all are done."""
-    active = [e for e in read_edits(store.oxigraph) if not e.undone]
+    """Every run as its system wrote it with the recorded edits applied."""
+    _commit(store, read_edits(store.oxigraph), [])
+
+
+def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad]) -> None:
+    """``record`` (an edit, or an undo) and every run rewritten as its system wrote it with the active
+    edits of ``made`` applied, where that differs, in one update: a kill leaves the store as before or
+    as after."""
+    active = [e for e in made if not e.undone]
+    runs = []
     for _, document_id, system in store.graphs("prov"):
         unedited = store.unedited_quads(document_id, system)
         current = store.run_quads(document_id, system)
         base = unedited if unedited is not None else current
         edited = apply_edits(base, active)
         if set(edited) != set(current):
-            store.rewrite_run(document_id, system, edited, base if set(edited) != set(base) else None)
+            runs.append((document_id, system, edited, base if set(edited) != set(base) else None))
         elif unedited is not None and set(edited) == set(base):
-            store.rewrite_run(document_id, system, edited, None)  # no edit changes it any more
-        failpoint("curation.run-rewritten")
-    store.oxigraph.remove(_REBUILDING)
+            runs.append((document_id, system, edited, None))  # no edit changes it any more
+    failpoint("curation.edit-ready")
+    store.rewrite_runs(runs, also=[f"INSERT DATA {{ {quad_data(record)} }}",
+                                   f"DELETE DATA {{ {quad_data([_REBUILDING])} }}"])
+    failpoint("curation.edit-committed")
     store.flush()
 
 

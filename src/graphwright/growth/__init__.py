@@ -5,11 +5,11 @@ wait in a staging area until enough documents support them, unseen edges age out
 by a logged allow-list. See ``episodes.grow`` for the per-episode pipeline.
 """
 
-from graphwright.growth.codec import KG_GRAPH, STATE_GRAPH, load, save
+from graphwright.growth.codec import KG_GRAPH, STATE_GRAPH, load, save, save_update
 from graphwright.growth.episodes import EpisodeReport, apply, grow
 from graphwright.growth.lifecycle import check
 from graphwright.growth.policy import GrowthPolicy
 from graphwright.growth.state import GrowthState
 
 __all__ = ["KG_GRAPH", "STATE_GRAPH", "EpisodeReport", "GrowthPolicy", "GrowthState", "apply", "check", "grow",
-           "load", "save"]
+           "load", "save", "save_update"]

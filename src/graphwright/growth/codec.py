@@ -257,13 +257,17 @@ def load(store: GraphStore) -> GrowthState:
 
 def save(store: GraphStore, state: GrowthState, *, snapshot: str | None = None) -> None:
     """Replace the grown graph in one transaction; ``snapshot`` also writes a copy of the KG under that id."""
+    with translated_errors("cannot save the grown graph"):
+        store.oxigraph.update(save_update(state, snapshot=snapshot))
+
+
+def save_update(state: GrowthState, *, snapshot: str | None = None) -> str:
+    """The SPARQL update ``save`` runs, for a caller that commits it with other changes."""
     graphs, quads = [KG_GRAPH, STATE_GRAPH], kg_quads(state) + state_quads(state)
     if snapshot is not None:
         graphs.append(snapshot_graph(snapshot))
         quads += kg_quads(state, snapshot_graph(snapshot))
-    update = replace_graphs_update(graphs, quads)
-    with translated_errors("cannot save the grown graph"):
-        store.oxigraph.update(update)
+    return replace_graphs_update(graphs, quads)
 
 
 def drop(store: GraphStore) -> None:

@@ -397,12 +397,16 @@ def replace_graphs_update(drop: list[str], quads: list[ox.Quad], *, also: list[s
     """One SPARQL update that drops the named graphs ``drop``, runs ``also`` (more update operations),
     inserts ``quads`` into their graphs and runs ``then``: oxigraph commits an update whole, so a kill
     leaves the store as before or as after."""
+    parts = [f"DROP SILENT GRAPH <{graph}>" for graph in drop] + list(also) + [f"INSERT DATA {{ {quad_data(quads)} }}"]
+    return " ;\n".join(parts + list(then))
+
+
+def quad_data(quads: Iterable[ox.Quad]) -> str:
+    """``quads`` (in named graphs) as the body of an INSERT DATA or DELETE DATA."""
     by_graph: dict[str, list[str]] = {}
     for q in quads:
         by_graph.setdefault(q.graph_name.value, []).append(f"{q.triple} .")
-    data = " ".join(f"GRAPH <{graph}> {{ {' '.join(lines)} }}" for graph, lines in by_graph.items())
-    parts = [f"DROP SILENT GRAPH <{graph}>" for graph in drop] + list(also) + [f"INSERT DATA {{ {data} }}"]
-    return " ;\n".join(parts + list(then))
+    return " ".join(f"GRAPH <{graph}> {{ {' '.join(lines)} }}" for graph, lines in by_graph.items())
 
 
 _HELD = f'GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), "{v.DOC_GRAPH_PREFIX}"))'

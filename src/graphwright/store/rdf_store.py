@@ -212,25 +212,30 @@ class GraphStore:
             return parse_unedited(quad.object.value)
         return None
 
-    def rewrite_run(self, document_id: str, system: str, quads: list[ox.Quad], unedited: list[ox.Quad] | None) -> None:
-        """Replace a run's graphs with ``quads`` and keep ``unedited`` beside the edits (None: drop it)."""
-        run = v.run_iri(document_id, system)
-        quads = quads + ([unedited_quad(run, unedited)] if unedited is not None else [])
-        update = self._replace_update(document_id, [system], [v.prov_graph(document_id, system),
-                                                              v.doc_graph(document_id, system)], quads)
-        with translated_errors(f"cannot rewrite document {document_id!r}"):
-            self.oxigraph.update(update)
+    def rewrite_runs(self, runs: Iterable[tuple[str, str, list[ox.Quad], list[ox.Quad] | None]], *,
+                     also: list[str] = ()) -> None:
+        """Replace each ``(document_id, system, quads, unedited)`` run's graphs with ``quads``, keeping
+        ``unedited`` beside the edits (None: drop it), and run ``also`` (more update operations): all in one
+        SPARQL update, which oxigraph commits whole, so a kill leaves the store as before or as after."""
+        parts = []
+        for document_id, system, quads, unedited in runs:
+            run = v.run_iri(document_id, system)
+            quads = quads + ([unedited_quad(run, unedited)] if unedited is not None else [])
+            parts.append(self._replace_update(document_id, [system], [v.prov_graph(document_id, system),
+                                                                      v.doc_graph(document_id, system)], quads))
+        with translated_errors("cannot rewrite the stored runs"):
+            self.oxigraph.update(" ;\n".join(parts + list(also)))
 
-    def remove_document(self, document_id: str, system: str | None = None) -> int:
-        """Delete a document's output (for one system, or all), in one update; returns how many runs were
-        removed. With no system's output left, its text goes too."""
+    def remove_document(self, document_id: str, system: str | None = None, *, also: list[str] = ()) -> int:
+        """Delete a document's output (for one system, or all), and run ``also`` (more update operations),
+        in one update; returns how many runs were removed. With no system's output left, its text goes too."""
         runs = self.graphs("prov", document_id=document_id, system=system)
         systems = [sys_id for _, _, sys_id in runs]
         drop = [g for s in systems for g in (v.prov_graph(document_id, s), v.doc_graph(document_id, s))]
         if len(runs) == len(self.graphs("prov", document_id=document_id)):
             drop.append(v.text_graph(document_id))
         with translated_errors(f"cannot remove document {document_id!r}"):
-            self.oxigraph.update(self._replace_update(document_id, systems, drop, []))
+            self.oxigraph.update(" ;\n".join([self._replace_update(document_id, systems, drop, []), *also]))
         return len(runs)
 
     def document_metadata(self, document_id: str) -> dict[str, str]:

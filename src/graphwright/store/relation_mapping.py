@@ -17,7 +17,7 @@ from graphwright.errors import UserError
 from graphwright.kb.namespaces import is_unlinked_relation
 from graphwright.model.schema import phrase_relation_iri
 from graphwright.store import vocab as v
-from graphwright.store.codec import merged_graph_sync
+from graphwright.store.codec import merged_graph_sync, quad_data
 from graphwright.store.rdf_store import GraphStore, translated_errors
 
 #: statement fields that trade places when subject and object do
@@ -117,13 +117,9 @@ class _Changes:
         if not self.removed and not self.added:
             return
         kg = [q.triple for q in [*self.removed, *self.added] if q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)]
-        self.store.oxigraph.update(" ;\n".join([f"DELETE DATA {{ {_data(self.removed)} }}",
-                                                f"INSERT DATA {{ {_data(self.added)} }}", *merged_graph_sync(kg)]))
+        self.store.oxigraph.update(" ;\n".join([f"DELETE DATA {{ {quad_data(self.removed)} }}",
+                                                f"INSERT DATA {{ {quad_data(self.added)} }}", *merged_graph_sync(kg)]))
         self.store.flush()
-
-
-def _data(quads) -> str:
-    return " ".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)
 
 
 def _statements(store: GraphStore, prov: ox.NamedNode, fact: ox.Quad) -> list[ox.NamedNode]:
