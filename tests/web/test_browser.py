@@ -152,6 +152,24 @@ def test_upload_run_browse_and_query(served, page):
     wait_until(page, "window.gwGraph.nodes().length === 3 && document.querySelector('#edits .edit').textContent.includes('undone')")
 
 
+def test_a_job_links_each_document_to_its_facts_on_the_graph_page(served, page):
+    serve, settings = served
+    page.goto(serve.url + "/")
+    page.set_input_files("#files", files=[{"name": "linked.txt", "mimeType": "text/plain",
+                                           "buffer": ("Note 9 . " + SENTENCE).encode()}])
+    page.select_option("#system", "agentre.zeroshot")
+    page.select_option("#kb", "none")
+    page.fill("#settings", json.dumps(settings))
+    page.click("#run")
+    wait_until(page, "document.querySelector('#job-documents a.graph-link')", 30)
+    page.click("#job-documents a.graph-link")
+    wait_until(page, "location.pathname === '/graph' && document.getElementById('document').value !== ''")
+    assert page.evaluate("document.getElementById('document').selectedOptions[0].textContent") == "linked.txt"
+    assert page.evaluate("document.getElementById('system').value") == "agentre.zeroshot"
+    wait_until(page, "window.gwGraph.edges().length > 0 && window.gwGraph.edges().every(e => e.data('support')"
+                     ".every(s => s.document_id === document.getElementById('document').value))")
+
+
 def test_updates_are_refused_on_the_sparql_page(served, page):
     serve, _ = served
     page.goto(serve.url + "/query")

@@ -212,4 +212,13 @@ new EventSource("/api/events").addEventListener("jobs", async message => {
   seenVersion = version;
 });
 
-loadFacets().then(show).then(loadEdits).catch(error => { $("notice").textContent = "error: " + error.message; });
+// filters given in the address (a job's link to its documents: /graph?document=...&system=...)
+function filtersFromAddress() {
+  const given = new URLSearchParams(location.search);
+  for (const key of ["q", "document", "system", "type"]) {
+    const value = given.get(key);
+    if (value && (key === "q" || [...$(key).options].some(o => o.value === value))) $(key).value = value;
+  }
+}
+
+loadFacets().then(filtersFromAddress).then(show).then(loadEdits).catch(error => { $("notice").textContent = "error: " + error.message; });

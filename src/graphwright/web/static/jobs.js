@@ -72,16 +72,25 @@ async function showJob(id) {
   $("job-error").textContent = job.error || "";
   $("cancel").hidden = !["queued", "running"].includes(job.state);
   $("job-documents").tBodies[0].replaceChildren(...job.documents.map(d => gw.el("tr", {},
-    gw.el("td", {}, d.position + 1), gw.el("td", {}, d.name),
+    gw.el("td", {}, d.position + 1),
+    gw.el("td", {}, ["ok", "skipped"].includes(d.status) && d.document_id ? graphLink(d.document_id, job.system, d.name) : d.name),
     gw.el("td", {className: "status-" + d.status}, d.status), gw.el("td", {}, d.status === "ok" ? d.triples : ""),
     gw.el("td", {}, d.reason || ""))));
   for (const row of $("jobs").tBodies[0].rows) row.classList.toggle("selected", row.dataset.job === id);
 }
 
+// the graph page with its filters set to one document (and one system's run of it)
+function graphLink(documentId, system, text) {
+  const params = new URLSearchParams({document: documentId});
+  if (system) params.set("system", system);
+  return gw.el("a", {href: "/graph?" + params, className: "graph-link", title: "its facts on the graph page"}, text);
+}
+
 async function loadDocuments() {
   const runs = await gw.api("/api/documents");
   $("documents").tBodies[0].replaceChildren(...runs.map(r => gw.el("tr", {},
-    gw.el("td", {className: "iri"}, r.document_id), gw.el("td", {}, r.source || ""), gw.el("td", {}, r.system),
+    gw.el("td", {className: "iri"}, r.document_id), gw.el("td", {}, graphLink(r.document_id, r.system, r.source || "graph")),
+    gw.el("td", {}, r.system),
     gw.el("td", {className: "status-" + r.status}, r.status), gw.el("td", {}, r.triples), gw.el("td", {}, r.entities),
     gw.el("td", {}, r.reason || ""),
     gw.el("td", {},
