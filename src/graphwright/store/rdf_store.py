@@ -388,14 +388,14 @@ class GraphStore:
         """pyoxigraph's own answer to ``sparql`` over the default graph ``query`` reads, for a caller that
         serializes it (the SPARQL protocol); its errors are pyoxigraph's."""
         kw: dict[str, Any] = {"prefixes": v.PREFIXES}
+        merged = ox.NamedNode(v.MERGED_KG_GRAPH)
+        has_merged = self.oxigraph.contains_named_graph(merged)
+        if has_merged:  # GRAPH ?g reaches every graph but this copy: a fact is found once per run stating it
+            kw["named_graphs"] = [g for g in self.oxigraph.named_graphs() if g != merged]
         if grown:
             kw["default_graph"] = [ox.NamedNode(v.GROWN_KG_GRAPH)]
-        elif union and self.oxigraph.contains_named_graph(merged := ox.NamedNode(v.MERGED_KG_GRAPH)):
-            # GRAPH ?g reaches every graph but this copy, so a fact is found once per run that states it
-            kw["default_graph"] = [merged]
-            kw["named_graphs"] = [g for g in self.oxigraph.named_graphs() if g != merged]
-        elif union:  # a store written before the merged graph was kept, open read-only: a triple per graph
-            kw["default_graph"] = [g for g, _, _ in self.graphs("doc")]
+        elif union:  # a store written before the merged graph was kept, open read-only: a row per graph
+            kw["default_graph"] = [merged] if has_merged else [g for g, _, _ in self.graphs("doc")]
         return self.oxigraph.query(sparql, **kw)
 
     def query(self, sparql: str, *, union: bool = True, grown: bool = False,
@@ -404,8 +404,7 @@ class GraphStore:
 
         With ``union`` the default graph is every KG graph merged (a triple two runs state is one row), so
         plain patterns see the knowledge graph; ``GRAPH ?g { ... }`` reaches every run's graphs, provenance
-        included. The prefixes
-        of ``vocab.PREFIXES`` (wd, wdt, rdfs, gw, ...) are predeclared. ASK gives ``[{"ask": bool}]``;
+        included. The prefixes of ``vocab.PREFIXES`` (wd, wdt, rdfs, gw, ...) are predeclared. ASK gives ``[{"ask": bool}]``;
         CONSTRUCT/DESCRIBE give ``subject``/``predicate``/``object`` rows. With ``grown`` the default graph is
         the graph grown over the documents (``graph merge``). ``max_rows`` stops reading the answer there.
         Never format untrusted text into ``sparql``: see ``graphwright.sparql`` for escaping helpers.
