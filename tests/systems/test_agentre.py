@@ -247,8 +247,20 @@ async def test_long_text_is_cut_into_sentence_runs_with_their_evidence(inputs):
     result = await run(sys_, text=first + second)
     assert len(llm.calls) == 2
     evidence = {t.object.surface: t.provenance.evidence for t in result.triples}
-    assert evidence["Acme Corp"].start == 0 and len(evidence["Acme Corp"].text) <= 600
-    assert evidence["Oslo"].text.endswith(second) and evidence["Oslo"].start >= evidence["Acme Corp"].end
+    assert evidence["Acme Corp"].start == 0 and evidence["Acme Corp"].text == first[:first.index("Monday.") + 7]
+    assert evidence["Oslo"].text == second, "the sentence that states it, not the whole run"
+
+
+async def test_evidence_is_the_sentence_naming_both_arguments_or_the_shortest_run_that_does(inputs):
+    text = "The man John Smith works for Acme Corp . He lives in Oslo . Mary Jones was born in Rome . Later , Smith moved ."
+    script = RoleScript(extract=[{"triples": [triple("Mary Jones", "Live_In", "Rome"), triple("He", "Live_In", "Oslo"),
+                                              triple("John Smith", "Live_In", "Oslo")]}])
+    sys_, _ = system(script, {**inputs, "mode": "direct"})
+    result = await run(sys_, text=text)
+    evidence = {(t.subject.surface, t.object.surface): t.provenance.evidence.text for t in result.triples}
+    assert evidence[("Mary Jones", "Rome")] == "Mary Jones was born in Rome ."
+    assert evidence[("He", "Oslo")] == "He lives in Oslo .", "a name is a whole word: not the 'he' of 'The'"
+    assert evidence[("John Smith", "Oslo")] == "The man John Smith works for Acme Corp . He lives in Oslo ."
 
 
 async def test_unusable_model_fails_the_document_with_the_reason(inputs):

@@ -4,6 +4,7 @@ its triples keep the run as their evidence."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from graphwright.data.re_data import RESample, RETriple, load_re_dataset, read_s
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
+from graphwright.model.document import split_sentences
 from graphwright.model.schema import RelationSchema, load_schema, name_entity_iri
 from graphwright.systems.agentre.config import AgentREConfig
 from graphwright.systems.agentre.fixed import extract_fixed
@@ -68,9 +70,8 @@ class AgentRESystem:
                 return ExtractionResult.from_error(document.id, self.name, exc, usage=result.usage, trace=result.trace)
             for step in run.steps:
                 result.trace.append(step.model_copy(update={"step": len(result.trace) + 1}))
-            evidence = document.span(start, end)
             own = [t for t in run.triples if _one_mention_related_to_itself(t, segment)]
-            result.triples += [self._triple(t, evidence) for t in run.triples if t not in own]
+            result.triples += [self._triple(t, _evidence(document, start, end, t)) for t in run.triples if t not in own]
             result.warnings += [f"dropped {list(t)}: its head and tail are one mention" for t in own]
             result.warnings += [f"dropped {list(t)}: an argument is not in the sentence" for t in run.dropped]
             result.warnings += [f"dropped {list(t)}: its argument types rule the relation out" for t in run.ruled_out]
@@ -90,6 +91,20 @@ class AgentRESystem:
         return Triple(subject=Term.iri(name_entity_iri(t.head), surface=t.head, label=t.head),
                       predicate=Term.iri(self.schema.relation_iri(t.relation), surface=t.relation, label=t.relation),
                       object=Term.iri(name_entity_iri(t.tail), surface=t.tail, label=t.tail), provenance=provenance)
+
+
+def _evidence(document: Document, start: int, end: int, t: RETriple) -> Span:
+    """Where the segment states ``t``: the first sentence naming its head and its tail, else the shortest
+    run of sentences that does; the whole segment when the names are not in it as written."""
+    segment = document.text[start:end]
+    sentences = split_sentences(segment) or [(0, len(segment))]
+    names = [re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE) for name in (t.head, t.tail)]
+    for width in range(1, len(sentences) + 1):
+        for first in range(len(sentences) - width + 1):
+            a, b = sentences[first][0], sentences[first + width - 1][1]
+            if all(name.search(segment, a, b) for name in names):
+                return document.span(start + a, start + b)
+    return document.span(start, end)
 
 
 def resolve_schema_and_pool(config: AgentREConfig) -> tuple[RelationSchema, list[RESample]]:
