@@ -103,6 +103,26 @@ def test_the_command_line_edits_lists_and_undoes(tmp_path):
         assert MANYA in {t.subject.value for t in s.triples()}
 
 
+def test_an_edit_reads_only_the_runs_that_name_its_entity_or_an_edit_changed(store, monkeypatch):
+    for n in range(3, 8):  # documents that never name her
+        other = make_result(make_document(f"doc-{n}"))
+        for triple in other.triples:
+            triple.subject = Term.iri(WD + f"Q{n}", surface=f"Person {n}", label=f"Person {n}")
+        other.entities = []
+        store.add_result(make_document(f"doc-{n}"), other)
+    read = []
+    original = store.run_quads
+    monkeypatch.setattr(store, "run_quads", lambda d, s: read.append(d) or original(d, s))
+    merge = edit_graph(store, Edit(0, "merge", source=MANYA, target=CURIE))
+    assert read == ["doc-2"] and {s for s, _, _ in facts(store)} >= {CURIE} and MANYA not in {s for s, _, _ in facts(store)}
+    read.clear()
+    edit_graph(store, Edit(0, "rename", node=WD + "Q4", label="Someone"))
+    assert sorted(read) == ["doc-2", "doc-4"], "the run it names, and the run the merge changed"
+    read.clear()
+    undo_edit(store, merge.number)
+    assert sorted(read) == ["doc-2", "doc-4"] and MANYA in {s for s, _, _ in facts(store)}
+
+
 @pytest.mark.parametrize("crash", ["curation.edit-ready:1", "curation.edit-committed:1"])
 def test_a_merge_killed_at_any_step_leaves_the_store_as_before_or_after(tmp_path, crash):
     import signal

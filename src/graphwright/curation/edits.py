@@ -23,7 +23,7 @@ def edit_graph(store: GraphStore, edit: Edit) -> Edit:
     made = read_edits(store.oxigraph)
     edit = replace(edit, number=max((e.number for e in made), default=0) + 1)
     _check(store, edit)
-    _commit(store, made + [edit], record_quads(edit))
+    _commit(store, made + [edit], record_quads(edit), about=edit)
     return edit
 
 
@@ -35,7 +35,7 @@ def undo_edit(store: GraphStore, number: int) -> Edit:
         raise DataNotFoundError(f"no edit {number} to undo; `graphwright graph edits` lists them")
     flag = ox.Quad(ox.NamedNode(edit_iri(number)), ox.NamedNode(UNDONE), ox.Literal("true"), ox.NamedNode(EDITS_GRAPH))
     undone = replace(undone, undone=True)
-    _commit(store, [undone if e.number == number else e for e in made], [flag])
+    _commit(store, [undone if e.number == number else e for e in made], [flag], about=undone)
     return undone
 
 
@@ -59,14 +59,19 @@ def rebuild(store: GraphStore) -> None:
     _commit(store, read_edits(store.oxigraph), [])
 
 
-def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad]) -> None:
+def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad], about: Edit | None = None) -> None:
     """``record`` (an edit, or an undo) and every run rewritten as its system wrote it with the active
     edits of ``made`` applied, where that differs, in one update: a kill leaves the store as before or
-    as after."""
+    as after. With ``about`` (the edit made or undone) only the runs it can change are read: those that
+    name its entities, and those an edit changed before."""
     active = [e for e in made if not e.undone]
+    named = None if about is None else _graphs_naming(store, about)
     runs = []
     for _, document_id, system in store.graphs("prov"):
         unedited = store.unedited_quads(document_id, system)
+        if named is not None and unedited is None and not named & {v.doc_graph(document_id, system),
+                                                                    v.prov_graph(document_id, system)}:
+            continue  # neither names what the edit is about nor was changed by an edit: it stays as it is
         current = store.run_quads(document_id, system)
         base = unedited if unedited is not None else current
         edited = apply_edits(base, active)
@@ -79,6 +84,18 @@ def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad]) -> None:
                                    f"DELETE DATA {{ {quad_data([_REBUILDING])} }}"])
     failpoint("curation.edit-committed")
     store.flush()
+
+
+def _graphs_naming(store: GraphStore, edit: Edit) -> set[str]:
+    """The graphs where an entity the edit is about appears (as a subject or an object)."""
+    iris = {"merge": [edit.source], "rename": [edit.node], "remove": [(edit.fact or ("",))[0]]}[edit.kind]
+    graphs = set()
+    for iri in filter(None, iris):
+        node = ox.NamedNode(iri)
+        for quad in [*store.oxigraph.quads_for_pattern(node, None, None), *store.oxigraph.quads_for_pattern(None, None, node)]:
+            if isinstance(quad.graph_name, ox.NamedNode):
+                graphs.add(quad.graph_name.value)
+    return graphs
 
 
 def _in_documents(quads) -> bool:
