@@ -38,7 +38,7 @@ def _entry(document_id: str) -> ox.Quad:
 
 
 def pending(store: GraphStore) -> list[str]:
-    """The documents whose deletion began and did not end."""
+    """The documents whose deletion was asked for and not done (the process was stopped first)."""
     quads = store.oxigraph.quads_for_pattern(None, ox.NamedNode(_DELETE), None, ox.NamedNode(JOURNAL_GRAPH))
     return sorted(q.object.value for q in quads)
 
