@@ -89,13 +89,14 @@ def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad], about: E
 def _graphs_naming(store: GraphStore, edit: Edit) -> set[str]:
     """The graphs where an entity the edit is about appears (as a subject or an object)."""
     iris = {"merge": [edit.source], "rename": [edit.node], "remove": [(edit.fact or ("",))[0]]}[edit.kind]
-    graphs = set()
-    for iri in filter(None, iris):
-        node = ox.NamedNode(iri)
-        for quad in [*store.oxigraph.quads_for_pattern(node, None, None), *store.oxigraph.quads_for_pattern(None, None, node)]:
-            if isinstance(quad.graph_name, ox.NamedNode):
-                graphs.add(quad.graph_name.value)
-    return graphs
+    return {q.graph_name.value for iri in filter(None, iris) for q in _quads_naming(store, iri)
+            if isinstance(q.graph_name, ox.NamedNode)}
+
+
+def _quads_naming(store: GraphStore, iri: str) -> list[ox.Quad]:
+    """Every quad, in any graph, with ``iri`` as its subject or its object (two index look-ups)."""
+    node = ox.NamedNode(iri)
+    return [*store.oxigraph.quads_for_pattern(node, None, None), *store.oxigraph.quads_for_pattern(None, None, node)]
 
 
 def _in_documents(quads) -> bool:
@@ -107,9 +108,7 @@ def _check(store: GraphStore, edit: Edit) -> None:
     """An edit names what the store holds: entities in some run, a fact some run states (one look-up
     each over every graph, not a read of the runs)."""
     def held(iri: str) -> bool:
-        node = ox.NamedNode(iri)
-        return _in_documents(store.oxigraph.quads_for_pattern(node, None, None)) or \
-            _in_documents(store.oxigraph.quads_for_pattern(None, None, node))
+        return _in_documents(_quads_naming(store, iri))
 
     def stated(subject: str, predicate: str, obj: str) -> bool:
         try:

@@ -362,7 +362,11 @@ class GraphStore:
         """``{IRI: label}`` from the KG graphs; where sources disagree, the smallest label wins (stable)."""
         out: dict[str, str] = {}
         label = ox.NamedNode(v.LABEL)
-        for graph, _, _ in self.graphs("doc", document_id=document_id):
+        merged = ox.NamedNode(v.MERGED_KG_GRAPH)
+        every = document_id is None and self.oxigraph.contains_named_graph(merged)
+        # every document's labels are in the merged graph: one read, not one per run
+        graphs = [merged] if every else [g for g, _, _ in self.graphs("doc", document_id=document_id)]
+        for graph in graphs:
             with translated_errors("cannot read labels"):
                 for quad in self.oxigraph.quads_for_pattern(None, label, None, graph):
                     iri, text = quad.subject.value, quad.object.value
