@@ -9,12 +9,16 @@ a corpus takes hours here), then every question is asked in each configuration w
 * bm25, embedding: the top 5 passages in one answer call;
 * none: the question alone.
 
+Every configuration with sources answers with ``--reader`` (notes: the facts the answer needs, then the
+answer; short: the answer at once); its ledger and table row are named ``<config>+notes`` for the notes
+reader, plain ``<config>`` for the short one (the first runs).
+
 Scores: exact match and token F1 (SQuAD normalisation, best alias), recall of the supporting passages
 among those retrieved, calls, tokens and seconds per question; and the index's one-time cost.
 
 Both phases resume. The index keeps the model's answers in the ledger (``qa--index-<dataset>.jsonl``),
 so a new machine rebuilds the store from them without calling the model; the questions' rows are the
-ledger itself (``qa--<config>-<dataset>.json``), and a question already there is not asked again.
+ledger itself (``qa--<row>-<dataset>.json``), and a question already there is not asked again.
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ def parse() -> tuple[argparse.Namespace, str]:
     parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--index-system", default="openie")
+    parser.add_argument("--reader", default="notes", choices=("notes", "short"),
+                        help="how the model answers from the sources: notes first, or the answer at once")
     parser.add_argument("--split", default="all", choices=("dev", "test", "all"),
                         help=f"dev: each dataset's first {DEV_QUESTIONS} questions (settings are chosen there); "
                         "test: the rest (the numbers claimed)")
@@ -91,19 +97,26 @@ async def index(dataset: str, data, llm, system_name: str) -> tuple[GraphStore, 
     return store, runs
 
 
-def ledger_rows(config: str, dataset: str) -> tuple[Path, list[dict]]:
-    path = LEDGER / f"qa--{config}-{dataset}.json"
+def row_name(config: str, reader: str) -> str:
+    """A configuration's ledger and table row: the short reader's keep their first names; closed book has no reader."""
+    return config if reader == "short" or config == "none" else f"{config}+{reader}"
+
+
+def ledger_rows(row: str, dataset: str) -> tuple[Path, list[dict]]:
+    path = LEDGER / f"qa--{row}-{dataset}.json"
     return path, (json.loads(path.read_text(encoding="utf-8"))["questions"] if path.is_file() else [])
 
 
-async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_name: str) -> list[dict]:
-    path, rows = ledger_rows(config, dataset)
+async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_name: str,
+              reader: str = "notes") -> list[dict]:
+    row = row_name(config, reader)
+    path, rows = ledger_rows(row, dataset)
     done = {r["id"] for r in rows}
     passages = [(p.id, p.title, p.text) for p in data.passages]
-    engine = {"graph": lambda: GraphQA(store, llm, None, systems=[system_name]),
-              "walk": lambda: GraphQA(store, llm, None, systems=[system_name]),
-              "bm25": lambda: PassageQA(llm, passages, "bm25"),
-              "embedding": lambda: PassageQA(llm, passages, "embedding"),
+    engine = {"graph": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
+              "walk": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
+              "bm25": lambda: PassageQA(llm, passages, "bm25", reader=reader),
+              "embedding": lambda: PassageQA(llm, passages, "embedding", reader=reader),
               "none": lambda: ClosedBookQA(llm)}[config]()
     for i, q in enumerate(data.questions, 1):
         if q.id in done:
@@ -121,15 +134,16 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
                      "f1": token_f1(result.answer, q.answers), "support_recall": support_recall(retrieved, q.supporting),
                      "supported": result.supported, "sources": len(result.sources), "passages": len(retrieved), "error": result.error,
                      "usage": result.usage.model_dump()})
-        path.write_text(json.dumps({"config": config, "dataset": dataset, "model": llm.name, "questions": rows},
+        path.write_text(json.dumps({"config": row, "dataset": dataset, "model": llm.name, "questions": rows},
                                    indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"{config} on {dataset}: {i}/{len(data.questions)}", file=sys.stderr)
+        print(f"{row} on {dataset}: {i}/{len(data.questions)}", file=sys.stderr)
     wanted = {q.id for q in data.questions}
     return [r for r in rows if r["id"] in wanted]
 
 
 def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], model: str, command: str,
-          indexer: str, split: str = "all") -> str:
+          indexer: str, split: str = "all", reference: str = REFERENCE) -> str:
+    """``results``: rows by table row name; ``reference``: the row the F1 differences are paired against."""
     which = {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
              "test": f", test split: those after the first {DEV_QUESTIONS}"}[split]
     lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{which})", model,
@@ -143,17 +157,18 @@ def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], 
     lines += [f"Index: {len(runs)} passages by {indexer}, {triples} facts; {calls} calls, {tokens:,} tokens, "
               f"{seconds / 3600:.2f} hours of model time ({calls / n:.2f} calls, {tokens / n:.0f} tokens and "
               f"{seconds / n:.1f} s per passage).", ""]
-    lines += [f"| configuration | EM | EM 95% CI | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | passages retrieved | supporting-passage recall | "
+    lines += [f"| configuration | EM | EM 95% CI | F1 | F1 95% CI | ΔF1 vs {reference} (95% CI) | passages retrieved | supporting-passage recall | "
               "answers citing a source | LLM calls | prompt tokens | completion tokens | seconds |",
               "|---|" + "---|" * 12]
-    reference = {r["id"]: r["f1"] for r in results.get(REFERENCE, [])}
+    paired_with = reference
+    reference = {r["id"]: r["f1"] for r in results.get(paired_with, [])}
     for config, rows in results.items():
         if not rows:
             continue
         em, f1 = [r["em"] for r in rows], [r["f1"] for r in rows]
         interval = lambda v: "[{:.3f}, {:.3f}]".format(*mean_interval(v))  # noqa: E731
         paired = [r for r in rows if r["id"] in reference]
-        if config == REFERENCE or len(paired) < len(rows):
+        if config == paired_with or len(paired) < len(rows):
             delta = "-"
         else:
             mine = [r["f1"] for r in paired]
@@ -184,10 +199,12 @@ async def main() -> None:
         try:
             if args.index_only:
                 continue
-            results = {config: await ask(config, dataset, data, llm, store, args.index_system) for config in args.configs}
-            section = f"qa-{dataset}" + ("" if args.split == "all" else f"-{args.split}")
+            results = {row_name(config, args.reader): await ask(config, dataset, data, llm, store, args.index_system,
+                                                                args.reader) for config in args.configs}
+            section = (f"qa-{dataset}" + ("" if args.split == "all" else f"-{args.split}")
+                       + ("" if args.reader == "short" else f"-{args.reader}"))
             write_section(BENCH_MD, section, table(dataset, data, runs, results, llm.name, command, args.index_system,
-                                                   args.split))
+                                                   args.split, row_name(REFERENCE, args.reader)))
             print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
         finally:
             store.close()

@@ -88,3 +88,27 @@ def test_ask_without_a_store_or_with_a_bad_mode_says_what_to_do(tmp_path):
     assert missing.exit_code == 1 and "graphwright extract" in missing.output
     bad = runner.invoke(app, ["ask", "Who?", "--store", str(tmp_path), "--mode", "everything"])
     assert bad.exit_code == 1 and "local, passages or global" in bad.output
+
+
+def test_the_passages_mode_shows_what_the_model_read_and_short_skips_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
+    store = build(tmp_path)
+    formats = []
+
+    def answer(messages, response_format):
+        formats.append(response_format)
+        wrote = {"answer": "Arnvik Verft", "citations": ["P1"]}
+        notes = "notes" in response_format["json_schema"]["schema"]["properties"]
+        return json.dumps({"notes": "MV Corra Lynn: built by Arnvik Verft", **wrote} if notes else wrote)
+
+    question = "Which shipyard built the MV Corra Lynn?"
+    ask = ["ask", question, "--store", str(store), "--kb", "none", "--mode", "passages"]
+    with ScriptedOpenAIServer(answer) as server:
+        notes = runner.invoke(app, [*ask, *served(server)])
+        short = runner.invoke(app, [*ask, "--reader", "short", *served(server)])
+    assert notes.exit_code == 0 and short.exit_code == 0, notes.output + short.output
+    assert "read from the sources: MV Corra Lynn: built by Arnvik Verft" in notes.output
+    assert "Arnvik Verft" in short.output and "read from the sources" not in short.output
+    assert "notes" not in formats[1]["json_schema"]["schema"]["properties"]
+    bad = runner.invoke(app, [*ask, "--reader", "long"])
+    assert bad.exit_code == 1 and "notes or short" in bad.output

@@ -86,3 +86,23 @@ def test_without_guessing_a_question_about_what_no_passage_mentions_gets_no_mode
         assert honest.nothing == "Tidewater Instruments" and honest.answer == "" and llm.calls == []
     known = asyncio.run(qa.ask("Who founded Kestrel Ferries?", mode="passages", guess=False))
     assert known.nothing is None and known.answer == "Idris Penhallow" and len(llm.calls) == 1
+
+
+def test_passages_mode_reads_with_notes_and_the_local_mode_answers_at_once(store):
+    """The notes reader: the schema puts the notes before the answer, so the model writes them first; the
+    result carries them. Modes not measured with notes (local) and closed book keep the short reader."""
+    reply = {"notes": "Arnvik Verft: built the MV Corra Lynn; Arnvik Verft: director Solveig Hammerstad",
+             "answer": "Solveig Hammerstad", "citations": ["P1"]}
+    llm = ScriptedLLM(lambda messages, schema: json.dumps(reply if "notes" in schema["properties"]
+                                                          else {k: reply[k] for k in ("answer", "citations")}))
+    result = asyncio.run(GraphQA(store, llm, embedder="minilm").ask(QUESTION, mode="passages"))
+    schema = llm.calls[0]["json_schema"]
+    assert list(schema["properties"]) == ["notes", "answer", "citations"] and schema["required"][0] == "notes"
+    assert '"notes"' in llm.calls[0]["messages"][0]["content"], "the prompt asks for the notes"
+    assert result.notes == reply["notes"] and result.answer == "Solveig Hammerstad"
+    assert result.to_dict()["notes"] == reply["notes"]
+
+    local = asyncio.run(GraphQA(store, llm, embedder="minilm").ask(QUESTION))
+    short = asyncio.run(GraphQA(store, llm, embedder="minilm", reader="short").ask(QUESTION, mode="passages"))
+    assert "notes" not in llm.calls[1]["json_schema"]["properties"] and local.notes == ""
+    assert "notes" not in llm.calls[2]["json_schema"]["properties"] and short.answer == "Solveig Hammerstad"

@@ -23,13 +23,14 @@ EVIL = "<b>Eve</b><script>window.pwned=1</script>"
 
 def reply(delay: float = 0.0):
     """Work_For and Live_In for the sentence (and the hostile name when the text holds it); for a question,
-    the first numbered source."""
+    the first passage, else the first numbered source; with notes when the prompt asks for them."""
     def answer(messages, response_format) -> str:
         time.sleep(delay)
         system, user = messages[0]["content"], messages[-1]["content"]
         if system.startswith("You answer a question"):
-            cited = re.findall(r"\[(\w+)\]", user)[:1]
-            return json.dumps({"answer": "Acme Corp", "citations": cited})
+            cited = (re.findall(r"\[(P\d+)\]", user) or re.findall(r"\[(\w+)\]", user))[:1]  # a passage if any
+            notes = {"notes": "John Smith: works for Acme Corp"} if '"notes"' in system else {}
+            return json.dumps({**notes, "answer": "Acme Corp", "citations": cited})
         triples = [{"head": "John Smith", "relation": "Work_For", "tail": "Acme Corp"},
                    {"head": "John Smith", "relation": "Live_In", "tail": "Oslo"}]
         if EVIL in user:

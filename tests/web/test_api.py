@@ -224,6 +224,8 @@ def test_ask_answers_from_the_graph_with_citations(client, settings):
     passages = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none",
                                              "mode": "passages"}).json()
     assert [s["text"] for s in passages["sources"] if s["id"].startswith("P")] == [SENTENCE], "the job's text, whole"
+    named = passages["document_names"]
+    assert named and all(named.get(d) for s in passages["sources"] for d in s["documents"]), "each source's file by name"
     unknown = {"question": "Who founded Tidewater Instruments?", "kb": "none", "mode": "passages"}
     honest = client.post("/api/ask", json=unknown).json()
     assert honest["nothing"] == "Tidewater Instruments" and honest["answer"] == "" and honest["usage"]["llm_calls"] == 0

@@ -170,6 +170,20 @@ def test_a_job_links_each_document_to_its_facts_on_the_graph_page(served, page):
                      ".every(s => s.document_id === document.getElementById('document').value))")
 
 
+def test_the_ask_page_in_passages_mode_shows_what_the_model_read_and_cites_the_passage(served, page):
+    serve, _ = served
+    page.goto(serve.url + "/ask")
+    wait_until(page, "document.querySelectorAll('#model option').length > 0")
+    page.fill("#question", "Who does John Smith work for?")
+    page.select_option("#mode", "passages")
+    page.click("#run")
+    wait_until(page, "!document.getElementById('result').hidden && !document.getElementById('run').disabled")
+    assert page.text_content("#answer") == "Acme Corp"
+    assert page.text_content("#notes") == "Read from the sources: John Smith: works for Acme Corp"
+    cited = page.text_content("#citations li")
+    assert SENTENCE in cited and "(smith.txt)" in cited, "the cited passage, whole, and its file by name"
+
+
 def test_updates_are_refused_on_the_sparql_page(served, page):
     serve, _ = served
     page.goto(serve.url + "/query")

@@ -40,6 +40,8 @@ def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = Non
         typer.echo(f"no answer: {result.error}")
         return
     typer.echo(result.answer)
+    if result.notes:
+        typer.echo(f"  read from the sources: {result.notes}")
     for s in result.citations:
         typer.echo(f"  [{s.id}] {s.text}" + (f"  [{where(s)}]" if s.documents else ""))
     if not result.supported:
@@ -67,6 +69,9 @@ def ask(
     show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
     guess: bool = typer.Option(False, "--guess", help="Let the model answer even when nothing retrieved mentions "
                                "what the question asks about (its answer is then labelled a guess)."),
+    reader: Optional[str] = typer.Option(None, "--reader", help="notes: the model notes the facts the answer needs, "
+                                         "then answers (the passages mode's default); short: it answers at once (the "
+                                         "default of the other modes; fewer tokens)."),
     as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
     no_cache: bool = NO_CACHE,
 ) -> None:
@@ -80,6 +85,8 @@ def ask(
     try:
         if mode not in ("local", "passages", "global"):
             raise UserError(f"--mode must be local, passages or global, not {mode!r}")
+        if reader not in (None, "notes", "short"):
+            raise UserError(f"--reader must be notes or short, not {reader!r}")
         if base_url and not model:
             raise UserError("--base-url needs --model: the name of the model to use on that server")
         if not store.exists():
@@ -93,7 +100,7 @@ def ask(
                                 f"{', '.join(sorted(stored)[:3]) or 'none'}")
             llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
             qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
-                         grown=grown, hops=hops, max_facts=max_facts,
+                         grown=grown, hops=hops, max_facts=max_facts, reader=reader,
                          on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
                                                                             highlight=False))
             result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None, guess=guess))

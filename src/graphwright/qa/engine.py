@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Literal
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model.result import Usage
-from graphwright.qa.answer import Source, answer
+from graphwright.qa.answer import Reader, Source, answer
 from graphwright.qa.facts import GraphFacts, GrownFacts
 from graphwright.qa.passages import GraphPassages
 from graphwright.qa.seeds import QuestionLinker, Seed, names
@@ -33,6 +33,10 @@ from graphwright.store import GraphStore
 from graphwright.kb.protocol import KnowledgeBase
 
 GraphMode = Literal["local", "global", "passages"]
+# the reader each mode answers with unless told: notes where they were measured to pay (passages, and
+# plain retrieval, its baseline; docs/decisions.md), short where they were not measured
+READERS: dict[str, Reader] = {"local": "short", "global": "short", "passages": "notes", "bm25": "notes",
+                              "embedding": "notes"}
 EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph
 
 
@@ -47,6 +51,7 @@ class QAResult:
     seeds: list[Seed] = field(default_factory=list)
     error: str | None = None
     nothing: str | None = None  # what the graph holds nothing about, when the model was not asked to guess
+    notes: str = ""  # what the notes reader wrote before it answered
 
     @property
     def supported(self) -> bool:
@@ -67,18 +72,19 @@ class QAResult:
                             for s in self.sources],
                 "seeds": [{"node": s.node, "label": s.label, "phrase": s.phrase, "how": s.how,
                            "score": round(s.score, 3)} for s in self.seeds],
-                "usage": self.usage.model_dump(), "error": self.error, "nothing": self.nothing}
+                "usage": self.usage.model_dump(), "error": self.error, "nothing": self.nothing, "notes": self.notes}
 
 
 async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
-                  seeds: list[Seed] | None = None, max_tokens: int = 96, spent: Usage | None = None,
+                  seeds: list[Seed] | None = None, reader: Reader | None = None, spent: Usage | None = None,
                   on_answer: Callable[[str], None] | None = None) -> QAResult:
-    """The answer call; ``spent``: what retrieval already cost (the global mode's summaries);
-    ``on_answer``: told the answer so far as the model writes it."""
+    """The answer call; ``reader``: None for the mode's own (``READERS``); ``spent``: what retrieval
+    already cost (the global mode's summaries); ``on_answer``: told the answer so far as the model writes it."""
     meter = MeteredLLM(llm)
-    reply = await answer(meter, question, sources, max_tokens=max_tokens, on_answer=on_answer)
+    reply = await answer(meter, question, sources, reader=reader or READERS.get(mode, "short"), on_answer=on_answer)
     usage = (meter.usage + (spent or Usage())).model_copy(update={"seconds": time.perf_counter() - started})
-    return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error)
+    return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error,
+                    notes=reply.notes)
 
 
 def unmentioned(question: str, sources: list[Source]) -> list[str]:
@@ -111,8 +117,9 @@ class GraphQA:
 
     def __init__(self, store: GraphStore, llm: LLM, kb: KnowledgeBase | None = None, *, systems: Iterable[str] | None = None,
                  grown: bool = False, embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
-                 communities: int = 5, on_summary: Callable[[str], None] | None = None):
+                 communities: int = 5, on_summary: Callable[[str], None] | None = None, reader: Reader | None = None):
         self.store, self.llm, self.kb, self.embedder, self.grown = store, llm, kb, embedder, grown
+        self.reader = reader  # None: each mode's own (READERS)
         self.on_summary = on_summary  # told of each community summarised (the global mode's first question)
         self.systems = set(systems) if systems else None
         self.hops, self.max_facts, self.expand, self.top_communities = hops, max_facts, expand, communities
@@ -170,17 +177,19 @@ class GraphQA:
             sources = await asyncio.to_thread(lambda: self.passages(documents).sources(question))
             if not guess and (missing := self._nothing_about(question, sources)):
                 return QAResult(question, "passages", "", [], sources, Usage(), nothing=missing)
-            return await _answer(self.llm, question, "passages", sources, started, on_answer=on_answer)
+            return await _answer(self.llm, question, "passages", sources, started, reader=self.reader,
+                                 on_answer=on_answer)
         if mode == "global":
             meter = MeteredLLM(self.llm)
             sources = await self.community_sources(question, meter)
-            return await _answer(self.llm, question, "global", sources, started, spent=meter.usage,
-                                 on_answer=on_answer)
+            return await _answer(self.llm, question, "global", sources, started, reader=self.reader,
+                                 spent=meter.usage, on_answer=on_answer)
         # no model call, but store reads and embeddings: off the event loop, which may be serving others
         seeds, sources = await asyncio.to_thread(self.subgraph, question, documents)
         if not guess and (missing := self._nothing_about(question, sources)):
             return QAResult(question, "local", "", [], sources, Usage(), seeds, nothing=missing)
-        return await _answer(self.llm, question, "local", sources, started, seeds, on_answer=on_answer)
+        return await _answer(self.llm, question, "local", sources, started, seeds, reader=self.reader,
+                             on_answer=on_answer)
 
     @staticmethod
     def _nothing_about(question: str, sources: list[Source]) -> str | None:
@@ -207,8 +216,8 @@ class PassageQA:
     ``passages``: (id, title, text) each."""
 
     def __init__(self, llm: LLM, passages: list[tuple[str, str, str]], retriever: str = "bm25", k: int = 5,
-                 embedder: str = "minilm"):
-        self.llm, self.k, self.retriever, self.embedder = llm, k, retriever, embedder
+                 embedder: str = "minilm", reader: Reader | None = None):
+        self.llm, self.k, self.retriever, self.embedder, self.reader = llm, k, retriever, embedder, reader
         self.passages = passages
         self.position = {pid: i for i, (pid, _, _) in enumerate(passages)}
         self.index = self._index(range(len(passages)))
@@ -231,7 +240,8 @@ class PassageQA:
 
     async def ask(self, question: str, *, pool: Iterable[str] | None = None) -> QAResult:
         started = time.perf_counter()
-        return await _answer(self.llm, question, self.retriever, self.retrieve(question, pool), started)
+        return await _answer(self.llm, question, self.retriever, self.retrieve(question, pool), started,
+                             reader=self.reader)
 
 
 class ClosedBookQA:

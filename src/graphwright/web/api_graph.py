@@ -151,23 +151,35 @@ class AskRequest(BaseModel):
     grown: bool = False
 
 
+def _answered(state, result) -> dict[str, Any]:
+    """The result with the file name of each document its sources come from (``document_names``), as
+    `graphwright ask` prints them."""
+    out = result.to_dict()
+    wanted = {d for s in result.sources for d in s.documents}
+    out["document_names"] = {r["document_id"]: r["source"] for r in state.store.documents()
+                             if r["document_id"] in wanted and r.get("source")}
+    return out
+
+
 @router.post("/api/ask")
 async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
-    """An answer from the graph with the facts it cites (``graphwright ask`` over HTTP)."""
+    """An answer from the graph with the facts and passages it cites (``graphwright ask`` over HTTP)."""
+    state = server(request)
     try:
-        qa = server(request).graph_qa(body.model, body.kb, body.grown)
+        qa = state.graph_qa(body.model, body.kb, body.grown)
         result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess)
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
-    return result.to_dict()
+    return await asyncio.to_thread(_answered, state, result)
 
 
 @router.post("/api/chat")
 async def chat(request: Request, body: AskRequest = Body(...)) -> StreamingResponse:
     """The same answer as server-sent events: ``answer`` events with the answer so far while the model
     writes it, then one ``result`` event with the whole result (or ``error``). The chat page reads it."""
+    state = server(request)
     try:
-        qa = server(request).graph_qa(body.model, body.kb, body.grown)  # a bad model or KB: 400 before streaming
+        qa = state.graph_qa(body.model, body.kb, body.grown)  # a bad model or KB: 400 before streaming
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     queue: asyncio.Queue = asyncio.Queue()
@@ -176,7 +188,7 @@ async def chat(request: Request, body: AskRequest = Body(...)) -> StreamingRespo
         try:
             result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess,
                                   on_answer=lambda text: queue.put_nowait(("answer", {"text": text})))
-            queue.put_nowait(("result", result.to_dict()))
+            queue.put_nowait(("result", await asyncio.to_thread(_answered, state, result)))
         except GraphwrightError as exc:
             queue.put_nowait(("error", {"detail": str(exc)}))
 

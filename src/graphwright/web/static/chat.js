@@ -15,7 +15,8 @@ function turnView(turn) {
   const note = r && !r.nothing && !r.supported
     ? gw.el("p", {className: "muted"}, "Not supported by what was retrieved: the model's guess.") : null;
   const cited = r ? r.citations.map(c => gw.el("li", {}, `[${c.id}] ${c.text}`,
-    c.documents.length ? gw.el("span", {className: "muted"}, `  (${c.documents.join(", ")})`) : null)) : [];
+    c.documents.length ? gw.el("span", {className: "muted"},
+      `  (${c.documents.map(d => (r.document_names || {})[d] || d).join(", ")})`) : null)) : [];
   return gw.el("div", {className: "turn"},
     gw.el("p", {className: "question"}, turn.question),
     gw.el("div", {className: "answer"}, answer), note,
