@@ -107,8 +107,8 @@ def test_the_passages_mode_shows_what_the_model_read_and_short_skips_it(tmp_path
         notes = runner.invoke(app, [*ask, *served(server)])
         short = runner.invoke(app, [*ask, "--reader", "short", *served(server)])
     assert notes.exit_code == 0 and short.exit_code == 0, notes.output + short.output
-    assert "read from the sources: MV Corra Lynn: built by Arnvik Verft" in notes.output
-    assert "Arnvik Verft" in short.output and "read from the sources" not in short.output
+    assert "the model's notes: MV Corra Lynn: built by Arnvik Verft" in notes.output
+    assert "Arnvik Verft" in short.output and "notes" not in short.output
     assert "notes" not in formats[1]["json_schema"]["schema"]["properties"]
     bad = runner.invoke(app, [*ask, "--reader", "long"])
     assert bad.exit_code == 1 and "notes or short" in bad.output

@@ -179,7 +179,7 @@ def test_the_ask_page_in_passages_mode_shows_what_the_model_read_and_cites_the_p
     page.click("#run")
     wait_until(page, "!document.getElementById('result').hidden && !document.getElementById('run').disabled")
     assert page.text_content("#answer") == "Acme Corp"
-    assert page.text_content("#notes") == "Read from the sources: John Smith: works for Acme Corp"
+    assert page.text_content("#notes") == "The model's notes: John Smith: works for Acme Corp"
     cited = page.text_content("#citations li")
     assert SENTENCE in cited and "(smith.txt)" in cited, "the cited passage, whole, and its file by name"
 

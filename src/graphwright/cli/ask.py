@@ -41,7 +41,7 @@ def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = Non
         return
     typer.echo(result.answer)
     if result.notes:
-        typer.echo(f"  read from the sources: {result.notes}")
+        typer.echo(f"  the model's notes: {result.notes}")
     for s in result.citations:
         typer.echo(f"  [{s.id}] {s.text}" + (f"  [{where(s)}]" if s.documents else ""))
     if not result.supported:

@@ -19,7 +19,7 @@ $("ask-form").addEventListener("submit", async event => {
       ? "Not supported by the graph: the answer cites nothing retrieved, so it is the model's guess."
       : "The graph holds nothing about the question: the answer is the model's guess.");
     $("notes").hidden = !r.notes;
-    $("notes").textContent = r.notes ? `Read from the sources: ${r.notes}` : "";
+    $("notes").textContent = r.notes ? `The model's notes: ${r.notes}` : "";
     $("citations").replaceChildren(...r.citations.map(c => gw.el("li", {}, `[${c.id}] ${c.text}`,
       c.documents.length ? gw.el("span", {className: "muted"}, `  (${c.documents.map(d => (r.document_names || {})[d] || d).join(", ")})`) : null)));
     $("sources").tBodies[0].replaceChildren(...r.sources.map(s => gw.el("tr", {},
