@@ -90,7 +90,7 @@ def test_ask_without_a_store_or_with_a_bad_mode_says_what_to_do(tmp_path):
     assert bad.exit_code == 1 and "local, passages or global" in bad.output
 
 
-def test_the_passages_mode_shows_what_the_model_read_and_short_skips_it(tmp_path, monkeypatch):
+def test_the_notes_reader_shows_the_models_notes_and_the_default_short_one_none(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
     store = build(tmp_path)
     formats = []
@@ -104,11 +104,11 @@ def test_the_passages_mode_shows_what_the_model_read_and_short_skips_it(tmp_path
     question = "Which shipyard built the MV Corra Lynn?"
     ask = ["ask", question, "--store", str(store), "--kb", "none", "--mode", "passages"]
     with ScriptedOpenAIServer(answer) as server:
-        notes = runner.invoke(app, [*ask, *served(server)])
-        short = runner.invoke(app, [*ask, "--reader", "short", *served(server)])
+        notes = runner.invoke(app, [*ask, "--reader", "notes", *served(server)])
+        short = runner.invoke(app, [*ask, *served(server)])
     assert notes.exit_code == 0 and short.exit_code == 0, notes.output + short.output
     assert "the model's notes: MV Corra Lynn: built by Arnvik Verft" in notes.output
-    assert "Arnvik Verft" in short.output and "notes" not in short.output
+    assert "Arnvik Verft" in short.output and "the model's notes" not in short.output
     assert "notes" not in formats[1]["json_schema"]["schema"]["properties"]
     bad = runner.invoke(app, [*ask, "--reader", "long"])
     assert bad.exit_code == 1 and "notes or short" in bad.output

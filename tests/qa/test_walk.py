@@ -11,7 +11,7 @@ import pyoxigraph as ox
 import pytest
 
 from graphwright.llm.fake import ScriptedLLM
-from graphwright.qa import GraphQA
+from graphwright.qa import ClosedBookQA, GraphQA
 from graphwright.qa.walk import personalized_pagerank
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
@@ -88,21 +88,23 @@ def test_without_guessing_a_question_about_what_no_passage_mentions_gets_no_mode
     assert known.nothing is None and known.answer == "Idris Penhallow" and len(llm.calls) == 1
 
 
-def test_passages_mode_reads_with_notes_and_the_local_mode_answers_at_once(store):
+def test_the_notes_reader_writes_its_notes_before_the_answer_and_the_short_one_none(store):
     """The notes reader: the schema puts the notes before the answer, so the model writes them first; the
-    result carries them. Modes not measured with notes (local) and closed book keep the short reader."""
+    result carries them. The short reader (the default, and always closed book) has no notes field."""
     reply = {"notes": "Arnvik Verft: built the MV Corra Lynn; Arnvik Verft: director Solveig Hammerstad",
              "answer": "Solveig Hammerstad", "citations": ["P1"]}
     llm = ScriptedLLM(lambda messages, schema: json.dumps(reply if "notes" in schema["properties"]
                                                           else {k: reply[k] for k in ("answer", "citations")}))
-    result = asyncio.run(GraphQA(store, llm, embedder="minilm").ask(QUESTION, mode="passages"))
+    result = asyncio.run(GraphQA(store, llm, embedder="minilm", reader="notes").ask(QUESTION, mode="passages"))
     schema = llm.calls[0]["json_schema"]
     assert list(schema["properties"]) == ["notes", "answer", "citations"] and schema["required"][0] == "notes"
     assert '"notes"' in llm.calls[0]["messages"][0]["content"], "the prompt asks for the notes"
     assert result.notes == reply["notes"] and result.answer == "Solveig Hammerstad"
     assert result.to_dict()["notes"] == reply["notes"]
 
-    local = asyncio.run(GraphQA(store, llm, embedder="minilm").ask(QUESTION))
-    short = asyncio.run(GraphQA(store, llm, embedder="minilm", reader="short").ask(QUESTION, mode="passages"))
-    assert "notes" not in llm.calls[1]["json_schema"]["properties"] and local.notes == ""
-    assert "notes" not in llm.calls[2]["json_schema"]["properties"] and short.answer == "Solveig Hammerstad"
+    default = asyncio.run(GraphQA(store, llm, embedder="minilm").ask(QUESTION, mode="passages"))
+    asked = asyncio.run(GraphQA(store, llm, embedder="minilm").ask(QUESTION, reader="notes"))
+    closed = asyncio.run(ClosedBookQA(llm).ask(QUESTION))
+    assert "notes" not in llm.calls[1]["json_schema"]["properties"] and default.notes == ""
+    assert asked.notes == reply["notes"], "one question's reader"
+    assert "notes" not in llm.calls[3]["json_schema"]["properties"] and closed.answer == "Solveig Hammerstad"

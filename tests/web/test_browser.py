@@ -176,8 +176,10 @@ def test_the_ask_page_in_passages_mode_shows_what_the_model_read_and_cites_the_p
     wait_until(page, "document.querySelectorAll('#model option').length > 0")
     page.fill("#question", "Who does John Smith work for?")
     page.select_option("#mode", "passages")
+    page.check("#notes-first")
     page.click("#run")
-    wait_until(page, "!document.getElementById('result').hidden && !document.getElementById('run').disabled")
+    # the first passages question loads the embedder: give a busy machine time
+    wait_until(page, "!document.getElementById('result').hidden && !document.getElementById('run').disabled", 90)
     assert page.text_content("#answer") == "Acme Corp"
     assert page.text_content("#notes") == "The model's notes: John Smith: works for Acme Corp"
     cited = page.text_content("#citations li")

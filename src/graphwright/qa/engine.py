@@ -33,10 +33,6 @@ from graphwright.store import GraphStore
 from graphwright.kb.protocol import KnowledgeBase
 
 GraphMode = Literal["local", "global", "passages"]
-# the reader each mode answers with unless told: notes where they were measured to pay (passages, and
-# plain retrieval, its baseline; docs/decisions.md), short where they were not measured
-READERS: dict[str, Reader] = {"local": "short", "global": "short", "passages": "notes", "bm25": "notes",
-                              "embedding": "notes"}
 EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph
 
 
@@ -76,12 +72,13 @@ class QAResult:
 
 
 async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
-                  seeds: list[Seed] | None = None, reader: Reader | None = None, spent: Usage | None = None,
+                  seeds: list[Seed] | None = None, reader: Reader = "short", spent: Usage | None = None,
                   on_answer: Callable[[str], None] | None = None) -> QAResult:
-    """The answer call; ``reader``: None for the mode's own (``READERS``); ``spent``: what retrieval
+    """The answer call; ``reader``: graphwright.qa.answer's (short by default: the notes reader's gain on the
+    dev questions did not hold on 2WikiMultihopQA's test questions, docs/decisions.md); ``spent``: what retrieval
     already cost (the global mode's summaries); ``on_answer``: told the answer so far as the model writes it."""
     meter = MeteredLLM(llm)
-    reply = await answer(meter, question, sources, reader=reader or READERS.get(mode, "short"), on_answer=on_answer)
+    reply = await answer(meter, question, sources, reader=reader, on_answer=on_answer)
     usage = (meter.usage + (spent or Usage())).model_copy(update={"seconds": time.perf_counter() - started})
     return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error,
                     notes=reply.notes)
@@ -117,9 +114,9 @@ class GraphQA:
 
     def __init__(self, store: GraphStore, llm: LLM, kb: KnowledgeBase | None = None, *, systems: Iterable[str] | None = None,
                  grown: bool = False, embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
-                 communities: int = 5, on_summary: Callable[[str], None] | None = None, reader: Reader | None = None):
+                 communities: int = 5, on_summary: Callable[[str], None] | None = None, reader: Reader = "short"):
         self.store, self.llm, self.kb, self.embedder, self.grown = store, llm, kb, embedder, grown
-        self.reader = reader  # None: each mode's own (READERS)
+        self.reader = reader
         self.on_summary = on_summary  # told of each community summarised (the global mode's first question)
         self.systems = set(systems) if systems else None
         self.hops, self.max_facts, self.expand, self.top_communities = hops, max_facts, expand, communities
@@ -168,27 +165,29 @@ class GraphQA:
         return built
 
     async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None,
-                  guess: bool = True, on_answer: Callable[[str], None] | None = None) -> QAResult:
+                  guess: bool = True, on_answer: Callable[[str], None] | None = None,
+                  reader: Reader | None = None) -> QAResult:
         """``guess=False``: when nothing retrieved mentions a name the question asks about (or nothing is
-        retrieved at all), say so instead of asking the model, which would guess. ``on_answer`` is told
+        retrieved at all), say so instead of asking the model, which would guess. ``reader``: this question's,
+        instead of the one the engine was made with. ``on_answer`` is told
         the answer so far while the model writes it."""
         started = time.perf_counter()
         if mode == "passages":  # no model call before the answer: store reads and embeddings, off the loop
             sources = await asyncio.to_thread(lambda: self.passages(documents).sources(question))
             if not guess and (missing := self._nothing_about(question, sources)):
                 return QAResult(question, "passages", "", [], sources, Usage(), nothing=missing)
-            return await _answer(self.llm, question, "passages", sources, started, reader=self.reader,
+            return await _answer(self.llm, question, "passages", sources, started, reader=reader or self.reader,
                                  on_answer=on_answer)
         if mode == "global":
             meter = MeteredLLM(self.llm)
             sources = await self.community_sources(question, meter)
-            return await _answer(self.llm, question, "global", sources, started, reader=self.reader,
+            return await _answer(self.llm, question, "global", sources, started, reader=reader or self.reader,
                                  spent=meter.usage, on_answer=on_answer)
         # no model call, but store reads and embeddings: off the event loop, which may be serving others
         seeds, sources = await asyncio.to_thread(self.subgraph, question, documents)
         if not guess and (missing := self._nothing_about(question, sources)):
             return QAResult(question, "local", "", [], sources, Usage(), seeds, nothing=missing)
-        return await _answer(self.llm, question, "local", sources, started, seeds, reader=self.reader,
+        return await _answer(self.llm, question, "local", sources, started, seeds, reader=reader or self.reader,
                              on_answer=on_answer)
 
     @staticmethod
@@ -216,7 +215,7 @@ class PassageQA:
     ``passages``: (id, title, text) each."""
 
     def __init__(self, llm: LLM, passages: list[tuple[str, str, str]], retriever: str = "bm25", k: int = 5,
-                 embedder: str = "minilm", reader: Reader | None = None):
+                 embedder: str = "minilm", reader: Reader = "short"):
         self.llm, self.k, self.retriever, self.embedder, self.reader = llm, k, retriever, embedder, reader
         self.passages = passages
         self.position = {pid: i for i, (pid, _, _) in enumerate(passages)}

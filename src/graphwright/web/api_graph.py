@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -149,6 +149,8 @@ class AskRequest(BaseModel):
     kb: str | None = None
     documents: list[str] | None = None
     grown: bool = False
+    reader: Literal["short", "notes"] = Field("short", description="notes: the model notes the facts the answer "
+                                              "needs, then answers (graphwright.qa.answer)")
 
 
 def _answered(state, result) -> dict[str, Any]:
@@ -167,7 +169,8 @@ async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
     state = server(request)
     try:
         qa = state.graph_qa(body.model, body.kb, body.grown)
-        result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess)
+        result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess,
+                              reader=body.reader)
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     return await asyncio.to_thread(_answered, state, result)
@@ -187,7 +190,7 @@ async def chat(request: Request, body: AskRequest = Body(...)) -> StreamingRespo
     async def answer() -> None:
         try:
             result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess,
-                                  on_answer=lambda text: queue.put_nowait(("answer", {"text": text})))
+                                  reader=body.reader, on_answer=lambda text: queue.put_nowait(("answer", {"text": text})))
             queue.put_nowait(("result", await asyncio.to_thread(_answered, state, result)))
         except GraphwrightError as exc:
             queue.put_nowait(("error", {"detail": str(exc)}))

@@ -12,7 +12,7 @@ $("ask-form").addEventListener("submit", async event => {
   $("run").textContent = "Asking…";
   try {
     const r = await gw.postJson("/api/ask", {question: $("question").value, mode: $("mode").value, model: $("model").value,
-                                             guess: $("guess").checked});
+                                             guess: $("guess").checked, reader: $("notes-first").checked ? "notes" : "short"});
     $("result").hidden = false;
     $("answer").textContent = r.nothing ? `The graph holds nothing about ${r.nothing}.` : r.error ? `no answer: ${r.error}` : r.answer;
     $("support").textContent = r.supported || r.nothing ? "" : (r.sources.length
