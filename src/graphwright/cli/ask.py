@@ -70,7 +70,7 @@ def ask(
     guess: bool = typer.Option(False, "--guess", help="Let the model answer even when nothing retrieved mentions "
                                "what the question asks about (its answer is then labelled a guess)."),
     reader: str = typer.Option("short", "--reader", help="short: the model answers at once; notes: it first notes "
-                               "the facts the answer needs (better on dev questions, worse on 2WikiMultihopQA's test "
+                               "the facts the answer needs (better on the benchmarks' dev questions, not on their test "
                                "questions; about 1.5 times the time)."),
     as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
     no_cache: bool = NO_CACHE,

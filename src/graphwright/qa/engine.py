@@ -74,9 +74,8 @@ class QAResult:
 async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
                   seeds: list[Seed] | None = None, reader: Reader = "short", spent: Usage | None = None,
                   on_answer: Callable[[str], None] | None = None) -> QAResult:
-    """The answer call; ``reader``: graphwright.qa.answer's (short by default: the notes reader's gain on the
-    dev questions did not hold on 2WikiMultihopQA's test questions, docs/decisions.md); ``spent``: what retrieval
-    already cost (the global mode's summaries); ``on_answer``: told the answer so far as the model writes it."""
+    """The answer call; ``reader``: graphwright.qa.answer's; ``spent``: what retrieval already cost (the
+    global mode's summaries); ``on_answer``: told the answer so far as the model writes it."""
     meter = MeteredLLM(llm)
     reply = await answer(meter, question, sources, reader=reader, on_answer=on_answer)
     usage = (meter.usage + (spent or Usage())).model_copy(update={"seconds": time.perf_counter() - started})
@@ -172,22 +171,23 @@ class GraphQA:
         instead of the one the engine was made with. ``on_answer`` is told
         the answer so far while the model writes it."""
         started = time.perf_counter()
+        reader = reader or self.reader
         if mode == "passages":  # no model call before the answer: store reads and embeddings, off the loop
             sources = await asyncio.to_thread(lambda: self.passages(documents).sources(question))
             if not guess and (missing := self._nothing_about(question, sources)):
                 return QAResult(question, "passages", "", [], sources, Usage(), nothing=missing)
-            return await _answer(self.llm, question, "passages", sources, started, reader=reader or self.reader,
+            return await _answer(self.llm, question, "passages", sources, started, reader=reader,
                                  on_answer=on_answer)
         if mode == "global":
             meter = MeteredLLM(self.llm)
             sources = await self.community_sources(question, meter)
-            return await _answer(self.llm, question, "global", sources, started, reader=reader or self.reader,
+            return await _answer(self.llm, question, "global", sources, started, reader=reader,
                                  spent=meter.usage, on_answer=on_answer)
         # no model call, but store reads and embeddings: off the event loop, which may be serving others
         seeds, sources = await asyncio.to_thread(self.subgraph, question, documents)
         if not guess and (missing := self._nothing_about(question, sources)):
             return QAResult(question, "local", "", [], sources, Usage(), seeds, nothing=missing)
-        return await _answer(self.llm, question, "local", sources, started, seeds, reader=reader or self.reader,
+        return await _answer(self.llm, question, "local", sources, started, seeds, reader=reader,
                              on_answer=on_answer)
 
     @staticmethod
