@@ -229,10 +229,11 @@ class GraphStore:
     def remove_document(self, document_id: str, system: str | None = None, *, also: list[str] = ()) -> int:
         """Delete a document's output (for one system, or all), and run ``also`` (more update operations),
         in one update; returns how many runs were removed. With no system's output left, its text goes too."""
-        runs = self.graphs("prov", document_id=document_id, system=system)
+        every = self.graphs("prov", document_id=document_id)  # one listing of the named graphs serves both
+        runs = [run for run in every if system is None or run[2] == system]
         systems = [sys_id for _, _, sys_id in runs]
         drop = [g for s in systems for g in (v.prov_graph(document_id, s), v.doc_graph(document_id, s))]
-        if len(runs) == len(self.graphs("prov", document_id=document_id)):
+        if len(runs) == len(every):
             drop.append(v.text_graph(document_id))
         with translated_errors(f"cannot remove document {document_id!r}"):
             self.oxigraph.update(" ;\n".join([self._replace_update(document_id, systems, drop, []), *also]))
