@@ -160,20 +160,19 @@ def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], 
     lines += [f"| configuration | EM | EM 95% CI | F1 | F1 95% CI | ΔF1 vs {reference} (95% CI) | passages retrieved | supporting-passage recall | "
               "answers citing a source | LLM calls | prompt tokens | completion tokens | seconds |",
               "|---|" + "---|" * 12]
-    paired_with = reference
-    reference = {r["id"]: r["f1"] for r in results.get(paired_with, [])}
+    reference_f1 = {r["id"]: r["f1"] for r in results.get(reference, [])}
     for config, rows in results.items():
         if not rows:
             continue
         em, f1 = [r["em"] for r in rows], [r["f1"] for r in rows]
         interval = lambda v: "[{:.3f}, {:.3f}]".format(*mean_interval(v))  # noqa: E731
-        paired = [r for r in rows if r["id"] in reference]
-        if config == paired_with or len(paired) < len(rows):
+        paired = [r for r in rows if r["id"] in reference_f1]
+        if config == reference or len(paired) < len(rows):
             delta = "-"
         else:
             mine = [r["f1"] for r in paired]
-            low, high = mean_difference_interval(mine, [reference[r["id"]] for r in paired])
-            delta = f"{sum(mine) / len(mine) - sum(reference[r['id']] for r in paired) / len(paired):+.3f} ({low:+.3f} to {high:+.3f})"
+            low, high = mean_difference_interval(mine, [reference_f1[r["id"]] for r in paired])
+            delta = f"{sum(mine) / len(mine) - sum(reference_f1[r['id']] for r in paired) / len(paired):+.3f} ({low:+.3f} to {high:+.3f})"
         recalls = [r["support_recall"] for r in rows if r["support_recall"] is not None]
         recall = f"{sum(recalls) / len(recalls):.3f}" if config != "none" and recalls else "-"
         n = len(rows)
