@@ -65,6 +65,8 @@ def test_facts_carry_labels_evidence_and_document(store):
 def test_question_names_and_seeds():
     assert names("Who directs the shipyard that built the MV Corra Lynn?") == ["MV Corra Lynn"]
     assert names('Which band released "Counterparts" and had Neil Peart?') == ["Counterparts", "Neil Peart"]
+    assert names("What prize did the manager of Brightwater's Sligo workshop win?") == ["Brightwater", "Sligo"]
+    assert names("Who built the MV Corra Lynn's engines?") == ["MV Corra Lynn"]
     linker = QuestionLinker({"n:a": {"MV Corra Lynn"}, "n:b": {"The MV Corra Lynn"}, "n:c": {"Corra"}}, embedder=None)
     seeds = linker.link("Who built the MV Corra Lynn's engines?")
     assert {s.node for s in seeds} == {"n:a", "n:b"}  # "the" aside, one name; "Corra" inside it is no seed

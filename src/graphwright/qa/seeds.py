@@ -46,7 +46,8 @@ def phrases(question: str) -> list[tuple[int, int, str]]:
 
 def names(question: str) -> list[str]:
     """The question's names: quoted strings and runs of capitalised words (a lower-case "of", "the",
-    "and" or "de" may join two)."""
+    "and" or "de" may join two). A possessive ends a run: "Brightwater's Sligo workshop" names Brightwater
+    and Sligo, not "Brightwater's Sligo", which no text says."""
     found = [m.group(1).strip() for m in _QUOTED.finditer(question)]
     words = [m.group(0) for m in _WORD.finditer(question)]
     run: list[str] = []
@@ -55,6 +56,9 @@ def names(question: str) -> list[str]:
         joins = word in ("of", "the", "and", "de", "von", "van", "&") and run and i + 1 < len(words) and words[i + 1][:1].isupper()
         if capital and not (not run and i == 0 and word.casefold() in _LEADING):
             run.append(word)
+            if _POSSESSIVE.search(word) and i + 1 < len(words) and words[i + 1][:1].isupper():
+                found.append(_POSSESSIVE.sub("", " ".join(run)))
+                run = []
         elif joins:
             run.append(word)
         else:
