@@ -100,6 +100,9 @@ def test_rdf_store_each_run_has_its_own_named_graphs(store, document, result):
     assert store.count(document_id="doc-2") == 6
     assert store.count(document_id="doc-2", system="agentre") == 3
     assert len(store.triples(document_id=document.id)) == 3
+    # the run records of the documents asked for, as the web app names the sources of an answer
+    assert [(r["document_id"], r["system"]) for r in store.documents(["doc-2"])] == [("doc-2", "agentre"), ("doc-2", SYSTEM)]
+    assert store.documents([]) == [] and len(store.documents()) == 3
 
 
 def test_rdf_store_graph_names_keep_ids_with_separators_apart():

@@ -347,11 +347,14 @@ class GraphStore:
         """The stored entities (with mentions), by document, system, then original order."""
         return [e for subjects in self._prov_subjects(document_id, system) for e in codec.decode_entities(subjects)]
 
-    def documents(self) -> list[dict[str, Any]]:
-        """One record per stored run: id, system, status, reason, source, counts (triples, entities,
-        events), usage, time."""
+    def documents(self, document_ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """One record per stored run (of ``document_ids``; None: all): id, system, status, reason, source,
+        counts (triples, entities, events), usage, time."""
+        wanted = None if document_ids is None else set(document_ids)
         rows = []
         for graph, doc_id, sys_id in self.graphs("prov"):  # only each run's own record, not its statements
+            if wanted is not None and doc_id not in wanted:
+                continue
             with translated_errors("cannot read the documents"):
                 run = ox.NamedNode(v.run_iri(doc_id, sys_id))
                 props = codec.group_by_subject(self.oxigraph.quads_for_pattern(run, None, None, graph)).get(run.value)

@@ -158,8 +158,7 @@ def _answered(state, result) -> dict[str, Any]:
     `graphwright ask` prints them."""
     out = result.to_dict()
     wanted = {d for s in result.sources for d in s.documents}
-    out["document_names"] = {r["document_id"]: r["source"] for r in state.store.documents()
-                             if r["document_id"] in wanted and r.get("source")}
+    out["document_names"] = {r["document_id"]: r["source"] for r in state.store.documents(wanted) if r.get("source")}
     return out
 
 
