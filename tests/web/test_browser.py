@@ -241,7 +241,7 @@ def test_a_ten_page_pdf_dropped_on_the_jobs_page_gives_facts_with_their_page(ser
     page.select_option("#document", label="report.pdf")
     # the filtered graph, not the one drawn before it (clicking an edge the redraw removes selects nothing)
     wait_until(page, "window.gwGraph && window.gwGraph.edges().length > 0 && window.gwGraph.edges()"
-                     ".every(e => e.data('support').every(s => s.page === 7))")
+                     ".every(e => e.data('support').every(s => s.page === 7))", 60)  # a busy machine redraws slowly
     click_element(page, "window.gwGraph.edges()[0]")
     page.wait_for_selector("#details .support")
     details = page.text_content("#details")
