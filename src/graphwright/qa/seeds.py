@@ -56,15 +56,14 @@ def names(question: str) -> list[str]:
         joins = word in ("of", "the", "and", "de", "von", "van", "&") and run and i + 1 < len(words) and words[i + 1][:1].isupper()
         if capital and not (not run and i == 0 and word.casefold() in _LEADING):
             run.append(word)
-            if _POSSESSIVE.search(word) and i + 1 < len(words) and words[i + 1][:1].isupper():
-                found.append(_POSSESSIVE.sub("", " ".join(run)))
-                run = []
+            if not _POSSESSIVE.search(word):
+                continue
         elif joins:
             run.append(word)
-        else:
-            if run:
-                found.append(_POSSESSIVE.sub("", " ".join(run).rstrip(".,")))
-            run = []
+            continue
+        if run:  # the run ends here: at a lower-case word, the end, or a possessive
+            found.append(_POSSESSIVE.sub("", " ".join(run).rstrip(".,")))
+        run = []
     return list(dict.fromkeys(n for n in found if n))
 
 
