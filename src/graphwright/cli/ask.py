@@ -92,19 +92,21 @@ def ask(
         if not store.exists():
             raise UserError(f"no graph store at {store}: build one with `graphwright extract ... --store {store}`")
         with GraphStore.open_for_reading(store) as graph_store:
-            runs = graph_store.documents()
-            stored = {row["document_id"] for row in runs}
-            unknown = [d for d in document if d not in stored]
-            if unknown:
-                raise UserError(f"no document {unknown[0]!r} in {store}; it holds {len(stored)}, e.g. "
-                                f"{', '.join(sorted(stored)[:3]) or 'none'}")
+            if document:
+                stored = {row["document_id"] for row in graph_store.documents(document)}
+                if unknown := [d for d in document if d not in stored]:
+                    held = sorted({row["document_id"] for row in graph_store.documents()})
+                    raise UserError(f"no document {unknown[0]!r} in {store}; it holds {len(held)}, e.g. "
+                                    f"{', '.join(held[:3]) or 'none'}")
             llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
             qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
                          grown=grown, hops=hops, max_facts=max_facts, reader=reader,
                          on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
                                                                             highlight=False))
             result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None, guess=guess))
-        names = {row["document_id"]: row["source"] for row in runs if row.get("source")}
+            # where the cited documents came from, read for those alone
+            cited = {d for source in result.sources for d in source.documents}
+            names = {row["document_id"]: row["source"] for row in graph_store.documents(cited) if row.get("source")}
     except GraphwrightError as exc:
         fail(exc)
     if as_json:
