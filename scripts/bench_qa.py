@@ -57,7 +57,7 @@ def split_questions(questions: list, split: str) -> list:
 
 def parse() -> tuple[argparse.Namespace, str]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", default="hotpotqa:100,migres-2wikimultihopqa:50",
+    parser.add_argument("--datasets", default="hotpotqa:100,migres-2wikimultihopqa:100,musique:100",
                         help="name:questions, comma-separated")
     parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
