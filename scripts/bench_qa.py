@@ -39,8 +39,9 @@ from graphwright.jsonl import read_jsonl
 from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.pipeline import extract_batch
-from graphwright.qa import ClosedBookQA, GraphQA, PassageQA
+from graphwright.qa import ClosedBookQA, GraphQA, PassageQA, Source
 from graphwright.qa.datasets import load_qa_dataset
+from graphwright.qa.engine import retrieved_documents
 from graphwright.qa.metrics import exact_match, support_recall, token_f1
 from graphwright.store import GraphStore
 from graphwright.systems.base import make_system
@@ -68,6 +69,8 @@ def parse() -> tuple[argparse.Namespace, str]:
                         help=f"dev: each dataset's first {DEV_QUESTIONS} questions (settings are chosen there); "
                         "test: the rest (the numbers claimed)")
     parser.add_argument("--index-only", action="store_true", help="build the graphs, ask nothing")
+    parser.add_argument("--retrieval-only", action="store_true",
+                        help="supporting-passage recall of each configuration, with no model call (after the index)")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
     args = parser.parse_args()
     if unknown := [c for c in args.configs if c not in CONFIGS]:
@@ -107,17 +110,74 @@ def ledger_rows(row: str, dataset: str) -> tuple[Path, list[dict]]:
     return path, (json.loads(path.read_text(encoding="utf-8"))["questions"] if path.is_file() else [])
 
 
+def make_engine(config: str, data, llm, store: GraphStore, system_name: str, reader: str = "short"):
+    passages = [(p.id, p.title, p.text) for p in data.passages]
+    return {"graph": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
+            "walk": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
+            "bm25": lambda: PassageQA(llm, passages, "bm25", reader=reader),
+            "embedding": lambda: PassageQA(llm, passages, "embedding", reader=reader),
+            "none": lambda: ClosedBookQA(llm)}[config]()
+
+
+def retrieve(config: str, engine, q) -> list[Source]:
+    """What the configuration hands the reader for question ``q``, found as ``ask`` finds it, with no model call."""
+    if config == "graph":
+        return engine.subgraph(q.question, q.pool)[1]
+    if config == "walk":
+        return engine.passages(q.pool).sources(q.question)
+    return engine.retrieve(q.question, q.pool)
+
+
+def retrieval(dataset: str, data, store: GraphStore, system_name: str, configs: list[str], split: str) -> dict[str, list[dict]]:
+    """Supporting-passage recall of each retrieving configuration, per question, with no model call: the
+    same passages its ``ask`` run hands the reader. Kept in ``qa--retrieval-<dataset>-<split>.json``."""
+    results = {}
+    for config in [c for c in configs if c != "none"]:
+        engine, rows = make_engine(config, data, None, store, system_name), []
+        for q in data.questions:
+            started = time.perf_counter()
+            retrieved = retrieved_documents(retrieve(config, engine, q))
+            rows.append({"id": q.id, "support_recall": support_recall(retrieved, q.supporting),
+                         "passages": len(retrieved), "seconds": round(time.perf_counter() - started, 3)})
+        results[config] = rows
+        print(f"retrieval {config} on {dataset}: {len(rows)} questions", file=sys.stderr)
+    (LEDGER / f"qa--retrieval-{dataset}-{split}.json").write_text(
+        json.dumps({"dataset": dataset, "split": split, "configs": results}, indent=1) + "\n", encoding="utf-8")
+    return results
+
+
+def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command: str, split: str) -> str:
+    which = {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
+             "test": f", test split: those after the first {DEV_QUESTIONS}"}[split]
+    lines = header(f"Retrieval for question answering on {len(data.questions)} {dataset} questions ({data.note}{which})",
+                   None, command)
+    lines += [f"| configuration | passages retrieved | supporting-passage recall | 95% CI | Δ vs {REFERENCE} (95% CI) | "
+              "seconds per question |", "|---|---|---|---|---|---|"]
+    reference = {r["id"]: r["support_recall"] for r in results.get(REFERENCE, [])}
+    for config, rows in results.items():
+        rows = [r for r in rows if r["support_recall"] is not None]
+        recall = [r["support_recall"] for r in rows]
+        delta = "-"
+        if config != REFERENCE and rows and all(r["id"] in reference for r in rows):
+            theirs = [reference[r["id"]] for r in rows]
+            low, high = mean_difference_interval(recall, theirs)
+            delta = f"{(sum(recall) - sum(theirs)) / len(rows):+.3f} ({low:+.3f} to {high:+.3f})"
+        n = max(1, len(rows))
+        lines.append(f"| {config} | {sum(r['passages'] for r in rows) / n:.1f} | {sum(recall) / n:.3f} | "
+                     "[{:.3f}, {:.3f}] | ".format(*mean_interval(recall)) + f"{delta} | "
+                     f"{sum(r['seconds'] for r in rows) / n:.2f} |")
+    lines += ["", "No model call: each configuration retrieves as its `ask` run does, so its recall here is the "
+              "recall in the question-answering table on the same questions. Intervals: percentile bootstrap over "
+              "questions, the difference paired on the same questions."]
+    return "\n".join(lines)
+
+
 async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_name: str,
               reader: str = "short") -> list[dict]:
     row = row_name(config, reader)
     path, rows = ledger_rows(row, dataset)
     done = {r["id"] for r in rows}
-    passages = [(p.id, p.title, p.text) for p in data.passages]
-    engine = {"graph": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
-              "walk": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
-              "bm25": lambda: PassageQA(llm, passages, "bm25", reader=reader),
-              "embedding": lambda: PassageQA(llm, passages, "embedding", reader=reader),
-              "none": lambda: ClosedBookQA(llm)}[config]()
+    engine = make_engine(config, data, llm, store, system_name, reader)
     for i, q in enumerate(data.questions, 1):
         if q.id in done:
             continue
@@ -197,6 +257,11 @@ async def main() -> None:
         data.questions = split_questions(data.questions, args.split)
         try:
             if args.index_only:
+                continue
+            if args.retrieval_only:
+                results = retrieval(dataset, data, store, args.index_system, args.configs, args.split)
+                write_section(BENCH_MD, f"qa-{dataset}-{args.split}-retrieval",
+                              retrieval_table(dataset, data, results, command, args.split))
                 continue
             results = {row_name(config, args.reader): await ask(config, dataset, data, llm, store, args.index_system,
                                                                 args.reader) for config in args.configs}

@@ -58,6 +58,20 @@ async def test_bench_qa_resumes_and_rebuilds_from_the_ledger(tmp_path, monkeypat
     calls = len(first.calls)
     assert calls == 2 + 4
 
+    # retrieval alone finds, with no model call, the passages each configuration's ask handed the reader
+    store = bench.GraphStore.open(tmp_path / "runs" / "toy" / "store")
+    try:
+        found = bench.retrieval("toy", dataset(), store, "openie", ["graph", "walk", "bm25", "none"], "test")
+    finally:
+        store.close()
+    assert set(found) == {"graph", "walk", "bm25"} and len(first.calls) == calls
+    for config, rows in found.items():
+        assert [(r["support_recall"], r["passages"]) for r in rows] == \
+            [(r["support_recall"], r["passages"]) for r in results[config]], config
+    assert json.loads((tmp_path / "ledger" / "qa--retrieval-toy-test.json").read_text())["configs"]["walk"][0]["passages"] == 2
+    table = bench.retrieval_table("toy", dataset(), found, "cmd", "test")
+    assert "| walk | 2.0 | 1.000 | [1.000, 1.000] | +0.000 (+0.000 to +0.000) |" in table
+
     again = model()
     await run(bench, again)
     assert again.calls == []  # the index is in the store, the answers in the ledger

@@ -36,6 +36,13 @@ GraphMode = Literal["local", "global", "passages"]
 EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph
 
 
+def retrieved_documents(sources: list[Source]) -> list[str]:
+    """The passages retrieved, in rank order: the passage sources where there are any, else the
+    documents behind the retrieved facts."""
+    passages = [s for s in sources if s.id.startswith("P")]
+    return list(dict.fromkeys(d for s in passages or sources for d in s.documents))
+
+
 @dataclass
 class QAResult:
     question: str
@@ -56,10 +63,7 @@ class QAResult:
 
     @property
     def documents(self) -> list[str]:
-        """The passages retrieved, in rank order: the passage sources where there are any, else the
-        documents behind the retrieved facts."""
-        passages = [s for s in self.sources if s.id.startswith("P")]
-        return list(dict.fromkeys(d for s in passages or self.sources for d in s.documents))
+        return retrieved_documents(self.sources)
 
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question, "mode": self.mode, "answer": self.answer, "supported": self.supported,
