@@ -56,6 +56,12 @@ def split_questions(questions: list, split: str) -> list:
     return {"dev": questions[:DEV_QUESTIONS], "test": questions[DEV_QUESTIONS:], "all": questions}[split]
 
 
+def split_note(split: str) -> str:
+    """How a table's title names the split."""
+    return {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
+            "test": f", test split: those after the first {DEV_QUESTIONS}"}[split]
+
+
 def parse() -> tuple[argparse.Namespace, str]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default="hotpotqa:100,migres-2wikimultihopqa:100,musique:100",
@@ -147,9 +153,7 @@ def retrieval(dataset: str, data, store: GraphStore, system_name: str, configs: 
 
 
 def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command: str, split: str) -> str:
-    which = {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
-             "test": f", test split: those after the first {DEV_QUESTIONS}"}[split]
-    lines = header(f"Retrieval for question answering on {len(data.questions)} {dataset} questions ({data.note}{which})",
+    lines = header(f"Retrieval for question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})",
                    None, command)
     lines += [f"| configuration | passages retrieved | supporting-passage recall | 95% CI | Δ vs {REFERENCE} (95% CI) | "
               "seconds per question |", "|---|---|---|---|---|---|"]
@@ -204,9 +208,7 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
 def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], model: str, command: str,
           indexer: str, split: str = "all", reference: str = REFERENCE) -> str:
     """``results``: rows by table row name; ``reference``: the row the F1 differences are paired against."""
-    which = {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
-             "test": f", test split: those after the first {DEV_QUESTIONS}"}[split]
-    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{which})", model,
+    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})", model,
                    command)
     # the index's cost from the model's recorded answers, so a store rebuilt from the ledger reports the first run's
     answers = [row["response"]["usage"] for row in read_jsonl(LEDGER / f"qa--index-{dataset}.jsonl")]
