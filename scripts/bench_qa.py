@@ -134,7 +134,8 @@ def retrieve(config: str, engine, q) -> list[Source]:
     return engine.retrieve(q.question, q.pool)
 
 
-def retrieval(dataset: str, data, store: GraphStore, system_name: str, configs: list[str], split: str) -> dict[str, list[dict]]:
+def retrieval(dataset: str, data, store: GraphStore, system_name: str, configs: list[str],
+              split: str) -> dict[str, list[dict]]:
     """Supporting-passage recall of each retrieving configuration, per question, with no model call: the
     same passages its ``ask`` run hands the reader. Kept in ``qa--retrieval-<dataset>-<split>.json``."""
     results = {}
@@ -153,10 +154,10 @@ def retrieval(dataset: str, data, store: GraphStore, system_name: str, configs: 
 
 
 def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command: str, split: str) -> str:
-    lines = header(f"Retrieval for question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})",
-                   None, command)
-    lines += [f"| configuration | passages retrieved | supporting-passage recall | 95% CI | Δ vs {REFERENCE} (95% CI) | "
-              "seconds per question |", "|---|---|---|---|---|---|"]
+    lines = header(f"Retrieval for question answering on {len(data.questions)} {dataset} questions "
+                   f"({data.note}{split_note(split)})", None, command)
+    lines += [f"| configuration | passages retrieved | supporting-passage recall | 95% CI | "
+              f"Δ vs {REFERENCE} (95% CI) | seconds per question |", "|---|---|---|---|---|---|"]
     reference = {r["id"]: r["support_recall"] for r in results.get(REFERENCE, [])}
     for config, rows in results.items():
         rows = [r for r in rows if r["support_recall"] is not None]
@@ -208,8 +209,8 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
 def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], model: str, command: str,
           indexer: str, split: str = "all", reference: str = REFERENCE) -> str:
     """``results``: rows by table row name; ``reference``: the row the F1 differences are paired against."""
-    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})", model,
-                   command)
+    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})",
+                   model, command)
     # the index's cost from the model's recorded answers, so a store rebuilt from the ledger reports the first run's
     answers = [row["response"]["usage"] for row in read_jsonl(LEDGER / f"qa--index-{dataset}.jsonl")]
     calls = sum(u["llm_calls"] for u in answers)
