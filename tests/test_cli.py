@@ -17,6 +17,7 @@ from tests.support.cie_script import (
     MAPPING, TEXT, TRIPLES, architecture_script, lean_script,
 )
 from tests.support.openai_server import ScriptedOpenAIServer
+from tests.support.site import site
 
 runner = CliRunner()
 
@@ -91,6 +92,18 @@ def test_cli_bad_inputs_are_recorded_not_fatal(tmp_path, doc, default_kb):
     assert "1 / 0 / 4" in out
     for expected in ("is empty", "looks binary", "not valid utf-8", "bytes, so it has more than the limit of 200,000 characters"):
         assert expected in " ".join(out.split())
+
+
+def test_cli_extracts_a_web_page_by_url_and_records_one_that_fails(tmp_path, default_kb):
+    page = (200, {"Content-Type": "text/plain; charset=utf-8"}, TEXT.encode("utf-8"))
+    with site({"/profile": page}) as web, ScriptedOpenAIServer(happy_script()) as server:
+        result = extract(tmp_path, server, f"{web}/profile", f"{web}/gone", extra=["--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert "1 / 0 / 1" in result.output and "HTTP 404" in " ".join(result.output.split())
+    with GraphStore.open(tmp_path / "store") as store:
+        runs = {run["source"]: run for run in store.documents()}
+    assert runs[f"{web}/profile"]["status"] == "ok" and runs[f"{web}/profile"]["triples"]
+    assert runs[f"{web}/gone"]["status"] == "failed" and "HTTP 404" in runs[f"{web}/gone"]["reason"]
 
 
 def test_cli_garbage_model_is_a_recorded_failure(tmp_path, doc, default_kb):

@@ -28,14 +28,20 @@ class Converted:
     metadata: dict[str, str] = field(default_factory=dict)
 
 
+def kind_of(name: str) -> str:
+    """What a file name says its bytes are: "pdf", "html", "docx", or "text" for anything else."""
+    return SUFFIXES.get(_suffix(name), "text")
+
+
 def converts(name: str) -> bool:
     """Whether ``name`` (a file name) is a document this module reads."""
-    return _suffix(name) in SUFFIXES
+    return kind_of(name) != "text"
 
 
-def convert(data: bytes, name: str) -> Converted:
-    """The text of the PDF, HTML or DOCX file ``name`` whose bytes are ``data``."""
-    kind = SUFFIXES[_suffix(name)]
+def convert(data: bytes, name: str, kind: str | None = None) -> Converted:
+    """The text of the PDF, HTML or DOCX file ``name`` whose bytes are ``data``; ``kind`` ("pdf", "html" or
+    "docx") when something other than the name says what they are (a server's Content-Type)."""
+    kind = kind or SUFFIXES[_suffix(name)]
     converted = {"pdf": _pdf, "html": _html, "docx": _docx}[kind](data, name)
     if not converted.text.strip():
         raise InputDocumentError(f"{name} holds no text to extract from")

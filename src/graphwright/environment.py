@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 
 from graphwright.errors import UserError
 
@@ -78,3 +79,12 @@ class Environment:
             cache_dir=text("GRAPHWRIGHT_CACHE_DIR"),
             data_dir=text("GRAPHWRIGHT_DATA_DIR"),
         )
+
+
+def package_version() -> str:
+    """The installed graphwright's version (for a User-Agent), read without importing graphwright's top,
+    which reaches the API."""
+    try:
+        return version("graphwright")
+    except PackageNotFoundError:
+        return "unknown"

@@ -1,4 +1,4 @@
-"""Read user inputs (files, folders, stdin) into Documents, with clear errors.
+"""Read user inputs (files, folders, URLs, stdin) into Documents, with clear errors.
 
 Nothing is dropped silently: an unreadable input becomes an ``InputFailure``
 that the batch records next to the documents that worked.
@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from graphwright.converters import SUFFIXES, convert, converts
+from graphwright.converters import SUFFIXES, convert, converts, kind_of
 from graphwright.errors import InputDocumentError
 from graphwright.model import Document
+from graphwright.remote import fetch, is_url
 
 TEXT_SUFFIXES = {".txt", ".text", ".md"}
 READ_SUFFIXES = TEXT_SUFFIXES | set(SUFFIXES)  # what a folder is searched for: texts and converted documents
@@ -103,15 +104,25 @@ def read_document(path: Path | str, encoding: str = "utf-8", max_chars: int | No
     return document_from_bytes(data, str(path), encoding, max_chars)
 
 
-def document_from_bytes(data: bytes, source: str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
-    """A file's bytes as a Document: a PDF, HTML or Word file by its name, anything else as text."""
-    if not converts(source):
+def document_from_bytes(data: bytes, source: str, encoding: str = "utf-8", max_chars: int | None = None,
+                        kind: str | None = None) -> Document:
+    """A file's bytes as a Document: a PDF, HTML or Word file by its name (or by ``kind``: "pdf", "html",
+    "docx" or "text", when something else says what the bytes are), anything else as text."""
+    kind = kind or kind_of(source)
+    if kind == "text":  # a text too long is recorded by the batch, with its document
         return Document(text=decode_text(data, source, encoding), source=source)
-    converted = convert(data, source)
+    converted = convert(data, source, kind)
     if max_chars is not None and len(converted.text) > max_chars:
         raise InputDocumentError(f"{source} holds {len(converted.text):,} characters of text, above the limit of "
                                  f"{max_chars:,}; split it or raise --max-chars")
     return Document(text=converted.text, source=source, metadata=converted.metadata)
+
+
+def read_url(url: str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
+    """The web page, PDF, Word file or text at an http(s) URL as a Document whose source is the URL; read
+    as its Content-Type says, in the charset the server names (else ``encoding``)."""
+    fetched = fetch(url, MAX_INPUT_BYTES)
+    return document_from_bytes(fetched.data, url, fetched.charset or encoding, max_chars, fetched.kind)
 
 
 def _text_files(folder: Path) -> Iterator[str | InputFailure]:
@@ -150,7 +161,7 @@ def _text_files(folder: Path) -> Iterator[str | InputFailure]:
 
 def iter_inputs(paths: list[str], encoding: str = "utf-8", max_chars: int | None = None) -> Iterator[Document | InputFailure]:
     """Documents from files, folders (``*.txt``, ``*.text``, ``*.md``, ``*.pdf``, ``*.html``, ``*.htm``,
-    ``*.docx``, recursively) and ``-`` (stdin).
+    ``*.docx``, recursively), http(s) URLs and ``-`` (stdin).
 
     A generator: files are read one at a time as they are consumed. ``max_chars`` refuses inputs that
     must hold more characters from their size, before reading them (``byte_limit``)."""
@@ -161,6 +172,12 @@ def iter_inputs(paths: list[str], encoding: str = "utf-8", max_chars: int | None
                 yield Document(text=decode_text(data, "stdin", encoding), source="stdin")
             except InputDocumentError as exc:
                 yield InputFailure("stdin", str(exc))
+            continue
+        if is_url(raw):
+            try:
+                yield read_url(raw, encoding, max_chars)
+            except InputDocumentError as exc:
+                yield InputFailure(raw, str(exc))
             continue
         path = Path(raw)
         if not path.exists():

@@ -22,7 +22,7 @@ from graphwright.systems.base import DEFAULT_SYSTEM
 
 @app.command()
 def extract(
-    paths: list[str] = typer.Argument(..., help="Text files, folders of .txt/.md files, or - for stdin."),
+    paths: list[str] = typer.Argument(..., help="Files (.txt .md .pdf .html .docx), folders of them, http(s) URLs, or - for stdin."),
     system: str = typer.Option(DEFAULT_SYSTEM, "--system", "-s", help="Extraction system (`graphwright systems`)."),
     model: Optional[str] = MODEL,
     base_url: Optional[str] = BASE_URL,

@@ -18,13 +18,13 @@ import json
 import sqlite3
 import threading
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from graphwright import paths
+from graphwright.environment import package_version
 from graphwright.errors import GraphwrightError, UserError
 from graphwright.kb.namespaces import is_wikidata_id, parse_wikidata_id
 from graphwright.sparql import sparql_literal
@@ -35,15 +35,7 @@ from graphwright.retry import Backoff
 API_URL = "https://www.wikidata.org/w/api.php"
 SPARQL_URL = "https://query.wikidata.org/sparql"
 # Wikimedia asks for a descriptive agent with contact details: pass user_agent=... to add yours.
-def _version() -> str:
-    """The installed package's version, read without importing graphwright's top (which reaches the API)."""
-    try:
-        return version("graphwright")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-USER_AGENT = (f"graphwright/{_version()} (knowledge-graph extraction from text; "
+USER_AGENT = (f"graphwright/{package_version()} (knowledge-graph extraction from text; "
               f"set a contact with WikidataKB(user_agent=...)) python-httpx/{httpx.__version__}")
 MODES = ("label", "description", "example", "fused")
 
