@@ -56,6 +56,12 @@ def split_questions(questions: list, split: str) -> list:
     return {"dev": questions[:DEV_QUESTIONS], "test": questions[DEV_QUESTIONS:], "all": questions}[split]
 
 
+def difference(mine: list[float], theirs: list[float]) -> str:
+    """The mean difference of paired per-question scores, with its bootstrap interval, as a table shows it."""
+    low, high = mean_difference_interval(mine, theirs)
+    return f"{(sum(mine) - sum(theirs)) / len(mine):+.3f} ({low:+.3f} to {high:+.3f})"
+
+
 def split_note(split: str) -> str:
     """How a table's title names the split."""
     return {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
@@ -162,11 +168,8 @@ def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command:
     for config, rows in results.items():
         rows = [r for r in rows if r["support_recall"] is not None]
         recall = [r["support_recall"] for r in rows]
-        delta = "-"
-        if config != REFERENCE and rows and all(r["id"] in reference for r in rows):
-            theirs = [reference[r["id"]] for r in rows]
-            low, high = mean_difference_interval(recall, theirs)
-            delta = f"{(sum(recall) - sum(theirs)) / len(rows):+.3f} ({low:+.3f} to {high:+.3f})"
+        paired = config != REFERENCE and rows and all(r["id"] in reference for r in rows)
+        delta = difference(recall, [reference[r["id"]] for r in rows]) if paired else "-"
         n = max(1, len(rows))
         lines.append(f"| {config} | {sum(r['passages'] for r in rows) / n:.1f} | {sum(recall) / n:.3f} | "
                      "[{:.3f}, {:.3f}] | ".format(*mean_interval(recall)) + f"{delta} | "
@@ -233,9 +236,7 @@ def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], 
         if config == reference or len(paired) < len(rows):
             delta = "-"
         else:
-            mine = [r["f1"] for r in paired]
-            low, high = mean_difference_interval(mine, [reference_f1[r["id"]] for r in paired])
-            delta = f"{sum(mine) / len(mine) - sum(reference_f1[r['id']] for r in paired) / len(paired):+.3f} ({low:+.3f} to {high:+.3f})"
+            delta = difference([r["f1"] for r in paired], [reference_f1[r["id"]] for r in paired])
         recalls = [r["support_recall"] for r in rows if r["support_recall"] is not None]
         recall = f"{sum(recalls) / len(recalls):.3f}" if config != "none" and recalls else "-"
         n = len(rows)

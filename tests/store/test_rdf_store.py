@@ -103,6 +103,10 @@ def test_rdf_store_each_run_has_its_own_named_graphs(store, document, result):
     # the run records of the documents asked for, as the web app names the sources of an answer
     assert [(r["document_id"], r["system"]) for r in store.documents(["doc-2"])] == [("doc-2", "agentre"), ("doc-2", SYSTEM)]
     assert store.documents([]) == [] and len(store.documents()) == 3
+    untitled = make_document("doc-3").model_copy(update={"source": None})  # given as text alone
+    store.add_result(untitled, make_result(untitled))
+    assert store.sources() == {document.id: "texts/curie.txt", "doc-2": "texts/curie.txt"}
+    assert store.sources(["doc-2", "doc-3", "nope"]) == {"doc-2": "texts/curie.txt"}
 
 
 def test_rdf_store_graph_names_keep_ids_with_separators_apart():

@@ -104,9 +104,7 @@ def ask(
                          on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
                                                                             highlight=False))
             result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None, guess=guess))
-            # where the cited documents came from, read for those alone
-            cited = {d for source in result.sources for d in source.documents}
-            names = {row["document_id"]: row["source"] for row in graph_store.documents(cited) if row.get("source")}
+            names = graph_store.sources({d for source in result.sources for d in source.documents})
     except GraphwrightError as exc:
         fail(exc)
     if as_json:

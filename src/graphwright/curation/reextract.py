@@ -17,7 +17,7 @@ def stored_documents(store: GraphStore, document_ids: list[str]) -> list[Documen
     if missing:
         raise DataNotFoundError(f"the store keeps no text of {', '.join(missing)}: it holds no such document, or "
                                 "one extracted before texts were kept (extract its file again instead)")
-    sources = {run["document_id"]: run["source"] for run in store.documents() if run["source"]}
+    sources = store.sources(document_ids)
     return [Document(id=d, text=texts[d], source=sources.get(d), metadata=store.document_metadata(d))
             for d in document_ids]
 

@@ -362,6 +362,11 @@ class GraphStore:
                 rows.append(codec.decode_run(props))
         return sorted(rows, key=lambda r: (r["document_id"] or "", r["system"] or ""))
 
+    def sources(self, document_ids: Iterable[str] | None = None) -> dict[str, str]:
+        """Where each stored document (of ``document_ids``; None: all) came from, its file or URL, by id;
+        a document given as text alone has none and is left out."""
+        return {run["document_id"]: run["source"] for run in self.documents(document_ids) if run.get("source")}
+
     def labels(self, document_id: str | None = None) -> dict[str, str]:
         """``{IRI: label}`` from the KG graphs; where sources disagree, the smallest label wins (stable)."""
         out: dict[str, str] = {}

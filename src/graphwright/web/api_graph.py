@@ -157,8 +157,7 @@ def _answered(state, result) -> dict[str, Any]:
     """The result with the file name of each document its sources come from (``document_names``), as
     `graphwright ask` prints them."""
     out = result.to_dict()
-    wanted = {d for s in result.sources for d in s.documents}
-    out["document_names"] = {r["document_id"]: r["source"] for r in state.store.documents(wanted) if r.get("source")}
+    out["document_names"] = state.store.sources({d for s in result.sources for d in s.documents})
     return out
 
 

@@ -8,6 +8,7 @@ Node and edge ids are the view's numbers (``n12``, ``e40``), stable until the st
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,8 +137,8 @@ class GraphIndex:
 
     def facets(self, version: int) -> dict[str, Any]:
         data = self.data(version)
-        names = {run["document_id"]: run["source"] for run in self.store.documents() if run["source"]}
-        shared = {n for n in names.values() if list(names.values()).count(n) > 1}
+        names = self.store.sources()
+        shared = {n for n, count in Counter(names.values()).items() if count > 1}
         documents = [{"iri": d, "label": (f"{names[d]} ({d})" if names[d] in shared else names[d]) if d in names else d}
                      for d in data["documents"]]
         return {"documents": sorted(documents, key=lambda d: (d["label"].casefold(), d["iri"])), "systems": data["systems"],
