@@ -118,10 +118,12 @@ def document_from_bytes(data: bytes, source: str, encoding: str = "utf-8", max_c
     return Document(text=converted.text, source=source, metadata=converted.metadata)
 
 
-def read_url(url: str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
+def read_url(url: str, encoding: str = "utf-8", max_chars: int | None = None, *,
+             public_only: bool = False) -> Document:
     """The web page, PDF, Word file or text at an http(s) URL as a Document whose source is the URL; read
-    as its Content-Type says, in the charset the server names (else ``encoding``)."""
-    fetched = fetch(url, MAX_INPUT_BYTES)
+    as its Content-Type says, in the charset the server names (else ``encoding``). ``public_only``
+    refuses hosts on local and private addresses (graphwright.remote.fetch)."""
+    fetched = fetch(url, MAX_INPUT_BYTES, public_only=public_only)
     return document_from_bytes(fetched.data, url, fetched.charset or encoding, max_chars, fetched.kind)
 
 

@@ -7,6 +7,8 @@ bytes are read in pieces up to a bound, so a huge or endless answer is refused, 
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 from dataclasses import dataclass
 
 import httpx
@@ -34,14 +36,16 @@ def is_url(raw: str) -> bool:
     return raw[:8].lower().startswith(("http://", "https://"))
 
 
-def fetch(url: str, max_bytes: int, *, timeout: float = TIMEOUT) -> Fetched:
+def fetch(url: str, max_bytes: int, *, timeout: float = TIMEOUT, public_only: bool = False) -> Fetched:
     """The body of ``url`` (redirects followed) and what it is; InputDocumentError, saying why, when the
     server cannot be reached, answers with an error, sends something that is not a document, or sends
-    more than ``max_bytes``."""
+    more than ``max_bytes``. With ``public_only``, a URL (or a redirect) to a host on a loopback, private
+    or link-local address is refused before it is asked."""
     headers = {"User-Agent": f"graphwright/{package_version()} python-httpx/{httpx.__version__}"}
+    hooks = {"request": [_refuse_local]} if public_only else {}
     try:
-        with httpx.Client(follow_redirects=True, max_redirects=MAX_REDIRECTS, timeout=timeout,
-                          headers=headers) as client, client.stream("GET", url) as response:
+        with httpx.Client(follow_redirects=True, max_redirects=MAX_REDIRECTS, timeout=timeout, headers=headers,
+                          event_hooks=hooks) as client, client.stream("GET", url) as response:
             if response.status_code >= 400:
                 raise InputDocumentError(f"{url} answered HTTP {response.status_code} {response.reason_phrase}".rstrip())
             kind = _kind(response, url)
@@ -59,6 +63,22 @@ def fetch(url: str, max_bytes: int, *, timeout: float = TIMEOUT) -> Fetched:
         raise InputDocumentError(f"{url} redirects more than {MAX_REDIRECTS} times") from None
     except httpx.HTTPError as exc:  # unreachable, refused, timed out, a malformed URL
         raise InputDocumentError(f"cannot fetch {url}: {exc or type(exc).__name__}") from None
+
+
+def _refuse_local(request: httpx.Request) -> None:
+    """A server shared with others fetches public hosts only, so a URL cannot reach what sits behind it
+    (its own admin pages, the cloud's metadata address). Checked on each hop of a redirect; the address
+    is resolved here and again when connecting, so a name that changes its answer in between is not
+    caught (docs/decisions.md)."""
+    host = request.url.host
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, request.url.port or 80, type=socket.SOCK_STREAM)}
+    except (socket.gaierror, UnicodeError) as exc:
+        raise httpx.ConnectError(f"cannot resolve {host}: {exc}", request=request) from None
+    for address in addresses:
+        if not ipaddress.ip_address(address.split("%")[0]).is_global:
+            raise InputDocumentError(f"{request.url} is on a local or private address ({address}), which this "
+                                     "server does not fetch for others")
 
 
 def _kind(response: httpx.Response, url: str) -> str:

@@ -73,3 +73,22 @@ def test_an_endless_answer_is_cut_off_at_the_bound(server):
 
     with pytest.raises(InputDocumentError, match="more than 1,000,000 bytes"):
         fetch(f"{server}/huge", 1_000_000)
+
+
+
+def test_a_shared_server_fetches_public_hosts_only(server):
+    """`public_only` (the web app served off loopback) refuses this machine and private networks, on every
+    hop of a redirect; literal addresses need no DNS, so the rule is checked offline."""
+    import httpx
+
+    from graphwright.errors import InputDocumentError
+    from graphwright.inputs import read_url
+    from graphwright.remote import _refuse_local
+
+    with pytest.raises(InputDocumentError, match=r"local or private address \(127\.0\.0\.1\)"):
+        read_url(f"{server}/moved", public_only=True)
+    for local in ("http://169.254.169.254/latest/meta-data", "http://10.1.2.3/", "http://[::1]:8000/", "http://192.168.0.9/"):
+        with pytest.raises(InputDocumentError, match="local or private address"):
+            _refuse_local(httpx.Request("GET", local))
+    _refuse_local(httpx.Request("GET", "http://93.184.216.34/page"))  # a public address passes
+    assert read(f"{server}/news").metadata["format"] == "html", "the CLI (no public_only) reads this machine"

@@ -13,6 +13,8 @@ from fastapi.testclient import TestClient
 
 from graphwright.web.app import create_app
 
+from tests.support import documents
+from tests.support.site import site
 from tests.support.web_server import EVIL, SENTENCE, wait_for_job
 
 
@@ -65,6 +67,27 @@ def test_a_file_that_is_not_text_fails_with_its_reason_and_the_others_run(client
     assert by_name["good.txt"]["status"] == "ok"
     assert by_name["photo.jpg"]["status"] == "failed" and "binary" in by_name["photo.jpg"]["reason"]
 
+
+
+def test_web_addresses_are_fetched_by_the_server_and_each_failure_says_why(client, config, settings):
+    answers = {"/news": (200, {"Content-Type": "text/html; charset=utf-8"}, documents.html([SENTENCE]))}
+    with site(answers) as url:
+        lines = f"{url}/news\n\n{url}/gone\nnews.example.org/article\n{url}/news\n"  # blank and repeated lines
+        job = finished(client, submit(client, settings, urls=lines))
+        by_name = {d["name"]: d for d in job["documents"]}
+        assert list(by_name) == [f"{url}/news", f"{url}/gone", "news.example.org/article"]
+        assert by_name[f"{url}/news"]["status"] == "ok" and by_name[f"{url}/news"]["triples"] == 2
+        assert "HTTP 404" in by_name[f"{url}/gone"]["reason"]
+        assert "starts with http:// or https://" in by_name["news.example.org/article"]["reason"]
+        assert [r["source"] for r in client.get("/api/documents").json()] == [f"{url}/news"]
+
+        token = "a-long-enough-test-token-123"  # served to others, as `serve --host 0.0.0.0 --token ...` is
+        shared = replace(config, store=config.store.with_name("shared-store"), data=config.data.with_name("shared"),
+                         loopback_only=False, token=token)
+        with TestClient(create_app(shared), base_url="http://192.0.2.10:8000",
+                        headers={"Authorization": f"Bearer {token}"}) as other:
+            job = finished(other, submit(other, settings, urls=f"{url}/news"))
+        assert "local or private address" in job["documents"][0]["reason"]
 
 @pytest.mark.parametrize("form, message", [
     ({"system": "no.such.system"}, "no.such.system"),

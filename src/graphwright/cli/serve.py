@@ -60,6 +60,9 @@ def serve(
     no_cache: bool = NO_CACHE,
     sparql_timeout: float = typer.Option(30.0, "--sparql-timeout", min=0.1,
                                          help="Seconds a SPARQL query may run before it is stopped."),
+    private_urls: Optional[bool] = typer.Option(
+        None, "--private-urls/--public-urls-only", help="Whether the web addresses a job names may be on local "
+        "and private hosts (an intranet, this machine). Default: yes on loopback, public hosts only otherwise."),
 ) -> None:
     """Serve the web app and the HTTP API (OpenAPI docs at /docs) over one graph store. Jobs survive a
     restart: an interrupted job resumes where it stopped."""
@@ -80,7 +83,8 @@ def serve(
             store=store, data=data, models=model or [env.llm or "embedded"],
             base_url=base_url, api_key=api_key, kbs=kb_choices(kb), token=check_token(token, host),
             loopback_only=is_loopback(host), max_upload_bytes=int(max_upload_mb * 1024 * 1024),
-            max_chars=max_chars, cache=not no_cache, sparql_seconds=sparql_timeout)
+            max_chars=max_chars, cache=not no_cache, sparql_seconds=sparql_timeout,
+            private_urls=private_urls)
         if any(m != "embedded" and not m.startswith("embedded:") for m in config.models) and not (
                 base_url or env.base_url):
             raise UserError("a model other than the embedded ones needs --base-url: the server that serves it")

@@ -12,7 +12,9 @@ from pydantic import BaseModel, Field
 
 from graphwright.assembly import build_system
 from graphwright.errors import DataNotFoundError, GraphwrightError
-from graphwright.inputs import document_from_bytes
+from graphwright.inputs import document_from_bytes, read_url
+from graphwright.model import Document
+from graphwright.remote import is_url
 from graphwright.store.export import ALL_FORMATS
 from graphwright.systems.base import DEFAULT_SYSTEM, system_names
 from graphwright.web.jobs import JobSpec
@@ -39,6 +41,8 @@ async def submit(
     files: list[UploadFile] = File(default=[], description="Text files (UTF-8), PDF, HTML or Word (.docx) files."),
     text: str = Form("", description="A text pasted into the page."),
     name: str = Form("pasted text", description="The pasted text's name."),
+    urls: str = Form("", description="Web addresses (http or https), one per line: the server fetches each "
+                     "web page, PDF or Word file, and the URL names the document."),
     system: str = Form(DEFAULT_SYSTEM),
     model: str = Form(""),
     kb: str = Form(""),
@@ -46,8 +50,8 @@ async def submit(
     concurrency: int = Form(1, ge=1, le=32, description="Documents at once (for a model server; the embedded "
                             "model gains nothing)."),
 ) -> dict[str, Any]:
-    """A new job over the uploaded files and the pasted text. A file that cannot be read as text is
-    recorded as a failed document with the reason; the others run."""
+    """A new job over the uploaded files, the pasted text and the web addresses. A file or address that
+    cannot be read as text is recorded as a failed document with the reason; the others run."""
     state = server(request)
     texts, refused = [], []
     for upload in files:
@@ -63,8 +67,13 @@ async def submit(
             texts.append((name, _checked(text, state.config.max_chars)))
         except GraphwrightError as exc:
             refused.append((name, str(exc)))
+    for url, fetched in await _fetched(urls, state.config):
+        if isinstance(fetched, Document):
+            texts.append(fetched)
+        else:
+            refused.append((url, fetched))
     if not texts and not refused:
-        raise HTTPException(400, "nothing to extract: upload files or paste a text")
+        raise HTTPException(400, "nothing to extract: upload files, paste a text or give web addresses")
     try:
         spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings),
                        concurrency)
@@ -74,6 +83,23 @@ async def submit(
     job_id = state.book.create(spec, texts, refused)
     state.runner.submit(job_id)
     return state.book.get(job_id)
+
+
+async def _fetched(urls: str, config) -> list[tuple[str, Document | str]]:
+    """Each address in ``urls`` (one per line) with its document, or the reason it was not read. Fetched
+    at once, each in a thread: the event loop keeps serving while a slow site answers."""
+    def read(url: str) -> Document | str:
+        if not is_url(url):
+            return f"{url!r} is not a web address: give one that starts with http:// or https://"
+        try:
+            document = read_url(url, max_chars=config.max_chars, public_only=not config.fetches_private_urls)
+            _checked(document.text, config.max_chars)
+            return document
+        except GraphwrightError as exc:
+            return str(exc)
+
+    wanted = list(dict.fromkeys(line.strip() for line in urls.splitlines() if line.strip()))
+    return list(zip(wanted, await asyncio.gather(*(asyncio.to_thread(read, url) for url in wanted))))
 
 
 def _checked(text: str, max_chars: int) -> str:

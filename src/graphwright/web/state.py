@@ -28,11 +28,16 @@ class ServeConfig:
     kbs: dict[str, str] = field(default_factory=lambda: {"default": "default", "none": "none"})  # name -> KB spec
     token: str | None = None
     loopback_only: bool = True
+    private_urls: bool | None = None  # may a job's web addresses name local and private hosts; None: on loopback only
     max_upload_bytes: int = 20 * 1024 * 1024
     max_chars: int = MAX_CHARS
     cache: bool = True
     sparql_seconds: float = 30.0  # a typed SPARQL query is stopped after this long
     sparql_max_bytes: int = 50 * 1024 * 1024  # and the protocol endpoint's answer refused past this size
+
+    @property
+    def fetches_private_urls(self) -> bool:
+        return self.loopback_only if self.private_urls is None else self.private_urls
 
 
 class ServerState:

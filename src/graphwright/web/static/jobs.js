@@ -20,6 +20,7 @@ $("submit").addEventListener("submit", async event => {
   try {
     const job = await gw.api("/api/jobs", {method: "POST", body: new FormData($("submit"))});
     $("text").value = "";
+    $("urls").value = "";
     $("files").value = "";
     $("dropped").textContent = "";
     showJob(job.id);
