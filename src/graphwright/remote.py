@@ -72,7 +72,7 @@ def _refuse_local(request: httpx.Request) -> None:
     caught (docs/decisions.md)."""
     host = request.url.host
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, request.url.port or 80, type=socket.SOCK_STREAM)}
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)}
     except (socket.gaierror, UnicodeError) as exc:
         raise httpx.ConnectError(f"cannot resolve {host}: {exc}", request=request) from None
     for address in addresses:

@@ -67,12 +67,7 @@ async def submit(
             texts.append((name, _checked(text, state.config.max_chars)))
         except GraphwrightError as exc:
             refused.append((name, str(exc)))
-    for url, fetched in await _fetched(urls, state.config):
-        if isinstance(fetched, Document):
-            texts.append(fetched)
-        else:
-            refused.append((url, fetched))
-    if not texts and not refused:
+    if not texts and not refused and not urls.strip():
         raise HTTPException(400, "nothing to extract: upload files, paste a text or give web addresses")
     try:
         spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings),
@@ -80,6 +75,11 @@ async def submit(
         build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
+    for url, fetched in await _fetched(urls, state.config):  # after the checks: a refused job fetches nothing
+        if isinstance(fetched, Document):
+            texts.append(fetched)
+        else:
+            refused.append((url, fetched))
     job_id = state.book.create(spec, texts, refused)
     state.runner.submit(job_id)
     return state.book.get(job_id)
