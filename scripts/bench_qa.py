@@ -19,6 +19,10 @@ among those retrieved, calls, tokens and seconds per question; and the index's o
 Both phases resume. The index keeps the model's answers in the ledger (``qa--index-<dataset>.jsonl``),
 so a new machine rebuilds the store from them without calling the model; the questions' rows are the
 ledger itself (``qa--<row>-<dataset>.json``), and a question already there is not asked again.
+
+A reader other than the embedded 1.5B model (``--model``, with GRAPHWRIGHT_BASE_URL for a server) keeps
+its own ledgers and tables (named with ``--<model>``), and ``--index-model embedded:qwen2.5-coder-1.5b``
+has it read the graphs built here, rebuilt from the recorded answers, instead of indexing again.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -49,6 +54,7 @@ from graphwright.systems.base import make_system
 CONFIGS = ("graph", "walk", "bm25", "embedding", "none")
 REFERENCE = "bm25"
 QA_RUNS = RUNS / "qa"
+DEFAULT_MODEL = "embedded:qwen2.5-coder-1.5b"  # the reader of the committed ledgers and tables
 DEV_QUESTIONS = 30  # each dataset's first 30 questions are where QA settings are chosen (issue 46)
 
 
@@ -73,7 +79,9 @@ def parse() -> tuple[argparse.Namespace, str]:
     parser.add_argument("--datasets", default="hotpotqa:100,migres-2wikimultihopqa:100,musique:100",
                         help="name:questions, comma-separated")
     parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
-    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="the reader")
+    parser.add_argument("--index-model", help="the model whose recorded openie answers build the graphs "
+                        "(default: --model; the committed ledgers are the embedded 1.5B model's)")
     parser.add_argument("--index-system", default="openie")
     parser.add_argument("--reader", default="short", choices=("short", "notes"),
                         help="how the model answers from the sources: at once (ask's default), or notes first")
@@ -117,9 +125,20 @@ def row_name(config: str, reader: str) -> str:
     return config if reader == "short" or config == "none" else f"{config}+{reader}"
 
 
-def ledger_rows(row: str, dataset: str) -> tuple[Path, list[dict]]:
-    path = LEDGER / f"qa--{row}-{dataset}.json"
-    return path, (json.loads(path.read_text(encoding="utf-8"))["questions"] if path.is_file() else [])
+def model_tag(model: str) -> str:
+    """What names another reader's ledgers and tables: nothing for the default model, else ``--<model>``."""
+    return "" if model == DEFAULT_MODEL else "--" + re.sub(r"[^A-Za-z0-9.]+", "-", model).strip("-")
+
+
+def ledger_rows(row: str, dataset: str, model: str) -> tuple[Path, list[dict]]:
+    """The ledger of ``row`` on ``dataset`` read by ``model``, and the questions it has answered."""
+    path = LEDGER / f"qa--{row}-{dataset}{model_tag(model)}.json"
+    if not path.is_file():
+        return path, []
+    ledger = json.loads(path.read_text(encoding="utf-8"))
+    if ledger["model"] != model:  # never resume one model's run with another's answers
+        raise SystemExit(f"{path} holds the answers of {ledger['model']}, not of {model}: move it aside")
+    return path, ledger["questions"]
 
 
 def make_engine(config: str, data, llm, store: GraphStore, system_name: str, reader: str = "short"):
@@ -183,7 +202,7 @@ def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command:
 async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_name: str,
               reader: str = "short") -> list[dict]:
     row = row_name(config, reader)
-    path, rows = ledger_rows(row, dataset)
+    path, rows = ledger_rows(row, dataset, llm.name)
     done = {r["id"] for r in rows}
     engine = make_engine(config, data, llm, store, system_name, reader)
     for i, q in enumerate(data.questions, 1):
@@ -254,10 +273,12 @@ def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], 
 async def main() -> None:
     args, command = parse()
     llm = make_llm(args.model, cache=not args.no_cache)
+    same = args.index_model in (None, args.model)
+    index_llm = llm if same else make_llm(args.index_model, cache=not args.no_cache)  # loads only if asked
     for spec in args.datasets.split(","):
         dataset, _, count = spec.partition(":")
         data = load_qa_dataset(dataset, int(count) if count else None)
-        store, runs = await index(dataset, data, llm, args.index_system)
+        store, runs = await index(dataset, data, index_llm, args.index_system)
         data.questions = split_questions(data.questions, args.split)
         try:
             if args.index_only:
@@ -270,13 +291,15 @@ async def main() -> None:
             results = {row_name(config, args.reader): await ask(config, dataset, data, llm, store, args.index_system,
                                                                 args.reader) for config in args.configs}
             section = (f"qa-{dataset}" + ("" if args.split == "all" else f"-{args.split}")
-                       + ("" if args.reader == "short" else f"-{args.reader}"))
+                       + ("" if args.reader == "short" else f"-{args.reader}") + model_tag(llm.name))
             write_section(BENCH_MD, section, table(dataset, data, runs, results, llm.name, command, args.index_system,
                                                    args.split, row_name(REFERENCE, args.reader)))
             print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
         finally:
             store.close()
     await llm.aclose()
+    if not same:
+        await index_llm.aclose()
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.qa.datasets import Passage, QADataset, Question
 from tests.eval.test_runner import load_script
@@ -22,14 +24,14 @@ def dataset() -> QADataset:
                                                 ["Kestrel Ferries", "Idris Penhallow"])])
 
 
-def model() -> ScriptedLLM:
+def model(name: str = "scripted") -> ScriptedLLM:
     def reply(messages, schema):
         text = messages[-1]["content"]
         if "Passage:" in text:
             return json.dumps({"triples": next(t for k, t in TRIPLES.items() if k in text)})
         cited = [line[1:3] for line in text.splitlines() if "Holyhead" in line][:1]
         return json.dumps({"answer": "Holyhead" if cited else "Cardiff", "citations": cited})
-    return ScriptedLLM(reply)
+    return ScriptedLLM(reply, name=name)
 
 
 async def run(bench, llm):
@@ -80,6 +82,33 @@ async def test_bench_qa_resumes_and_rebuilds_from_the_ledger(tmp_path, monkeypat
     fresh = model()
     runs, results, _ = await run(bench, fresh)
     assert fresh.calls == [] and sum(r["triples"] for r in runs) == 2  # rebuilt from the recorded answers
+
+
+async def test_another_reader_reads_the_same_graph_into_its_own_ledger(tmp_path, monkeypatch):
+    """A larger reader (--model) over the graphs indexed here (--index-model): no index call, its answers
+    apart from the default reader's, and a ledger never resumed with another model's answers."""
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
+    bench = load_script("bench_qa")
+    monkeypatch.setattr(bench, "LEDGER", tmp_path / "ledger")
+    monkeypatch.setattr(bench, "QA_RUNS", tmp_path / "runs")
+    await run(bench, model())
+    shutil.rmtree(tmp_path / "runs")  # the other reader's machine: the recorded answers only
+
+    indexer, reader = model(), model("big-server-model")
+    store, _ = await bench.index("toy", dataset(), indexer, "openie")
+    try:
+        [row] = await bench.ask("walk", "toy", dataset(), reader, store, "openie")
+        assert indexer.calls == [] and len(reader.calls) == 1 and row["em"] == 1.0
+        mine = tmp_path / "ledger" / "qa--walk-toy--big-server-model.json"
+        assert json.loads(mine.read_text())["model"] == "big-server-model"
+        assert json.loads((tmp_path / "ledger" / "qa--walk-toy--scripted.json").read_text())["model"] == "scripted"
+
+        shutil.copy(tmp_path / "ledger" / "qa--bm25-toy--scripted.json", tmp_path / "ledger" / "qa--bm25-toy--big-server-model.json")
+        with pytest.raises(SystemExit, match="holds the answers of scripted"):
+            await bench.ask("bm25", "toy", dataset(), reader, store, "openie")
+    finally:
+        store.close()
+    assert bench.model_tag(bench.DEFAULT_MODEL) == "", "the committed ledgers keep their names"
 
 
 def test_the_first_30_questions_are_dev_and_the_rest_test():
