@@ -12,6 +12,7 @@ import graphwright
 from graphwright.cli import app
 from graphwright.curation import stored_documents
 from tests.support.openai_server import ScriptedOpenAIServer
+from tests.support.web_server import job_settings  # a user schema: no benchmark data needed
 
 TEXT = "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. Tidewater Instruments makes tide gauges."
 
@@ -37,8 +38,9 @@ def test_a_stored_document_is_extracted_again_from_its_stored_text(tmp_path):
         assert len(server.requests) > asked, "run again, not skipped as `extract` would"
         assert f"{document_id}: ok" in again.output
 
-        other = CliRunner().invoke(app, ["graph", "reextract", document_id, "--system", "agentre.zeroshot",
-                                         "--set", "dataset=conll04", "--replace", "--store", str(store_path), *model])
+        schema = [item for key, value in job_settings(tmp_path).items() for item in ("--set", f"{key}={value}")]
+        other = CliRunner().invoke(app, ["graph", "reextract", document_id, "--system", "agentre.zeroshot", *schema,
+                                         "--replace", "--store", str(store_path), *model])
         assert other.exit_code == 0, other.output
         assert "1 other systems' runs removed" in other.output
     with graphwright.open_store(store_path) as store:
