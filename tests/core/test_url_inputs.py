@@ -75,7 +75,6 @@ def test_an_endless_answer_is_cut_off_at_the_bound(server):
         fetch(f"{server}/huge", 1_000_000)
 
 
-
 def test_a_shared_server_fetches_public_hosts_only(server):
     """`public_only` (the web app served off loopback) refuses this machine and private networks, on every
     hop of a redirect; literal addresses need no DNS, so the rule is checked offline."""

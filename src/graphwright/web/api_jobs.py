@@ -18,6 +18,7 @@ from graphwright.remote import is_url
 from graphwright.store.export import ALL_FORMATS
 from graphwright.systems.base import DEFAULT_SYSTEM, system_names
 from graphwright.web.jobs import JobSpec
+from graphwright.web.state import ServeConfig
 
 router = APIRouter(prefix="/api", tags=["jobs"])
 KEEPALIVE_SECONDS = 15.0
@@ -85,7 +86,7 @@ async def submit(
     return state.book.get(job_id)
 
 
-async def _fetched(urls: str, config) -> list[tuple[str, Document | str]]:
+async def _fetched(urls: str, config: ServeConfig) -> list[tuple[str, Document | str]]:
     """Each address in ``urls`` (one per line) with its document, or the reason it was not read. Fetched
     at once, each in a thread: the event loop keeps serving while a slow site answers."""
     def read(url: str) -> Document | str:
