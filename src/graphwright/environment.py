@@ -23,6 +23,7 @@ VARIABLES = {
     "GRAPHWRIGHT_THREADS": "CPU threads of the embedded model (default: the cores other work leaves free)",
     "GRAPHWRIGHT_SLOTS": "requests the embedded model decodes together (default 1)",
     "GRAPHWRIGHT_SPECULATIVE": "speculative decoding of the embedded model: ngram or draft:<model>",
+    "GRAPHWRIGHT_ADAPTERS": "LoRA adapters of the embedded model: none, or name=file.gguf pairs (default: the shipped ones)",
     "GRAPHWRIGHT_CACHE_DIR": "models, KB indices and cached answers (default: the user cache folder)",
     "GRAPHWRIGHT_DATA_DIR": "benchmark and KB source data (default: ../shared/data)",
     "GRAPHWRIGHT_API_TOKEN": "the token `graphwright serve` asks of clients (needed off loopback)",
@@ -61,6 +62,7 @@ class Environment:
     threads: int | None
     slots: int | None
     speculative: str | None
+    adapters: str | None
     cache_dir: str | None
     data_dir: str | None
 
@@ -76,6 +78,7 @@ class Environment:
             threads=number("GRAPHWRIGHT_THREADS", int, None, least=1),
             slots=number("GRAPHWRIGHT_SLOTS", int, None, least=1),
             speculative=text("GRAPHWRIGHT_SPECULATIVE"),
+            adapters=text("GRAPHWRIGHT_ADAPTERS"),
             cache_dir=text("GRAPHWRIGHT_CACHE_DIR"),
             data_dir=text("GRAPHWRIGHT_DATA_DIR"),
         )

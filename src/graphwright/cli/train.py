@@ -146,3 +146,59 @@ def train_grpo_command(
                    f"completion length {step['completions/mean_length']:.0f}")
     typer.echo(f"{summary['seconds_per_step']} s per step; adapter written to {out}")
 
+
+
+@train_app.command("facts-data")
+def train_facts_data(
+    out: Path = typer.Option(Path("out/train/facts-sft.jsonl"), "--out", "-o", help="Training file to write (JSONL); "
+                             "the dev slice of the learning curve goes beside it (.dev.jsonl)."),
+    written: Path = typer.Option(Path("data/training"), "--written", help="The folder of texts written for training."),
+    written_from: int = typer.Option(1, help="The document after which the written texts start (a run begun on a "
+                                     "file without them keeps its beginning)."),
+) -> None:
+    """Write the training examples of the `facts` adapter from Re-DocRED dev and the written texts (issue 60), in
+    training order."""
+    from graphwright.train.facts_data import build
+
+    try:
+        summary = build(out, written, written_from=written_from)
+    except GraphwrightError as exc:
+        fail(exc)
+    left_out = "; ".join(f"{count} {why}" for why, count in summary["left_out"].items())
+    typer.echo(f"wrote {summary['examples']} examples from {summary['documents']} documents ({summary['facts']} facts) "
+               f"to {out}, and {summary['dev_documents']} dev documents beside it; left out: {left_out}")
+
+
+@train_app.command("facts")
+def train_facts(
+    data: Path = typer.Option(Path("out/train/facts-sft.jsonl"), "--data", "-d", help="The training file "
+                              "(`graphwright train facts-data`)."),
+    out: Path = typer.Option(Path("out/train/facts-adapter"), "--out", "-o", help="The run's folder: checkpoint, "
+                             "ledger and the adapters kept at milestones; a run there resumes."),
+    base_model: str = typer.Option("qwen2.5-coder-1.5b", "--base", help="An embedded model's name, a GGUF file or a "
+                                   "Hugging Face folder."),
+    until_document: Optional[int] = typer.Option(None, help="Stop after this many documents of the file."),
+    milestones: str = typer.Option("100,250,460", help="Keep the adapter after these many documents (learning curve)."),
+    rank: int = typer.Option(16, help="LoRA rank."),
+    learning_rate: float = typer.Option(2e-4, help="AdamW learning rate (constant after the warm-up)."),
+    accumulation: int = typer.Option(4, help="Examples per optimiser step."),
+    threads: int = typer.Option(2, help="CPU threads."),
+    max_steps: Optional[int] = typer.Option(None, help="Stop after this many optimiser steps in all (smoke runs)."),
+) -> None:
+    """LoRA on all linear layers over the training file, checkpointed after every step and resumed after a kill."""
+    from graphwright.train.adapter import AdapterRecipe, train_adapter
+
+    recipe = AdapterRecipe(rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation,
+                           threads=threads)
+
+    def show(entry: dict) -> None:
+        typer.echo(f"step {entry['step']}: document {entry['document']}, loss {entry['loss']:.3f}, "
+                   f"{entry['tokens']} tokens in {entry['seconds']:.0f} s ({entry['tokens_per_second']:.1f} tok/s)")
+
+    try:
+        summary = train_adapter(base_model, data, out, recipe, milestones=tuple(int(m) for m in milestones.split(",") if m),
+                                until_document=until_document, max_steps=max_steps, on_step=show)
+    except GraphwrightError as exc:
+        fail(exc)
+    typer.echo(f"stopped at step {summary['step']}, row {summary['rows']} of {summary['of_rows']} "
+               f"({summary['tokens']} tokens, {summary['seconds'] / 3600:.2f} h of training); checkpoint in {out}")

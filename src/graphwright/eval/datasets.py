@@ -132,7 +132,7 @@ def re_docred(limit: int | None = None, split: str = "test") -> EvalDataset:
     rows = read_json(data_file("re-docred", f"{split}_revised.json.gz"))
     docs = []
     for index, row in enumerate(rows[:limit] if limit else rows):
-        text = " ".join(detokenize(s) for s in row["sents"])
+        text = docred_text(row["sents"])
         entities = [_docred_term(v) for v in row["vertexSet"]]
         triples = [GoldTriple(subject=entities[lab["h"]], predicate=GoldTerm(iri=lab["r"]), object=entities[lab["t"]])
                    for lab in row.get("labels", [])]
@@ -143,6 +143,16 @@ def re_docred(limit: int | None = None, split: str = "test") -> EvalDataset:
 def _docred_term(vertex: list[dict]) -> GoldTerm:
     names = sorted({m["name"] for m in vertex}, key=len, reverse=True)
     return GoldTerm(surface=names[0], names=names[1:])
+
+
+def docred_text(sentences: list[list[str]]) -> str:
+    return " ".join(docred_sentence(s) for s in sentences)
+
+
+def docred_sentence(tokens: list[str]) -> str:
+    """A Re-DocRED sentence as written: detokenised, and words split at their hyphens joined again
+    ("short - track" was "short-track"; a dash between words is "–" in these texts)."""
+    return re.sub(r"(?<=\w) - (?=\w)", "-", detokenize(tokens))
 
 
 def detokenize(tokens: list[str]) -> str:

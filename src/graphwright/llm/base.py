@@ -33,6 +33,8 @@ class LLM(ABC):
 
     ``json_schema``, when given, asks the backend for output constrained to that
     JSON Schema (grammar-constrained decoding where the backend supports it).
+    ``adapter`` names one of ``adapters``, applied to this request only (a LoRA adapter the backend has
+    loaded beside the model, so one loaded model serves tuned and untuned calls).
     """
 
     #: identifier recorded in provenance and cache keys, e.g. "embedded:qwen2.5-coder-1.5b"
@@ -46,7 +48,14 @@ class LLM(ABC):
         json_schema: dict[str, Any] | None = None,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        adapter: str | None = None,
     ) -> ChatResponse: ...
+
+    @property
+    def adapters(self) -> dict[str, str]:
+        """The adapters this model can apply, by name, each with its identity (file and digest), which
+        provenance and cache keys record; none by default."""
+        return {}
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release resources (servers, clients). Idempotent."""
@@ -54,6 +63,12 @@ class LLM(ABC):
     def describe(self) -> str:
         """Where this model lives, for error messages (e.g. "openai:gpt-4o at http://...")."""
         return self.name
+
+
+def adapter_argument(adapter: str | None) -> dict[str, str]:
+    """``adapter=`` for a model's ``chat`` only when one is asked for, so that models written before
+    adapters existed (a test's or a script's) still take every untuned request."""
+    return {"adapter": adapter} if adapter else {}
 
 
 class TransientLLMError(LLMUnavailableError):

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, UserError, response_error
+from graphwright.llm.adapters import identity, shipped_adapters
 from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model, get_model_spec
 from graphwright.llm.base import LLM, ChatResponse, Message, json_schema_format, response_from_completion
 from graphwright.llm.streaming import ChunkCollector, listener
@@ -93,6 +94,7 @@ def _server_params(
     api_key: str | None = None,
     alias: str | None = None,
     speculative: str | None = None,
+    adapters: dict[str, Path] | None = None,
 ) -> Any:
     xlc = _import_xllamacpp()
     params = xlc.CommonParams()
@@ -114,7 +116,16 @@ def _server_params(
         params.model_alias = alias
     if speculative:
         _speculate(params, speculative, threads, progress=not quiet)
+    if adapters:  # loaded with scale 0: each request says which one it wants (the request's "lora" field)
+        params.lora_adapters = [_adapter_info(path) for path in adapters.values()]
+        params.lora_init_without_apply = True
     return params
+
+
+def _adapter_info(path: Path) -> Any:
+    info = _import_xllamacpp().CommonAdapterLoraInfo()
+    info.path, info.scale = str(path), 0.0
+    return info
 
 
 SPECULATIVE = ("ngram", "draft:<embedded model>")
@@ -159,7 +170,9 @@ class EmbeddedLLM(LLM):
     request. ``parallel``: requests decoded together (each gets ``n_ctx``);
     more than 1 only pays with spare cores. ``prompt_cache_mib``: RAM for
     earlier prompts' KV state (prefix reuse across agents). ``speculative``:
-    ``ngram`` or ``draft:<model>`` (see ``_speculate``; default: none).
+    ``ngram`` or ``draft:<model>`` (see ``_speculate``; default: none). ``adapters``: LoRA adapter files by
+    name, loaded beside the model and applied to the requests that name one (default: the ones shipped for
+    this model, ``graphwright.llm.adapters``; ``{}``: none).
     """
 
     def __init__(
@@ -174,6 +187,7 @@ class EmbeddedLLM(LLM):
         quiet: bool = True,
         progress: bool = True,
         speculative: str | None = None,
+        adapters: dict[str, Path] | None = None,
     ):
         if model_path is None:
             get_model_spec(model)  # fail on a bad name now, not on the first call
@@ -183,6 +197,7 @@ class EmbeddedLLM(LLM):
         self._threads, self._n_ctx, self._parallel = threads, n_ctx, parallel  # threads: None = free_cores() at start
         self._prompt_cache_mib = prompt_cache_mib
         self._speculative = speculative
+        self._adapter_files = adapters  # None: the shipped ones, looked up at the first use
         self._quiet, self._progress = quiet, progress
         self._server: Any = None
         self._closed = False
@@ -192,6 +207,22 @@ class EmbeddedLLM(LLM):
 
     def describe(self) -> str:
         return f"{self.name} (in-process llama.cpp)"
+
+    @property
+    def adapters(self) -> dict[str, str]:
+        return {name: identity(path) for name, path in self._adapter_paths().items()}
+
+    def lora_field(self, adapter: str | None) -> list[dict[str, Any]]:
+        """The request's ``lora`` field: every loaded adapter by its index, the one asked for at full scale."""
+        names = list(self._adapter_paths())
+        if adapter is not None and adapter not in names:
+            raise UserError(f"{self.name} has no adapter {adapter!r} (it has: {', '.join(names) or 'none'})")
+        return [{"id": i, "scale": 1.0 if name == adapter else 0.0} for i, name in enumerate(names)]
+
+    def _adapter_paths(self) -> dict[str, Path]:
+        if self._adapter_files is None:
+            self._adapter_files = shipped_adapters(self.model) if self._model_path is None else {}
+        return self._adapter_files
 
     async def start(self) -> None:
         """Load the model now instead of on the first call."""
@@ -204,8 +235,11 @@ class EmbeddedLLM(LLM):
         json_schema: dict[str, Any] | None = None,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        adapter: str | None = None,
     ) -> ChatResponse:
         request: dict[str, Any] = {"messages": messages, "temperature": temperature, "cache_prompt": True}
+        if self._adapter_paths():
+            request["lora"] = self.lora_field(adapter)
         if max_tokens is not None:
             request["max_tokens"] = max_tokens
         if json_schema is not None:
@@ -252,6 +286,7 @@ class EmbeddedLLM(LLM):
                     api_key=secrets.token_urlsafe(24),
                     alias=name,
                     speculative=self._speculative,
+                    adapters=self._adapter_paths(),
                 )
                 started = time.perf_counter()
                 self._server = _start(params, path)

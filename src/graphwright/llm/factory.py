@@ -13,8 +13,9 @@ ignore it); for servers, GRAPHWRIGHT_TIMEOUT (seconds per request, default 120),
 GRAPHWRIGHT_RETRIES (retries after the first attempt, default 3) and
 GRAPHWRIGHT_RETRY_DELAY (first backoff in seconds, default 1); for the embedded model,
 GRAPHWRIGHT_THREADS (default: the cores other work leaves free), GRAPHWRIGHT_SLOTS (requests decoded
-together, default 1) and GRAPHWRIGHT_SPECULATIVE (``ngram`` or ``draft:<model>``: speculative
-decoding, default off). Explicit arguments
+together, default 1), GRAPHWRIGHT_SPECULATIVE (``ngram`` or ``draft:<model>``: speculative
+decoding, default off) and GRAPHWRIGHT_ADAPTERS (``none``, or ``name=file.gguf`` pairs: LoRA adapters in
+place of the shipped ones). Explicit arguments
 win over the environment.
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from graphwright.environment import Environment
 from graphwright.errors import UserError
+from graphwright.llm.adapters import parse_adapters
 from graphwright.llm.assemble import DEFAULT_MODEL, MODELS, get_model_spec
 from graphwright.llm.base import LLM
 from graphwright.llm.embedded import EmbeddedLLM
@@ -87,7 +89,8 @@ def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[st
 
 def _embedded_env(env: Environment) -> dict[str, Any]:
     """Options of the embedded model set in the environment (explicit arguments win)."""
-    opts = {"threads": env.threads, "parallel": env.slots, "speculative": env.speculative}
+    opts = {"threads": env.threads, "parallel": env.slots, "speculative": env.speculative,
+            "adapters": parse_adapters(env.adapters) if env.adapters else None}
     return {key: value for key, value in opts.items() if value is not None}
 
 

@@ -34,11 +34,17 @@ class ScriptedLLM(LLM):
     ``calls`` records every request (messages, json_schema, temperature, max_tokens).
     """
 
-    def __init__(self, replies: Sequence[Reply] | ReplyFunction, *, name: str = "scripted"):
+    def __init__(self, replies: Sequence[Reply] | ReplyFunction, *, name: str = "scripted",
+                 adapters: dict[str, str] | None = None):
         self.name = name
+        self._adapters = adapters or {}  # the adapters it claims to apply, by name -> identity
         self._fn = replies if callable(replies) else None
         self._replies = [] if callable(replies) else list(replies)
         self.calls: list[dict[str, Any]] = []
+
+    @property
+    def adapters(self) -> dict[str, str]:
+        return self._adapters
 
     @property
     def remaining(self) -> int:
@@ -51,6 +57,7 @@ class ScriptedLLM(LLM):
         json_schema: dict[str, Any] | None = None,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        adapter: str | None = None,
     ) -> ChatResponse:
         index = len(self.calls)
         self.calls.append(
@@ -59,6 +66,7 @@ class ScriptedLLM(LLM):
                 "json_schema": json_schema,
                 "temperature": temperature,
                 "max_tokens": max_tokens,
+                "adapter": adapter,
             }
         )
         if self._fn is not None:
@@ -91,6 +99,7 @@ class SchemaLLM(LLM):
         json_schema: dict[str, Any] | None = None,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        adapter: str | None = None,
     ) -> ChatResponse:
         self.calls += 1
         text = self.text if json_schema is None else json.dumps(minimal_instance(json_schema))

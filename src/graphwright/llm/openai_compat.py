@@ -19,7 +19,7 @@ from typing import Any
 
 import openai
 
-from graphwright.errors import LLMResponseError, response_error
+from graphwright.errors import LLMResponseError, UserError, response_error
 from graphwright.llm.base import (
     LLM, ChatResponse, Message, TransientLLMError, json_schema_format, response_from_completion,
 )
@@ -70,7 +70,10 @@ class OpenAICompatLLM(LLM):
         json_schema: dict[str, Any] | None = None,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        adapter: str | None = None,
     ) -> ChatResponse:
+        if adapter:
+            raise UserError(f"{self.describe()} has no adapter {adapter!r}: ask only for one in .adapters")
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature}
         if max_tokens is not None:
             kwargs["max_tokens"] = max_tokens

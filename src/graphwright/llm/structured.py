@@ -17,7 +17,7 @@ from typing import Any, Generic, Iterator, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from graphwright.errors import ModelOutputError
-from graphwright.llm.base import LLM, Message
+from graphwright.llm.base import LLM, Message, adapter_argument
 from graphwright.model.result import Usage
 
 T = TypeVar("T", bound=BaseModel)
@@ -188,6 +188,7 @@ async def chat_structured(
     temperature: float = 0.0,
     max_tokens: int | None = None,
     salvage_cut_off: bool = False,
+    adapter: str | None = None,
 ) -> StructuredReply[T]:
     """Get a valid ``output_type`` from ``llm``, with up to ``max_retries`` corrections.
 
@@ -207,7 +208,8 @@ async def chat_structured(
     errors: list[str] = []
     usage = Usage()
     for attempt in range(1, max_retries + 2):
-        response = await llm.chat(history, json_schema=schema, temperature=temperature, max_tokens=max_tokens)
+        response = await llm.chat(history, json_schema=schema, temperature=temperature, max_tokens=max_tokens,
+                                  **adapter_argument(adapter))
         usage = usage + response.usage
         try:
             output = parse_output(response.text, output_type)

@@ -20,7 +20,7 @@ from typing import Any
 
 from graphwright.errors import BudgetExceededError, LLMUnavailableError
 from graphwright.llm import attribution
-from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError
+from graphwright.llm.base import LLM, ChatResponse, Message, TransientLLMError, adapter_argument
 from graphwright.model.result import Usage
 from graphwright.paths import cache_dir
 from graphwright.retry import Backoff
@@ -40,8 +40,14 @@ class WrapperLLM(LLM):
         json_schema: dict[str, Any] | None = None,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        adapter: str | None = None,
     ) -> ChatResponse:
-        return await self.inner.chat(messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens)
+        return await self.inner.chat(messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens,
+                                     **adapter_argument(adapter))
+
+    @property
+    def adapters(self) -> dict[str, str]:
+        return self.inner.adapters
 
     async def aclose(self) -> None:
         await self.inner.aclose()
@@ -115,8 +121,10 @@ class CachedLLM(WrapperLLM):
         json_schema: dict[str, Any] | None = None,
         temperature: float = 0.0,
         max_tokens: int | None = None,
+        adapter: str | None = None,
     ) -> ChatResponse:
-        key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens)
+        key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens,
+                        **self._adapter_identity(adapter))
         hit = self._get(key)
         if hit is not None:
             self.hits += 1
@@ -125,10 +133,16 @@ class CachedLLM(WrapperLLM):
             return hit.model_copy(update={"cached": True, "usage": usage})
         self.misses += 1
         response = await self.inner.chat(
-            messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens
+            messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens,
+            **adapter_argument(adapter),
         )
         self._put(key, response)
         return response
+
+    def _adapter_identity(self, adapter: str | None) -> dict[str, str]:
+        """What the key holds of the adapter: its identity (a new adapter file is a new key); nothing
+        without one, so the keys of untuned requests are as before adapters existed."""
+        return {"adapter": self.inner.adapters.get(adapter, adapter)} if adapter else {}
 
     def _get(self, key: str) -> ChatResponse | None:
         with self._lock:
@@ -204,6 +218,8 @@ class TracingLLM(WrapperLLM):
             "temperature": kwargs.get("temperature", 0.0),
             "max_tokens": kwargs.get("max_tokens"),
         }
+        if kwargs.get("adapter"):
+            record["adapter"] = self.inner.adapters.get(kwargs["adapter"], kwargs["adapter"])
         started = time.perf_counter()
         try:
             response = await self.inner.chat(messages, **kwargs)

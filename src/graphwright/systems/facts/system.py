@@ -49,6 +49,7 @@ from graphwright.kb.protocol import KnowledgeBase
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 SCHEMA_PROMPT = load_prompt("graphwright.systems.facts", "extract_schema")
 GLEAN_PROMPT = load_prompt("graphwright.systems.facts", "glean")
+TUNED_PROMPT = load_prompt("graphwright.systems.facts", "extract_tuned")  # what the adapter was trained on
 
 
 class FactsAnswer(BaseModel):
@@ -76,7 +77,14 @@ class FactsSystem:
         self.mapper = PropertyMapper(kb, config.candidates)
         self.names = KBNames(kb)  # what the KB says of a name, asked once
         self.schema = SchemaRelations(load_schema(config.schema_file), kb) if config.schema_file else None
-        self.prompt = SCHEMA_PROMPT if self.schema else PROMPT
+        # the adapter was trained on open facts, without a schema; a model that lacks it gets the full prompt
+        self.adapter = config.adapter if not self.schema and config.adapter in llm.adapters else None
+        self.prompt = SCHEMA_PROMPT if self.schema else TUNED_PROMPT if self.adapter else PROMPT
+        self.max_triples = config.max_triples or (80 if self.adapter else 24)
+        self.max_tokens = config.max_tokens or (1600 if self.adapter else 640)
+        model = f"{llm.name}+{llm.adapters[self.adapter]}" if self.adapter else llm.name
+        self.provenance = Provenance(system=name, agent="extract", model=model,
+                                     prompt_version=f"{self.prompt.id}@{self.prompt.sha}")
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -129,7 +137,7 @@ class FactsSystem:
                       result: ExtractionResult) -> list[tuple[str, str, str, Span | None]]:
         """The model's triples (no sentence: the model is not asked which states each); with ``glean``, a
         second turn asks for the facts the first left out."""
-        relations = self.schema.prompt_lines() if self.schema else prompt_lines()
+        relations = self.schema.prompt_lines() if self.schema else "" if self.adapter else prompt_lines()
         system, user = self.prompt.render(relations=relations, text=document.text)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         triples = await self._ask_triples(llm, messages, result, step=1, node="extract")
@@ -142,16 +150,16 @@ class FactsSystem:
     async def _ask_triples(self, llm: LLM, messages: list[dict], result: ExtractionResult, *, step: int,
                            node: str) -> list[tuple[str, str, str]] | None:
         schema = FactsAnswer.model_json_schema()
-        schema["properties"]["triples"]["maxItems"] = self.config.max_triples  # a model in a loop stops there
+        schema["properties"]["triples"]["maxItems"] = self.max_triples  # a model in a loop stops there
         try:
             reply = await chat_structured(llm, messages, FactsAnswer, schema=schema, max_retries=self.config.parse_retries,
-                                          max_tokens=self.config.max_tokens, salvage_cut_off=True)
+                                          max_tokens=self.max_tokens, salvage_cut_off=True, adapter=self.adapter)
         except ModelOutputError as exc:
             result.trace.append(TraceStep(step=step, node=node, error=str(exc)))
             result.warnings.append(f"no valid {node} answer ({exc})")
             return None
         result.trace.append(TraceStep(step=step, node=node, output=reply.text))
-        return list(reply.parsed.triples[:self.config.max_triples])
+        return list(reply.parsed.triples[:self.max_triples])
 
     def _allows(self, relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
         """The types a fact's relation expects of its names: the schema relation's it names, else the table's."""
@@ -240,8 +248,7 @@ class FactsSystem:
 
     def _graph(self, document: Document, facts: list[OpenFact],
                mapped: dict[tuple, Mapped]) -> tuple[list[Triple], list[Entity]]:
-        base = Provenance(system=self.name, agent="extract", model=self.llm.name,
-                          prompt_version=f"{self.prompt.id}@{self.prompt.sha}")
+        base = self.provenance
         triples: dict[tuple[str, str, str], Triple] = {}
         entities: dict[str, Entity] = {}
         proposals: dict[str, Term | None] = {}  # name -> the KB entity proposed for it

@@ -1,0 +1,207 @@
+"""LoRA training that a 2-core machine finishes in pieces over days (issue 60).
+
+The examples are read in the order of the training file (chat-format JSONL, ``messages`` and a ``document``
+number). After every optimiser step the adapter, the optimiser's state and the position in the file are
+written to ``<out>/checkpoint`` (a new folder renamed over the old, so a kill leaves one whole checkpoint), and
+the step goes into ``<out>/ledger.jsonl`` (loss, tokens, seconds). A run started again with the same ``out``
+resumes there; the ledger's sources must match the file's, so a changed file cannot silently mix in.
+When the run passes a milestone (a number of documents) the adapter is also kept as ``<out>/adapter-doc<N>``:
+the learning curve is measured on those.
+
+The loss is the answer's tokens only (the prompt is context). Needs the ``train`` extra; the embedded models
+load from their GGUF files, dequantised to float32, so the adapter learns on the weights llama.cpp runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from graphwright.errors import UserError
+from graphwright.jsonl import append_jsonl
+from graphwright.train.sft import TRAIN_INSTALL
+
+
+@dataclass(frozen=True)
+class AdapterRecipe:
+    rank: int = 16
+    alpha: int = 32
+    dropout: float = 0.05
+    learning_rate: float = 2e-4
+    warmup_steps: int = 10  # then constant: a run that stops and resumes has no schedule end to aim at
+    accumulation: int = 4  # examples per optimiser step
+    max_length: int = 1536  # tokens; a longer example is cut (its answer's end is lost)
+    seed: int = 60
+    threads: int = 2
+
+
+@dataclass
+class Position:
+    step: int = 0  # optimiser steps taken
+    row: int = 0  # rows of the training file consumed
+    tokens: int = 0
+    seconds: float = 0.0
+    sources: str = ""  # sha256 of the consumed rows' sources, one after the other
+
+
+def read_rows(data: Path) -> list[dict]:
+    if not data.is_file():
+        raise UserError(f"training file {data} not found (write it with `graphwright train facts-data`)")
+    with data.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def sources_digest(rows: list[dict]) -> str:
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(row.get("source", "").encode() + b"\n")
+    return digest.hexdigest()
+
+
+def encode(tokenizer, messages: list[dict], max_length: int) -> tuple[list[int], list[int]]:
+    """Token ids of the whole conversation and its labels: -100 on the prompt, the ids on the answer."""
+    prompt = tokenizer.apply_chat_template(messages[:-1], add_generation_prompt=True, tokenize=True)
+    full = tokenizer.apply_chat_template(messages, tokenize=True)
+    prompt, full = _ids(prompt), _ids(full)
+    if full[:len(prompt)] != prompt:
+        raise UserError("the chat template does not render the prompt as a prefix of the conversation")
+    # the template ends the answer with "<|im_end|>\n": the newline is not the model's to write
+    while full and full[-1] not in (tokenizer.eos_token_id, tokenizer.convert_tokens_to_ids("<|im_end|>")):
+        full = full[:-1]
+    full = full[:max_length]
+    return full, [-100] * len(prompt) + full[len(prompt):]
+
+
+def _ids(rendered) -> list[int]:
+    return list(rendered["input_ids"] if isinstance(rendered, dict) or hasattr(rendered, "keys") else rendered)
+
+
+def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe, *,
+                  milestones: tuple[int, ...] = (), until_document: int | None = None, max_steps: int | None = None,
+                  on_step: Callable[[dict], None] | None = None) -> dict:
+    """Train (or go on training) a LoRA adapter over ``data`` into ``out``; returns where it stopped."""
+    try:
+        import torch
+        from peft import LoraConfig, get_peft_model, set_peft_model_state_dict
+        from peft.utils import get_peft_model_state_dict
+    except ImportError as exc:
+        raise UserError(f"training needs the train extra ({exc}); run: {TRAIN_INSTALL}") from exc
+    from graphwright.train.grpo import load_policy
+
+    rows = read_rows(data)
+    out.mkdir(parents=True, exist_ok=True)
+    _check_recipe(out, base, recipe)
+    torch.set_num_threads(recipe.threads)
+    torch.manual_seed(recipe.seed)
+    model, tokenizer = load_policy(base)
+    lora = LoraConfig(r=recipe.rank, lora_alpha=recipe.alpha, lora_dropout=recipe.dropout, task_type="CAUSAL_LM",
+                      target_modules="all-linear")
+    model = get_peft_model(model, lora)
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=recipe.learning_rate, weight_decay=0.0)
+    position = Position()
+    checkpoint = _latest_checkpoint(out)
+    if checkpoint is not None:
+        position = Position(**json.loads((checkpoint / "position.json").read_text()))
+        if sources_digest(rows[:position.row]) != position.sources:
+            raise UserError(f"{data} is not the file {out} was trained on: its first {position.row} rows differ "
+                            "(start a new --out, or rebuild the file with the same beginning)")
+        set_peft_model_state_dict(model, torch.load(checkpoint / "adapter.pt", weights_only=True))
+        optimizer.load_state_dict(torch.load(checkpoint / "optimizer.pt", weights_only=True))
+    model.train()
+    kept = {int(p.name.removeprefix("adapter-doc")) for p in out.glob("adapter-doc*")}
+    stop = min(until_document or 10**9, max(r.get("document", 0) for r in rows) if rows else 0)
+    for batch in _batches(rows, position.row, recipe.accumulation, stop):
+        if max_steps is not None and position.step >= max_steps:
+            break
+        started = time.perf_counter()
+        for group in optimizer.param_groups:
+            group["lr"] = recipe.learning_rate * min(1.0, (position.step + 1) / recipe.warmup_steps)
+        losses, tokens = [], 0
+        for row in batch:
+            ids, labels = encode(tokenizer, row["messages"], recipe.max_length)
+            output = model(input_ids=torch.tensor([ids]), labels=torch.tensor([labels]))
+            (output.loss / len(batch)).backward()
+            losses.append(output.loss.item())
+            tokens += len(ids)
+        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        seconds = time.perf_counter() - started
+        position = Position(step=position.step + 1, row=position.row + len(batch), tokens=position.tokens + tokens,
+                            seconds=round(position.seconds + seconds, 1),
+                            sources=sources_digest(rows[:position.row + len(batch)]))
+        _save_checkpoint(out, model, optimizer, position, get_peft_model_state_dict, torch)
+        document = batch[-1].get("document", 0)
+        entry = {"step": position.step, "document": document, "rows": position.row,
+                 "loss": round(sum(losses) / len(losses), 4), "losses": [round(x, 4) for x in losses],
+                 "tokens": tokens, "seconds": round(seconds, 1), "tokens_per_second": round(tokens / seconds, 1),
+                 "lr": optimizer.param_groups[0]["lr"], "sources": [r.get("source") for r in batch]}
+        append_jsonl(out / "ledger.jsonl", entry)
+        for milestone in milestones:
+            if milestone not in kept and document >= milestone and _next_document(rows, position.row) > milestone:
+                model.save_pretrained(str(out / f"adapter-doc{milestone}"), save_embedding_layers=False)
+                kept.add(milestone)
+        if on_step:
+            on_step(entry)
+    return {"step": position.step, "rows": position.row, "of_rows": len(rows), "tokens": position.tokens,
+            "seconds": position.seconds}
+
+
+def _batches(rows: list[dict], start: int, size: int, stop_document: int) -> Iterator[list[dict]]:
+    """Runs of ``size`` rows from ``start``; a batch never holds rows past ``stop_document``."""
+    row = start
+    while row < len(rows) and rows[row].get("document", 0) <= stop_document:
+        batch = [r for r in rows[row:row + size] if r.get("document", 0) <= stop_document]
+        yield batch
+        row += len(batch)
+
+
+def _next_document(rows: list[dict], row: int) -> int:
+    return rows[row].get("document", 0) if row < len(rows) else 10**9
+
+
+def _latest_checkpoint(out: Path) -> Path | None:
+    """The checkpoint to resume from: a kill between the two renames of a save leaves it under another name
+    (position.json is written last, so a folder that has it is whole)."""
+    for name in ("checkpoint", "checkpoint.new", "checkpoint.old"):
+        if (out / name / "position.json").is_file():
+            return out / name
+    return None
+
+
+def _save_checkpoint(out: Path, model, optimizer, position: Position, state_dict, torch) -> None:
+    """A new checkpoint folder beside the old, then swapped in: a kill at any point leaves a whole one."""
+    fresh, old, current = out / "checkpoint.new", out / "checkpoint.old", out / "checkpoint"
+    if not current.exists() and fresh.exists():  # the last save was cut between its renames
+        fresh.rename(current)
+    shutil.rmtree(fresh, ignore_errors=True)
+    fresh.mkdir()
+    torch.save(state_dict(model), fresh / "adapter.pt")
+    torch.save(optimizer.state_dict(), fresh / "optimizer.pt")
+    (fresh / "position.json").write_text(json.dumps(asdict(position)))
+    shutil.rmtree(old, ignore_errors=True)
+    if current.exists():
+        current.rename(old)
+    fresh.rename(current)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_recipe(out: Path, base: str | Path, recipe: AdapterRecipe) -> None:
+    """The recipe and base model of a run are fixed at its start; a resumed run must use the same."""
+    path = out / "recipe.json"
+    wanted = {"base": str(base), **asdict(recipe)}
+    wanted.pop("threads")  # how many cores it gets may change from one piece of the run to the next
+    if path.is_file():
+        found = json.loads(path.read_text())
+        if found != wanted:
+            changed = sorted(k for k in wanted if found.get(k) != wanted[k])
+            raise UserError(f"{out} was started with another recipe ({', '.join(changed)} differ); "
+                            "resume with the same settings or start a new --out")
+    else:
+        path.write_text(json.dumps(wanted, indent=2))

@@ -1,0 +1,98 @@
+"""The `facts` adapter's training runs in pieces: every step is checkpointed and in the ledger, a killed run
+resumes where it stopped, and a changed training file or recipe is refused (tiny model built in the test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("peft", reason="the train extra is not installed: pip install 'graphwright[train]'")
+
+from graphwright.errors import UserError  # noqa: E402
+from graphwright.train.adapter import AdapterRecipe, train_adapter  # noqa: E402
+from tests.support.tiny_model import build_tiny_chat_model  # noqa: E402
+
+RECIPE = AdapterRecipe(rank=4, alpha=8, accumulation=2, warmup_steps=1, threads=1)
+
+
+def rows(n: int) -> list[dict]:
+    out = []
+    for i in range(n):
+        name = ["Ida Holm", "Aino Berg", "Carl Dahl"][i % 3]
+        out.append({"source": f"doc-{i}", "document": i + 1, "messages": [
+            {"role": "system", "content": "List every fact."},
+            {"role": "user", "content": f"{name} works for Holm Data."},
+            {"role": "assistant", "content": f'{{"triples": [["{name}", "works for", "Holm Data"]]}}'}]})
+    return out
+
+
+def write(path, data):
+    path.write_text("".join(json.dumps(r) + "\n" for r in data))
+    return path
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    texts = [m["content"] for r in rows(3) for m in r["messages"]]
+    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny"), texts, byte_level=True)
+
+
+def ledger(out):
+    return [json.loads(line) for line in (out / "ledger.jsonl").read_text().splitlines()]
+
+
+def test_a_killed_run_resumes_from_its_last_checkpoint(tiny, tmp_path):
+    import torch
+
+    data, out = write(tmp_path / "train.jsonl", rows(8)), tmp_path / "run"
+    first = train_adapter(tiny, data, out, RECIPE, max_steps=1)
+    assert first["step"] == 1 and first["rows"] == 2
+    saved = torch.load(out / "checkpoint" / "adapter.pt", weights_only=True)
+    # a kill between the save's two renames leaves the new checkpoint under its temporary name
+    (out / "checkpoint").rename(out / "checkpoint.new")
+    second = train_adapter(tiny, data, out, RECIPE, max_steps=3)
+    assert (second["step"], second["rows"]) == (3, 6)
+    steps = ledger(out)
+    assert [s["step"] for s in steps] == [1, 2, 3]
+    assert [s["sources"] for s in steps] == [["doc-0", "doc-1"], ["doc-2", "doc-3"], ["doc-4", "doc-5"]]
+    assert all(s["loss"] > 0 and s["tokens"] > 0 for s in steps)
+    resumed = torch.load(out / "checkpoint" / "adapter.pt", weights_only=True)
+    assert saved.keys() == resumed.keys()
+    assert any(not torch.equal(saved[k], resumed[k]) for k in saved)  # it went on learning from there
+    assert not (out / "checkpoint.new").exists() and not (out / "checkpoint.old").exists()
+
+
+def test_milestones_keep_the_adapter_and_a_run_stops_at_a_document(tiny, tmp_path):
+    data, out = write(tmp_path / "train.jsonl", rows(8)), tmp_path / "run"
+    summary = train_adapter(tiny, data, out, RECIPE, milestones=(4,), until_document=6)
+    assert summary["rows"] == 6
+    assert (out / "adapter-doc4" / "adapter_config.json").is_file()
+    assert ledger(out)[-1]["document"] == 6
+
+
+def test_a_changed_training_file_or_recipe_is_refused(tiny, tmp_path):
+    data, out = write(tmp_path / "train.jsonl", rows(6)), tmp_path / "run"
+    train_adapter(tiny, data, out, RECIPE, max_steps=1)
+    changed = rows(6)
+    changed[0]["source"] = "another"
+    write(data, changed)
+    with pytest.raises(UserError, match="first 2 rows differ"):
+        train_adapter(tiny, data, out, RECIPE, max_steps=2)
+    write(data, rows(6))
+    with pytest.raises(UserError, match="learning_rate"):
+        train_adapter(tiny, data, out, AdapterRecipe(rank=4, alpha=8, accumulation=2, warmup_steps=1,
+                                                     learning_rate=1e-3), max_steps=2)
+
+
+def test_the_loss_is_the_answer_only(tiny):
+    from transformers import AutoTokenizer
+
+    from graphwright.train.adapter import encode
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny)
+    messages = rows(1)[0]["messages"]
+    ids, labels = encode(tokenizer, messages, 512)
+    answer = [i for i, label in zip(ids, labels) if label != -100]
+    assert tokenizer.decode(answer).replace(" ", "").startswith('{"triples"')
+    assert answer[-1] == tokenizer.convert_tokens_to_ids("<|im_end|>")  # it learns to stop
