@@ -182,3 +182,27 @@ async def test_a_four_digit_count_is_a_number_where_the_relation_takes_no_date(d
     values = {t.predicate.value.removeprefix(WDT): (t.object.value, t.object.datatype.rsplit("#", 1)[-1])
               for t in result.triples}
     assert values == {"P1128": ("2400", "decimal"), "P571": ("2019", "gYear")}
+
+
+async def test_a_model_with_the_facts_adapter_gets_the_short_prompt_and_the_adapter(default_kb):
+    tuned = ScriptedLLM(lambda messages, schema: json.dumps({"triples": EXTRACTED[:3]}),
+                        adapters={"facts": "qwen-facts-adapter.gguf@0123456789ab"})
+    result = await run(default_kb, tuned, map_with_model=False)
+    [call] = tuned.calls
+    assert call["adapter"] == "facts"
+    assert "born on (date)" not in call["messages"][0]["content"]  # no relation table: the adapter knows it
+    assert call["messages"][1]["content"] == TEXT
+    assert call["json_schema"]["properties"]["triples"]["maxItems"] == 80 and call["max_tokens"] == 1600
+    assert ("Tidewater Instruments", "P112", "Maren Solberg") in facts_of(result)
+    provenance = result.triples[0].provenance
+    assert provenance.model == "scripted+qwen-facts-adapter.gguf@0123456789ab"
+    assert provenance.prompt_version.startswith("extract_tuned.v1@")
+
+
+async def test_adapter_none_and_a_model_without_it_get_the_full_prompt(default_kb):
+    for llm, settings in ((scripted(EXTRACTED[:3]), {}),
+                          (ScriptedLLM(lambda m, s: json.dumps({"triples": EXTRACTED[:3]}), adapters={"facts": "x@1"}),
+                           {"adapter": "none"})):
+        await run(default_kb, llm, map_with_model=False, **settings)
+        assert llm.calls[0]["adapter"] is None
+        assert "born on (date)" in llm.calls[0]["messages"][0]["content"]
