@@ -38,6 +38,9 @@ class AdapterRecipe:
     max_length: int = 1536  # tokens; a longer example is cut (its answer's end is lost)
     seed: int = 60
     threads: int = 2
+    # activations recomputed in the backward pass: 12.6 GB instead of 22.4 GB at 1,200 tokens on the 1.5B
+    # model (which the kernel killed on a 24 GB machine), for 15% fewer tokens per second
+    checkpointing: bool = True
 
 
 @dataclass
@@ -102,6 +105,9 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
     lora = LoraConfig(r=recipe.rank, lora_alpha=recipe.alpha, lora_dropout=recipe.dropout, task_type="CAUSAL_LM",
                       target_modules="all-linear")
     model = get_peft_model(model, lora)
+    if recipe.checkpointing:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        model.enable_input_require_grads()
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=recipe.learning_rate, weight_decay=0.0)
     position = Position()
