@@ -20,8 +20,8 @@ from pathlib import Path
 
 from graphwright.eval.runner import DOCS_FILE, RUN_FILE, read_documents
 from graphwright.jsonl import append_jsonl, read_jsonl
-from graphwright.llm.base import ChatResponse
-from graphwright.llm.wrappers import WrapperLLM, cache_key
+from graphwright.llm.base import ChatResponse, adapter_argument
+from graphwright.llm.wrappers import WrapperLLM, request_key
 
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "docs" / "bench-ledger"
@@ -78,14 +78,16 @@ class ReplayLLM(WrapperLLM):
         self.answers = {row["key"]: ChatResponse.model_validate(row["response"]) for row in read_jsonl(self.path)}
         self.replayed_seconds = 0.0
 
-    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None):
-        key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens)
+    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None,
+                   adapter: str | None = None):
+        key = request_key(self.inner, messages, json_schema, temperature=temperature, max_tokens=max_tokens,
+                          adapter=adapter)
         if key in self.answers:
             hit = self.answers[key]
             self.replayed_seconds += hit.usage.seconds
             return hit.model_copy(update={"cached": True, "usage": hit.usage.model_copy(update={"cached_calls": 1})})
         response = await self.inner.chat(messages, json_schema=json_schema, temperature=temperature,
-                                         max_tokens=max_tokens)
+                                         max_tokens=max_tokens, **adapter_argument(adapter))
         self.answers[key] = response
         self.path.parent.mkdir(parents=True, exist_ok=True)
         append_jsonl(self.path, {"key": key, "response": response.model_dump(mode="json")})

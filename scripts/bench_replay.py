@@ -36,7 +36,8 @@ class RecordedOnly(LLM):
     def __init__(self, name: str):
         self.name = name
 
-    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None):
+    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None,
+                   adapter: str | None = None):
         raise LLMError("no recorded answer for this request: the system asked something the ledger's run did not")
 
 

@@ -71,6 +71,22 @@ def test_milestones_keep_the_adapter_and_a_run_stops_at_a_document(tiny, tmp_pat
     assert ledger(out)[-1]["document"] == 6
 
 
+def test_a_milestone_or_the_last_checkpoint_exports_as_a_llama_cpp_adapter(tiny, tmp_path):
+    import gguf
+
+    from graphwright.train.gguf_adapter import convert
+
+    data, out = write(tmp_path / "train.jsonl", rows(8)), tmp_path / "run"
+    train_adapter(tiny, data, out, RECIPE, milestones=(2,), until_document=4)
+    names = []
+    for source in (out / "adapter-doc2", out):
+        written = convert(source, tmp_path / f"{source.name}.gguf")
+        assert (written["rank"], written["alpha"], written["tensors"]) == (4, 8.0, 14)  # 1 layer, 7 linear, A and B
+        reader = gguf.GGUFReader(str(tmp_path / f"{source.name}.gguf"))
+        names.append(sorted(t.name for t in reader.tensors))
+    assert names[0] == names[1] and "blk.0.attn_q.weight.lora_a" in names[0]
+
+
 def test_a_changed_training_file_or_recipe_is_refused(tiny, tmp_path):
     data, out = write(tmp_path / "train.jsonl", rows(6)), tmp_path / "run"
     train_adapter(tiny, data, out, RECIPE, max_steps=1)

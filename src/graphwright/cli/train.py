@@ -202,3 +202,21 @@ def train_facts(
         fail(exc)
     typer.echo(f"stopped at step {summary['step']}, row {summary['rows']} of {summary['of_rows']} "
                f"({summary['tokens']} tokens, {summary['seconds'] / 3600:.2f} h of training); checkpoint in {out}")
+
+
+@train_app.command("export-adapter")
+def train_export_adapter(
+    source: Path = typer.Argument(..., help="A training run's folder (its last checkpoint) or a PEFT adapter folder "
+                                  "(a milestone's adapter-doc<N>)."),
+    out: Path = typer.Option(..., "--out", "-o", help="The llama.cpp adapter file to write (.gguf)."),
+) -> None:
+    """Write a LoRA adapter as a llama.cpp adapter file (f16), for GRAPHWRIGHT_ADAPTERS or to ship."""
+    from graphwright.llm.adapters import identity
+    from graphwright.train.gguf_adapter import convert
+
+    try:
+        written = convert(source, out)
+    except GraphwrightError as exc:
+        fail(exc)
+    typer.echo(f"wrote {out} ({written['tensors']} tensors, rank {written['rank']}, alpha {written['alpha']:g}, "
+               f"{written['bytes'] / 1e6:.1f} MB): {identity(out)}")

@@ -91,6 +91,14 @@ def cache_key(name: str, messages: list[Message], json_schema: dict[str, Any] | 
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
+def request_key(llm: LLM, messages: list[Message], json_schema: dict[str, Any] | None, *, temperature: float,
+                max_tokens: int | None, adapter: str | None = None) -> str:
+    """The cache key of a request to ``llm``: with an adapter, its identity (a new adapter file is a new
+    key); without one, nothing more, so the keys of untuned requests are as before adapters existed."""
+    extra = {"adapter": llm.adapters.get(adapter, adapter)} if adapter else {}
+    return cache_key(llm.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens, **extra)
+
+
 class CachedLLM(WrapperLLM):
     """Answers repeated requests from an SQLite file; only successful answers are stored.
 
@@ -123,8 +131,8 @@ class CachedLLM(WrapperLLM):
         max_tokens: int | None = None,
         adapter: str | None = None,
     ) -> ChatResponse:
-        key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens,
-                        **self._adapter_identity(adapter))
+        key = request_key(self.inner, messages, json_schema, temperature=temperature, max_tokens=max_tokens,
+                          adapter=adapter)
         hit = self._get(key)
         if hit is not None:
             self.hits += 1
@@ -138,11 +146,6 @@ class CachedLLM(WrapperLLM):
         )
         self._put(key, response)
         return response
-
-    def _adapter_identity(self, adapter: str | None) -> dict[str, str]:
-        """What the key holds of the adapter: its identity (a new adapter file is a new key); nothing
-        without one, so the keys of untuned requests are as before adapters existed."""
-        return {"adapter": self.inner.adapters.get(adapter, adapter)} if adapter else {}
 
     def _get(self, key: str) -> ChatResponse | None:
         with self._lock:

@@ -111,7 +111,7 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=recipe.learning_rate, weight_decay=0.0)
     position = Position()
-    checkpoint = _latest_checkpoint(out)
+    checkpoint = latest_checkpoint(out)
     if checkpoint is not None:
         position = Position(**json.loads((checkpoint / "position.json").read_text()))
         if sources_digest(rows[:position.row]) != position.sources:
@@ -172,7 +172,7 @@ def _next_document(rows: list[dict], row: int) -> int:
     return rows[row].get("document", 0) if row < len(rows) else 10**9
 
 
-def _latest_checkpoint(out: Path) -> Path | None:
+def latest_checkpoint(out: Path) -> Path | None:
     """The checkpoint to resume from: a kill between the two renames of a save leaves it under another name
     (position.json is written last, so a folder that has it is whole)."""
     for name in ("checkpoint", "checkpoint.new", "checkpoint.old"):

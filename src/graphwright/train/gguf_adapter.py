@@ -70,9 +70,22 @@ def write_gguf_adapter(tensors: dict, alpha: float, out: Path, *, architecture: 
     return {"tensors": len(tensors), "rank": ranks.pop(), "alpha": alpha, "bytes": out.stat().st_size}
 
 
-def convert(folder: Path, out: Path, **kw) -> dict:
-    """A PEFT adapter folder -> a llama.cpp adapter file."""
-    tensors, alpha = read_peft_adapter(folder)
+def read_run(run: Path) -> tuple[dict, float]:
+    """(tensors by PEFT name, alpha) of a training run's last checkpoint (graphwright.train.adapter)."""
+    import torch
+
+    from graphwright.train.adapter import latest_checkpoint
+
+    checkpoint = latest_checkpoint(run)
+    if checkpoint is None or not (run / "recipe.json").is_file():
+        raise UserError(f"{run} holds no checkpoint of a training run (`graphwright train facts --out {run}`)")
+    recipe = json.loads((run / "recipe.json").read_text())
+    return torch.load(checkpoint / "adapter.pt", weights_only=True), float(recipe["alpha"])
+
+
+def convert(source: Path, out: Path, **kw) -> dict:
+    """A PEFT adapter folder, or a training run's last checkpoint, -> a llama.cpp adapter file."""
+    tensors, alpha = read_peft_adapter(source) if (source / "adapter_config.json").is_file() else read_run(source)
     return write_gguf_adapter(tensors, alpha, out, **kw)
 
 
