@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from bench_eval import BENCH_MD, header, run_config, slug
-from bench_ledger import RUNS
+from bench_ledger import RUNS, ReplayLLM
 
 from graphwright.eval.datasets import EvalDataset, load_dataset, re_docred
 from graphwright.eval.benchmarks_md import write_section
@@ -88,25 +88,33 @@ def table(results, model: str, command: str, title: str, words: dict[str, int]) 
 async def run(args) -> None:
     if args.use == "curve":
         adapters = milestone_adapters(args.run)
-        if not adapters:
-            sys.exit(f"{args.run} holds no milestone adapters (adapter-doc<N>) yet")
+        if not adapters and args.configs != [UNTUNED]:
+            sys.exit(f"{args.run} holds no milestone adapters (adapter-doc<N>) yet; --configs untuned runs the "
+                     "untuned model alone")
         data, section = dev_slice(args.docs), "adapter-curve"
         title = f"facts adapter: learning curve on the {len(data.documents)} held-out Re-DocRED dev documents"
     else:
         adapters = {"facts": args.adapter}
         data, section = load_dataset("re-docred", limit=args.docs), "adapter-redocred-test"
         title = f"facts with its adapter against the untuned model: the first {args.docs} Re-DocRED test documents"
-    llm = make_llm(args.model, cache=not args.no_cache, adapters=adapters)
+    llm = make_llm(args.model, cache=not args.no_cache, adapters=adapters, threads=args.threads)
     kb = open_kb(data.kb)
-    configs = {UNTUNED: {"adapter": "none"}} | {f"tuned ({name})": {"adapter": name} for name in adapters}
+    # the facts sentences state in passing are read by rules written on bench-facts dev: with the adapter they
+    # may add nothing but their errors, so each adapter also runs without them (on the same answers, replayed)
+    configs = {UNTUNED: {"adapter": "none"}}
+    for name in adapters:
+        configs |= {f"tuned ({name})": {"adapter": name},
+                    f"tuned ({name}), no in-passing rules": {"adapter": name, "in_passing": False}}
     if args.configs:
-        configs = {name: settings for name, settings in configs.items() if name in args.configs}
+        configs = {name: settings for name, settings in configs.items() if name in args.configs or
+                   any(name.startswith(f"tuned ({c})") for c in args.configs)}
+    answers = ReplayLLM(llm, ADAPTER_RUNS / f"answers-{data.name}.jsonl")  # keyed by adapter identity
     results = []
     for name, settings in configs.items():
         identity = llm.adapters.get(settings["adapter"], "none")
         folder = ADAPTER_RUNS / f"{slug(name)}-{identity.replace('@', '-')}-{data.name}"
         agg, rows = await run_config(f"{name} on {data.name}", "facts", settings, data, kb, llm, folder,
-                                     len(data.documents))
+                                     len(data.documents), replay=answers)
         results.append((f"{name}: {identity}" if name != UNTUNED else name, agg, rows))
     await llm.aclose()
     words = {d.id: len(d.text.split()) for d in data.documents}
@@ -122,6 +130,7 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=20)
     parser.add_argument("--configs", type=lambda s: s.split(","), default=None, help="only these configurations")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads of the model")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
     args = parser.parse_args()
     if args.use == "test" and (args.adapter is None or not args.adapter.is_file()):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from graphwright.errors import UserError
 from graphwright.systems.facts.relations import Mapping, relation_table, table_entry
 from graphwright.train.facts_data import (
     Counts, INVERSES, check_written, docred_examples, docred_phrase, written_examples,
@@ -88,5 +89,5 @@ def test_the_committed_written_texts_pass_their_check():
 
 def test_a_broken_written_text_is_an_error_naming_its_line(tmp_path):
     (tmp_path / "bad.jsonl").write_text(json.dumps({"id": "b-1", "text": "Ida Holm.", "triples": [["Ida", "x"]]}))
-    with pytest.raises(ValueError, match="bad.jsonl line 1 \\(b-1\\)"):
+    with pytest.raises(UserError, match="bad.jsonl line 1 \\(b-1\\)"):
         written_examples(tmp_path)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphwright.data.files import data_file, read_json
+from graphwright.errors import UserError
 from graphwright.eval.datasets import docred_sentence, docred_text
 from graphwright.systems.facts.relations import Mapping, ObjectKind, relation_table
 from graphwright.systems.facts.system import TUNED_PROMPT
@@ -155,7 +156,7 @@ def written_examples(folder: Path) -> list[Example]:
             row = json.loads(line)
             problems = check_written(row)
             if problems:
-                raise ValueError(f"{path.name} line {number} ({row.get('id')}): {'; '.join(problems)}")
+                raise UserError(f"{path.name} line {number} ({row.get('id')}): {'; '.join(problems)}")
             examples.append(Example(f"written:{row['id']}", row["text"], [tuple(t) for t in row["triples"]]))
     return examples
 
