@@ -101,18 +101,18 @@ bench-qa: install
 
 # issue 60: the facts adapter, trained from its data to the shipped file (hours on 2 cores; it checkpoints every
 # step and a second `make train-adapter` resumes where a killed one stopped), then measured
-ADAPTER_RUN ?= out/train/facts-adapter
+# (the run lives in the cache folder, outside the work tree, so that a new checkout resumes it)
 ADAPTER_FILE ?= src/graphwright/llm/adapters/qwen2.5-coder-1.5b-facts-adapter.gguf
 train-adapter: $(TEST_STAMP)
-	$(BIN)/graphwright train facts-data --out out/train/facts-sft.jsonl
-	$(BIN)/graphwright train facts --data out/train/facts-sft.jsonl --out $(ADAPTER_RUN) $(TRAIN_FLAGS)
-	$(BIN)/graphwright train export-adapter $(ADAPTER_RUN) --out $(ADAPTER_FILE)
+	$(BIN)/graphwright train facts-data
+	$(BIN)/graphwright train facts $(TRAIN_FLAGS)
+	$(BIN)/graphwright train export-adapter --out $(ADAPTER_FILE)
 
 # the milestone adapters of a training run on the held-out Re-DocRED dev slice, then an adapter file on Re-DocRED
 # test (ADAPTER_DOCS documents) against the untuned model; bench-facts and bench-text2kg take --variant tuned:adapter=facts
 ADAPTER_DOCS ?= 200
 bench-adapter: $(TEST_STAMP)
-	$(BIN)/python scripts/bench_adapter.py curve --run $(ADAPTER_RUN) --docs 20
+	$(BIN)/python scripts/bench_adapter.py curve --docs 20
 	$(BIN)/python scripts/bench_adapter.py test --adapter $(ADAPTER_FILE) --docs $(ADAPTER_DOCS)
 
 # the web app's graph browser on a made-up store of 10,000 edges: server and Chromium timings (no model)

@@ -13,7 +13,7 @@ Every configuration runs the same documents with the same model loaded once, the
 runs resume from runs/bench/adapter/ and their per-document counts go to the ledger (docs/bench-ledger/).
 Tokens, model seconds and model seconds per 100 words are in the table beside F1.
 
-    python scripts/bench_adapter.py curve --run out/train/facts-adapter --docs 20
+    python scripts/bench_adapter.py curve --docs 20
     python scripts/bench_adapter.py test --adapter src/graphwright/llm/adapters/<file>.gguf --docs 200
 """
 
@@ -125,7 +125,8 @@ async def run(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("use", choices=("curve", "test"))
-    parser.add_argument("--run", type=Path, default=Path("out/train/facts-adapter"), help="curve: the training run")
+    parser.add_argument("--run", type=Path, default=None, help="curve: the training run (default: `graphwright train "
+                        "facts`' own)")
     parser.add_argument("--adapter", type=Path, help="test: the adapter file (GGUF)")
     parser.add_argument("--docs", type=int, default=20)
     parser.add_argument("--configs", type=lambda s: s.split(","), default=None, help="only these configurations")
@@ -133,6 +134,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2, help="CPU threads of the model")
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
     args = parser.parse_args()
+    if args.run is None:
+        from graphwright.train.adapter import train_folder
+
+        args.run = train_folder() / "facts-adapter"
     if args.use == "test" and (args.adapter is None or not args.adapter.is_file()):
         parser.error("test needs --adapter <file.gguf>")
     args.command = "python scripts/bench_adapter.py " + " ".join(sys.argv[1:])

@@ -150,16 +150,19 @@ def train_grpo_command(
 
 @train_app.command("facts-data")
 def train_facts_data(
-    out: Path = typer.Option(Path("out/train/facts-sft.jsonl"), "--out", "-o", help="Training file to write (JSONL); "
-                             "the dev slice of the learning curve goes beside it (.dev.jsonl)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Training file to write (JSONL; default: "
+                                       "facts-sft.jsonl in the cache's train folder); the dev slice of the learning "
+                                       "curve goes beside it (.dev.jsonl)."),
     written: Path = typer.Option(Path("data/training"), "--written", help="The folder of texts written for training."),
     written_from: int = typer.Option(1, help="The document after which the written texts start (a run begun on a "
                                      "file without them keeps its beginning)."),
 ) -> None:
     """Write the training examples of the `facts` adapter from Re-DocRED dev and the written texts (issue 60), in
     training order."""
+    from graphwright.train.adapter import train_folder
     from graphwright.train.facts_data import build
 
+    out = out or train_folder() / "facts-sft.jsonl"
     try:
         summary = build(out, written, written_from=written_from)
     except GraphwrightError as exc:
@@ -171,10 +174,11 @@ def train_facts_data(
 
 @train_app.command("facts")
 def train_facts(
-    data: Path = typer.Option(Path("out/train/facts-sft.jsonl"), "--data", "-d", help="The training file "
-                              "(`graphwright train facts-data`)."),
-    out: Path = typer.Option(Path("out/train/facts-adapter"), "--out", "-o", help="The run's folder: checkpoint, "
-                             "ledger and the adapters kept at milestones; a run there resumes."),
+    data: Optional[Path] = typer.Option(None, "--data", "-d", help="The training file (`graphwright train "
+                                        "facts-data`; default: the one it writes)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="The run's folder: checkpoint, ledger and the "
+                                       "adapters kept at milestones; a run there resumes (default: facts-adapter in "
+                                       "the cache's train folder, outside the work tree, so a new checkout resumes)."),
     base_model: str = typer.Option("qwen2.5-coder-1.5b", "--base", help="An embedded model's name, a GGUF file or a "
                                    "Hugging Face folder."),
     until_document: Optional[int] = typer.Option(None, help="Stop after this many documents of the file."),
@@ -186,8 +190,9 @@ def train_facts(
     max_steps: Optional[int] = typer.Option(None, help="Stop after this many optimiser steps in all (smoke runs)."),
 ) -> None:
     """LoRA on all linear layers over the training file, checkpointed after every step and resumed after a kill."""
-    from graphwright.train.adapter import AdapterRecipe, train_adapter
+    from graphwright.train.adapter import AdapterRecipe, train_adapter, train_folder
 
+    data, out = data or train_folder() / "facts-sft.jsonl", out or train_folder() / "facts-adapter"
     recipe = AdapterRecipe(rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation,
                            threads=threads)
 
@@ -206,14 +211,17 @@ def train_facts(
 
 @train_app.command("export-adapter")
 def train_export_adapter(
-    source: Path = typer.Argument(..., help="A training run's folder (its last checkpoint) or a PEFT adapter folder "
-                                  "(a milestone's adapter-doc<N>)."),
+    source: Optional[Path] = typer.Argument(None, help="A training run's folder (its last checkpoint; default: "
+                                            "`train facts`' own) or a PEFT adapter folder (a milestone's "
+                                            "adapter-doc<N>)."),
     out: Path = typer.Option(..., "--out", "-o", help="The llama.cpp adapter file to write (.gguf)."),
 ) -> None:
     """Write a LoRA adapter as a llama.cpp adapter file (f16), for GRAPHWRIGHT_ADAPTERS or to ship."""
     from graphwright.llm.adapters import identity
+    from graphwright.train.adapter import train_folder
     from graphwright.train.gguf_adapter import convert
 
+    source = source or train_folder() / "facts-adapter"
     try:
         written = convert(source, out)
     except GraphwrightError as exc:

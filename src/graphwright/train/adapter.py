@@ -24,6 +24,7 @@ from typing import Callable, Iterator
 
 from graphwright.errors import UserError
 from graphwright.jsonl import append_jsonl
+from graphwright.paths import cache_dir
 from graphwright.train.sft import TRAIN_INSTALL
 
 
@@ -50,6 +51,11 @@ class Position:
     tokens: int = 0
     seconds: float = 0.0
     sources: str = ""  # sha256 of the consumed rows' sources, one after the other
+
+
+def train_folder() -> Path:
+    """Where training runs live by default: the cache folder, which outlives a checkout of the project."""
+    return cache_dir() / "train"
 
 
 def read_rows(data: Path) -> list[dict]:
