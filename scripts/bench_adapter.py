@@ -53,13 +53,13 @@ def milestone_adapters(run: Path) -> dict[str, Path]:
     from graphwright.train.gguf_adapter import convert
 
     found = {}
-    for folder in sorted(run.glob("adapter-doc*"), key=lambda p: int(p.name.removeprefix("adapter-doc"))):
-        if not folder.is_dir():
-            continue
-        gguf = folder.with_suffix(".gguf")
-        if not gguf.is_file():
-            convert(folder, gguf)
-        found[folder.name.removeprefix("adapter-")] = gguf
+    for folder in run.glob("adapter-doc*"):
+        if folder.is_dir() and not folder.with_suffix(".gguf").is_file():
+            convert(folder, folder.with_suffix(".gguf"))
+    # a run's last checkpoint exported by hand (`train export-adapter <run> --out <run>/adapter-doc<N>.gguf`)
+    # is a point of the curve too
+    for gguf in sorted(run.glob("adapter-doc*.gguf"), key=lambda p: int(p.stem.removeprefix("adapter-doc"))):
+        found[gguf.stem.removeprefix("adapter-")] = gguf
     return found
 
 

@@ -197,8 +197,10 @@ def train_facts(
                            threads=threads)
 
     def show(entry: dict) -> None:
-        typer.echo(f"step {entry['step']}: document {entry['document']}, loss {entry['loss']:.3f}, "
-                   f"{entry['tokens']} tokens in {entry['seconds']:.0f} s ({entry['tokens_per_second']:.1f} tok/s)")
+        left = entry["hours"] / max(1, entry["document"]) * (entry["of_documents"] - entry["document"])
+        typer.echo(f"step {entry['step']}: document {entry['document']} of {entry['of_documents']}, loss "
+                   f"{entry['loss']:.3f}, {entry['tokens']} tokens in {entry['seconds']:.0f} s "
+                   f"({entry['tokens_per_second']:.1f} tok/s); about {left:.1f} h left")
 
     try:
         summary = train_adapter(base_model, data, out, recipe, milestones=tuple(int(m) for m in milestones.split(",") if m),

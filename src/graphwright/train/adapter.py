@@ -150,7 +150,8 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
                             sources=sources_digest(rows[:position.row + len(batch)]))
         _save_checkpoint(out, model, optimizer, position, get_peft_model_state_dict, torch)
         document = batch[-1].get("document", 0)
-        entry = {"step": position.step, "document": document, "rows": position.row,
+        entry = {"step": position.step, "document": document, "of_documents": stop, "rows": position.row,
+                 "hours": round(position.seconds / 3600, 3),
                  "loss": round(sum(losses) / len(losses), 4), "losses": [round(x, 4) for x in losses],
                  "tokens": tokens, "seconds": round(seconds, 1), "tokens_per_second": round(tokens / seconds, 1),
                  "lr": optimizer.param_groups[0]["lr"], "sources": [r.get("source") for r in batch]}
