@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install demo serve test test-fast soak bench bench-facts bench-text2kg bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput bench-adapter train-adapter bench-web bench-ray bench-headline bench-check bench-replay clean
+.PHONY: install demo serve test test-fast soak bench bench-facts bench-text2kg bench-ablation bench-re bench-ner bench-cooperkgc bench-agentic-kgr grow-corpus bench-grpo bench-qa bench-cie-rules bench-re-small bench-linking bench-speed bench-throughput bench-adapter train-adapter bench-link-mentions bench-web bench-ray bench-headline bench-check bench-replay clean
 
 install: $(STAMP)
 
@@ -114,6 +114,11 @@ ADAPTER_DOCS ?= 200
 bench-adapter: $(TEST_STAMP)
 	$(BIN)/python scripts/bench_adapter.py curve --docs 20
 	$(BIN)/python scripts/bench_adapter.py test --adapter $(ADAPTER_FILE) --docs $(ADAPTER_DOCS)
+
+# issue 61: the linker on users' kind of text, mention by mention (examples/linking; no model), both halves
+bench-link-mentions: install
+	$(BIN)/python scripts/bench_link_mentions.py --split dev
+	$(BIN)/python scripts/bench_link_mentions.py --split test
 
 # the web app's graph browser on a made-up store of 10,000 edges: server and Chromium timings (no model)
 bench-web: $(TEST_STAMP)
