@@ -37,7 +37,7 @@ from graphwright.model import Document
 from graphwright.systems.facts.kb_names import KBNames
 
 MENTIONS = ROOT / "examples" / "linking" / "mentions.yaml"
-LINKER = "today"  # the linker as it was when the benchmark was written (issue 61 changes it)
+BASELINE = "today"  # the linker as it was when the benchmark was written, before issue 61 changed it
 
 
 @dataclass
@@ -97,10 +97,10 @@ def rates(outcomes: list[Outcome]) -> dict:
             "entity": len(entity), "entity_right": sum(o.linked == o.gold for o in entity)}
 
 
-def table(split: str, outcomes: list[Outcome], command: str) -> str:
+def table(split: str, outcomes: list[Outcome], command: str, linker: str) -> str:
     lines = header(f"Linking users' kind of text, mention by mention: the {split} half of examples/linking "
                    f"({len(outcomes)} mentions)", None, command)
-    lines += [f"- linker: {LINKER}; scored at {commit()}", "",
+    lines += [f"- linker: {linker}; scored at {commit()}", "",
               "| kind | mentions | links | wrong links | wrong-link rate | NIL accuracy | linking recall |",
               "|---|---|---|---|---|---|---|"]
     kinds = sorted(Counter(o.kind for o in outcomes))
@@ -119,16 +119,18 @@ def table(split: str, outcomes: list[Outcome], command: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
+    parser.add_argument("--linker", default="current", help=f"the name of this linker's rows and ledger "
+                        f"({BASELINE!r} is the one before issue 61, kept for comparison)")
     args = parser.parse_args()
     command = "python scripts/bench_link_mentions.py " + " ".join(sys.argv[1:])
     outcomes = run(args.split)
     LEDGER.mkdir(parents=True, exist_ok=True)
-    saved = {"run": {"linker": LINKER, "split": args.split, "commit": commit(), "rates": rates(outcomes)},
+    saved = {"run": {"linker": args.linker, "split": args.split, "commit": commit(), "rates": rates(outcomes)},
              "mentions": [vars(o) for o in outcomes]}
-    path: Path = LEDGER / f"link-mentions--{LINKER}-{args.split}.json"
+    path: Path = LEDGER / f"link-mentions--{args.linker}-{args.split}.json"
     path.write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    section = f"link-mentions-{LINKER}-{args.split}"
-    write_section(BENCH_MD, section, table(args.split, outcomes, command))
+    section = f"link-mentions-{args.linker}-{args.split}"
+    write_section(BENCH_MD, section, table(args.split, outcomes, command, args.linker))
     print(f"wrote the {section} table to {BENCH_MD} and {path}", file=sys.stderr)
 
 

@@ -99,3 +99,15 @@ def test_names_fit_accepts_a_name_inside_the_words_and_rejects_unrelated_hits():
     assert not names_fit("cake", ["Kenya", "Republic of Kenya"])
     assert not names_fit("banker", ["Bangladesh"])
     assert names_fit("the University of Oslo", ["Oslo University"])  # order and filler words aside
+
+
+def test_a_short_alias_matches_only_with_its_case():
+    from graphwright.linking.names import match_name
+
+    assert match_name("on", ["Ontario", "ON"]).kind == "none"
+    assert match_name("ON", ["Ontario", "ON"]).kind == "exact"
+    assert match_name("the UN", ["United Nations", "UN"]).kind == "exact"
+    assert match_name("un", ["United Nations", "UN"]).kind == "none"
+    assert match_name("Nasa", ["National Aeronautics and Space Administration", "NASA"]).kind == "exact"
+    assert match_name("Ontario", ["Ontario", "ON"]).kind == "exact"  # a long name still folds case
+    assert match_name("ontario", ["Ontario"]).kind == "exact"

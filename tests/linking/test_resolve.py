@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from graphwright.kb.namespaces import WD, WDT
 from graphwright.linking import Resolver, resolve
+from graphwright.linking.resolve import Drop
 from graphwright.linking.literals import RDF_LANG_STRING, XSD
 from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple
 
@@ -150,3 +153,10 @@ def test_a_piece_of_a_longer_name_is_not_linked_on_its_own(judge):
               (("Katrin Vogel", "Q467464"), "P108", ("Logistics", "Q177777")))
     (t,) = out.triples
     assert t.object.value == UNLINKED + "Nordwind%20Logistics" and t.object.surface == "Nordwind Logistics"
+
+
+def test_a_function_word_is_dropped_not_linked(judge):
+    doc = Document(text="Maren Solberg opened the hall on 4 June.")
+    resolver = Resolver(judge, doc)
+    with pytest.raises(Drop, match="function word"):
+        resolver.link_or_mint("on", None, None, "value", doc.text)

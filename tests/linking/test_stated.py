@@ -90,3 +90,23 @@ def test_dates_written_with_of_or_slashes():
     assert {"2013-03-16", "2013-03-17"} <= dates_in("Christened on 16th of March 2013; first sailed 3/17/2013.")
     assert "2013-04-03" not in dates_in("Sailed 3/4/2013.") and "2013-03-04" not in dates_in("Sailed 3/4/2013.")
     assert names_stated(["Assassin's Creed"], "Ubisoft's best-known series is Assassin's Creed.")
+
+
+def test_a_function_word_is_never_an_argument_whatever_the_kb_spells():
+    from graphwright.linking.names import is_function_word
+
+    doc = Document(text="Kystferje AS opened its new ferry terminal on 4 June in Stavanger.")
+    ontario = Term.iri(WD + "Q1904", surface="on", label="Ontario")  # the linker matched the alias "ON"
+    result = drop_unstated(ExtractionResult(document_id=doc.id, system="test",
+                                            triples=[fact(name("Kystferje AS"), "P159", ontario)]), doc)
+    assert result.triples == [] and any("'on' is a function word" in w for w in result.warnings)
+    assert all(is_function_word(w) for w in ("on", "It", "she", "we", "x", "the"))
+    assert not any(is_function_word(w) for w in ("ON", "WHO", "Oslo", "Ida"))  # abbreviations, names
+
+
+def test_a_short_or_capitalised_alias_is_stated_only_as_written():
+    assert not names_stated(["ON"], "The terminal opened on 4 June.")
+    assert names_stated(["ON"], "She moved to Kingston, ON, in 2010.")
+    assert names_stated(["UN"], "She worked for the UN in Geneva.")
+    assert not names_stated(["UN"], "It was un peu cher.")
+    assert names_stated(["NATO"], "Nato ministers met in Oslo.")  # an acronym in title case, as some write it

@@ -43,6 +43,39 @@ DEMONYMS = {
 }
 
 
+#: words that are never a name, however a KB spells its aliases ("ON" is Ontario's, "it" Italy's, "We" a film's)
+FUNCTION_WORDS = frozenset("""a an the and or but nor so yet if as at by for from in into of off on onto out over per
+to up upon via with without within about above after against along among around before behind below beside between
+beyond down during except near since than through toward towards under until is are was were be been being am do
+does did has have had can could may might must shall should will would he she it they him her them his hers its
+their theirs we us our ours i me my mine you your yours who whom whose which what that this these those there here
+not no yes also""".split())
+
+
+def is_function_word(surface: str) -> bool:
+    """A pronoun, article, preposition, conjunction or auxiliary, or a single letter: never a name. Written in
+    capitals it is an abbreviation ("ON" for Ontario, "ME" for Maine, "WHO"), which may be one."""
+    word = surface.strip().strip(".,;:!?\"'()")
+    if len(word) > 1 and word.isupper():
+        return False
+    return word.casefold() in FUNCTION_WORDS or (len(word) == 1 and word.isalpha())
+
+
+def case_bound(name: str) -> bool:
+    """A short name (three letters or fewer) or one in capitals is a code or an acronym: it names its entity
+    only as written ("ON" is Ontario, "on" is not; "UN" is the United Nations, "un" is not)."""
+    letters = [c for c in name if c.isupper() or c.islower()]  # a script without case (Chinese) has none
+    return bool(letters) and (len(name.strip()) <= 3 or (len(letters) >= 2 and all(c.isupper() for c in letters)))
+
+
+def case_fits(surface: str, name: str) -> bool:
+    """Whether ``surface`` writes a case-bound ``name`` as it is written (a leading "the" aside: "the UN");
+    an acronym of four letters or more also in title case, as some styles write it ("Nasa", "Nato")."""
+    written = re.sub(r"^the\s+", "", surface.strip(), flags=re.IGNORECASE)
+    name = name.strip()
+    return written == name or (len(name) >= 4 and name.isupper() and written == name.title())
+
+
 def fold(name: str) -> str:
     """Case, quotes, punctuation and spacing folded away: how scores compare names."""
     text = unicodedata.normalize("NFKC", name).casefold()
@@ -95,6 +128,8 @@ def _match(surface: str, names: list[str]) -> NameMatch:
     for name in names:
         norm = normalize(name)
         if not norm or (proper and name.islower()):  # "The Bridge" (a title) is not "bridge" (a structure)
+            continue
+        if case_bound(name) and not case_fits(surface, name):
             continue
         if norm == mention:
             return NameMatch("exact", 1.0, name)

@@ -25,7 +25,7 @@ from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.literals import LITERAL_DATATYPES, typed_value
-from graphwright.linking.names import full_name, is_number_or_date, normalize
+from graphwright.linking.names import full_name, is_function_word, is_number_or_date, normalize
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Term, Triple
 from graphwright.model.schema import name_entity_iri
 from graphwright.tools.type_constraints import Role, constraint_classes
@@ -117,6 +117,8 @@ class Resolver:
 
     def link_or_mint(self, surface: str, proposed: KBRecord | None, prop: KBRecord | None, role: Role,
                      sentence: str) -> _Outcome:
+        if is_function_word(surface):
+            raise Drop(f"{surface!r} is a function word, not a name")
         key = (normalize(surface), proposed.id if proposed else "", prop.id if prop else "", role)
         if key not in self._memo:
             self._memo[key] = self._link_or_mint(surface, proposed, prop, role, sentence)

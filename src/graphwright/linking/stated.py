@@ -24,7 +24,7 @@ from typing import Any
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking.literals import XSD, parse_date, parse_quantity
-from graphwright.linking.names import demonym_of, normalize
+from graphwright.linking.names import case_bound, case_fits, demonym_of, is_function_word, normalize
 from graphwright.model import Document, ExtractionResult, Term
 from graphwright.kb.protocol import KnowledgeBase
 
@@ -71,6 +71,11 @@ def names_stated(names: list[str], text: str) -> bool:
     for name in names:
         key = _normalized(name)
         if not key:
+            continue
+        if case_bound(name):  # "ON" (Ontario) is not stated by "opened on 4 June"
+            if any(case_fits(m.group(0), name) for m in re.finditer(rf"(?<!\w){re.escape(name.strip())}(?!\w)", text,
+                                                                    re.IGNORECASE)):
+                return True
             continue
         if f" {key} " in folded or (_UNSPACED.search(key) and key in folded):
             return True
@@ -127,6 +132,8 @@ def unstated(term: Term, text: str, kb: KnowledgeBase | None = None) -> str | No
         words = [w for w in (term.surface, term.value) if w]
         return None if names_stated(words, text) or _value_words(words, text) else \
             f"the text does not write {term.value!r}"
+    if term.surface and is_function_word(term.surface):
+        return f"{term.surface!r} is a function word, not a name"
     names = [w for w in (term.surface, term.label) if w]
     if not is_unlinked(term.value) and kb is not None:
         record = kb.get(parse_wikidata_id(term.value) or term.value)

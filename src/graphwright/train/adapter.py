@@ -131,7 +131,7 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
     for batch in _batches(rows, position.row, recipe.accumulation, stop):
         if max_steps is not None and position.step >= max_steps:
             break
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         for group in optimizer.param_groups:
             group["lr"] = recipe.learning_rate * min(1.0, (position.step + 1) / recipe.warmup_steps)
         losses, tokens = [], 0
@@ -145,6 +145,7 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
         seconds = time.perf_counter() - started
+        cpu_seconds = time.process_time() - cpu_started  # a paused run (kill -STOP) spends none
         position = Position(step=position.step + 1, row=position.row + len(batch), tokens=position.tokens + tokens,
                             seconds=round(position.seconds + seconds, 1),
                             sources=sources_digest(rows[:position.row + len(batch)]))
@@ -153,7 +154,8 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
         entry = {"step": position.step, "document": document, "of_documents": stop, "rows": position.row,
                  "hours": round(position.seconds / 3600, 3),
                  "loss": round(sum(losses) / len(losses), 4), "losses": [round(x, 4) for x in losses],
-                 "tokens": tokens, "seconds": round(seconds, 1), "tokens_per_second": round(tokens / seconds, 1),
+                 "tokens": tokens, "seconds": round(seconds, 1), "cpu_seconds": round(cpu_seconds, 1),
+                 "tokens_per_second": round(tokens / seconds, 1),
                  "lr": optimizer.param_groups[0]["lr"], "sources": [r.get("source") for r in batch]}
         append_jsonl(out / "ledger.jsonl", entry)
         for milestone in milestones:
