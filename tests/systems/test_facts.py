@@ -206,3 +206,12 @@ async def test_adapter_none_and_a_model_without_it_get_the_full_prompt(default_k
         await run(default_kb, llm, map_with_model=False, **settings)
         assert llm.calls[0]["adapter"] is None
         assert "born on (date)" in llm.calls[0]["messages"][0]["content"]
+
+
+async def test_a_function_word_is_no_argument_and_never_ontario(default_kb):
+    text = "Kystferje AS opened its new ferry terminal on 4 June 2021 in Stavanger."
+    llm = ScriptedLLM(lambda m, s: json.dumps({"triples": [["Kystferje AS", "headquarters", "on"],
+                                                            ["Kystferje AS", "headquarters", "Stavanger"]]}))
+    result = await run(default_kb, llm, text=text, map_with_model=False)
+    assert facts_of(result) == {("Kystferje AS", "P159", "Stavanger")}
+    assert any("'on' is a function word" in w for w in result.warnings)

@@ -24,7 +24,7 @@ from typing import Any
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking.literals import XSD, parse_date, parse_quantity
-from graphwright.linking.names import case_bound, case_fits, demonym_of, is_function_word, normalize
+from graphwright.linking.names import case_bound, case_fits, demonym_of, normalize
 from graphwright.model import Document, ExtractionResult, Term
 from graphwright.kb.protocol import KnowledgeBase
 
@@ -132,8 +132,6 @@ def unstated(term: Term, text: str, kb: KnowledgeBase | None = None) -> str | No
         words = [w for w in (term.surface, term.value) if w]
         return None if names_stated(words, text) or _value_words(words, text) else \
             f"the text does not write {term.value!r}"
-    if term.surface and is_function_word(term.surface):
-        return f"{term.surface!r} is a function word, not a name"
     names = [w for w in (term.surface, term.label) if w]
     if not is_unlinked(term.value) and kb is not None:
         record = kb.get(parse_wikidata_id(term.value) or term.value)

@@ -27,6 +27,7 @@ from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.namespaces import WDT
 from graphwright.linking.literals import XSD, TypedValue, name_term
+from graphwright.linking.names import is_function_word
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
@@ -181,6 +182,9 @@ class FactsSystem:
             return "the relation names none"
         if subject.kind != "item":
             return f"a {subject.kind} is no subject"
+        for argument in (subject, obj):
+            if argument.kind == "item" and is_function_word(argument.words):  # "opened its terminal on 4 June"
+                return f"{argument.words!r} is a function word, not a name"
         if subject.lookup.casefold() == obj.lookup.casefold():
             return "subject and object are the same"
         if obj.words.casefold() in relation.casefold():
