@@ -107,3 +107,18 @@ async def test_embedded_unknown_speculation_is_a_user_error(small_model):
     with pytest.raises(UserError, match="unknown speculative decoding 'telepathy'"):
         await llm.chat(MESSAGES)
     await llm.aclose()
+
+
+@pytest.mark.slow
+async def test_the_embedded_model_ends_an_answer_where_a_stop_condition_holds():
+    from graphwright.llm.streaming import stopping
+
+    llm = EmbeddedLLM("qwen2.5-coder-0.5b", threads=2, n_ctx=1024, adapters={})
+    try:
+        with stopping(lambda text: text.count("\n") >= 5):
+            response = await llm.chat([{"role": "user", "content": "Count from 1 to 100, one number per line."}],
+                                      max_tokens=300)
+    finally:
+        await llm.aclose()
+    assert response.finish_reason == "length" and response.text.count("\n") == 5
+    assert 0 < response.usage.completion_tokens < 40 and response.usage.prompt_tokens > 10

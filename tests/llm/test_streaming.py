@@ -43,3 +43,36 @@ def test_a_server_streams_the_text_so_far_through_the_wrappers(tmp_path, monkeyp
 def test_without_a_listener_nothing_is_streamed_and_a_scripted_model_answers_as_before():
     text, seen = asyncio.run(ask(ScriptedLLM([ANSWER])))
     assert text == ANSWER and seen == []
+
+
+def test_a_stop_condition_ends_a_streamed_answer_where_it_holds(tmp_path, monkeypatch):
+    from graphwright.llm.streaming import stopping
+
+    monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path))
+    loop = '{"triples": [' + ", ".join(['["A", "b", "C"]'] * 40) + "]}"
+
+    async def ask_stopped(llm):
+        try:
+            with stopping(lambda text: text.count('["A", "b", "C"]') >= 3):
+                return await llm.chat([{"role": "user", "content": "List the facts."}])
+        finally:
+            await llm.aclose()
+
+    with ScriptedOpenAIServer(lambda messages, fmt: loop) as server:
+        response = asyncio.run(ask_stopped(make_llm("scripted", base_url=server.base_url, cache=False)))
+        assert response.text.count('["A", "b", "C"]') == 3 and len(response.text) < len(loop) / 5
+        assert response.finish_reason == "length"  # as if cut off: the caller keeps the complete part
+        assert server.requests[0]["stream"] is True
+
+
+def test_an_answer_ended_early_counts_the_tokens_the_server_timed():
+    from graphwright.llm.streaming import ChunkCollector
+
+    collector = ChunkCollector(None, lambda text: text.endswith("stop"))
+    chunk = lambda piece, n: {"choices": [{"delta": {"content": piece}}],  # noqa: E731
+                              "timings": {"prompt_n": 40, "cache_n": 60, "predicted_n": n, "predicted_ms": 50.0 * n}}
+    assert collector.add(chunk("go on ", 1)) is False
+    assert collector.add(chunk("stop", 2)) is True
+    response = collector.response("m", 1.0)
+    assert response.text == "go on stop" and response.finish_reason == "length"
+    assert (response.usage.prompt_tokens, response.usage.completion_tokens) == (100, 2)

@@ -26,7 +26,7 @@ from graphwright.errors import LLMError, LLMResponseError, LLMUnavailableError, 
 from graphwright.llm.adapters import identity, shipped_adapters
 from graphwright.llm.assemble import DEFAULT_MODEL, ensure_model, get_model_spec
 from graphwright.llm.base import LLM, ChatResponse, Message, json_schema_format, response_from_completion
-from graphwright.llm.streaming import ChunkCollector, listener
+from graphwright.llm.streaming import ChunkCollector, listener, stop_condition
 
 
 def _import_xllamacpp() -> Any:
@@ -245,11 +245,12 @@ class EmbeddedLLM(LLM):
         if json_schema is not None:
             request["response_format"] = json_schema_format(json_schema)
         started = time.perf_counter()
-        on_text = listener()
-        if on_text is not None:  # the text so far goes to the listener, on the event loop, as it comes
+        on_text, stop_when = listener(), stop_condition()
+        if on_text is not None or stop_when is not None:  # the text so far, as it comes, to whoever asked
             loop = asyncio.get_running_loop()
-            collector = ChunkCollector(lambda text: loop.call_soon_threadsafe(on_text, text))
-            request |= {"stream": True, "stream_options": {"include_usage": True}}
+            show = (lambda text: loop.call_soon_threadsafe(on_text, text)) if on_text is not None else None
+            collector = ChunkCollector(show, stop_when)  # returning True from its callback ends the answer
+            request |= {"stream": True, "stream_options": {"include_usage": True}, "timings_per_token": True}
             await self._run(self._complete, request, collector.add)
             return collector.response(self.name, time.perf_counter() - started)
         reply = await self._run(self._complete, request)

@@ -23,7 +23,7 @@ from graphwright.errors import LLMResponseError, UserError, response_error
 from graphwright.llm.base import (
     LLM, ChatResponse, Message, TransientLLMError, json_schema_format, response_from_completion,
 )
-from graphwright.llm.streaming import ChunkCollector, listener
+from graphwright.llm.streaming import ChunkCollector, listener, stop_condition
 
 #: HTTP statuses worth another try: request timeout, conflict, rate limit, server errors
 RETRYABLE_STATUS = frozenset({408, 409, 429})
@@ -82,8 +82,8 @@ class OpenAICompatLLM(LLM):
         if self.extra_body:
             kwargs["extra_body"] = self.extra_body
         started = time.perf_counter()
-        on_text = listener()
-        collector = ChunkCollector(on_text) if on_text is not None else None
+        on_text, stop_when = listener(), stop_condition()
+        collector = ChunkCollector(on_text, stop_when) if on_text is not None or stop_when is not None else None
         if collector is not None:
             kwargs |= {"stream": True, "stream_options": {"include_usage": True}}
         try:
@@ -112,8 +112,9 @@ class OpenAICompatLLM(LLM):
                         size += len(line)
                         if size > MAX_ANSWER_BYTES:
                             raise TransientLLMError(f"{self.describe()}: the streamed answer is too large")
-                        if line.startswith("data:") and line[5:].strip() != "[DONE]":
-                            collector.add(json.loads(line[5:]))
+                        if line.startswith("data:") and line[5:].strip() != "[DONE]" \
+                                and collector.add(json.loads(line[5:])):
+                            break  # its stop condition holds: closing the stream ends the answer
                     return b""
                 async for chunk in response.iter_bytes():
                     size += len(chunk)

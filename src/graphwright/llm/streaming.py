@@ -2,7 +2,11 @@
 variable, so the wrappers in between need not know), and a backend that can stream (the embedded model,
 an OpenAI-compatible server) hands it the text so far after each piece. Backends that cannot, and
 answers from the cache, give the whole text once. The listener gets the text so far, not the new piece,
-so a retried call simply starts over."""
+so a retried call simply starts over.
+
+A caller may also say when an answer has gone wrong (``stopping``): a backend that streams ends it there, as
+if it had reached its token limit (``finish_reason="length"``), so that a model caught in a loop does not
+spend its whole budget repeating itself. Its usage is then the server's count so far."""
 
 from __future__ import annotations
 
@@ -13,7 +17,9 @@ from typing import Any, Callable, Iterator
 from graphwright.llm.base import ChatResponse, response_from_completion
 
 TextListener = Callable[[str], None]
+StopCondition = Callable[[str], bool]  # the text so far -> whether to end the answer here
 _listener: ContextVar[TextListener | None] = ContextVar("graphwright_stream_listener", default=None)
+_stop: ContextVar[StopCondition | None] = ContextVar("graphwright_stop_condition", default=None)
 
 
 @contextmanager
@@ -30,26 +36,51 @@ def listener() -> TextListener | None:
     return _listener.get()
 
 
+@contextmanager
+def stopping(when: StopCondition) -> Iterator[None]:
+    """Within this block, a backend that streams ends an answer as soon as ``when(text so far)`` is true."""
+    token = _stop.set(when)
+    try:
+        yield
+    finally:
+        _stop.reset(token)
+
+
+def stop_condition() -> StopCondition | None:
+    return _stop.get()
+
+
 class ChunkCollector:
     """Chat-completion chunks in, the text so far out to ``on_text``; ``response`` assembles the answer
     (text, finish reason, and the usage and timings the last chunks carry)."""
 
-    def __init__(self, on_text: TextListener):
-        self.on_text, self.text, self.finish_reason = on_text, "", None
+    def __init__(self, on_text: TextListener | None, stop_when: StopCondition | None = None):
+        self.on_text, self.stop_when, self.text, self.finish_reason = on_text, stop_when, "", None
         self.extra: dict[str, Any] = {}
 
-    def add(self, chunk: dict[str, Any]) -> None:
+    def add(self, chunk: dict[str, Any]) -> bool:
+        """Take one chunk; True when the answer should end here (its stop condition holds)."""
+        for key in ("usage", "timings"):
+            if chunk.get(key):
+                self.extra[key] = chunk[key]
         for choice in chunk.get("choices") or []:
             piece = (choice.get("delta") or {}).get("content")
             if piece:
                 self.text += piece
-                self.on_text(self.text)
+                if self.on_text is not None:
+                    self.on_text(self.text)
+                if self.stop_when is not None and self.stop_when(self.text):
+                    self.finish_reason = "length"
+                    return True
             self.finish_reason = choice.get("finish_reason") or self.finish_reason
-        for key in ("usage", "timings"):
-            if chunk.get(key):
-                self.extra[key] = chunk[key]
+        return False
 
     def response(self, model: str, seconds: float) -> ChatResponse:
+        extra = dict(self.extra)
+        timings = extra.get("timings") or {}
+        if "usage" not in extra and timings:  # ended early: the last chunk's timings count the tokens so far
+            extra["usage"] = {"prompt_tokens": timings.get("prompt_n", 0) + timings.get("cache_n", 0),
+                              "completion_tokens": timings.get("predicted_n", 0)}
         completion = {"choices": [{"message": {"content": self.text}, "finish_reason": self.finish_reason}],
-                      **self.extra}
+                      **extra}
         return response_from_completion(completion, model, seconds)

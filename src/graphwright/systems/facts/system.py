@@ -17,8 +17,10 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 from pydantic import BaseModel, Field
@@ -29,6 +31,7 @@ from graphwright.kb.namespaces import WDT
 from graphwright.linking.literals import XSD, TypedValue, name_term
 from graphwright.linking.names import is_function_word
 from graphwright.llm.base import LLM
+from graphwright.llm.streaming import stopping
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
@@ -153,8 +156,12 @@ class FactsSystem:
         schema = FactsAnswer.model_json_schema()
         schema["properties"]["triples"]["maxItems"] = self.max_triples  # a model in a loop stops there
         try:
-            reply = await chat_structured(llm, messages, FactsAnswer, schema=schema, max_retries=self.config.parse_retries,
-                                          max_tokens=self.max_tokens, salvage_cut_off=True, adapter=self.adapter)
+            # the tuned model, early in its training, could repeat a few facts until its budget was spent: its
+            # answer ends at the third time it writes one fact, and the complete part before is kept
+            with stopping(repeats_a_fact) if self.adapter else nullcontext():
+                reply = await chat_structured(llm, messages, FactsAnswer, schema=schema,
+                                              max_retries=self.config.parse_retries, max_tokens=self.max_tokens,
+                                              salvage_cut_off=True, adapter=self.adapter)
         except ModelOutputError as exc:
             result.trace.append(TraceStep(step=step, node=node, error=str(exc)))
             result.warnings.append(f"no valid {node} answer ({exc})")
@@ -312,6 +319,17 @@ class FactsSystem:
 
     def _is_one_name(self, words: str) -> bool:
         return self.names.record(words) is not None
+
+
+_TRIPLE = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*\]')
+
+
+def repeats_a_fact(text: str, times: int = 3) -> bool:
+    """Whether an answer so far writes one [subject, relation, object] ``times`` times: a model in a loop.
+    Looked at only when a triple has just closed."""
+    if not text.rstrip().endswith("]"):
+        return False
+    return max(Counter(_TRIPLE.findall(text)).values(), default=0) >= times
 
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
