@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 from bench_eval import BENCH_MD, header, slug
 from bench_ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
@@ -116,24 +117,35 @@ def facts_listing(name: str, texts: list[FactText], found: list[ExtractionResult
     return "\n".join(out)
 
 
+def configurations(args) -> list[tuple[str, str, tuple[str, dict]]]:
+    """(row label, system, variant) in table order. With ``--adapter``, facts runs untuned first (its answers
+    are the ones recorded before adapters existed: an untuned request's key is unchanged), then with the
+    adapter, so that the paired interval compares the two on the same texts."""
+    if not args.adapter:
+        return [(s + (f" ({args.variant[0]})" if args.variant[0] else ""), s, args.variant) for s in args.systems]
+    tuned = (f"tuned-{args.adapter.stem}", {**args.variant[1], "adapter": "facts"})
+    return [("facts (untuned)", "facts", (args.variant[0], {**args.variant[1], "adapter": "none"})),
+            (f"facts ({args.adapter.name})", "facts", tuned)]
+
+
 async def run(args) -> str:
     kb = open_kb("default")
-    llm = make_llm(args.model, cache=not args.no_cache)
+    llm = make_llm(args.model, cache=not args.no_cache, **({"adapters": {"facts": args.adapter}} if args.adapter else {}))
     texts = load_fact_texts(args.texts, split=args.split)
-    scored = {}
-    for system_name in args.systems:
-        name = run_name(system_name, args.variant, args.split, llm.name)
-        found = await results(system_name, texts, kb, llm, args.variant, args.split)
+    scored, names = {}, []
+    for label, system_name, variant in configurations(args):
+        name = run_name(system_name, variant, args.split, llm.name)
+        found = await results(system_name, texts, kb, llm, variant, args.split)
         counts = [score_fact_text(t, r) for t, r in zip(texts, found)]
-        save_ledger(name, texts, found, counts, args.variant[1])
+        save_ledger(name, texts, found, counts, variant[1])
         (FACTS_RUNS / f"{name}.md").write_text(facts_listing(name, texts, found, counts), encoding="utf-8")
-        scored[system_name + (f" ({args.variant[0]})" if args.variant[0] else "")] = (texts, found, counts)
+        scored[label] = (texts, found, counts)
+        names.append((label, name))
     await llm.aclose()
     settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
     body = header(f"bench-facts, {args.split} split ({len(texts)} texts){settings}", llm.name, args.command)
-    names = [run_name(s, args.variant, args.split, llm.name) for s in args.systems]
     body += [f"- code: scored at {commit()}; outputs produced at "
-             + "; ".join(f"{s}: {produced_by(n).summary()}" for s, n in zip(args.systems, names)), ""] + table(scored)
+             + "; ".join(f"{label}: {produced_by(n).summary()}" for label, n in names), ""] + table(scored)
     return "\n".join(body)
 
 
@@ -142,10 +154,12 @@ def main() -> None:
     parser.add_argument("--systems", default="facts,cie.network,openie", type=lambda s: s.split(","))
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
     parser.add_argument("--texts", default=None, help="the folder of the texts (default: examples/facts/texts)")
+    parser.add_argument("--adapter", type=Path, default=None, help="a facts adapter (GGUF): facts untuned against "
+                        "facts with it, in one table (issue 60)")
     model_options(parser, "name:key=value+key=value: settings for the systems, with their own runs and ledger")
     args = parser.parse_args()
     args.command = "python scripts/bench_facts.py " + " ".join(sys.argv[1:])
-    section = f"facts-{args.split}" + (f"-{args.variant[0]}" if args.variant[0] else "")
+    section = f"facts-{args.split}" + (f"-{args.variant[0]}" if args.variant[0] else "") + ("-adapter" if args.adapter else "")
     write_section(BENCH_MD, section, asyncio.run(run(args)))
     print(f"wrote the {section} table to {BENCH_MD}", file=sys.stderr)
 
