@@ -215,3 +215,13 @@ async def test_a_function_word_is_no_argument_and_never_ontario(default_kb):
     result = await run(default_kb, llm, text=text, map_with_model=False)
     assert facts_of(result) == {("Kystferje AS", "P159", "Stavanger")}
     assert any("'on' is a function word" in w for w in result.warnings)
+
+
+def test_a_looping_answer_is_caught_when_a_fact_comes_the_third_time():
+    from graphwright.systems.facts.system import repeats_a_fact
+
+    fact, other = '["Tidewater Instruments", "employee", "Equinor"]', '["Tidewater Instruments", "employee", "Oslo"]'
+    answer = '{"triples": [' + ", ".join([fact, other] * 3)
+    assert repeats_a_fact(answer) and repeats_a_fact(answer + ",") and repeats_a_fact(answer + ", ")
+    assert not repeats_a_fact('{"triples": [' + ", ".join([fact, other] * 2) + ", " + fact[:-1])
+    assert not repeats_a_fact('{"triples": [' + ", ".join([fact, other] * 2))

@@ -327,7 +327,7 @@ _TRIPLE = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"\s*,\s*"((?:[^"\\]|\\.)*)"\s*,\s*
 def repeats_a_fact(text: str, times: int = 3) -> bool:
     """Whether an answer so far writes one [subject, relation, object] ``times`` times: a model in a loop.
     Looked at only when a triple has just closed."""
-    if not text.rstrip().endswith("]"):
+    if "]" not in text[-4:]:  # a triple closes in the last token or two ("]", "],", "], ")
         return False
     return max(Counter(_TRIPLE.findall(text)).values(), default=0) >= times
 
