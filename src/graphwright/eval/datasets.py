@@ -17,6 +17,7 @@ from typing import Callable
 from graphwright.data import ee_data, ner_data, re_data
 from graphwright.data.files import data_file, read_json
 from graphwright.data.gold import GoldDocument, GoldTerm, GoldTriple, read_gold_jsonl
+from graphwright.linking.literals import parse_date
 from graphwright.registry import Registry
 
 
@@ -142,6 +143,8 @@ def re_docred(limit: int | None = None, split: str = "test") -> EvalDataset:
 
 def _docred_term(vertex: list[dict]) -> GoldTerm:
     names = sorted({m["name"] for m in vertex}, key=len, reverse=True)
+    if vertex[0].get("type") == "TIME":  # a date is also its value: "13 March 1921" is 1921-03-13, as typed
+        names += [d.lexical for d in map(parse_date, names) if d is not None and d.lexical not in names]
     return GoldTerm(surface=names[0], names=names[1:])
 
 
