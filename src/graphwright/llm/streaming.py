@@ -23,27 +23,26 @@ _stop: ContextVar[StopCondition | None] = ContextVar("graphwright_stop_condition
 
 
 @contextmanager
-def streaming(on_text: TextListener) -> Iterator[None]:
-    """Within this block, every model call that can stream tells ``on_text`` its text so far."""
-    token = _listener.set(on_text)
+def _scoped(variable: ContextVar, value: Any) -> Iterator[None]:
+    token = variable.set(value)
     try:
         yield
     finally:
-        _listener.reset(token)
+        variable.reset(token)
+
+
+def streaming(on_text: TextListener):
+    """Within this block, every model call that can stream tells ``on_text`` its text so far."""
+    return _scoped(_listener, on_text)
 
 
 def listener() -> TextListener | None:
     return _listener.get()
 
 
-@contextmanager
-def stopping(when: StopCondition) -> Iterator[None]:
+def stopping(when: StopCondition):
     """Within this block, a backend that streams ends an answer as soon as ``when(text so far)`` is true."""
-    token = _stop.set(when)
-    try:
-        yield
-    finally:
-        _stop.reset(token)
+    return _scoped(_stop, when)
 
 
 def stop_condition() -> StopCondition | None:
