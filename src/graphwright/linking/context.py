@@ -1,67 +1,206 @@
-"""Which of several same-name KB entities the document means, read from the document's other names.
+"""Which of several same-name KB entities the document means, or none of them (issue 61).
 
-A KB entity's description says where it is or what it is ("city in and county seat of Jefferson County,
-Alabama, United States"; "political party in Malta"; "1979 film by John Badham"). The document's other
-capitalised words and the countries its demonyms name ("Maltese") are its cues:
-- a place written with the place it lies in ("London, Ontario") is an entity whose description or aliases
-  name that place; when no same-name entity's does, the KB lacks the one meant;
-- among same-name entities, one whose description shares cues with the document is taken over one that
-  shares none.
+A KB entity's description says what and where it is ("1940 film by Robert Z. Leonard", "political party in
+Malta", "town in Lincolnshire, England"). The document says it too, around the mention. A candidate the
+document contradicts is out:
+
+- a place written with a place it does not lie in ("London, Ontario"; "Paris, a small city in Texas");
+- an entity in a country the document is not about, where the document's names place it elsewhere
+  (a party "in Chile" in a text about Sydney and Australia);
+- a work of another year ("Dune (2021)" is not the 1984 film) or another kind ("the novel Jurassic Park"
+  is not the film);
+- a title written with its article ("The Hobbit") against a name without it ("Hobbit", the race), and
+  a proper name ("the Green Party") against a common noun ("Green party", a type of party).
+
+Among the rest, the one the document agrees with most (same year, same kind, same country, words of its
+description around the mention) is taken; the system's proposal on a tie. When every candidate is
+contradicted, the KB lacks the one meant and the name is minted.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from dataclasses import dataclass
 
 from graphwright.kb.records import KBRecord
-from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, normalize
+from graphwright.linking.geography import Geography, is_country
+from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 
-GEOGRAPHIC_LOCATION = "Q2221906"
-COUNTRIES = frozenset({"Q6256", "Q3624078"})  # country, sovereign state
-_CAPITALISED = re.compile(r"[A-Z][\w'’-]+(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'’-]+)*")
+#: kinds of work a description and a text name; the first one a description names is the entity's kind
+WORK_KINDS = ("film", "novel", "play", "book", "character", "series", "album", "song", "opera", "painting",
+              "poem", "musical", "sculpture", "video game", "television series", "short story")
+PLACE_KINDS = ("city", "town", "village", "county", "state", "province", "region", "island", "port", "district")
+NATIONAL_CLASSES = frozenset({"Q7278"})  # political party
+WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
+WINDOW = 8  # words each side of a mention read for its description's words
+_YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 
 
-@lru_cache(maxsize=256)
-def document_cues(text: str) -> frozenset[str]:
-    """The document's capitalised words and names, folded, and the country of each demonym it writes."""
-    cues = set()
-    for match in _CAPITALISED.finditer(text):
-        words = normalize(match.group(0))
-        if not words or words in FUNCTION_WORDS:
-            continue
-        cues.add(words)
-        cues.update(w for w in words.split() if w not in FUNCTION_WORDS and len(w) > 2)
-        if words in DEMONYMS:
-            cues.add(DEMONYMS[words])
-    return frozenset(cues)
+@dataclass(frozen=True)
+class Fit:
+    """What the document says of one candidate: why it cannot be the one meant, or how much agrees."""
+    contradiction: str | None
+    agreement: tuple[int, int, int]  # (year or kind or place written with it, country, description words)
+
+
+class Context:
+    """Reads one document against the candidates of its mentions."""
+
+    def __init__(self, kb, text: str, geography: Geography | None = None):
+        self.kb, self.text = kb, text
+        self.geography = geography or Geography(kb)
+
+    def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
+        geo = self.geography
+        strong = 0
+        places = geo.qualifier(surface, self.text)
+        if places and geo.is_place(record):
+            if not any(described_by(record, p) or normalize(record.label) == p for p in places):
+                return Fit(f"the text places it in {', '.join(sorted(places))}", (0, 0, 0))
+            strong += 1
+        if self._written_as_place(surface, places) and not geo.is_place(record):
+            return Fit(f"the text writes {surface} as a place, {record.id} is none", (0, 0, 0))
+        year, described_year = written_year(surface, self.text), description_year(record)
+        if year and described_year:
+            if year != described_year:
+                return Fit(f"the text's {surface} is of {year}, {record.id} of {described_year}", (0, 0, 0))
+            strong += 1
+        if description_kind(record) in WORKS and (noun := apposition_noun(surface, self.text)) \
+                and noun not in WORK_KINDS:
+            return Fit(f"the text says {surface} is a {noun}, {record.id} is a work", (0, 0, 0))
+        kind, described_kind = written_kind(surface, self.text), description_kind(record)
+        if kind and described_kind:
+            if kind != described_kind:
+                return Fit(f"the text's {surface} is a {kind}, {record.id} a {described_kind}", (0, 0, 0))
+            strong += 1
+        if title_with_article(surface, self.text) and not fold(matched_name).startswith("the "):
+            return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not", (0, 0, 0))
+        if proper_against_common(surface, matched_name):
+            return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun", (0, 0, 0))
+        countries, ours = geo.of_record(record), geo.of_text(self.text, leave_out=surface)
+        if countries and not countries & ours and self._national(record):
+            return Fit(f"{record.id} is a party of a country the text does not name", (0, 0, 0))
+        return Fit(None, (strong, len(countries & ours), description_words(record, surface, self.text)))
+
+    def choose(self, surface: str, proposed: KBRecord | None,
+               linked: list[tuple[KBRecord, float, str]]) -> tuple[KBRecord | None, list[str]]:
+        """The candidate the document means among those the judge accepts (record, confidence, matched
+        name), with why the others are out; None: every one is contradicted, or there were none."""
+        fits = {record.id: self.fit(surface, record, name) for record, _, name in linked}
+        reasons = [f"{record.id}: {fits[record.id].contradiction}" for record, _, _ in linked
+                   if fits[record.id].contradiction]
+        kept = [(record, confidence) for record, confidence, _ in linked if not fits[record.id].contradiction]
+        if not kept:
+            return None, reasons
+        chosen = next((r for r, _ in kept if proposed is not None and r.id == proposed.id), None)
+        if chosen is not None and is_country(chosen):  # "Luxembourg" is the country before its capital
+            return chosen, reasons
+        best = max(kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])))[0]
+        return best, reasons
+
+
+    def _written_as_place(self, surface: str, places: frozenset[str]) -> bool:
+        """ "London, Ontario" (a place the KB has), "the town of Oxford", "Paris, a small city in Texas"."""
+        if any(any(self.geography.is_place(r) for r in self.kb.find_label(p, kind="entity")) for p in places):
+            return True
+        name, kinds = re.escape(surface), "|".join(PLACE_KINDS)
+        return bool(re.search(rf"\b(?:{kinds}) of {name}(?!\w)", self.text)
+                    or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,3}}(?:{kinds})\b", self.text))
+
+    def _national(self, record: KBRecord) -> bool:
+        """A party: its name ("Labour Party", "Liberal Party") is shared by parties in many countries, and a
+        text means the party of a country it names (or whose places or people it names). People, firms and
+        cities cross borders; they are not judged so."""
+        return any(c in NATIONAL_CLASSES or NATIONAL_CLASSES & set(self.kb.superclasses(c, depth=3))
+                   for c in record.types)
 
 
 def described_by(record: KBRecord, cue: str) -> bool:
-    """Whether the entity's description or one of its aliases names ``cue`` as whole words."""
+    """Whether the entity's description or one of its aliases names ``cue`` (folded) as whole words."""
     words = f" {normalize(' ; '.join([record.description, *record.aliases]))} "
     return f" {cue} " in words
 
 
-def shared_cues(record: KBRecord, text: str, surface: str) -> int:
-    """How many of the document's cues (other than the mention's own words) the entity's description names."""
-    own = set(normalize(surface).split()) | {normalize(surface), normalize(record.label)}
-    return sum(described_by(record, cue) for cue in document_cues(text) if cue not in own)
+def written_year(surface: str, text: str) -> str | None:
+    """The year a text writes with a name: "Dune (2021)", "the 1990 novel Jurassic Park"."""
+    name = re.escape(surface)
+    match = (re.search(rf"(?<!\w){name}\s*\({_YEAR}\)", text)
+             or re.search(rf"\b{_YEAR}\s+(?:[a-z]+\s+){{1,2}}{name}(?!\w)", text))
+    return match.group(1) if match else None
 
 
-def is_place(kb, record: KBRecord) -> bool:
-    """Whether the entity is a geographic location (a city, a region, a country...), by its classes."""
-    return any(c == GEOGRAPHIC_LOCATION or GEOGRAPHIC_LOCATION in kb.superclasses(c, depth=6) for c in record.types)
+def description_year(record: KBRecord) -> str | None:
+    """The year a work's description opens with: "1940 film by ..."."""
+    match = re.match(_YEAR + r"\b", record.description)
+    return match.group(1) if match else None
 
 
-def is_country(record: KBRecord) -> bool:
-    return bool(COUNTRIES & set(record.types))
+def written_kind(surface: str, text: str) -> str | None:
+    """The kind of work a text names right with a title: "the novel Jurassic Park", "King's novel The
+    Shining", "Dune, the film"; None when it names none there."""
+    name = re.escape(surface)
+    kinds = "|".join(WORK_KINDS)
+    match = (re.search(rf"\b({kinds})\s+{name}(?!\w)", text)
+             or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,2}}({kinds})\b", text))
+    return match.group(1) if match else None
 
 
-def qualifier(surface: str, text: str) -> str | None:
-    """The place a mention is written with: "London, Ontario" -> "ontario" (folded); None when there is none
-    or it is an abbreviation ("Salem, OR")."""
-    match = re.search(rf"(?<!\w){re.escape(surface)},\s+([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)", text)
-    if match is None or match.group(1).isupper():
-        return None
-    return normalize(match.group(1))
+def apposition_noun(surface: str, text: str) -> str | None:
+    """The noun a text puts after a name to say what it is: "Macbeth, the Scottish general in ..." ->
+    general; None without such an apposition."""
+    match = re.search(rf"(?<!\w){re.escape(surface)},\s+(?:a|an|the)\s+((?:[\w'’-]+\s+){{0,3}}?[a-z][\w-]*)"
+                      rf"(?=[,.;]|\s+(?:who|which|that|in|of|from|at|on|with)\b)", text)
+    return match.group(1).split()[-1] if match else None
+
+
+def description_kind(record: KBRecord) -> str | None:
+    """The first kind of work the description names: "1993 American science fiction film" -> film."""
+    found = [(m.start(), kind) for kind in WORK_KINDS
+             if (m := re.search(rf"\b{kind}\b", record.description.casefold()))]
+    return min(found)[1] if found else None
+
+
+def title_with_article(surface: str, text: str) -> bool:
+    """Whether the text writes the name with a capital "The" inside a sentence ("published The Hobbit"):
+    the article is part of the title, not the grammar."""
+    if not surface.startswith("The "):
+        return False
+    for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
+        before = text[:match.start()].rstrip()
+        if before and before[-1] not in ".!?:\"“(\n":
+            return True
+    return False
+
+
+def proper_against_common(surface: str, name: str) -> bool:
+    """ "Green Party" against "Green party": the same words, capitalised in the text where the KB's name has
+    a lowercase word, is a proper name against a common noun (a class, a type of thing)."""
+    words, names = surface.split(), name.split()
+    if len(words) != len(names) or len(words) < 2 or fold(surface) != fold(name):
+        return False
+    return any(w[:1].isupper() and n[:1].islower() and n.casefold() not in FUNCTION_WORDS
+               for w, n in zip(words, names))
+
+
+def description_words(record: KBRecord, surface: str, text: str) -> int:
+    """How many content words of the description occur near the mention, in its sentence ("the stern,
+    magical nanny")."""
+    own = set(normalize(surface).split())
+    described = {_stem(w) for w in normalize(record.description).split()
+                 if len(w) > 2 and w not in FUNCTION_WORDS and w not in own}
+    near = set()
+    for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
+        before = re.split(r"[.!?]\s", text[:match.start()])[-1].split()[-WINDOW:]  # within its sentence
+        after = re.split(r"[.!?](?:\s|$)", text[match.end():])[0].split()[:WINDOW]
+        near |= {_stem(w) for w in normalize(" ".join(before + after)).split()}
+    return len(described & near)
+
+
+def _stem(word: str) -> str:
+    """ "Shakespeare's" and "Shakespeare", "films" and "film" are one word here."""
+    word = word[:-1] if word.endswith("s") and len(word) > 3 else word
+    return DEMONYMS.get(word, word)
+
+
+def _popularity(record: KBRecord) -> int:
+    return getattr(record, "sitelinks", None) or 0  # sitelinks, where the KB has them

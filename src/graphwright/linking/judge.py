@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from graphwright.kb.records import KBRecord
-from graphwright.linking.names import NameMatch, match_name, normalize
+from graphwright.linking.geography import Geography
+from graphwright.linking.names import NameMatch, match_name, national_form, normalize
 from graphwright.tools.type_constraints import Role, check_type
 
 FEATURES = ("bias", "exact", "spelling", "part", "demonym", "type_fits", "type_conflict", "context")
@@ -84,6 +85,7 @@ class LinkJudge:
     def __init__(self, kb, model: JudgeModel | None = None, embedder=None):
         self.kb = kb
         self.model = model or JudgeModel.packaged()
+        self.geography = Geography(kb)  # where the KB's entities are, shared by the documents judged
         vectors = None if embedder else _kb_vectors(kb)
         self._embed = embedder.embed if embedder else (vectors.embedder.embed if vectors else None)
         self._memo: dict[str, np.ndarray] = {}
@@ -91,6 +93,8 @@ class LinkJudge:
     def evidence(self, surface: str, record: KBRecord, *, document: str, sentence: str,
                  prop: KBRecord | None = None, role: Role = "subject") -> LinkEvidence:
         name = match_name(surface, [record.label, *record.aliases])
+        if name.kind == "part" and national_form(surface, name.name, document):
+            name = NameMatch("exact", 1.0, name.name)  # the text's own short form of the name
         full = name.kind == "part" and normalize(name.name) in normalize(document)
         fit = check_type(self.kb, record.id, prop, role).fits if prop is not None else None
         return LinkEvidence(name, full, fit, self._context(sentence, record))

@@ -131,6 +131,8 @@ def _match(surface: str, names: list[str]) -> NameMatch:
             continue
         if case_bound(name) and not case_fits(surface, name):
             continue
+        if name is not names[0] and len(mention) <= 3 and surface.islower():  # "hi" is Hindi's code, not its name
+            continue
         if norm == mention:
             return NameMatch("exact", 1.0, name)
         name_words = norm.split()
@@ -167,6 +169,18 @@ def names_fit(surface: str, names: Iterable[str]) -> bool:
         if name_words and name_words <= words:
             return True
     return False
+
+
+def national_form(surface: str, name: str, document: str) -> bool:
+    """Whether ``name`` is ``surface`` with the demonym of a country the document names ("Estonian Reform
+    Party" for "the Reform Party" in a text about Estonia): the text's short form of that name."""
+    extra = normalize(name).split()
+    for word in normalize(surface).split():
+        if word not in extra:
+            return False
+        extra.remove(word)
+    text = f" {normalize(document)} "
+    return len(extra) == 1 and extra[0] in DEMONYMS and f" {DEMONYMS[extra[0]]} " in text
 
 
 def demonym_of(word: str, name: str) -> bool:

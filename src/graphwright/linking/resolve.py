@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
-from graphwright.linking.context import described_by, is_country, is_place, qualifier, shared_cues
+from graphwright.linking.context import Context
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.literals import LITERAL_DATATYPES, typed_value
 from graphwright.linking.names import full_name, is_function_word, is_number_or_date, normalize
@@ -54,6 +54,7 @@ class Resolver:
         self.warnings: list[str] = []
         self.minted: dict[str, Entity] = {}
         self._memo: dict[tuple[str, str, str, str], _Outcome] = {}
+        self.context = Context(self.kb, document.text, judge.geography)
 
     def result(self, result: ExtractionResult) -> ExtractionResult:
         if result.status != "ok":
@@ -133,10 +134,13 @@ class Resolver:
                                                   prop=prop, role=role)
             self._log(surface, role, prop, proposed, record, decision.linked, decision.confidence, decision.reason)
             if decision.linked:
-                linked.append((record, decision.confidence))
+                linked.append((record, decision.confidence, evidence.name.name))
             elif evidence.names_it and evidence.type_fit is False:
                 conflict = record
-        best = self._choose(surface, proposed, linked)
+        best, contradicted = self.context.choose(surface, proposed, linked)
+        for reason in contradicted:
+            self.decisions.append({"surface": surface, "role": role, "property": prop.id if prop else None,
+                                   "decision": "contradicted", "reason": reason})
         if best is not None:
             return _Outcome([Term.iri(best.iri, surface=surface, label=best.label)])
         if linked:  # the text places the name where none of the KB's same-name entities is
@@ -154,29 +158,6 @@ class Resolver:
             if outcomes and (all(not o.minted for o in outcomes) or all(len(p.split()) >= 2 for p in parts.groups())):
                 return _Outcome([t for o in outcomes for t in o.terms], [e for o in outcomes for e in o.minted])
         return self._mint(surface.split(",")[0].strip() or surface, prop, role)  # "Ridgecrest Falls, Ohio"
-
-    def _choose(self, surface: str, proposed: KBRecord | None, linked: list[tuple[KBRecord, float]]) -> KBRecord | None:
-        """Among the supported same-name entities: those the place written with the name fits ("London,
-        Ontario"; none: the KB lacks the one meant), then one whose description shares the document's other
-        names when the proposal shares none, else the system's proposal, else the most confident."""
-        if not linked:
-            return None
-        text = self.document.text
-        place = qualifier(surface, text)
-        places = [(r, c) for r, c in linked if is_place(self.kb, r)]
-        if place is not None and places:  # a place written with a place, not "Oscar Wilde, Margaret Thatcher"
-            linked = [(r, c) for r, c in places if described_by(r, place) or normalize(r.label) == place]
-            if not linked:
-                return None
-        cues = {r.id: shared_cues(r, text, surface) for r, _ in linked}
-        chosen = next((r for r, _ in linked if proposed is not None and r.id == proposed.id), None)
-        if chosen is not None and is_country(chosen):  # "Luxembourg" is the country before its capital
-            return chosen
-        if chosen is None or cues[chosen.id] == 0:
-            cued = max(linked, key=lambda rc: (cues[rc[0].id], rc[1], _popularity(rc[0])))[0]
-            if cues[cued.id] > 0:
-                return cued
-        return chosen or max(linked, key=lambda rc: (rc[1], _popularity(rc[0])))[0]
 
     def _candidates(self, surface: str, proposed: KBRecord | None) -> Iterator[KBRecord]:
         """The system's choice first; the KB is searched for others only when it is not supported."""
@@ -214,10 +195,6 @@ class Resolver:
 
 def resolve(result: ExtractionResult, document: Document, judge: LinkJudge) -> ExtractionResult:
     return Resolver(judge, document).result(result)
-
-
-def _popularity(record: KBRecord) -> int:
-    return getattr(record, "sitelinks", None) or 0  # sitelinks, where the KB has them
 
 
 def _show(t: Triple) -> str:

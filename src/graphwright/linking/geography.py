@@ -1,0 +1,108 @@
+"""Where a document is, and where a KB entity is, read from names and descriptions.
+
+The default KB holds no country statements, but its descriptions say where things are ("capital of Malta",
+"political party in the United Kingdom", "American political party", "city in Ontario, Canada"). A text's
+places are its countries, its demonyms ("Maltese") and the places the KB describes ("Valletta": Malta);
+an entity's are those its description names. Both are closed upwards through the descriptions of the
+places named ("Lincolnshire" -> England -> United Kingdom), so that a county and its country agree.
+
+Two same-name entities in different countries are then told apart by the document: a party "in Chile"
+is not the one a text about Sydney and Australia means.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphwright.kb.records import KBRecord
+from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, normalize
+
+GEOGRAPHIC_LOCATION = "Q2221906"
+COUNTRIES = frozenset({"Q6256", "Q3624078", "Q3336843"})  # country, sovereign state, country of the UK
+HOPS = 3  # descriptions followed upwards: town -> county -> country -> union
+_CAPITALISED = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'’-]*)*")
+_POSSESSIVE = re.compile(r"['’]s?$")
+# "Boston, a market town in Lincolnshire"; "Paris, a small city in northeast Texas"
+_APPOSITION = r",\s+(?:a|an|the)\s+(?:[a-z-]+\s+){0,4}(?:in|of|near)\s+(?:[a-z]+\s+){0,2}"
+_PLACE_NAME = r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
+
+
+def names_in(text: str) -> list[tuple[str, bool]]:
+    """The capitalised names of a text, possessives cut ("Malta's" -> "Malta"), each with whether it is one
+    word opening a sentence (capitalised there whatever it is: "Three years later")."""
+    return [(_POSSESSIVE.sub("", m.group(0)), " " not in m.group(0) and _opens_sentence(text, m.start()))
+            for m in _CAPITALISED.finditer(text)]
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" \"'“‘(")
+    return not before or before[-1] in ".!?:\n"
+
+
+def is_country(record: KBRecord) -> bool:
+    return bool(COUNTRIES & set(record.types)) or record.description.startswith("country ")
+
+
+class Geography:
+    """Countries of names, texts and KB entities, against one KB (memoised: documents repeat their names)."""
+
+    def __init__(self, kb):
+        self.kb = kb
+        self._names: dict[str, frozenset[str]] = {}
+
+    def is_place(self, record: KBRecord) -> bool:
+        """Whether the entity is a geographic location (a city, a region, a country...), by its classes."""
+        return is_country(record) or any(
+            c == GEOGRAPHIC_LOCATION or GEOGRAPHIC_LOCATION in self.kb.superclasses(c, depth=6) for c in record.types)
+
+    def of_record(self, record: KBRecord, hops: int = HOPS) -> frozenset[str]:
+        """The countries (QIDs) an entity is in, as its description says; a country is in itself."""
+        if is_country(record):  # the top, but for a union's parts: "country in north-west Europe, part of the UK"
+            union = record.description.partition("part of ")[2]
+            return frozenset({record.id} | (self._of_words(union, 0) if hops > 0 and union else set()))
+        return frozenset(self._of_words(record.description, hops - 1) if hops > 0 else set())
+
+    def of_text(self, text: str, leave_out: str = "") -> frozenset[str]:
+        """The countries a text's names place it in; ``leave_out``: the mention being linked."""
+        return frozenset(self._of_words(text, HOPS, leave_out=normalize(leave_out)))
+
+    def of_name(self, name: str, hops: int = HOPS) -> frozenset[str]:
+        """The countries the KB's entities of this name are in: the country of that name, else what all of them
+        agree on ("Valletta", "Caroline Lucas": a British politician); nothing for namesakes in several."""
+        key = f"{hops}:{normalize(name)}"
+        if key not in self._names:
+            self._names[key] = frozenset()  # a description that names its own entity does not recurse
+            records = self.kb.find_label(name, kind="entity")
+            country = next((r for r in records if is_country(r)), None)
+            found = {self.of_record(r, hops) for r in ([country] if country else records)} - {frozenset()}
+            self._names[key] = found.pop() if len(found) == 1 else frozenset()
+        return self._names[key]
+
+    def _of_words(self, text: str, hops: int, leave_out: str = "") -> set[str]:
+        found: set[str] = set()
+        for name, opens in names_in(text):
+            folded = normalize(name)
+            if not folded or folded == leave_out or folded in FUNCTION_WORDS:
+                continue
+            if opens and folded not in DEMONYMS and not any(self.is_place(r) for r in self.kb.find_label(folded)):
+                continue
+            countries = self.of_name(DEMONYMS.get(folded, folded), hops)
+            if not countries and " " in folded:  # "Glasgow Hillhead": the place within the name
+                countries = frozenset().union(*(self.of_name(w, hops) for w in folded.split()
+                                                if len(w) > 2 and w not in FUNCTION_WORDS and w != leave_out))
+            found |= countries
+        return found
+
+    def qualifier(self, surface: str, text: str) -> frozenset[str]:
+        """The place a mention is written with, folded: "London, Ontario", "Boston, a market town in
+        Lincolnshire"; for an abbreviation, the places the KB has it for ("ME": Maine, Montenegro)."""
+        for pattern in (r",\s+" + _PLACE_NAME, _APPOSITION + _PLACE_NAME):
+            match = re.search(rf"(?<!\w){re.escape(surface)}{pattern}", text)
+            if match is None:
+                continue
+            place = match.group(1)
+            if not place.isupper():
+                return frozenset({normalize(place)})
+            return frozenset(normalize(r.label) for r in self.kb.find_label(place, kind="entity")
+                             if place in r.aliases and self.is_place(r))
+        return frozenset()
