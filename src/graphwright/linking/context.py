@@ -12,8 +12,9 @@ document contradicts is out:
 - a title written with its article ("The Hobbit") against a name without it ("Hobbit", the race), and
   a proper name ("the Green Party") against a common noun ("Green party", a type of party).
 
-Among the rest, the one the document agrees with most (same year, same kind, same country, words of its
-description around the mention) is taken; the system's proposal on a tie. When every candidate is
+Among the rest, the one the document agrees with most is taken: same year, kind or place written with the
+name; then the entity whose label (not an alias) the text writes; then the countries and the words of its
+description around the mention; the system's proposal on a tie. When every candidate is
 contradicted, the KB lacks the one meant and the name is minted.
 """
 
@@ -40,7 +41,8 @@ _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 class Fit:
     """What the document says of one candidate: why it cannot be the one meant, or how much agrees."""
     contradiction: str | None
-    agreement: tuple[int, int, int]  # (year or kind or place written with it, country, description words)
+    agreement: tuple[int, bool, int]  # (year, kind or place written with it; its label is the name; country and
+    # description words shared with the text)
 
 
 class Context:
@@ -55,32 +57,33 @@ class Context:
         strong = 0
         places = geo.qualifier(surface, self.text)
         if places and geo.is_place(record):
-            if not any(described_by(record, p) or normalize(record.label) == p for p in places):
-                return Fit(f"the text places it in {', '.join(sorted(places))}", (0, 0, 0))
+            if not any(geo.lies_in(record, p) for p in places):
+                return Fit(f"the text places it in {', '.join(sorted(places))}", (0, False, 0))
             strong += 1
         if self._written_as_place(surface, places) and not geo.is_place(record):
-            return Fit(f"the text writes {surface} as a place, {record.id} is none", (0, 0, 0))
+            return Fit(f"the text writes {surface} as a place, {record.id} is none", (0, False, 0))
         year, described_year = written_year(surface, self.text), description_year(record)
         if year and described_year:
             if year != described_year:
-                return Fit(f"the text's {surface} is of {year}, {record.id} of {described_year}", (0, 0, 0))
+                return Fit(f"the text's {surface} is of {year}, {record.id} of {described_year}", (0, False, 0))
             strong += 1
         if description_kind(record) in WORKS and (noun := apposition_noun(surface, self.text)) \
                 and noun not in WORK_KINDS:
-            return Fit(f"the text says {surface} is a {noun}, {record.id} is a work", (0, 0, 0))
+            return Fit(f"the text says {surface} is a {noun}, {record.id} is a work", (0, False, 0))
         kind, described_kind = written_kind(surface, self.text), description_kind(record)
         if kind and described_kind:
             if kind != described_kind:
-                return Fit(f"the text's {surface} is a {kind}, {record.id} a {described_kind}", (0, 0, 0))
+                return Fit(f"the text's {surface} is a {kind}, {record.id} a {described_kind}", (0, False, 0))
             strong += 1
         if title_with_article(surface, self.text) and not fold(matched_name).startswith("the "):
-            return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not", (0, 0, 0))
+            return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not", (0, False, 0))
         if proper_against_common(surface, matched_name):
-            return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun", (0, 0, 0))
+            return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun", (0, False, 0))
         countries, ours = geo.of_record(record), geo.of_text(self.text, leave_out=surface)
         if countries and not countries & ours and self._national(record):
-            return Fit(f"{record.id} is a party of a country the text does not name", (0, 0, 0))
-        return Fit(None, (strong, len(countries & ours), description_words(record, surface, self.text)))
+            return Fit(f"{record.id} is a party of a country the text does not name", (0, False, 0))
+        labelled = normalize(record.label) == normalize(surface)  # "Ontario" is the province's name, the lake's alias
+        return Fit(None, (strong, labelled, len(countries & ours) + description_words(record, surface, self.text)))
 
     def choose(self, surface: str, proposed: KBRecord | None,
                linked: list[tuple[KBRecord, float, str]]) -> tuple[KBRecord | None, list[str]]:
@@ -115,12 +118,6 @@ class Context:
                    for c in record.types)
 
 
-def described_by(record: KBRecord, cue: str) -> bool:
-    """Whether the entity's description or one of its aliases names ``cue`` (folded) as whole words."""
-    words = f" {normalize(' ; '.join([record.description, *record.aliases]))} "
-    return f" {cue} " in words
-
-
 def written_year(surface: str, text: str) -> str | None:
     """The year a text writes with a name: "Dune (2021)", "the 1990 novel Jurassic Park"."""
     name = re.escape(surface)
@@ -137,10 +134,10 @@ def description_year(record: KBRecord) -> str | None:
 
 def written_kind(surface: str, text: str) -> str | None:
     """The kind of work a text names right with a title: "the novel Jurassic Park", "King's novel The
-    Shining", "Dune, the film"; None when it names none there."""
+    Shining", "her first book, Emma", "Dune, the film"; None when it names none there."""
     name = re.escape(surface)
     kinds = "|".join(WORK_KINDS)
-    match = (re.search(rf"\b({kinds})\s+{name}(?!\w)", text)
+    match = (re.search(rf"\b({kinds}),?\s+{name}(?!\w)", text)
              or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,2}}({kinds})\b", text))
     return match.group(1) if match else None
 

@@ -22,8 +22,9 @@ COUNTRIES = frozenset({"Q6256", "Q3624078", "Q3336843"})  # country, sovereign s
 HOPS = 3  # descriptions followed upwards: town -> county -> country -> union
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'’-]*)*")
 _POSSESSIVE = re.compile(r"['’]s?$")
-# "Boston, a market town in Lincolnshire"; "Paris, a small city in northeast Texas"
-_APPOSITION = r",\s+(?:a|an|the)\s+(?:[a-z-]+\s+){0,4}(?:in|of|near)\s+(?:[a-z]+\s+){0,2}"
+# "Boston, a market town in Lincolnshire"; "Paris, a small city in northeast Texas"; "Hamilton, at the western
+# end of Lake Ontario"
+_APPOSITION = r",\s+(?:(?:a|an|the)\s+(?:[a-z-]+\s+){0,4})?(?:in|of|near|on|at)\s+(?:[a-z]+\s+){0,4}"
 _PLACE_NAME = r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
 
 
@@ -93,6 +94,17 @@ class Geography:
             found |= countries
         return found
 
+    def lies_in(self, record: KBRecord, place: str) -> bool:
+        """Whether the entity's description or aliases name ``place`` (folded), or a region that the KB's
+        description of ``place`` names too ("San Francisco Bay": bay on the California coast; Richmond: city
+        in Contra Costa County, California)."""
+        if normalize(record.label) == place or _names(record, place):
+            return True
+        described = {normalize(name) for r in self.kb.find_label(place, kind="entity") if self.is_place(r)
+                     for name, _ in names_in(r.description)}
+        return any(_names(record, region) for region in described
+                   if region and not any(is_country(r) for r in self.kb.find_label(region, kind="entity")))
+
     def qualifier(self, surface: str, text: str) -> frozenset[str]:
         """The place a mention is written with, folded: "London, Ontario", "Boston, a market town in
         Lincolnshire"; for an abbreviation, the places the KB has it for ("ME": Maine, Montenegro)."""
@@ -106,3 +118,8 @@ class Geography:
             return frozenset(normalize(r.label) for r in self.kb.find_label(place, kind="entity")
                              if place in r.aliases and self.is_place(r))
         return frozenset()
+
+
+def _names(record: KBRecord, place: str) -> bool:
+    """Whether the entity's description or one of its aliases names ``place`` (folded) as whole words."""
+    return f" {place} " in f" {normalize(' ; '.join([record.description, *record.aliases]))} "

@@ -84,8 +84,9 @@ def fold(name: str) -> str:
 
 
 def normalize(name: str) -> str:
-    """``fold``, and accents and a leading "the" do not make another name either (linking)."""
+    """``fold``, and accents, "&" for "and" and a leading "the" do not make another name either (linking)."""
     text = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+    text = text.replace("&", " and ")
     text = fold(text)
     return text[4:] if text.startswith("the ") else text
 

@@ -160,12 +160,15 @@ class Resolver:
         return self._mint(surface.split(",")[0].strip() or surface, prop, role)  # "Ridgecrest Falls, Ohio"
 
     def _candidates(self, surface: str, proposed: KBRecord | None) -> Iterator[KBRecord]:
-        """The system's choice first; the KB is searched for others only when it is not supported."""
-        if proposed:
-            yield proposed
-        for hit in self.kb.search(surface, kind="entity", mode="label", k=ALTERNATIVES):
-            if proposed is None or hit.record.id != proposed.id:
-                yield hit.record
+        """The system's choice first, then the KB's other entities of that name."""
+        seen = set()
+        # every entity of exactly this name, then the search's near names ("Bram Stoker's Dracula")
+        named = self.kb.find_label(surface, kind="entity")[:ALTERNATIVES]
+        searched = [hit.record for hit in self.kb.search(surface, kind="entity", mode="label", k=ALTERNATIVES)]
+        for record in [*([proposed] if proposed else []), *named, *searched]:
+            if record.id not in seen:
+                seen.add(record.id)
+                yield record
 
     def _mint(self, surface: str, prop: KBRecord | None, role: Role) -> _Outcome:
         if not surface.split():  # only spaces or separators: no name to give a node
