@@ -78,6 +78,8 @@ def test_a_milestone_or_the_last_checkpoint_exports_as_a_llama_cpp_adapter(tiny,
 
     data, out = write(tmp_path / "train.jsonl", rows(8)), tmp_path / "run"
     train_adapter(tiny, data, out, RECIPE, milestones=(2,), until_document=4)
+    convert(out, out / "adapter-doc4.gguf")  # an export beside the milestones: the run still resumes
+    assert train_adapter(tiny, data, out, RECIPE, milestones=(2, 6), until_document=6)["rows"] == 6
     names = []
     for source in (out / "adapter-doc2", out):
         written = convert(source, tmp_path / f"{source.name}.gguf")

@@ -126,7 +126,8 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
         set_peft_model_state_dict(model, torch.load(checkpoint / "adapter.pt", weights_only=True))
         optimizer.load_state_dict(torch.load(checkpoint / "optimizer.pt", weights_only=True))
     model.train()
-    kept = {int(p.name.removeprefix("adapter-doc")) for p in out.glob("adapter-doc*")}
+    # milestone folders only: an adapter exported next to them (adapter-doc64.gguf) is not one
+    kept = {int(p.name.removeprefix("adapter-doc")) for p in out.glob("adapter-doc*") if p.is_dir()}
     stop = min(until_document or 10**9, max(r.get("document", 0) for r in rows) if rows else 0)
     for batch in _batches(rows, position.row, recipe.accumulation, stop):
         if max_steps is not None and position.step >= max_steps:
