@@ -217,6 +217,22 @@ async def test_a_function_word_is_no_argument_and_never_ontario(default_kb):
     assert any("'on' is a function word" in w for w in result.warnings)
 
 
+async def test_a_fact_turned_round_is_kept_only_where_a_sentence_states_it(default_kb):
+    text = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the "
+            "University of Bergen. Sofie Halvmark is chief executive of Korvbro Analytics.")
+    llm = ScriptedLLM(lambda m, s: json.dumps({"triples": [
+        ["Maren Solberg", "founded", "University of Bergen"],  # a small model's slip: no sentence says so
+        ["Sofie Halvmark", "chief executive", "Korvbro Analytics"],  # the other way round, and stated
+        ["Maren Solberg", "founded", "Tidewater Instruments"],  # "founded by", read backwards, and stated
+    ]}))
+    result = await run(default_kb, llm, text=text, map_with_model=False)
+    assert facts_of(result) == {("Korvbro Analytics", "P169", "Sofie Halvmark"),
+                                ("Tidewater Instruments", "P112", "Maren Solberg")}
+    assert result.extra["dropped"]["turned round"] == 1
+    assert any("Maren Solberg, founded, University of Bergen" in w and "no sentence states it" in w
+               for w in result.warnings)
+
+
 def test_a_looping_answer_is_caught_when_a_fact_comes_the_third_time():
     from graphwright.systems.facts.system import repeats_a_fact
 

@@ -24,6 +24,7 @@ from typing import Any, Iterator
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
 from graphwright.linking.context import Context
+from graphwright.linking.fact_types import FactTypes
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.literals import LITERAL_DATATYPES, typed_value
 from graphwright.linking.names import full_name, is_function_word, is_number_or_date, normalize
@@ -66,8 +67,12 @@ class Resolver:
                     triples.setdefault(t.key(), t)
             except Drop as why:
                 self.warnings.append(f"dropped {_show(triple)}: {why}")
+        kept, misfits = FactTypes(self.kb).check(list(triples.values()))
+        for triple, why in misfits:
+            self.warnings.append(f"dropped {_show(triple)}: {why}")
+            self.decisions.append({"triple": _show(triple), "decision": "type misfit", "reason": why})
         return result.model_copy(update={
-            "triples": list(triples.values()),
+            "triples": kept,
             "entities": result.entities + list(self.minted.values()),
             "warnings": result.warnings + self.warnings,
             "extra": {**result.extra, "linking": self.decisions}})

@@ -223,7 +223,7 @@ class FactsSystem:
         if questions:
             mapped.update(await self._ask(llm, questions, result))
         result.extra["mapping"] = dict(Counter(m.via for m in mapped.values()))
-        return self._graph(document, facts, mapped)
+        return self._graph(document, facts, mapped, result)
 
     def _year_as_number(self, fact: OpenFact) -> OpenFact:
         """A bare four-digit number is read as a year; where the relation takes a number and no date ("4150
@@ -257,8 +257,8 @@ class FactsSystem:
         result.trace.append(TraceStep(step=2, node="map", output=text))
         return dict(zip(questions, answers))
 
-    def _graph(self, document: Document, facts: list[OpenFact],
-               mapped: dict[tuple, Mapped]) -> tuple[list[Triple], list[Entity]]:
+    def _graph(self, document: Document, facts: list[OpenFact], mapped: dict[tuple, Mapped],
+               result: ExtractionResult) -> tuple[list[Triple], list[Entity]]:
         base = self.provenance
         triples: dict[tuple[str, str, str], Triple] = {}
         entities: dict[str, Entity] = {}
@@ -268,6 +268,16 @@ class FactsSystem:
             if choice.via == "outside schema":
                 continue
             subject, obj = fact.subject, fact.object
+            evidence = stating_sentence(document, fact)
+            if choice.mapping and choice.mapping.swapped and obj.kind == "item" and not states(evidence.text, fact):
+                # read the other way round ("founded" is "founded by"; a person is no company's chief executive),
+                # it stands only where a sentence says it: a small model's "Maren Solberg founded University of
+                # Bergen", cited by "She studied physics at the University of Bergen", is a slip, not a fact
+                result.warnings.append(f"dropped [{subject.words}, {fact.relation}, {obj.words}]: turned round, and "
+                                       f"no sentence states it")
+                result.extra.setdefault("dropped", {})
+                result.extra["dropped"]["turned round"] = result.extra["dropped"].get("turned round", 0) + 1
+                continue
             if choice.mapping and choice.mapping.swapped:
                 if obj.kind != "item":
                     continue
@@ -280,7 +290,7 @@ class FactsSystem:
                 choice.mapping.property)  # a schema relation whose object is a plain string
             terms = [self._entity(subject, proposals),
                      Term.literal(obj.words, surface=obj.words) if as_written else self._value(obj, proposals)]
-            provenance = base.model_copy(update={"evidence": stating_sentence(document, fact)})
+            provenance = base.model_copy(update={"evidence": evidence})
             triple = Triple(subject=terms[0], predicate=predicate, object=terms[1], provenance=provenance)
             triples.setdefault(triple.key(), triple)
             for term, argument in zip(terms, (subject, obj)):
@@ -347,6 +357,15 @@ def stating_sentence(document: Document, fact: OpenFact) -> Span:
         return obj
     given_later = max((fact.subject, fact.object), key=lambda argument: document.text.find(argument.span.text))
     return subject if given_later is fact.subject else obj
+
+
+def states(sentence: str, fact: OpenFact) -> bool:
+    """Whether a sentence states the fact itself: it holds a word of its relation ("found" of "founded" in
+    "founder") and names one of its arguments as the model wrote it (the other may be "she" or "it")."""
+    folded = sentence.casefold()
+    words = [w[:5] for w in re.findall(r"[a-z]{4,}", fact.relation.casefold())]
+    named = any(a.span.text.casefold() in folded for a in (fact.subject, fact.object))
+    return named and (not words or any(w in folded for w in words))
 
 
 def _kind_of(reason: str) -> str:
