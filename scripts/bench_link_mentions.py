@@ -6,7 +6,7 @@ it holds a namesake. The linker is asked what `facts` asks of it: the KB entity 
 (by label or alias), then open-world linking, which keeps the link when the text supports it and mints a
 node of the name's own otherwise. No model is called.
 
-Per half (dev, test, and the held-out half written later, examples/linking/mentions-heldout.yaml): wrong
+Per half (dev, test, and the held-out halves written later, examples/linking/mentions-heldout*.yaml): wrong
 links (linked to another entity than the gold one, or linked where the gold is none) over all links, NIL accuracy (gold none, not linked), linking recall (gold entity, linked to it), and
 the same by kind of text. Each mention's outcome goes to the ledger
 (docs/bench-ledger/link-mentions--<linker>-<split>.json).
@@ -37,7 +37,8 @@ from graphwright.model import Document
 from graphwright.systems.facts.kb_names import KBNames
 
 MENTIONS = ROOT / "examples" / "linking" / "mentions.yaml"  # the dev and test halves
-HELDOUT = ROOT / "examples" / "linking" / "mentions-heldout.yaml"  # written later, run once per linker
+HELDOUT = {"heldout": ROOT / "examples" / "linking" / "mentions-heldout.yaml",  # written after the test half was read
+           "heldout2": ROOT / "examples" / "linking" / "mentions-heldout2.yaml"}  # and after the first held-out half
 BASELINE = "today"  # the linker as it was when the benchmark was written, before issue 61 changed it
 
 
@@ -79,7 +80,7 @@ def link(kb, judge: LinkJudge, names: KBNames, text_id: str, text: str, surface:
 def run(split: str) -> list[Outcome]:
     kb = open_kb("default")
     judge, names = LinkJudge(kb), KBNames(kb)
-    path = HELDOUT if split == "heldout" else MENTIONS
+    path = HELDOUT.get(split, MENTIONS)
     texts = [t for t in yaml.safe_load(path.read_text(encoding="utf-8"))["texts"] if t["split"] == split]
     outcomes = []
     for t in texts:
@@ -120,8 +121,8 @@ def table(split: str, outcomes: list[Outcome], command: str, linker: str) -> str
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("dev", "test", "heldout"), default="dev",
-                        help="heldout: the half written after the test half's errors were read")
+    parser.add_argument("--split", choices=("dev", "test", *HELDOUT), default="dev",
+                        help="heldout, heldout2: halves written later, each after the one before was read")
     parser.add_argument("--linker", default="current", help=f"the name of this linker's rows and ledger "
                         f"({BASELINE!r} is the one before issue 61, kept for comparison)")
     args = parser.parse_args()

@@ -31,6 +31,7 @@ from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 WORK_KINDS = ("film", "novel", "play", "book", "character", "series", "album", "song", "opera", "painting",
               "poem", "musical", "sculpture", "video game", "television series", "short story")
 PLACE_KINDS = ("city", "town", "village", "county", "state", "province", "region", "island", "port", "district")
+REGION_KINDS = r"(?:\w+\s+){0,2}(?:state|province|territory|region|county|canton|prefecture)\b"
 NATIONAL_CLASSES = frozenset({"Q7278"})  # political party
 WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
 WINDOW = 8  # words each side of a mention read for its description's words
@@ -41,8 +42,8 @@ _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 class Fit:
     """What the document says of one candidate: why it cannot be the one meant, or how much agrees."""
     contradiction: str | None
-    agreement: tuple[int, bool, int]  # (year, kind or place written with it; its label is the name; country and
-    # description words shared with the text)
+    agreement: tuple[int, int, bool] = (0, 0, False)  # (year, kind or place written with it; country, words of
+    # the description and an acronym's letters shared with the text; its label is the name)
 
 
 class Context:
@@ -53,37 +54,22 @@ class Context:
         self.geography = geography or Geography(kb)
 
     def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
-        geo = self.geography
         strong = 0
-        places = geo.qualifier(surface, self.text)
-        if places and geo.is_place(record):
-            if not any(geo.lies_in(record, p) for p in places):
-                return Fit(f"the text places it in {', '.join(sorted(places))}", (0, False, 0))
-            strong += 1
-        if self._written_as_place(surface, places) and not geo.is_place(record):
-            return Fit(f"the text writes {surface} as a place, {record.id} is none", (0, False, 0))
-        year, described_year = written_year(surface, self.text), description_year(record)
-        if year and described_year:
-            if year != described_year:
-                return Fit(f"the text's {surface} is of {year}, {record.id} of {described_year}", (0, False, 0))
-            strong += 1
-        if description_kind(record) in WORKS and (noun := apposition_noun(surface, self.text)) \
-                and noun not in WORK_KINDS:
-            return Fit(f"the text says {surface} is a {noun}, {record.id} is a work", (0, False, 0))
-        kind, described_kind = written_kind(surface, self.text), description_kind(record)
-        if kind and described_kind:
-            if kind != described_kind:
-                return Fit(f"the text's {surface} is a {kind}, {record.id} a {described_kind}", (0, False, 0))
-            strong += 1
+        for check in (self._place, self._qualifying, self._work):
+            why, agrees = check(surface, record)
+            if why:
+                return Fit(why)
+            strong += agrees
         if title_with_article(surface, self.text) and not fold(matched_name).startswith("the "):
-            return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not", (0, False, 0))
+            return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not")
         if proper_against_common(surface, matched_name):
-            return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun", (0, False, 0))
-        countries, ours = geo.of_record(record), geo.of_text(self.text, leave_out=surface)
-        if countries and not countries & ours and self._national(record):
-            return Fit(f"{record.id} is a party of a country the text does not name", (0, False, 0))
+            return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
+        countries, ours = self.geography.of_record(record), self.geography.of_text(self.text, leave_out=surface)
+        if self._national(record) and not countries & ours:
+            return Fit(f"{record.id} is a party of no country the text names")
         labelled = normalize(record.label) == normalize(surface)  # "Ontario" is the province's name, the lake's alias
-        return Fit(None, (strong, labelled, len(countries & ours) + description_words(record, surface, self.text)))
+        shared = len(countries & ours) + description_words(record, surface, self.text) + is_acronym_of(surface, record.label)
+        return Fit(None, (strong, shared, labelled))
 
     def choose(self, surface: str, proposed: KBRecord | None,
                linked: list[tuple[KBRecord, float, str]]) -> tuple[KBRecord | None, list[str]]:
@@ -96,11 +82,62 @@ class Context:
         if not kept:
             return None, reasons
         chosen = next((r for r, _ in kept if proposed is not None and r.id == proposed.id), None)
-        if chosen is not None and is_country(chosen):  # "Luxembourg" is the country before its capital
-            return chosen, reasons
+        if chosen is not None and is_country(chosen) and fits[chosen.id].agreement[2]:
+            return chosen, reasons  # "Luxembourg" is the country before its capital
         best = max(kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])))[0]
         return best, reasons
 
+    def _place(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """The place a name is written with ("London, Ontario"; "Lebanon, a small city in Pennsylvania"), and
+        whether the text writes it as a place at all ("the town of Oxford")."""
+        geo = self.geography
+        places = geo.qualifier(surface, self.text)
+        if self._written_as_place(surface, places) and not geo.is_place(record):
+            return f"the text writes {surface} as a place, {record.id} is none", 0
+        if not places or not geo.is_place(record):
+            return None, 0
+        if any(geo.lies_in(record, p) for p in places):
+            return None, 1
+        return f"the text places it in {', '.join(sorted(places))}", 0
+
+    def _qualifying(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """A name written as where another place lies ("Denver, CO"; "Melbourne, the capital of Victoria"):
+        the entity the KB's places of that name are in, not a namesake elsewhere ("CO" is not Colombia)."""
+        qualified = self.geography.qualified(surface, self.text)
+        if qualified is None:
+            return None, 0
+        if not self.geography.is_place(record):
+            return f"the text writes {surface} as where a place lies, {record.id} is no place", 0
+        if len(surface) == 2 and surface.isupper() and is_country(record):
+            return f"{surface} after a place is a state's or province's code, {record.id} is a country", 0
+        if not any(qualified):  # a place the KB lacks: a region, not a city, is what a code after it names
+            return None, int(bool(re.match(REGION_KINDS, record.description)))
+        countries = self.geography.of_record(record)
+        shared = {c for records in qualified for r in records for c in self.geography.of_record(r)} & countries
+        if (shared or not countries) and any(_names_in_description(r, record.label) for rs in qualified for r in rs):
+            return None, 2  # "Melbourne, the capital of Victoria": the state, not the Seychelles' capital
+        return (None, 1) if shared else (f"{surface} qualifies a place that {record.id} does not hold", 0)
+
+    def _work(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """A work's year and kind as the text writes them with its title, and what an apposition calls it."""
+        described_kind = description_kind(record)
+        year, described_year = written_year(surface, self.text), description_year(record)
+        agrees = 0
+        if year and described_year:
+            if year != described_year:
+                return f"the text's {surface} is of {year}, {record.id} of {described_year}", 0
+            agrees += 1
+        elif year and re.search(rf"(?<!\w){re.escape(surface)}\s*\({year}\)", self.text) \
+                and described_kind not in WORKS:
+            return f"the text dates {surface} ({year}) as a work, {record.id} is none", 0
+        if described_kind in WORKS and (noun := apposition_noun(surface, self.text)) and noun not in WORK_KINDS:
+            return f"the text says {surface} is a {noun}, {record.id} is a work", 0
+        kind = written_kind(surface, self.text)
+        if kind and described_kind:
+            if kind != described_kind:
+                return f"the text's {surface} is a {kind}, {record.id} a {described_kind}", 0
+            agrees += 1
+        return None, agrees
 
     def _written_as_place(self, surface: str, places: frozenset[str]) -> bool:
         """ "London, Ontario" (a place the KB has), "the town of Oxford", "Paris, a small city in Texas"."""
@@ -112,10 +149,26 @@ class Context:
 
     def _national(self, record: KBRecord) -> bool:
         """A party: its name ("Labour Party", "Liberal Party") is shared by parties in many countries, and a
-        text means the party of a country it names (or whose places or people it names). People, firms and
-        cities cross borders; they are not judged so."""
+        text means the party of a country it names (or whose places or people it names); a party the KB
+        does not place is not one the text can be shown to mean. People, firms and cities cross borders;
+        they are not judged so."""
         return any(c in NATIONAL_CLASSES or NATIONAL_CLASSES & set(self.kb.superclasses(c, depth=3))
                    for c in record.types)
+
+
+def is_acronym_of(surface: str, label: str) -> bool:
+    """ "ESA" of "European Space Agency", "NATO" of "North Atlantic Treaty Organization" (small words may
+    be left out or kept)."""
+    if not (2 <= len(surface) <= 6 and surface.isupper() and surface.isalpha()):
+        return False
+    words = re.findall(r"[^\W\d_]+", label)
+    initials = "".join(w[0] for w in words).upper()
+    content = "".join(w[0] for w in words if w.casefold() not in FUNCTION_WORDS).upper()
+    return surface in (initials, content) and len(words) > 1
+
+
+def _names_in_description(record: KBRecord, label: str) -> bool:
+    return f" {normalize(label)} " in f" {normalize(record.description)} "
 
 
 def written_year(surface: str, text: str) -> str | None:

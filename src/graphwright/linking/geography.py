@@ -24,7 +24,7 @@ _CAPITALISED = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w
 _POSSESSIVE = re.compile(r"['’]s?$")
 # "Boston, a market town in Lincolnshire"; "Paris, a small city in northeast Texas"; "Hamilton, at the western
 # end of Lake Ontario"
-_APPOSITION = r",\s+(?:(?:a|an|the)\s+(?:[a-z-]+\s+){0,4})?(?:in|of|near|on|at)\s+(?:[a-z]+\s+){0,4}"
+_APPOSITION = r",\s+(?:(?:a|an|the)\s+(?:[a-z-]+\s+){0,4})?(?:in|of|near|on|at)\s+(?:[a-z-]+\s+){0,4}"
 _PLACE_NAME = r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
 
 
@@ -97,13 +97,29 @@ class Geography:
     def lies_in(self, record: KBRecord, place: str) -> bool:
         """Whether the entity's description or aliases name ``place`` (folded), or a region that the KB's
         description of ``place`` names too ("San Francisco Bay": bay on the California coast; Richmond: city
-        in Contra Costa County, California)."""
+        in Contra Costa County, California). Sharing only a country is not enough: "Paris, a small city in
+        Texas" is not Paris, Kentucky."""
         if normalize(record.label) == place or _names(record, place):
             return True
-        described = {normalize(name) for r in self.kb.find_label(place, kind="entity") if self.is_place(r)
-                     for name, _ in names_in(r.description)}
+        records = [r for r in self.kb.find_label(place, kind="entity") if self.is_place(r)]
+        described = {normalize(name) for r in records for name, _ in names_in(r.description)}
         return any(_names(record, region) for region in described
                    if region and not any(is_country(r) for r in self.kb.find_label(region, kind="entity")))
+
+    def qualified(self, surface: str, text: str) -> list[list[KBRecord]] | None:
+        """The KB's places of each name the text qualifies with ``surface``: "Denver, CO", "Melbourne, the
+        capital of Victoria" -> [Denver's places], [Melbourne's places]; [[]] for a place the KB lacks that
+        a code qualifies ("Savannah, GA"); None when ``surface`` qualifies no place."""
+        name = re.escape(surface)
+        code = surface.isupper() and 2 <= len(surface) <= 3
+        found = []
+        for pattern in (rf"{_PLACE_NAME},\s+{name}(?!\w)", rf"{_PLACE_NAME}{_APPOSITION}{name}(?!\w)"):
+            for match in re.finditer(pattern, text):
+                records = self.kb.find_label(_POSSESSIVE.sub("", match.group(1)), kind="entity")
+                places = [r for r in records if self.is_place(r)]
+                if places or (code and not records):  # not "Oscar Wilde, Margaret Thatcher and others"
+                    found.append(places)
+        return found or None
 
     def qualifier(self, surface: str, text: str) -> frozenset[str]:
         """The place a mention is written with, folded: "London, Ontario", "Boston, a market town in
@@ -112,7 +128,7 @@ class Geography:
             match = re.search(rf"(?<!\w){re.escape(surface)}{pattern}", text)
             if match is None:
                 continue
-            place = match.group(1)
+            place = _POSSESSIVE.sub("", match.group(1))  # "Córdoba, Argentina's second-largest city"
             if not place.isupper():
                 return frozenset({normalize(place)})
             return frozenset(normalize(r.label) for r in self.kb.find_label(place, kind="entity")
