@@ -32,7 +32,8 @@ WORK_KINDS = ("film", "novel", "play", "book", "character", "series", "album", "
               "poem", "musical", "sculpture", "video game", "television series", "short story")
 PLACE_KINDS = ("city", "town", "village", "county", "state", "province", "region", "island", "port", "district")
 REGION_KINDS = r"(?:\w+\s+){0,2}(?:state|province|territory|region|county|canton|prefecture)\b"
-NATIONAL_CLASSES = frozenset({"Q7278"})  # political party
+NATIONAL_CLASSES = frozenset({"Q7278", "Q375928", "Q637846", "Q11204"})  # party, lower and upper house, legislature
+NATIONAL_BODIES = re.compile(r"\b(?:political party|lower house|upper house|parliament|legislature|ministry)\b", re.I)
 WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
 WINDOW = 8  # words each side of a mention read for its description's words
 _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
@@ -66,7 +67,7 @@ class Context:
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
         countries, ours = self.geography.of_record(record), self.geography.of_text(self.text, leave_out=surface)
         if self._national(record) and not countries & ours:
-            return Fit(f"{record.id} is a party of no country the text names")
+            return Fit(f"{record.id} is a national body of no country the text names")
         labelled = normalize(record.label) == normalize(surface)  # "Ontario" is the province's name, the lake's alias
         shared = len(countries & ours) + description_words(record, surface, self.text) + is_acronym_of(surface, record.label)
         return Fit(None, (strong, shared, labelled))
@@ -112,11 +113,20 @@ class Context:
             return f"{surface} after a place is a state's or province's code, {record.id} is a country", 0
         if not any(qualified):  # a place the KB lacks: a region, not a city, is what a code after it names
             return None, int(bool(re.match(REGION_KINDS, record.description)))
+        support = self._qualifies(record, qualified)
+        if support or not any(self._qualifies(r, qualified) for r in self.kb.find_label(surface, kind="entity")
+                              if self.geography.is_place(r)):
+            return None, support  # none fits: the place it qualifies is a namesake the KB lacks ("Dublin, Georgia")
+        return f"{surface} qualifies a place that {record.id} does not hold", 0
+
+    def _qualifies(self, record: KBRecord, qualified: list[list[KBRecord]]) -> int:
+        """2: the qualified place's description names the entity, in a country they share ("Melbourne, the
+        capital of Victoria": the state, not the Seychelles' capital); 1: they share a country; 0: neither."""
         countries = self.geography.of_record(record)
         shared = {c for records in qualified for r in records for c in self.geography.of_record(r)} & countries
         if (shared or not countries) and any(_names_in_description(r, record.label) for rs in qualified for r in rs):
-            return None, 2  # "Melbourne, the capital of Victoria": the state, not the Seychelles' capital
-        return (None, 1) if shared else (f"{surface} qualifies a place that {record.id} does not hold", 0)
+            return 2
+        return int(bool(shared))
 
     def _work(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
         """A work's year and kind as the text writes them with its title, and what an apposition calls it."""
@@ -148,12 +158,12 @@ class Context:
                     or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,3}}(?:{kinds})\b", self.text))
 
     def _national(self, record: KBRecord) -> bool:
-        """A party: its name ("Labour Party", "Liberal Party") is shared by parties in many countries, and a
-        text means the party of a country it names (or whose places or people it names); a party the KB
-        does not place is not one the text can be shown to mean. People, firms and cities cross borders;
-        they are not judged so."""
-        return any(c in NATIONAL_CLASSES or NATIONAL_CLASSES & set(self.kb.superclasses(c, depth=3))
-                   for c in record.types)
+        """A party, a parliament's chamber, a ministry: its name ("Labour Party", "Chamber of Deputies") is
+        shared by bodies in many countries, and a text means the one of a country it names (or whose places
+        or people it names); one the KB does not place is not one the text can be shown to mean. People,
+        firms and cities cross borders; they are not judged so."""
+        return bool(NATIONAL_BODIES.search(record.description)) or any(
+            c in NATIONAL_CLASSES or NATIONAL_CLASSES & set(self.kb.superclasses(c, depth=3)) for c in record.types)
 
 
 def is_acronym_of(surface: str, label: str) -> bool:

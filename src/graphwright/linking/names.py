@@ -132,8 +132,8 @@ def _match(surface: str, names: list[str]) -> NameMatch:
             continue
         if case_bound(name) and not case_fits(surface, name):
             continue
-        if name is not names[0] and len(mention) <= 3 and surface.islower():  # "hi" is Hindi's code, not its name
-            continue
+        if surface.islower() and (name[:1].isupper() or (name is not names[0] and len(mention) <= 3)):
+            continue  # "beds" is no name of Bedfordshire ("Beds"); "hi" is Hindi's code, not its name
         if norm == mention:
             return NameMatch("exact", 1.0, name)
         name_words = norm.split()
