@@ -132,8 +132,9 @@ def _match(surface: str, names: list[str]) -> NameMatch:
             continue
         if case_bound(name) and not case_fits(surface, name):
             continue
-        if surface.islower() and (name[:1].isupper() or (name is not names[0] and len(mention) <= 3)):
-            continue  # "beds" is no name of Bedfordshire ("Beds"); "hi" is Hindi's code, not its name
+        if surface.islower() and name is not names[0] and (name[:1].isupper() or len(mention) <= 3):
+            continue  # a lowercase word is no alias written in capitals ("beds": "Beds", Bedfordshire), nor a code
+            # ("hi": Hindi's); a label still folds case ("ontario")
         if norm == mention:
             return NameMatch("exact", 1.0, name)
         name_words = norm.split()
