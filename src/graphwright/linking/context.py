@@ -83,8 +83,9 @@ class Context:
         if not kept:
             return None, reasons
         chosen = next((r for r, _ in kept if proposed is not None and r.id == proposed.id), None)
-        if chosen is not None and is_country(chosen) and fits[chosen.id].agreement[2]:
-            return chosen, reasons  # "Luxembourg" is the country before its capital
+        if chosen is not None and is_country(chosen) and (fits[chosen.id].agreement[2] or all(
+                fits[chosen.id].agreement[:2] >= fits[r.id].agreement[:2] for r, _ in kept)):
+            return chosen, reasons  # "Luxembourg" is the country before its capital, "China" the state
         best = max(kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])))[0]
         return best, reasons
 

@@ -57,6 +57,15 @@ def relation_table() -> dict[str, Relation]:
     return table
 
 
+@lru_cache(maxsize=None)
+def phrasings(property_id: str) -> frozenset[str]:
+    """Every phrase of the table that maps onto a property, either way round ("parent", "father", "son of",
+    "child" for P40): the words a sentence that states such a fact uses."""
+    return frozenset(phrase for phrase, relation in relation_table().items()
+                     if any(m.property == property_id for m in relation.properties.values())
+                     or relation.for_person == property_id)
+
+
 #: phrasings with a variable part, and the table phrase each is
 _PATTERNS = [(re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|months?) (?:at|with|for)$"), "works for"),
              (re.compile(r"^(?:co-)?founded (?:the|a|this) (?:company|firm|business|group|start-up)$"), "founded")]

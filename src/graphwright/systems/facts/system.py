@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from typing import Iterable
 
 from pydantic import BaseModel, Field
 
@@ -44,7 +45,8 @@ from graphwright.systems.facts.listed import (
     most_specific_places, name_out_of_relation, office, organisations, takes_classes, without_contradicted_kinship,
 )
 from graphwright.systems.facts.passing import PassingFacts
-from graphwright.systems.facts.relations import Mapping, ObjectKind, normalize_phrase, prompt_lines, table_entry
+from graphwright.systems.facts.relations import (Mapping, ObjectKind, normalize_phrase, phrasings, prompt_lines,
+                                                 spaced, table_entry)
 from graphwright.systems.facts.schema_mode import SchemaRelations, coarse_types
 from graphwright.systems.facts.types import infer_types
 from graphwright.systems.open_triples import names_no_relation
@@ -269,7 +271,8 @@ class FactsSystem:
                 continue
             subject, obj = fact.subject, fact.object
             evidence = stating_sentence(document, fact)
-            if choice.mapping and choice.mapping.swapped and obj.kind == "item" and not states(evidence.text, fact):
+            if choice.mapping and choice.mapping.swapped and obj.kind == "item" \
+                    and not states(evidence.text, fact, self._phrasings(choice.mapping.property)):
                 # read the other way round ("founded" is "founded by"; a person is no company's chief executive),
                 # it stands only where a sentence says it: a small model's "Maren Solberg founded University of
                 # Bergen", cited by "She studied physics at the University of Bergen", is a slip, not a fact
@@ -298,6 +301,14 @@ class FactsSystem:
                     entities[term.value] = Entity(iri=term.value, label=term.label,
                                                   mentions=[Mention(surface=argument.span.text, span=argument.span)])
         return list(triples.values()), list(entities.values())
+
+    def _phrasings(self, property_id: str) -> list[str]:
+        """How a sentence may word a fact of this property: the table's phrases and the KB's label and aliases
+        (a schema relation: its name as words)."""
+        if self.schema:
+            return [spaced(property_id)]
+        record = self.kb.get(property_id) if self.kb is not None else None
+        return [*phrasings(property_id), *([record.label, *record.aliases] if record else [])]
 
     def _predicate(self, relation: str, choice: Mapped) -> Term:
         if choice.mapping is None:
@@ -359,11 +370,12 @@ def stating_sentence(document: Document, fact: OpenFact) -> Span:
     return subject if given_later is fact.subject else obj
 
 
-def states(sentence: str, fact: OpenFact) -> bool:
-    """Whether a sentence states the fact itself: it holds a word of its relation ("found" of "founded" in
-    "founder") and names one of its arguments as the model wrote it (the other may be "she" or "it")."""
+def states(sentence: str, fact: OpenFact, phrasings: Iterable[str] = ()) -> bool:
+    """Whether a sentence states the fact itself: it holds a word of its relation or of another phrasing of
+    its property ("found" of "founded" in "founder"; "father" for "parent") and names one of its arguments
+    as the model wrote it (the other may be "she" or "it")."""
     folded = sentence.casefold()
-    words = [w[:5] for w in re.findall(r"[a-z]{4,}", fact.relation.casefold())]
+    words = [w[:5] for phrase in (fact.relation, *phrasings) for w in re.findall(r"[a-z]{4,}", phrase.casefold())]
     named = any(a.span.text.casefold() in folded for a in (fact.subject, fact.object))
     return named and (not words or any(w in folded for w in words))
 
