@@ -43,8 +43,8 @@ _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 class Fit:
     """What the document says of one candidate: why it cannot be the one meant, or how much agrees."""
     contradiction: str | None
-    agreement: tuple[int, int, bool] = (0, 0, False)  # (year, kind or place written with it; country, words of
-    # the description and an acronym's letters shared with the text; its label is the name)
+    agreement: tuple[int, bool, int] = (0, False, 0)  # (year, kind or place written with it; its label is the name
+    # as written; country, words of the description and an acronym's letters shared with the text)
 
 
 class Context:
@@ -68,9 +68,11 @@ class Context:
         countries, ours = self.geography.of_record(record), self.geography.of_text(self.text, leave_out=surface)
         if self._national(record) and not countries & ours:
             return Fit(f"{record.id} is a national body of no country the text names")
-        labelled = normalize(record.label) == normalize(surface)  # "Ontario" is the province's name, the lake's alias
+        # the entity whose label the text writes, as written ("Theodore Roosevelt", not Theodore Roosevelt Sr.;
+        # "coach", not the sitcom "Coach"), before namesakes that have the name as an alias or in another case
+        labelled = record.label == surface or (record.label[:1].upper() + record.label[1:]) == surface
         shared = len(countries & ours) + description_words(record, surface, self.text) + is_acronym_of(surface, record.label)
-        return Fit(None, (strong, shared, labelled))
+        return Fit(None, (strong, labelled, shared))
 
     def choose(self, surface: str, proposed: KBRecord | None,
                linked: list[tuple[KBRecord, float, str]]) -> tuple[KBRecord | None, list[str]]:
@@ -83,8 +85,8 @@ class Context:
         if not kept:
             return None, reasons
         chosen = next((r for r, _ in kept if proposed is not None and r.id == proposed.id), None)
-        if chosen is not None and is_country(chosen) and (fits[chosen.id].agreement[2] or all(
-                fits[chosen.id].agreement[:2] >= fits[r.id].agreement[:2] for r, _ in kept)):
+        if chosen is not None and is_country(chosen) and (fits[chosen.id].agreement[1] or all(
+                fits[chosen.id].agreement >= fits[r.id].agreement for r, _ in kept)):
             return chosen, reasons  # "Luxembourg" is the country before its capital, "China" the state
         best = max(kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])))[0]
         return best, reasons

@@ -124,6 +124,9 @@ class Geography:
     def qualifier(self, surface: str, text: str) -> frozenset[str]:
         """The place a mention is written with, folded: "London, Ontario", "Boston, a market town in
         Lincolnshire"; for an abbreviation, the places the KB has it for ("ME": Maine, Montenegro)."""
+        head, _, written_with = surface.partition(",")
+        if written_with.strip():  # the system kept the qualifier in the name: "Portsmouth, New Hampshire"
+            return self.qualifier(head.strip(), f"{head.strip()}, {written_with.strip()}")
         for pattern in (r",\s+" + _PLACE_NAME, _APPOSITION + _PLACE_NAME):
             match = re.search(rf"(?<!\w){re.escape(surface)}{pattern}", text)
             if match is None:

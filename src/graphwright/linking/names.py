@@ -132,9 +132,9 @@ def _match(surface: str, names: list[str]) -> NameMatch:
             continue
         if case_bound(name) and not case_fits(surface, name):
             continue
-        if surface.islower() and name is not names[0] and (name[:1].isupper() or len(mention) <= 3):
-            continue  # a lowercase word is no alias written in capitals ("beds": "Beds", Bedfordshire), nor a code
-            # ("hi": Hindi's); a label still folds case ("ontario")
+        if surface.islower() and (name[:1].isupper() or (name is not names[0] and len(mention) <= 3)):
+            continue  # a lowercase word is no proper name ("doctor": not the title "Doctor"; "beds": not "Beds",
+            # Bedfordshire), nor a code ("hi": Hindi's)
         if norm == mention:
             return NameMatch("exact", 1.0, name)
         name_words = norm.split()
