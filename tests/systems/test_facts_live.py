@@ -60,3 +60,32 @@ def test_facts_with_a_schema_runs_on_the_real_small_model(default_kb, tmp_path):
         assert triple.predicate.value.startswith("https://graphwright.dev/schema/startups/")
         for term in (triple.subject, triple.object):
             assert unstated(term, TEXT, default_kb) is None, term
+
+
+REVIEW_TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the University "
+               "of Bergen and worked for Equinor before she started the company. Tidewater Instruments makes underwater "
+               "sensors and employs 40 people. Its first customer was Brine & Kelp, a seaweed farm in Ålesund.")
+
+
+@pytest.mark.slow
+def test_the_default_model_gives_no_person_a_company_fact_and_links_no_namesake(default_kb):
+    """Issue 61's review text on the default 1.5B model: the founder gets no inception or place of formation,
+    no fact is turned round without a sentence that states it, a country is a country, and every KB link
+    is an entity of a name the text writes."""
+    llm = make_llm("embedded:qwen2.5-coder-1.5b", cache=False, threads=2)
+    system = make_system("facts", llm, default_kb, {})
+    try:
+        result = asyncio.run(system.run(Document(text=REVIEW_TEXT)))
+    finally:
+        asyncio.run(llm.aclose())
+    assert result.status == "ok" and result.triples, result.warnings
+    company_facts = {"P571", "P740", "P159", "inception", "founded in", "founded on", "location of formation"}
+    for triple in result.triples:
+        subject, prop = triple.subject.label, triple.predicate.value.removeprefix(WDT)
+        assert not (subject == "Maren Solberg" and (prop in company_facts or triple.predicate.label in company_facts))
+        assert not (subject == "University of Bergen" and prop == "P112")
+        for term in (triple.subject, triple.object):
+            if term.kind == "iri" and term.value.startswith("http://www.wikidata.org/entity/"):
+                assert term.label and term.label.casefold() in REVIEW_TEXT.casefold(), term
+        if prop in ("P17", "P27"):
+            assert triple.object.label in {"Norway"}, triple

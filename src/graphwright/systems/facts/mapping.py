@@ -25,7 +25,7 @@ DATATYPES: dict[ObjectKind, set[str | None]] = {"item": {"wikibase-item", None},
 SEARCHED = 24  # properties searched per phrase before the datatype filter
 DESCRIPTION_CHARS = 80
 
-Via = Literal["table", "label", "model", "minted", "outside schema"]
+Via = Literal["table", "label", "model", "minted", "outside schema", "misfit"]
 Types = tuple[str | None, str | None]  # the name types of a fact's subject and object (None: a value, or untold)
 
 
@@ -70,7 +70,7 @@ class PropertyMapper:
             if kind == "item" and reads_backwards(*types, entry.allows):
                 return Mapped(Mapping(mapping.property, not mapping.swapped), "table")
             if _misfits(types, entry.allows, kind):  # "Yves Guillemot | founded in | 1986": a person has no inception
-                return Mapped(None, "minted")
+                return Mapped(None, "misfit")
             return Mapped(mapping, "table")
         if self.kb is None:
             return None

@@ -270,16 +270,19 @@ class FactsSystem:
             if choice.via == "outside schema":
                 continue
             subject, obj = fact.subject, fact.object
+            if choice.via == "misfit":  # the table's relation, which the names' types cannot hold either way round:
+                # "Maren Solberg | founded in | Stavanger" is the company's founding place, given to its founder
+                _drop(result, f"dropped [{subject.words}, {fact.relation}, {obj.words}]: its names are not of the "
+                              f"types {fact.relation!r} relates", "type misfit")
+                continue
             evidence = stating_sentence(document, fact)
             if choice.mapping and choice.mapping.swapped and obj.kind == "item" \
                     and not states(evidence.text, fact, self._phrasings(choice.mapping.property)):
                 # read the other way round ("founded" is "founded by"; a person is no company's chief executive),
                 # it stands only where a sentence says it: a small model's "Maren Solberg founded University of
                 # Bergen", cited by "She studied physics at the University of Bergen", is a slip, not a fact
-                result.warnings.append(f"dropped [{subject.words}, {fact.relation}, {obj.words}]: turned round, and "
-                                       f"no sentence states it")
-                result.extra.setdefault("dropped", {})
-                result.extra["dropped"]["turned round"] = result.extra["dropped"].get("turned round", 0) + 1
+                _drop(result, f"dropped [{subject.words}, {fact.relation}, {obj.words}]: turned round, and no "
+                              f"sentence states it", "turned round")
                 continue
             if choice.mapping and choice.mapping.swapped:
                 if obj.kind != "item":
@@ -368,6 +371,12 @@ def stating_sentence(document: Document, fact: OpenFact) -> Span:
         return obj
     given_later = max((fact.subject, fact.object), key=lambda argument: document.text.find(argument.span.text))
     return subject if given_later is fact.subject else obj
+
+
+def _drop(result: ExtractionResult, warning: str, kind: str) -> None:
+    result.warnings.append(warning)
+    dropped = result.extra.setdefault("dropped", {})
+    dropped[kind] = dropped.get(kind, 0) + 1
 
 
 def states(sentence: str, fact: OpenFact, phrasings: Iterable[str] = ()) -> bool:
