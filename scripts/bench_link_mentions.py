@@ -7,8 +7,8 @@ it holds a namesake. The linker is asked what `facts` asks of it: the KB entity 
 node of the name's own otherwise. No model is called.
 
 Per half (dev, test, and the held-out halves written later, examples/linking/mentions-heldout*.yaml): wrong
-links (linked to another entity than the gold one, or linked where the gold is none) over all links, NIL accuracy (gold none, not linked), linking recall (gold entity, linked to it), and
-the same by kind of text. Each mention's outcome goes to the ledger
+links (linked to another entity than the gold one, or linked where the gold is none) over all links, NIL
+accuracy (gold none, not linked), linking recall (gold entity, linked to it), and the same by kind of text. Each mention's outcome goes to the ledger
 (docs/bench-ledger/link-mentions--<linker>-<split>.json).
 
     python scripts/bench_link_mentions.py --split dev

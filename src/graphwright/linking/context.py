@@ -2,20 +2,21 @@
 
 A KB entity's description says what and where it is ("1940 film by Robert Z. Leonard", "political party in
 Malta", "town in Lincolnshire, England"). The document says it too, around the mention. A candidate the
-document contradicts is out:
+document contradicts is out (``Context.fit``):
 
-- a place written with a place it does not lie in ("London, Ontario"; "Paris, a small city in Texas");
-- an entity in a country the document is not about, where the document's names place it elsewhere
-  (a party "in Chile" in a text about Sydney and Australia);
+- a place written with a place it does not lie in ("London, Ontario"; "Paris, a small city in Texas"), or
+  something else where the text writes a place ("the town of Oxford");
+- a code or region written after a place that the place does not lie in ("Denver, CO" is not Colombia);
 - a work of another year ("Dune (2021)" is not the 1984 film) or another kind ("the novel Jurassic Park"
-  is not the film);
+  is not the film), and a work where an apposition names a person ("Macbeth, the Scottish general");
 - a title written with its article ("The Hobbit") against a name without it ("Hobbit", the race), and
-  a proper name ("the Green Party") against a common noun ("Green party", a type of party).
+  a proper name ("the Green Party") against a common noun ("Green party", a type of party);
+- a party, chamber or ministry of no country the text names (a party "in Chile" in a text about Sydney).
 
-Among the rest, the one the document agrees with most is taken: same year, kind or place written with the
-name; then the entity whose label (not an alias) the text writes; then the countries and the words of its
-description around the mention; the system's proposal on a tie. When every candidate is
-contradicted, the KB lacks the one meant and the name is minted.
+Among the rest (``Context.choose``), the one the document agrees with most is taken: same year, kind or
+place written with the name; then the entity labelled as the text writes the name; then the countries, the
+words of its description around the mention and an acronym's letters it shares with the text; the system's
+proposal on a tie. When every candidate is contradicted, the KB lacks the one meant and the name is minted.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ class Context:
         # the entity whose label the text writes, as written ("Theodore Roosevelt", not Theodore Roosevelt Sr.;
         # "coach", not the sitcom "Coach"), before namesakes that have the name as an alias or in another case
         labelled = record.label == surface or (record.label[:1].upper() + record.label[1:]) == surface
-        shared = len(countries & ours) + description_words(record, surface, self.text) + is_acronym_of(surface, record.label)
+        shared = (len(countries & ours) + description_words(record, surface, self.text)
+                  + is_acronym_of(surface, record.label))
         return Fit(None, (strong, labelled, shared))
 
     def choose(self, surface: str, proposed: KBRecord | None,
