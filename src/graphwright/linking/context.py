@@ -11,7 +11,8 @@ document contradicts is out (``Context.fit``):
   is not the film), and a work where an apposition names a person ("Macbeth, the Scottish general");
 - a title written with its article ("The Hobbit") against a name without it ("Hobbit", the race), and
   a proper name ("the Green Party") against a common noun ("Green party", a type of party);
-- a party, chamber or ministry of no country the text names (a party "in Chile" in a text about Sydney).
+- a party, chamber or ministry of none of the countries the text names (a party "in Chile" in a text about
+  Sydney).
 
 Among the rest (``Context.choose``), the one the document agrees with most is taken: same year, kind or
 place written with the name; then the entity labelled as the text writes the name; then the countries, the
@@ -67,8 +68,9 @@ class Context:
         if proper_against_common(surface, matched_name):
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
         countries, ours = self.geography.of_record(record), self.geography.of_text(self.text, leave_out=surface)
-        if self._national(record) and not countries & ours:
-            return Fit(f"{record.id} is a national body of no country the text names")
+        if self._national(record) and ours and not countries & ours \
+                and (self.geography.named(self.text) or self._shared_name(surface)):
+            return Fit(f"{record.id} is a national body of none of the countries the text names")
         # the entity whose label the text writes, as written ("Theodore Roosevelt", not Theodore Roosevelt Sr.;
         # "coach", not the sitcom "Coach"), before namesakes that have the name as an alias or in another case
         labelled = record.label == surface or (record.label[:1].upper() + record.label[1:]) == surface
@@ -162,11 +164,18 @@ class Context:
         return bool(re.search(rf"\b(?:{kinds}) of {name}(?!\w)", self.text)
                     or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,3}}(?:{kinds})\b", self.text))
 
+    def _shared_name(self, surface: str) -> bool:
+        """Whether the KB holds several national bodies of this name (the Social Democratic Parties of Romania
+        and Estonia)."""
+        return sum(self._national(r) for r in self.kb.find_label(surface, kind="entity")) > 1
+
     def _national(self, record: KBRecord) -> bool:
         """A party, a parliament's chamber, a ministry: its name ("Labour Party", "Chamber of Deputies") is
-        shared by bodies in many countries, and a text means the one of a country it names (or whose places
-        or people it names); one the KB does not place is not one the text can be shown to mean. People,
-        firms and cities cross borders; they are not judged so."""
+        shared by bodies in many countries, and a text that names countries (or places and people the KB
+        places) means the one of such a country, where it names a country itself or the KB holds several
+        bodies of the name; one the KB does not place is not one it can be shown to mean. A text that only
+        names a town abroad is not judged ("born in Thal, she is a member of the Republican Party"), nor are
+        people, firms and cities, which cross borders."""
         return bool(NATIONAL_BODIES.search(record.description)) or any(
             c in NATIONAL_CLASSES or NATIONAL_CLASSES & set(self.kb.superclasses(c, depth=3)) for c in record.types)
 

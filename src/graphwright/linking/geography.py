@@ -67,6 +67,11 @@ class Geography:
         """The countries a text's names place it in; ``leave_out``: the mention being linked."""
         return frozenset(self._of_words(text, HOPS, leave_out=normalize(leave_out)))
 
+    def named(self, text: str) -> frozenset[str]:
+        """The countries a text names itself, by name or demonym ("Malta's", "Estonian"), not through places."""
+        words = {w for name, _ in names_in(text) for w in [normalize(name), *normalize(name).split()]}
+        return frozenset().union(*(self.of_name(DEMONYMS.get(w, w), 0) for w in words))
+
     def of_name(self, name: str, hops: int = HOPS) -> frozenset[str]:
         """The countries the KB's entities of this name are in: the country of that name, else what all of them
         agree on ("Valletta", "Caroline Lucas": a British politician); nothing for namesakes in several."""
@@ -85,11 +90,12 @@ class Geography:
             folded = normalize(name)
             if not folded or folded == leave_out or folded in FUNCTION_WORDS:
                 continue
-            if opens and folded not in DEMONYMS and not any(self.is_place(r) for r in self.kb.find_label(folded)):
+            if opens and not any(w in DEMONYMS for w in [folded, *folded.split()]) \
+                    and not any(self.is_place(r) for r in self.kb.find_label(folded)):
                 continue
             countries = self.of_name(DEMONYMS.get(folded, folded), hops)
-            if not countries and " " in folded:  # "Glasgow Hillhead": the place within the name
-                countries = frozenset().union(*(self.of_name(w, hops) for w in folded.split()
+            if not countries and " " in folded:  # "Glasgow Hillhead", "Austrian-American": the places within
+                countries = frozenset().union(*(self.of_name(DEMONYMS.get(w, w), hops) for w in folded.split()
                                                 if len(w) > 2 and w not in FUNCTION_WORDS and w != leave_out))
             found |= countries
         return found
