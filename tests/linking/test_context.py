@@ -41,3 +41,30 @@ def test_a_list_of_people_is_not_a_place_and_its_qualifier(linker):
 def test_a_country_stays_the_country_before_its_capital(linker):
     text = "The Democratic Party of Luxembourg won the election; Luxembourg has had a coalition since."
     assert linker(text, "Luxembourg") == "Q32"
+
+
+def test_a_book_is_not_the_race_nor_the_film_of_its_name(linker):
+    text = ("J. R. R. Tolkien was a professor at Oxford when he published The Hobbit in 1937. Its sequel, "
+            "The Lord of the Rings, came out in three volumes.")
+    assert linker(text, "The Hobbit") is None  # not Q74359, the fictional race "Hobbit"
+    assert linker(text, "The Lord of the Rings") is None  # not Q127367, the 2001 film with that alias
+
+
+def test_a_work_of_another_year_or_kind_is_not_the_one_meant(linker):
+    assert linker("Michael Crichton's 1990 novel Jurassic Park imagined cloned dinosaurs.", "Jurassic Park") is None
+    assert linker("MGM's Pride and Prejudice (1940) starred Greer Garson.", "Pride and Prejudice") == "Q940014"
+
+
+def test_a_party_is_the_one_of_the_country_the_text_names(linker):
+    text = "Mário Soares founded Portugal's Socialist Party in exile in 1973; it later governed from Lisbon."
+    assert linker(text, "Socialist Party") == "Q847263"  # not the French one, Q170972
+    text = "Robert Menzies founded the Liberal Party in 1944 and led Australia for sixteen years."
+    assert linker(text, "Liberal Party") is None  # the KB's only "Liberal Party" is Chile's
+    text = "Katrin Vogel was born in Thal. She is a member of the Republican Party."
+    assert linker(text, "Republican Party") == "Q29468"  # a town abroad does not make it another country's
+
+
+def test_a_place_written_with_a_region_the_kb_entity_is_not_in_is_minted(linker):
+    text = "Gwilym Prosser-Hughes, a Welsh harpist, was born in Bangor, Wales, in 1931."
+    assert linker(text, "Bangor") is None  # the KB's Bangor is in Maine
+    assert linker("A grass fire destroyed forty homes near Denver, CO, on Sunday.", "CO") == "Q1261"  # not Colombia

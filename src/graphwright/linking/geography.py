@@ -23,8 +23,9 @@ HOPS = 3  # descriptions followed upwards: town -> county -> country -> union
 _CAPITALISED = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'’-]*)*")
 _POSSESSIVE = re.compile(r"['’]s?$")
 # "Boston, a market town in Lincolnshire"; "Paris, a small city in northeast Texas"; "Hamilton, at the western
-# end of Lake Ontario"
+# end of Lake Ontario" (", on Sunday" names no place: a bare preposition takes only a place the KB has)
 _APPOSITION = r",\s+(?:(?:a|an|the)\s+(?:[a-z-]+\s+){0,4})?(?:in|of|near|on|at)\s+(?:[a-z-]+\s+){0,4}"
+_DESCRIBED = r",\s+(?:a|an|the)\s+"  # the apposition says what the name is: any name after it is where
 _PLACE_NAME = r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
 
 
@@ -138,6 +139,11 @@ class Geography:
             if match is None:
                 continue
             place = _POSSESSIVE.sub("", match.group(1))  # "Córdoba, Argentina's second-largest city"
+            between = match.group(0)[len(surface):]
+            if pattern.startswith(_APPOSITION) and not re.match(_DESCRIBED, between) \
+                    and re.fullmatch(r",\s+\w+\s+", between[:-len(match.group(1))]) \
+                    and not any(self.is_place(r) for r in self.kb.find_label(place, kind="entity")):
+                continue  # ", on Sunday", ", in March": a time, not where; ", at the mouth of the Hunter River" is
             if not place.isupper():
                 return frozenset({normalize(place)})
             return frozenset(normalize(r.label) for r in self.kb.find_label(place, kind="entity")
