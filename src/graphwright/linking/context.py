@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from graphwright.kb.records import KBRecord
-from graphwright.linking.geography import Geography, is_country
+from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
@@ -55,6 +55,13 @@ class Context:
     def __init__(self, kb, text: str, geography: Geography | None = None):
         self.kb, self.text = kb, text
         self.geography = geography or Geography(kb)
+        self._countries: dict[str, frozenset[str]] = {}  # the text's countries without each mention: asked
+        # once per candidate, the same for all of a mention's candidates
+
+    def _text_countries(self, surface: str) -> frozenset[str]:
+        if surface not in self._countries:
+            self._countries[surface] = self.geography.of_text(self.text, leave_out=surface)
+        return self._countries[surface]
 
     def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
         strong = 0
@@ -67,7 +74,7 @@ class Context:
             return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not")
         if proper_against_common(surface, matched_name):
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
-        countries, ours = self.geography.of_record(record), self.geography.of_text(self.text, leave_out=surface)
+        countries, ours = self.geography.of_record(record), self._text_countries(surface)
         if self._national(record) and ours and not countries & ours \
                 and (self.geography.named(self.text) or self._shared_name(surface)):
             return Fit(f"{record.id} is a national body of none of the countries the text names")
@@ -131,7 +138,7 @@ class Context:
         capital of Victoria": the state, not the Seychelles' capital); 1: they share a country; 0: neither."""
         countries = self.geography.of_record(record)
         shared = {c for records in qualified for r in records for c in self.geography.of_record(r)} & countries
-        if (shared or not countries) and any(_names_in_description(r, record.label) for rs in qualified for r in rs):
+        if (shared or not countries) and any(names_place(r, normalize(record.label)) for rs in qualified for r in rs):
             return 2
         return int(bool(shared))
 
@@ -189,10 +196,6 @@ def is_acronym_of(surface: str, label: str) -> bool:
     initials = "".join(w[0] for w in words).upper()
     content = "".join(w[0] for w in words if w.casefold() not in FUNCTION_WORDS).upper()
     return surface in (initials, content) and len(words) > 1
-
-
-def _names_in_description(record: KBRecord, label: str) -> bool:
-    return f" {normalize(label)} " in f" {normalize(record.description)} "
 
 
 def written_year(surface: str, text: str) -> str | None:

@@ -106,11 +106,11 @@ class Geography:
         description of ``place`` names too ("San Francisco Bay": bay on the California coast; Richmond: city
         in Contra Costa County, California). Sharing only a country is not enough: "Paris, a small city in
         Texas" is not Paris, Kentucky."""
-        if normalize(record.label) == place or _names(record, place):
+        if normalize(record.label) == place or names_place(record, place):
             return True
         records = [r for r in self.kb.find_label(place, kind="entity") if self.is_place(r)]
         described = {normalize(name) for r in records for name, _ in names_in(r.description)}
-        return any(_names(record, region) for region in described
+        return any(names_place(record, region) for region in described
                    if region and not any(is_country(r) for r in self.kb.find_label(region, kind="entity")))
 
     def qualified(self, surface: str, text: str) -> list[list[KBRecord]] | None:
@@ -151,6 +151,6 @@ class Geography:
         return frozenset()
 
 
-def _names(record: KBRecord, place: str) -> bool:
+def names_place(record: KBRecord, place: str) -> bool:
     """Whether the entity's description or one of its aliases names ``place`` (folded) as whole words."""
     return f" {place} " in f" {normalize(' ; '.join([record.description, *record.aliases]))} "
