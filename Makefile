@@ -120,6 +120,8 @@ bench-adapter: $(TEST_STAMP)
 bench-link-mentions: install
 	$(BIN)/python scripts/bench_link_mentions.py --split dev
 	$(BIN)/python scripts/bench_link_mentions.py --split test
+	$(BIN)/python scripts/bench_link_mentions.py --split dev --linker checked --check embedded:qwen2.5-coder-1.5b
+	$(BIN)/python scripts/bench_link_mentions.py --split test --linker checked --check embedded:qwen2.5-coder-1.5b
 
 # the web app's graph browser on a made-up store of 10,000 edges: server and Chromium timings (no model)
 bench-web: $(TEST_STAMP)

@@ -17,6 +17,7 @@ accuracy (gold none, not linked), linking recall (gold entity, linked to it), an
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import re
 import sys
@@ -25,20 +26,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from bench_eval import BENCH_MD, header
-from bench_ledger import LEDGER, ROOT, commit
+from bench_eval import BENCH_MD, header, slug
+from bench_ledger import LEDGER, ROOT, ReplayLLM, commit
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.kb import open_kb
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking import LinkJudge
+from graphwright.llm import make_llm
+from graphwright.linking.check import open_questions, read_links
 from graphwright.linking.resolve import Drop, Resolver
+from graphwright.model.result import Usage
 from graphwright.model import Document
 from graphwright.systems.facts.kb_names import KBNames
 
 MENTIONS = ROOT / "examples" / "linking" / "mentions.yaml"  # the dev and test halves
 HELDOUT = {"heldout": ROOT / "examples" / "linking" / "mentions-heldout.yaml",  # written after the test half was read
-           "heldout2": ROOT / "examples" / "linking" / "mentions-heldout2.yaml"}  # and after the first held-out half
+           "heldout2": ROOT / "examples" / "linking" / "mentions-heldout2.yaml",  # and after the first held-out half
+           "heldout3": ROOT / "examples" / "linking" / "mentions-heldout3.yaml"}  # and after the second, with the
+# model's check (linking=checked) built
 BASELINE = "today"  # the linker as it was when the benchmark was written, before issue 61 changed it
 
 
@@ -66,29 +72,44 @@ def mention_sentence(document: Document, surface: str) -> str:
     return document.text[start + 2 if start >= 0 else 0:end + 1 if end >= 0 else len(document.text)].strip()
 
 
-def link(kb, judge: LinkJudge, names: KBNames, text_id: str, text: str, surface: str) -> str | None:
+def link_text(judge: LinkJudge, names: KBNames, text_id: str, text: str, surfaces: list[str],
+              readings: dict | None = None) -> tuple[dict[str, str | None], Resolver]:
+    """What the linker links each surface of one text to (None: minted or dropped), and its resolver."""
     document = Document(id=text_id, text=text)
-    resolver = Resolver(judge, document)
-    try:
-        outcome = resolver.link_or_mint(surface, names.record(surface), None, "value", mention_sentence(document, surface))
-    except Drop:
-        return None
-    term = outcome.terms[0]
-    return None if is_unlinked(term.value) else parse_wikidata_id(term.value)
+    resolver = Resolver(judge, document, readings=readings)
+    linked: dict[str, str | None] = {}
+    for surface in surfaces:
+        try:
+            outcome = resolver.link_or_mint(surface, names.record(surface), None, "value",
+                                            mention_sentence(document, surface))
+        except Drop:
+            linked[surface] = None
+            continue
+        term = outcome.terms[0]
+        linked[surface] = None if is_unlinked(term.value) else parse_wikidata_id(term.value)
+    return linked, resolver
 
 
-def run(split: str) -> list[Outcome]:
+async def run(split: str, reader=None) -> tuple[list[Outcome], Usage, list[str]]:
+    """Each mention's outcome; with ``reader`` (a model), the links the text leaves open are read as
+    ``linking=checked`` reads them, one call per text."""
     kb = open_kb("default")
     judge, names = LinkJudge(kb), KBNames(kb)
     path = HELDOUT.get(split, MENTIONS)
     texts = [t for t in yaml.safe_load(path.read_text(encoding="utf-8"))["texts"] if t["split"] == split]
-    outcomes = []
+    outcomes, usage, reasons = [], Usage(), []
     for t in texts:
-        text = t["text"].strip()
-        for m in t["mentions"]:
-            outcomes.append(Outcome(t["id"], t["kind"], m["surface"], m.get("kb"),
-                                    link(kb, judge, names, t["id"], text, m["surface"]), m.get("note", "")))
-    return outcomes
+        text, surfaces = t["text"].strip(), [m["surface"] for m in t["mentions"]]
+        linked, resolver = link_text(judge, names, t["id"], text, surfaces)
+        questions = open_questions(resolver.choices) if reader is not None else {}
+        if questions:
+            reading = await read_links(reader, judge.geography, text, questions)
+            reasons += list(reading.reasons.values())
+            usage = usage + reading.usage
+            linked, _ = link_text(judge, names, t["id"], text, surfaces, reading.entities)
+        outcomes += [Outcome(t["id"], t["kind"], m["surface"], m.get("kb"), linked[m["surface"]], m.get("note", ""))
+                     for m in t["mentions"]]
+    return outcomes, usage, reasons
 
 
 def rates(outcomes: list[Outcome]) -> dict:
@@ -122,15 +143,22 @@ def table(split: str, outcomes: list[Outcome], command: str, linker: str) -> str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "test", *HELDOUT), default="dev",
-                        help="heldout, heldout2: halves written later, each after the one before was read")
+                        help="heldout, heldout2, heldout3: halves written later, each after the one before was read")
     parser.add_argument("--linker", default="current", help=f"the name of this linker's rows and ledger "
                         f"({BASELINE!r} is the one before issue 61, kept for comparison)")
+    parser.add_argument("--check", metavar="MODEL", help="read the links the text leaves open with this model, as "
+                        "linking=checked does (e.g. embedded:qwen2.5-coder-1.5b); answers replay from the ledger")
     args = parser.parse_args()
     command = "python scripts/bench_link_mentions.py " + " ".join(sys.argv[1:])
-    outcomes = run(args.split)
+    reader = None
+    if args.check:
+        reader = ReplayLLM(make_llm(args.check, cache=False),
+                           LEDGER / f"link-mentions--answers-{slug(args.check).replace(':', '_')}.jsonl")
+    outcomes, usage, reasons = asyncio.run(run(args.split, reader))
     LEDGER.mkdir(parents=True, exist_ok=True)
-    saved = {"run": {"linker": args.linker, "split": args.split, "commit": commit(), "rates": rates(outcomes)},
-             "mentions": [vars(o) for o in outcomes]}
+    saved = {"run": {"linker": args.linker, "split": args.split, "commit": commit(), "rates": rates(outcomes),
+                     "check": args.check, "usage": usage.model_dump()},
+             "mentions": [vars(o) for o in outcomes], "readings": reasons}
     path: Path = LEDGER / f"link-mentions--{args.linker}-{args.split}.json"
     path.write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     section = f"link-mentions-{args.linker}-{args.split}"

@@ -39,6 +39,9 @@ NATIONAL_BODIES = re.compile(r"\b(?:political party|lower house|upper house|parl
 WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
 WINDOW = 8  # words each side of a mention read for its description's words
 _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
+_MAKERS = (r"(?:director|producer|maker|editor|critic|actor|actress|studio|company|distributor|festival|award|"
+           r"composer|writer|historian|scholar|publisher|label|singer|group|band|designer|developer|character|star|"
+           r"icon|executive|school|industry)")
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,16 @@ class Fit:
     contradiction: str | None
     agreement: tuple[int, bool, int] = (0, False, 0)  # (year, kind or place written with it; its label is the name
     # as written; country, words of the description and an acronym's letters shared with the text)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The candidate a mention links to, the others the text leaves possible (best first), why the rest are
+    out, and whether the text settles it (see linking/check.py for the ones it does not)."""
+    best: KBRecord | None
+    others: list[KBRecord]
+    contradicted: list[str]
+    settled: bool
 
 
 class Context:
@@ -85,22 +98,27 @@ class Context:
                   + is_acronym_of(surface, record.label))
         return Fit(None, (strong, labelled, shared))
 
-    def choose(self, surface: str, proposed: KBRecord | None,
-               linked: list[tuple[KBRecord, float, str]]) -> tuple[KBRecord | None, list[str]]:
+    def choose(self, surface: str, proposed: KBRecord | None, linked: list[tuple[KBRecord, float, str]]) -> Choice:
         """The candidate the document means among those the judge accepts (record, confidence, matched
-        name), with why the others are out; None: every one is contradicted, or there were none."""
+        name), the others still possible, and why the rest are out; no best: every one is contradicted,
+        or there were none."""
         fits = {record.id: self.fit(surface, record, name) for record, _, name in linked}
         reasons = [f"{record.id}: {fits[record.id].contradiction}" for record, _, _ in linked
                    if fits[record.id].contradiction]
         kept = [(record, confidence) for record, confidence, _ in linked if not fits[record.id].contradiction]
         if not kept:
-            return None, reasons
+            return Choice(None, [], reasons, settled=False)
         chosen = next((r for r, _ in kept if proposed is not None and r.id == proposed.id), None)
+        ranked = sorted(kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])),
+                        reverse=True)
         if chosen is not None and is_country(chosen) and (fits[chosen.id].agreement[1] or all(
                 fits[chosen.id].agreement >= fits[r.id].agreement for r, _ in kept)):
-            return chosen, reasons  # "Luxembourg" is the country before its capital, "China" the state
-        best = max(kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])))[0]
-        return best, reasons
+            ranked = [(chosen, 0.0), *[rc for rc in ranked if rc[0] is not chosen]]  # "Luxembourg" is the
+            # country before its capital, "China" the state
+        best = ranked[0][0]
+        # the text itself places, dates or kinds it: no reader needed
+        settled = fits[best.id].agreement[0] > 0
+        return Choice(best, [r for r, _ in ranked[1:]], reasons, settled)
 
     def _place(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
         """The place a name is written with ("London, Ontario"; "Lebanon, a small city in Pennsylvania"), and
@@ -218,7 +236,7 @@ def written_kind(surface: str, text: str) -> str | None:
     name = re.escape(surface)
     kinds = "|".join(WORK_KINDS)
     match = (re.search(rf"\b({kinds}),?\s+{name}(?!\w)", text)
-             or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,2}}({kinds})\b", text))
+             or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,2}}({kinds})\b(?!\s+{_MAKERS})", text))
     return match.group(1) if match else None
 
 
@@ -231,9 +249,10 @@ def apposition_noun(surface: str, text: str) -> str | None:
 
 
 def description_kind(record: KBRecord) -> str | None:
-    """The first kind of work the description names: "1993 American science fiction film" -> film."""
+    """The first kind of work the description names: "1993 American science fiction film" -> film; not one
+    that qualifies a person or firm ("American film director", "record label")."""
     found = [(m.start(), kind) for kind in WORK_KINDS
-             if (m := re.search(rf"\b{kind}\b", record.description.casefold()))]
+             if (m := re.search(rf"\b{kind}\b(?!\s+{_MAKERS})", record.description.casefold()))]
     return min(found)[1] if found else None
 
 

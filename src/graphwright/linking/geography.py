@@ -91,11 +91,14 @@ class Geography:
             folded = normalize(name)
             if not folded or folded == leave_out or folded in FUNCTION_WORDS:
                 continue
+            if hops < HOPS and name.isupper() and len(name) <= 2:  # "the movie ET" in a KB description is no
+                continue  # country code (Ethiopia); the user's text is read with its codes ("Denver, CO")
             if opens and not any(w in DEMONYMS for w in [folded, *folded.split()]) \
                     and not any(self.is_place(r) for r in self.kb.find_label(folded)):
                 continue
             countries = self.of_name(DEMONYMS.get(folded, folded), hops)
-            if not countries and " " in folded:  # "Glasgow Hillhead", "Austrian-American": the places within
+            if not countries and " " in folded and not self.kb.find_label(folded, kind="entity"):
+                # "Glasgow Hillhead", "Austrian-American": the places within; not "North America", a KB entity
                 countries = frozenset().union(*(self.of_name(DEMONYMS.get(w, w), hops) for w in folded.split()
                                                 if len(w) > 2 and w not in FUNCTION_WORDS and w != leave_out))
             found |= countries

@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
-from graphwright.linking.context import Context
+from graphwright.linking.context import Choice, Context
 from graphwright.linking.fact_types import FactTypes
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.literals import LITERAL_DATATYPES, typed_value
@@ -49,8 +49,10 @@ class _Outcome:
 class Resolver:
     """Resolves the triples of one document against ``judge.kb``."""
 
-    def __init__(self, judge: LinkJudge, document: Document):
+    def __init__(self, judge: LinkJudge, document: Document, readings: dict[str, KBRecord | None] | None = None):
         self.judge, self.kb, self.document = judge, judge.kb, document
+        self.readings = readings or {}  # normalized name -> the entity a reader of the text chose, None: none
+        self.choices: dict[str, tuple[str, Choice]] = {}  # normalized name -> (name, the context's choice)
         self.decisions: list[dict[str, Any]] = []
         self.warnings: list[str] = []
         self.minted: dict[str, Entity] = {}
@@ -142,13 +144,20 @@ class Resolver:
                 linked.append((record, decision.confidence, evidence.name.name))
             elif evidence.names_it and evidence.type_fit is False:
                 conflict = record
-        best, contradicted = self.context.choose(surface, proposed, linked)
-        for reason in contradicted:
+        choice = self.context.choose(surface, proposed, linked)
+        for reason in choice.contradicted:
             self.decisions.append({"surface": surface, "role": role, "property": prop.id if prop else None,
                                    "decision": "contradicted", "reason": reason})
+        best = choice.best
+        if best is not None and normalize(surface) in self.readings:  # a reader of the text chose (check.py)
+            best = self.readings[normalize(surface)]
+            self.decisions.append({"surface": surface, "role": role, "property": prop.id if prop else None,
+                                   "decision": "read", "candidate": best.id if best else None})
+        elif best is not None:
+            self.choices.setdefault(normalize(surface), (surface, choice))
         if best is not None:
             return _Outcome([Term.iri(best.iri, surface=surface, label=best.label)])
-        if linked:  # the text places the name where none of the KB's same-name entities is
+        if linked:  # the text (or its reader) places the name where none of the KB's same-name entities is
             return self._mint(surface.split(",")[0].strip() or surface, prop, role)
         if conflict is not None:
             expected = ", ".join(constraint_classes(prop, role)) if prop else "?"

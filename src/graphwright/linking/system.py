@@ -1,6 +1,9 @@
 """A linking system with open-world linking after it: the ``linking`` setting of every system that links.
 
-``linking=open`` (default): the system's links are checked and unsupported ones minted (resolve.py).
+``linking=open`` (default): the system's links are checked against the text and the KB, and unsupported
+ones minted (resolve.py).
+``linking=checked``: open, then the model says what each name the text's words leave open is, and the KB
+entity must agree (check.py): one more call per document that has any.
 ``linking=closed``: every mention stays on the KB entity the system chose, as CIExMAS's closed-IE
 benchmark assumes (its KB holds every gold entity).
 """
@@ -9,35 +12,52 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.errors import UserError
+from graphwright.errors import LLMError, ModelOutputError, UserError
+from graphwright.linking.check import open_questions, read_links
 from graphwright.linking.judge import LinkJudge
-from graphwright.linking.resolve import resolve
+from graphwright.linking.resolve import Resolver
+from graphwright.llm.base import LLM
 from graphwright.model import Document, ExtractionResult
 from graphwright.kb.protocol import KnowledgeBase
 
-LINKING_MODES = ("open", "closed")
+LINKING_MODES = ("open", "checked", "closed")
 
 
 class OpenWorldLinking:
-    """Wraps a system: same name and settings, results resolved against its KB."""
+    """Wraps a system: same name and settings, results resolved against its KB (and read by ``reader``)."""
 
-    def __init__(self, system: Any, kb: KnowledgeBase | None):
+    def __init__(self, system: Any, kb: KnowledgeBase | None, reader: LLM | None = None):
         self.system = system
         self.name = system.name
         self.judge = LinkJudge(kb)
+        self.reader = reader
         system.names_judged_after = True  # a system may skip its own, cruder name checks (cie.network's name_check)
 
     def __getattr__(self, attr: str) -> Any:  # config, prompts, ...: the wrapped system's
         return getattr(self.system, attr)
 
     async def run(self, document: Document) -> ExtractionResult:
-        return resolve(await self.system.run(document), document, self.judge)
+        found = await self.system.run(document)
+        resolver = Resolver(self.judge, document)
+        resolved = resolver.result(found)
+        questions = open_questions(resolver.choices) if self.reader is not None and found.status == "ok" else {}
+        if not questions:
+            return resolved
+        try:
+            reading = await read_links(self.reader, self.judge.geography, document.text, questions)
+        except (LLMError, ModelOutputError) as exc:  # the rules' links stand; the user is told they were not read
+            return resolved.model_copy(update={"warnings": resolved.warnings + [f"links not checked: {exc}"]})
+        reread = Resolver(self.judge, document, readings=reading.entities).result(found)
+        return reread.model_copy(update={
+            "usage": reread.usage + reading.usage,
+            "extra": {**reread.extra, "link_check": reading.reasons}})
 
 
-def with_linking(system: Any, kb: KnowledgeBase | None, mode: str, links_to_kb: bool) -> Any:
-    """``system`` with open-world linking after it when it links to the KB (its ``Capabilities``)."""
+def with_linking(system: Any, kb: KnowledgeBase | None, mode: str, links_to_kb: bool, llm: LLM | None = None) -> Any:
+    """``system`` with open-world linking after it when it links to the KB (its ``Capabilities``); with
+    ``checked``, ``llm`` reads the links the text leaves open."""
     if mode not in LINKING_MODES:
         raise UserError(f"invalid linking setting {mode!r}: use one of {', '.join(LINKING_MODES)}")
     if mode == "closed" or kb is None or not links_to_kb:
         return system
-    return OpenWorldLinking(system, kb)
+    return OpenWorldLinking(system, kb, reader=llm if mode == "checked" else None)

@@ -1,0 +1,111 @@
+"""``linking=checked``: the model says what each name the text leaves open is; the KB entity must agree.
+
+The rules of context.py read what the text writes next to a name (a state, a year, "the film"). They cannot
+know that the Troy Schliemann dug up is not Troy, Alabama, when the KB holds only the town: that needs a
+reader who knows the world. One call per document asks the model to gloss each open name as an apposition
+would ("Troy, an ancient city in Turkey"; "War and Peace, a novel by Leo Tolstoy of 1869"). The gloss is then
+read by the same rules as the text: a candidate it contradicts (placed in another country, a work of another
+kind or year) is out; the context's choice stands where the gloss agrees, the next candidate that survives
+takes its place where it does not, and the name is minted where none survives (a wrong link is worse than a
+missing one). A small model answers a choice among lettered candidates close to chance (measured, see
+docs/decisions.md); a gloss is what it writes well. A link the text settles (placed or dated by the text,
+no other candidate left) and a country are not asked about.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pydantic import ConfigDict, Field, create_model
+
+from graphwright.agents.prompts import load_prompt
+from graphwright.kb.records import KBRecord
+from graphwright.linking.context import (WORKS, Choice, description_kind, description_year, written_kind)
+from graphwright.linking.geography import Geography, is_country
+from graphwright.llm.base import LLM
+from graphwright.llm.structured import chat_structured
+from graphwright.model.result import Usage
+
+PROMPT = load_prompt("graphwright.linking", "check")
+HUMAN = "Q5"
+OPTIONS = 4  # the context's choice and at most three others it leaves possible
+MAX_NAMES = 12  # per call; a longer list is asked in several calls
+GLOSS_CHARS = 120
+GLOSS_TOKENS = 24  # per name, with room for the JSON around it
+
+
+@dataclass(frozen=True)
+class Question:
+    surface: str
+    options: list[KBRecord]  # the context's choice first
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the model read: the entity each name means (None: none of the KB's), why, the calls' cost."""
+    entities: dict[str, KBRecord | None]
+    reasons: dict[str, str]
+    usage: Usage
+
+
+def open_questions(choices: dict[str, tuple[str, Choice]]) -> dict[str, Question]:
+    """The links the text does not settle, by normalized name."""
+    return {key: Question(surface, [choice.best, *choice.others][:OPTIONS])
+            for key, (surface, choice) in choices.items()
+            if choice.best is not None and not choice.settled and not is_country(choice.best)}
+
+
+async def glosses(llm: LLM, text: str, names: list[str], *, retries: int = 2) -> tuple[list[str], Usage]:
+    """The model's apposition for each name in ``text``, in calls of at most MAX_NAMES names."""
+    said, usage = [], Usage()
+    for start in range(0, len(names), MAX_NAMES):
+        batch = names[start:start + MAX_NAMES]
+        fields = {str(i): (str, Field(max_length=GLOSS_CHARS)) for i in range(1, len(batch) + 1)}
+        answer_type = create_model("Glosses", __config__=ConfigDict(extra="forbid"), **fields)
+        system, user = PROMPT.render(text=text, names="\n".join(f"{i}. {n}" for i, n in enumerate(batch, 1)))
+        reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                                      answer_type, max_retries=retries, max_tokens=GLOSS_TOKENS * len(batch) + 16)
+        usage = usage + reply.usage
+        said += [reply.parsed.model_dump()[str(i)] for i in range(1, len(batch) + 1)]
+    return said, usage
+
+
+def gloss_against(geography: Geography, surface: str, gloss: str, record: KBRecord) -> str | None:
+    """Why the model's gloss of the name is not ``record``: a place in another country, a work of another
+    kind or year, a work where the KB has none; None when nothing it says disagrees."""
+    written = f"{surface}, {gloss.strip().rstrip('.')}."
+    if geography.is_place(record):
+        said, placed = geography.of_text(written, leave_out=surface), geography.of_record(record)
+        if said and placed and not said & placed:
+            return f"a place in {', '.join(sorted(said))}, {record.id} is in {', '.join(sorted(placed))}"
+    kind, described = written_kind(surface, written), description_kind(record)
+    if kind in WORKS and described and kind != described:
+        return f"a {kind}, {record.id} a {described}"
+    if kind in WORKS and HUMAN in record.types:
+        return f"a {kind}, {record.id} a person"
+    year, described_year = re.search(r"\b(1[0-9]{3}|20[0-9]{2})\b", gloss), description_year(record)
+    if kind in WORKS and year and described_year and year.group(1) != described_year:
+        return f"of {year.group(1)}, {record.id} of {described_year}"
+    return None
+
+
+def judge_gloss(geography: Geography, question: Question, gloss: str) -> tuple[KBRecord | None, str]:
+    """The first candidate the gloss does not contradict (None: none survives), and why."""
+    out = []
+    for record in question.options:
+        why = gloss_against(geography, question.surface, gloss, record)
+        if why is None:
+            return record, f"{question.surface}, {gloss}: " + "; ".join([*out, f"{record.id} fits"])
+        out.append(f"{record.id}: {why}")
+    return None, f"{question.surface}, {gloss}: " + "; ".join(out)
+
+
+async def read_links(llm: LLM, geography: Geography, text: str, questions: dict[str, Question]) -> Reading:
+    """The entity each open name means, as the model's gloss of it and the KB's candidates agree."""
+    keys = list(questions)
+    said, usage = await glosses(llm, text, [questions[k].surface for k in keys])
+    entities, reasons = {}, {}
+    for key, gloss in zip(keys, said):
+        entities[key], reasons[key] = judge_gloss(geography, questions[key], gloss)
+    return Reading(entities, reasons, usage)
