@@ -34,7 +34,8 @@ WORK_KINDS = ("film", "novel", "play", "book", "character", "series", "album", "
               "poem", "musical", "sculpture", "video game", "television series", "short story")
 PLACE_KINDS = ("city", "town", "village", "county", "state", "province", "region", "island", "port", "district")
 REGION_KINDS = r"(?:\w+\s+){0,2}(?:state|province|territory|region|county|canton|prefecture)\b"
-NATIONAL_CLASSES = frozenset({"Q7278", "Q375928", "Q637846", "Q11204"})  # party, lower and upper house, legislature
+NATIONAL_CLASSES = frozenset({"Q7278", "Q375928", "Q637846", "Q11204", "Q8142"})  # party, lower and upper house,
+# legislature, currency
 NATIONAL_BODIES = re.compile(r"\b(?:political party|lower house|upper house|parliament|legislature|ministry)\b", re.I)
 WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
 WINDOW = 8  # words each side of a mention read for its description's words
@@ -91,6 +92,8 @@ class Context:
         if self._national(record) and ours and not countries & ours \
                 and (self.geography.named(self.text) or self._shared_name(surface)):
             return Fit(f"{record.id} is a national body of none of the countries the text names")
+        if self._national(record) and countries & ours:
+            strong += 1  # the peso of the Philippines in a text set in Manila, not the name of several currencies
         # the entity whose label the text writes, as written ("Theodore Roosevelt", not Theodore Roosevelt Sr.;
         # "coach", not the sitcom "Coach"), before namesakes that have the name as an alias or in another case
         labelled = record.label == surface or (record.label[:1].upper() + record.label[1:]) == surface
