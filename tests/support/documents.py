@@ -56,10 +56,13 @@ def _assemble(objects: list[bytes]) -> bytes:
     return out.getvalue()
 
 
-def docx(paragraphs: list[str], table: list[list[str]]) -> bytes:
+def docx(paragraphs: list[str], table: list[list[str]], heading: str | None = None) -> bytes:
+    """A Word file: ``heading`` in the Heading 1 style, the paragraphs, then ``table``."""
     import docx as python_docx
 
     document = python_docx.Document()
+    if heading:
+        document.add_heading(heading, level=1)
     for paragraph in paragraphs:
         document.add_paragraph(paragraph)
     grid = document.add_table(rows=len(table), cols=len(table[0]))

@@ -58,8 +58,9 @@ class Document(BaseModel):
         start = 0 if start < 0 else start + 1
         while start < len(text) and text[start].isspace():
             start += 1
-        ends = [i for i in (text.find(". ", span.end), text.find("\n", span.end)) if i >= 0]
-        end = min(ends) + 1 if ends else len(text)
+        stop, newline = text.find(". ", span.end), text.find("\n", span.end)
+        ends = [stop + 1] * (stop >= 0) + [newline] * (newline >= 0)  # the full stop kept, a line break not
+        end = min(ends) if ends else len(text)
         return self.span(start, min(end, len(text)))
 
 
@@ -72,7 +73,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence, surrounding whitespace left out. A sentence ends at ``.``, ``!`` or
     ``?`` (and any closing quotes or brackets) followed by whitespace and a capital letter, a digit or an
     opening quote; not after a title or month abbreviation (``Mr.``, ``Dr.``, ``St.``, ``No.``, ``Nov.``,
-    ``U.S.``) or a single capital letter (an initial)."""
+    ``U.S.``) or a single capital letter (an initial). A blank line ends one too: a heading or a list item
+    has no full stop, and the paragraph after it is another sentence."""
     cuts, start = [], 0
     for match in _SENTENCE_END.finditer(text):
         word = re.search(r"[\w.]*$", text[:match.start()]).group().lower()
@@ -81,6 +83,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         cuts.append((start, match.end()))
         start = match.end()
     cuts.append((start, len(text)))
+    cuts = [(a + piece.start(), a + piece.end()) for a, b in cuts
+            for piece in re.finditer(r"(?:(?!\n[ \t]*\n).)+", text[a:b], re.S)]
     spans = []
     for a, b in cuts:
         piece = text[a:b]
