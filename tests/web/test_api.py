@@ -336,3 +336,33 @@ def test_chat_streams_the_answer_as_it_is_written_then_the_result(client, settin
     kind, result = events[-1]
     assert kind == "result" and result["answer"] == "Acme Corp" and result["citations"]
     assert client.post("/api/chat", json={"question": "x", "model": "nope"}).status_code == 400
+
+
+def chat_result(client, question: str, conversation: str | None = None) -> dict:
+    body = {"question": question, "kb": "none", **({"conversation": conversation} if conversation else {})}
+    with client.stream("POST", "/api/chat", json=body) as stream:
+        blocks = "".join(stream.iter_text()).strip().split("\n\n")
+    kind, data = blocks[-1].split("\n")
+    assert kind == "event: result", blocks[-1]
+    return json.loads(data.removeprefix("data: "))
+
+
+def test_a_chat_remembers_who_it_is_about_and_supports_only_what_its_citations_hold(client, settings):
+    finished(client, submit(client, settings, text=SENTENCE))
+    first = chat_result(client, "Who does John Smith work for?")
+    conversation = first["conversation"]
+    assert first["answer"] == "Acme Corp" and first["supported"] and first["asked"] == "Who does John Smith work for?"
+    second = chat_result(client, "Where does he live?", conversation)
+    assert second["asked"] == "Where does John Smith live?"  # "he" is the last turn's John Smith
+    assert second["answer"] == "Oslo" and second["supported"] and second["conversation"] == conversation
+    third = chat_result(client, "When was his employer founded?", conversation)
+    assert third["asked"] == "When was John Smith's employer founded?"
+    assert not third["supported"] and third["model_answer"] == "2009"  # no cited fact says 2009
+    assert third["answer"].startswith("The graph does not state this. What it holds about John Smith:")
+    history = client.get(f"/api/chat/{conversation}").json()["turns"]  # what a new tab reopens
+    assert [t["question"] for t in history] == ["Who does John Smith work for?", "Where does he live?",
+                                                "When was his employer founded?"]
+    assert [t["supported"] for t in history] == [True, True, False] and history[0]["citations"]
+    assert chat_result(client, "Where does he live?")["asked"] == "Where does he live?", "a new conversation"
+    assert client.get("/api/chat/not-an-id").status_code == 404
+    assert client.post("/api/chat", json={"question": "x", "conversation": "../../etc"}).status_code == 422

@@ -195,7 +195,7 @@ def test_updates_are_refused_on_the_sparql_page(served, page):
     assert "read-only" in page.text_content("#error")
 
 
-def test_a_chat_of_three_turns_with_citations_kept_for_the_tab(served, page):
+def test_a_chat_of_three_turns_with_citations_kept_for_the_conversation(served, page):
     serve, _ = served
     page.goto(serve.url + "/chat")
     wait_until(page, "document.querySelectorAll('#model option').length > 0")
@@ -206,12 +206,23 @@ def test_a_chat_of_three_turns_with_citations_kept_for_the_tab(served, page):
         wait_until(page, f"document.querySelectorAll('#turns .turn').length === {n} && "
                          "!document.getElementById('send').disabled")
     answers = page.locator("#turns .turn .answer").all_text_contents()
-    assert answers[:2] == ["Acme Corp", "Acme Corp"]
+    assert answers[:2] == ["Acme Corp", "Oslo"]
     assert answers[2] == "The graph holds nothing about Tidewater Instruments."
     assert page.locator("#turns .turn").nth(0).locator(".citations li").count() >= 1
     assert page.locator("#turns .turn").nth(2).locator(".citations li").count() == 0
+    page.reload()  # the server kept the conversation: the page reopens it, citations and all
+    wait_until(page, "document.querySelectorAll('#turns .turn').length === 3")
+    assert page.locator("#turns .turn .answer").all_text_contents() == answers
+    assert page.locator("#turns .turn").nth(0).locator(".citations li").count() >= 1
+    page.fill("#question", "Where does he live?")  # a follow-up in the reopened conversation
+    page.click("#send")
+    wait_until(page, "document.querySelectorAll('#turns .turn').length === 4 && "
+                     "!document.getElementById('send').disabled")
+    assert "asked as: Where does John Smith live?" in page.locator("#turns .turn").nth(3).text_content()
+    page.click("#clear")  # a new conversation
     page.reload()
-    wait_until(page, "document.querySelectorAll('#turns .turn').length === 3")  # the conversation stays in the tab
+    wait_until(page, "document.readyState === 'complete'")
+    assert page.locator("#turns .turn").count() == 0
     assert page.evaluate("window.pwned") is None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from dataclasses import asdict
 from typing import Any, Literal
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
@@ -12,6 +13,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from graphwright.errors import GraphwrightError, StoreError
+from graphwright.qa.conversation import CONVERSATION_ID, Turn, contains_answer, rewrite, topic_of, unsupported_answer
 from graphwright.store import serialize_graph
 from graphwright.store.bounded_query import QueryTimeout
 from graphwright.store.export import resolve_format
@@ -174,22 +176,56 @@ async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
     return await asyncio.to_thread(_answered, state, result)
 
 
+class ChatRequest(AskRequest):
+    conversation: str | None = Field(None, pattern=CONVERSATION_ID.pattern, description="the conversation this "
+                                     "question goes on; none: a new one, whose id the result carries")
+
+
+@router.get("/api/chat/{conversation}")
+def chat_history(request: Request, conversation: str) -> dict[str, Any]:
+    """A conversation's turns, for a page that reopens it."""
+    if not CONVERSATION_ID.match(conversation):
+        raise HTTPException(404, "no such conversation")
+    return {"conversation": conversation, "turns": [asdict(t) for t in server(request).conversations.turns(conversation)]}
+
+
+def shown(result, out: dict[str, Any]) -> str:
+    """The answer as the chat page shows it, for a page that reopens the conversation."""
+    return out["answer"] or (f"The graph holds nothing about {result.nothing}." if result.nothing else
+                             f"no answer: {result.error}" if result.error else "")
+
+
 @router.post("/api/chat")
-async def chat(request: Request, body: AskRequest = Body(...)) -> StreamingResponse:
-    """The same answer as server-sent events: ``answer`` events with the answer so far while the model
-    writes it, then one ``result`` event with the whole result (or ``error``). The chat page reads it."""
+async def chat(request: Request, body: ChatRequest = Body(...)) -> StreamingResponse:
+    """The answer as server-sent events: ``answer`` events with the answer so far while the model writes
+    it, then one ``result`` event with the whole result (or ``error``). The question goes on the
+    conversation's earlier turns: "When was it founded?" is asked about the last turn's topic, and the
+    answer is supported only where a cited fact or passage holds it (graphwright.qa.conversation)."""
     state = server(request)
     try:
         qa = state.graph_qa(body.model, body.kb, body.grown)  # a bad model or KB: 400 before streaming
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
+    conversations = state.conversations
+    conversation = body.conversation or conversations.new_id()
+    turns = await asyncio.to_thread(conversations.turns, conversation)
+    asked = rewrite(body.question, turns)
     queue: asyncio.Queue = asyncio.Queue()
 
     async def answer() -> None:
         try:
-            result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess,
+            result = await qa.ask(asked, mode=body.mode, documents=body.documents or None, guess=body.guess,
                                   reader=body.reader, on_answer=lambda text: queue.put_nowait(("answer", {"text": text})))
-            queue.put_nowait(("result", await asyncio.to_thread(_answered, state, result)))
+            out = await asyncio.to_thread(_answered, state, result)
+            topic = topic_of(asked, result)
+            about = topic if topic and topic.casefold() in asked.casefold() else None
+            supported = bool(result.answer) and contains_answer(result.answer, result, about)
+            if result.answer and not supported:
+                out["model_answer"], out["answer"] = result.answer, unsupported_answer(about, result)
+            out.update(supported=supported, conversation=conversation, asked=asked)
+            await asyncio.to_thread(conversations.add, conversation,
+                                    Turn(body.question, asked, shown(result, out), supported, topic, out["citations"]))
+            queue.put_nowait(("result", out))
         except GraphwrightError as exc:
             queue.put_nowait(("error", {"detail": str(exc)}))
 

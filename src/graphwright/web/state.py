@@ -10,6 +10,7 @@ from typing import Any
 
 from graphwright.chunking import MAX_CHARS
 from graphwright.errors import UserError
+from graphwright.qa.conversation import Conversations
 from graphwright.curation import finish_pending
 from graphwright.store import GraphStore
 from graphwright.store.bounded_query import BoundedQueries
@@ -48,6 +49,7 @@ class ServerState:
         self.queries = BoundedQueries(config.store, seconds=config.sparql_seconds,
                                       max_bytes=config.sparql_max_bytes)
         self.book = JobBook(config.data)
+        self.conversations = Conversations(config.data / "chats")  # the chat page's turns, per conversation
         self._llms: dict[str, Any] = {}
         self._kbs: dict[str, Any] = {}
         self._qa: dict[tuple, tuple[int, Any]] = {}  # (model, kb, grown) -> (store version, GraphQA)
