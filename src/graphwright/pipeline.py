@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Awaitable, Callable, Iterable, TypeVar
 
 from graphwright.chunking import CHUNK_CHARS, MAX_CHARS, chunk_document
+from graphwright.progress import listening, report
 from graphwright.converters import page_of
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
@@ -73,7 +74,8 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
     merged = ExtractionResult(document_id=document.id, system=system.name)
     seen: set[tuple[str, str, str]] = set()
     entities: dict[tuple[str, tuple[str, ...]], Entity] = {}  # one entity per (IRI, types) over the pieces
-    for offset, piece in pieces:
+    for number, (offset, piece) in enumerate(pieces, 1):
+        report(f"extracting part {number} of {len(pieces)}" if len(pieces) > 1 else "extracting")
         result = await run_piece(system, piece)
         merged.usage = merged.usage + result.usage
         for agent, usage in result.usage_by_agent.items():
@@ -140,11 +142,14 @@ async def extract_batch(
     max_chars: int = MAX_CHARS,
     on_progress: Callable[[str], None] | None = None,
     on_result: Callable[[Document, ExtractionResult], None] | None = None,
+    on_stage: Callable[[Document, str], None] | None = None,
     redo: bool = False,
 ) -> BatchSummary:
     """``on_progress`` gets each document's source as it is finished or skipped; ``on_result`` gets each
-    result once the store holds it (the web app's job table follows the store with it). ``redo`` runs
-    documents the store already holds from this system again (new settings), replacing their results."""
+    result once the store holds it (the web app's job table follows the store with it); ``on_stage`` each
+    running document's stages (graphwright.progress: "extracting part 1 of 3", "linking", "storing").
+    ``redo`` runs documents the store already holds from this system again (new settings), replacing
+    their results."""
     summary = BatchSummary()
     lock = asyncio.Lock()
 
@@ -170,7 +175,9 @@ async def extract_batch(
                 on_result(document, result)
 
     async def one(document: Document) -> None:
-        result = await run_document(system, document, chunk_chars=chunk_chars, max_chars=max_chars)
+        with listening((lambda stage: on_stage(document, stage)) if on_stage else None):
+            result = await run_document(system, document, chunk_chars=chunk_chars, max_chars=max_chars)
+            report("storing")
         await record(document, result)
         if on_progress:
             on_progress(document.source or document.id)

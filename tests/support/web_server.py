@@ -23,7 +23,7 @@ EVIL = "<b>Eve</b><script>window.pwned=1</script>"
 
 def reply(delay: float = 0.0):
     """Work_For and Live_In for the sentence (and the hostile name when the text holds it); for a question,
-    "Oslo" where it asks where someone lives, "2009" where it asks when something was founded (which no
+    "Oslo" where it asks where someone lives, "2009" where it asks "When was" (which no
     source says), else "Acme Corp", citing the first passage, else the first numbered source; with notes
     when the prompt asks for them."""
     def answer(messages, response_format) -> str:
@@ -33,7 +33,7 @@ def reply(delay: float = 0.0):
             cited = (re.findall(r"\[(P\d+)\]", user) or re.findall(r"\[(\w+)\]", user))[:1]  # a passage if any
             notes = {"notes": "John Smith: works for Acme Corp"} if '"notes"' in system else {}
             question = user.rpartition("Question:")[2]
-            said = "Oslo" if "live" in question else "2009" if "founded" in question else "Acme Corp"
+            said = "Oslo" if "live" in question else "2009" if "When was" in question else "Acme Corp"
             return json.dumps({**notes, "answer": said, "citations": cited})
         triples = [{"head": "John Smith", "relation": "Work_For", "tail": "Acme Corp"},
                    {"head": "John Smith", "relation": "Live_In", "tail": "Oslo"}]

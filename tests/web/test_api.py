@@ -66,6 +66,15 @@ def test_a_file_that_is_not_text_fails_with_its_reason_and_the_others_run(client
     by_name = {d["name"]: d for d in job["documents"]}
     assert by_name["good.txt"]["status"] == "ok"
     assert by_name["photo.jpg"]["status"] == "failed" and "binary" in by_name["photo.jpg"]["reason"]
+    assert "this app reads text, PDF, Word (.docx) and HTML files" in by_name["photo.jpg"]["reason"]
+
+
+def test_a_refused_file_is_explained_in_the_browsers_terms_and_a_failed_only_job_says_so(client, settings):
+    files = [("notes.txt", "Café Nordlys opened in Tromsø.".encode("latin-1"), "text/plain")]  # not UTF-8
+    job = finished(client, submit(client, settings, files))
+    reason = job["documents"][0]["reason"]
+    assert "is not valid utf-8" in reason and "Save it as UTF-8 text" in reason and "--encoding" not in reason
+    assert job["label"] == "done, 1 of 1 failed"
 
 
 

@@ -18,6 +18,7 @@ from graphwright.linking.judge import LinkJudge
 from graphwright.linking.resolve import Resolver
 from graphwright.llm.base import LLM
 from graphwright.model import Document, ExtractionResult
+from graphwright.progress import report
 from graphwright.kb.protocol import KnowledgeBase
 
 LINKING_MODES = ("open", "checked", "closed")
@@ -38,6 +39,7 @@ class OpenWorldLinking:
 
     async def run(self, document: Document) -> ExtractionResult:
         found = await self.system.run(document)
+        report("linking")
         resolver = Resolver(self.judge, document)
         resolved = resolver.result(found)
         questions = open_questions(resolver.choices) if self.reader is not None and found.status == "ok" else {}

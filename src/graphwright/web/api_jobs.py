@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
@@ -62,7 +63,7 @@ async def submit(
             _checked(document.text, state.config.max_chars)
             texts.append(document)
         except GraphwrightError as exc:
-            refused.append((upload.filename or "upload", str(exc)))
+            refused.append((upload.filename or "upload", for_browser(str(exc))))
     if text.strip():
         try:
             texts.append((name, _checked(text, state.config.max_chars)))
@@ -80,7 +81,7 @@ async def submit(
         if isinstance(fetched, Document):
             texts.append(fetched)
         else:
-            refused.append((url, fetched))
+            refused.append((url, for_browser(fetched)))
     job_id = state.book.create(spec, texts, refused)
     state.runner.submit(job_id)
     return state.book.get(job_id)
@@ -101,6 +102,24 @@ async def _fetched(urls: str, config: ServeConfig) -> list[tuple[str, Document |
 
     wanted = list(dict.fromkeys(line.strip() for line in urls.splitlines() if line.strip()))
     return list(zip(wanted, await asyncio.gather(*(asyncio.to_thread(read, url) for url in wanted))))
+
+
+# what the command line's reasons advise, as a user of the page can follow it
+_BROWSER_ADVICE = [
+    (re.compile(r"Convert it to UTF-8 or pass --encoding \(for example --encoding latin-1\)"),
+     "Save it as UTF-8 text (any editor's \"Save as\" offers it) and upload it again"),
+    (re.compile(r"graphwright reads plain text files"),
+     "this app reads text, PDF, Word (.docx) and HTML files"),
+    (re.compile(r"split it into smaller files or raise --max-chars|split it or raise --max-chars"),
+     "split it into smaller files"),
+]
+
+
+def for_browser(reason: str) -> str:
+    """A reason for a refused file, its command-line advice put as the page's user can follow it."""
+    for flag, advice in _BROWSER_ADVICE:
+        reason = flag.sub(advice, reason)
+    return reason
 
 
 def _checked(text: str, max_chars: int) -> str:

@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE TABLE IF NOT EXISTS documents (
     job_id TEXT, position INTEGER, name TEXT, document_id TEXT, chars INTEGER,
-    status TEXT, reason TEXT, triples INTEGER DEFAULT 0,
+    status TEXT, reason TEXT, triples INTEGER DEFAULT 0, stage TEXT,
     PRIMARY KEY (job_id, position)
 );
 """
@@ -61,6 +61,8 @@ class JobBook:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(jobs)")}
             if "redo" not in columns:  # a job table from before re-extraction
                 self._db.execute("ALTER TABLE jobs ADD COLUMN redo INTEGER DEFAULT 0")
+            if "stage" not in {row[1] for row in self._db.execute("PRAGMA table_info(documents)")}:
+                self._db.execute("ALTER TABLE documents ADD COLUMN stage TEXT")  # from before stages were shown
 
     def close(self) -> None:
         with self._lock:
@@ -126,7 +128,7 @@ class JobBook:
         """The job with its documents; KeyError when there is none."""
         job = self._summary(self._job_row(job_id))
         with self._lock:
-            docs = self._db.execute("SELECT position, name, document_id, chars, status, reason, triples FROM documents "
+            docs = self._db.execute("SELECT position, name, document_id, chars, status, stage, reason, triples FROM documents "
                                     "WHERE job_id=? ORDER BY position", (job_id,)).fetchall()
         job["documents"] = [dict(d) for d in docs]
         return job
@@ -144,6 +146,7 @@ class JobBook:
                                            (row["id"],)).fetchall())
         job["counts"] = {s: counts.get(s, 0) for s in ("pending", "ok", "skipped", "failed")}
         job["total"] = sum(counts.values())
+        job["label"] = _label(job)
         ran = job["started"] is not None and job["finished"] is not None
         job["seconds"] = round(job["finished"] - job["started"], 1) if ran else None  # how long it ran
         return job
@@ -170,8 +173,14 @@ class JobBook:
         """Every row of the job with that document (the same text uploaded twice is one document)."""
         where = "job_id=? AND document_id=?" + (" AND status='pending'" if only_pending else "")
         with self._lock:
-            self._db.execute(f"UPDATE documents SET status=?, reason=?, triples=? WHERE {where}",
+            self._db.execute(f"UPDATE documents SET status=?, reason=?, triples=?, stage=NULL WHERE {where}",
                              (status, reason, triples, job_id, document_id))
+
+    def set_stage(self, job_id: str, document_id: str, stage: str) -> None:
+        """Where a pending document's run is now: "extracting part 2 of 5", "linking", "storing"."""
+        with self._lock:
+            self._db.execute("UPDATE documents SET stage=? WHERE job_id=? AND document_id=? AND status='pending'",
+                             (stage, job_id, document_id))
 
     def fail_pending(self, job_id: str, reason: str) -> None:
         with self._lock:
@@ -185,3 +194,14 @@ def _write_durably(path: Path, data: bytes) -> None:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
+
+
+def _label(job: dict[str, Any]) -> str:
+    """The job's state as the page says it: "done, 1 of 3 failed", "running, 2 of 5 finished"."""
+    counts, total = job["counts"], job["total"]
+    finished = counts["ok"] + counts["skipped"] + counts["failed"]
+    if job["state"] == "running":
+        return f"running, {finished} of {total} finished"
+    if job["state"] == "done" and counts["failed"]:
+        return f"done, {counts['failed']} of {total} failed"
+    return job["state"]

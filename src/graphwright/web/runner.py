@@ -111,7 +111,8 @@ class JobRunner:
             summary = await extract_batch(
                 documents, system, self.store, results_path=book.texts_folder(job_id) / "results.jsonl",
                 concurrency=spec.concurrency, max_chars=self.max_chars, redo=spec.redo,
-                on_result=lambda document, result: self._stored(job_id, document, result))
+                on_result=lambda document, result: self._stored(job_id, document, result),
+                on_stage=lambda document, stage: self._stage(job_id, document, stage))
         except asyncio.CancelledError:
             if job_id in self._cancelled:  # the user's cancel: the queue goes on with the next job
                 self._cancelled.discard(job_id)
@@ -135,6 +136,10 @@ class JobRunner:
         for document in documents:
             if self.store.document_status(document.id, system) == "ok":
                 self.book.set_document(job_id, document.id, status, reason, only_pending=True)
+
+    def _stage(self, job_id: str, document: Document, stage: str) -> None:
+        self.book.set_stage(job_id, document.id, stage)
+        self.changes.bump()
 
     def _stored(self, job_id: str, document: Document, result: ExtractionResult) -> None:
         self.book.set_document(job_id, document.id, result.status, result.reason, triples=len(result.triples))

@@ -56,7 +56,8 @@ function renderJobs(jobs) {
     return gw.el("tr", {className: "clickable" + (job.id === selectedJob ? " selected" : ""), dataset: {job: job.id},
                         onclick: () => showJob(job.id)},
       gw.el("td", {}, job.id),
-      gw.el("td", {className: "state-" + job.state}, job.state + (job.restarts ? ` (resumed ×${job.restarts})` : "")),
+      gw.el("td", {className: "state-" + (job.counts.failed && job.state === "done" ? "failures" : job.state)},
+            job.label + (job.restarts ? ` (resumed ×${job.restarts})` : "")),
       gw.el("td", {}, gw.el("progress", {max: job.total || 1, value: finished}),
             ` ${finished}/${job.total}` + (job.counts.failed ? `, ${job.counts.failed} failed` : "")),
       gw.el("td", {}, job.system), gw.el("td", {}, job.model),
@@ -65,17 +66,23 @@ function renderJobs(jobs) {
   }));
 }
 
+// a pending document's stage while it runs ("extracting part 2 of 5", "linking", "storing"); "stored" once done
+function documentState(job, d) {
+  if (d.status === "pending") return d.stage || (job.state === "running" ? "waiting" : "queued");
+  return d.status === "ok" ? "stored" : d.status;
+}
+
 async function showJob(id) {
   selectedJob = id;
   const job = await gw.api(`/api/jobs/${encodeURIComponent(id)}`);
   $("job").hidden = false;
-  $("job-id").textContent = `${job.id} · ${job.state}`;
+  $("job-id").textContent = `${job.id} · ${job.label}`;
   $("job-error").textContent = job.error || "";
   $("cancel").hidden = !["queued", "running"].includes(job.state);
   $("job-documents").tBodies[0].replaceChildren(...job.documents.map(d => gw.el("tr", {},
     gw.el("td", {}, d.position + 1),
     gw.el("td", {}, ["ok", "skipped"].includes(d.status) && d.document_id ? graphLink(d.document_id, job.system, d.name) : d.name),
-    gw.el("td", {className: "status-" + d.status}, d.status), gw.el("td", {}, d.status === "ok" ? d.triples : ""),
+    gw.el("td", {className: "status-" + d.status}, documentState(job, d)), gw.el("td", {}, d.status === "ok" ? d.triples : ""),
     gw.el("td", {}, d.reason || ""))));
   for (const row of $("jobs").tBodies[0].rows) row.classList.toggle("selected", row.dataset.job === id);
 }
