@@ -322,6 +322,8 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
     assert client.get("/api/graph").json()["total"] == 1
     assert client.get("/api/documents").json()[0]["triples"] == 1, "the run's count follows the removal"
     assert [e["number"] for e in client.get("/api/edits").json()] == [rename["number"], removed["number"]]
+    assert [e["what"] for e in client.get("/api/edits").json()][0] == "rename John Smith to 'J. Smith'", \
+        "the old name, not the new one twice"
     assert removed["what"] == "remove J. Smith | Live_In | Oslo", "named by label, as the graph page shows them"
     assert client.post("/api/edits", json={"kind": "merge", "source": smith, "target": smith}).status_code == 400
     assert client.post("/api/edits", json={"kind": "merge", "source": "urn:x", "target": smith}).status_code == 404

@@ -139,6 +139,8 @@ def test_upload_run_browse_and_query(served, page):
     wait_until(page, "document.querySelectorAll('#documents tbody tr').length === 1")
     page.goto(serve.url + "/graph")
     wait_until(page, "window.gwGraph && window.gwGraph.edges().length === 2")
+    sizes = page.evaluate("Object.fromEntries(window.gwGraph.nodes().map(n => [n.data('label'), n.width()]))")
+    assert sizes["John Smith"] > sizes["Oslo"] == sizes["Acme Corp"], "a node's size follows its edges"
 
     # an entity merge from the graph page, then undone
     node = "window.gwGraph.nodes().filter(n => n.data('label') === {})[0]"
@@ -147,7 +149,7 @@ def test_upload_run_browse_and_query(served, page):
     page.once("dialog", lambda dialog: dialog.accept())
     click_element(page, node.format(json.dumps("Acme Corp")))
     wait_until(page, "window.gwGraph.nodes().length === 2 && document.querySelectorAll('#edits .edit').length === 1")
-    assert "merge" in page.text_content("#edits .edit")
+    assert "merge Oslo into Acme Corp" in page.text_content("#edits .edit"), "named, not by IRI, after the merge"
     page.click("#edits button.edit-undo")
     wait_until(page, "window.gwGraph.nodes().length === 3 && document.querySelector('#edits .edit').textContent.includes('undone')")
 

@@ -4,6 +4,8 @@ to every stored run it changes (and by the store to every run written later), an
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import replace
 
 import pyoxigraph as ox
@@ -23,6 +25,8 @@ def edit_graph(store: GraphStore, edit: Edit) -> Edit:
     made = read_edits(store.oxigraph)
     edit = replace(edit, number=max((e.number for e in made), default=0) + 1)
     _check(store, edit)
+    labels = store.labels()  # the names as they are now: a merge or a rename takes the old ones away
+    edit = replace(edit, names=json.dumps({i: labels[i] for i in edit.iris if i in labels}, ensure_ascii=False))
     _commit(store, made + [edit], record_quads(edit), about=edit)
     return edit
 

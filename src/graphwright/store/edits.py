@@ -12,6 +12,8 @@ document is extracted again: a removed fact stays removed, a merged name stays m
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -25,6 +27,7 @@ KIND, SOURCE, TARGET, NODE, NEW_LABEL = (v.GW + "editKind", v.GW + "editSource",
                                          v.GW + "editNode", v.GW + "editLabel")
 FACT_S, FACT_P, FACT_O = v.GW + "editSubject", v.GW + "editPredicate", v.GW + "editObject"
 UNDONE, NUMBER = v.GW + "undone", v.GW + "editNumber"
+NAMES = v.GW + "editNames"  # the labels its IRIs had when it was made (JSON): a merged or renamed entity's are gone
 RAW = v.GW + "unedited"  # on a run's IRI in the edits graph: its quads as the system wrote them (N-Quads)
 
 
@@ -38,11 +41,18 @@ class Edit:
     label: str | None = None  # rename
     fact: tuple[str, str, str] | None = None  # remove: subject, predicate, object (IRIs or a literal's value)
     undone: bool = False
+    names: str | None = None  # JSON {IRI: label} as they were when the edit was made
+
+    @property
+    def iris(self) -> list[str]:
+        return [i for i in (self.source, self.target, self.node, *(self.fact or ())) if i]
 
     def describe(self, labels: Mapping[str, str] | None = None) -> str:
-        """What the edit does, naming each IRI by its label in ``labels`` where it has one."""
+        """What the edit does, naming each IRI by its label when the edit was made, else in ``labels``."""
+        were = json.loads(self.names) if self.names else {}
+
         def name(iri: str | None) -> str:
-            return (labels or {}).get(iri or "", iri or "")
+            return were.get(iri or "") or (labels or {}).get(iri or "", iri or "")
 
         if self.kind == "merge":
             return f"merge {name(self.source)} into {name(self.target)}"
@@ -67,7 +77,7 @@ def read_edits(store: ox.Store) -> list[Edit]:
             continue
         fact = (p[FACT_S], p[FACT_P], p[FACT_O]) if FACT_S in p else None
         edits.append(Edit(int(p[NUMBER]), p[KIND], p.get(SOURCE), p.get(TARGET), p.get(NODE), p.get(NEW_LABEL), fact,
-                          p.get(UNDONE) == "true"))
+                          p.get(UNDONE) == "true", p.get(NAMES)))
     return sorted(edits, key=lambda e: e.number)
 
 
@@ -76,7 +86,7 @@ def record_quads(edit: Edit) -> list[ox.Quad]:
     node, graph = ox.NamedNode(edit_iri(edit.number)), ox.NamedNode(EDITS_GRAPH)
     fields = {v.RDF_TYPE: ox.NamedNode(EDIT), NUMBER: ox.Literal(str(edit.number)), KIND: ox.Literal(edit.kind),
               SOURCE: edit.source, TARGET: edit.target, NODE: edit.node, NEW_LABEL: edit.label,
-              UNDONE: "true" if edit.undone else None}
+              UNDONE: "true" if edit.undone else None, NAMES: edit.names}
     if edit.fact:
         fields.update({FACT_S: edit.fact[0], FACT_P: edit.fact[1], FACT_O: edit.fact[2]})
     out = []

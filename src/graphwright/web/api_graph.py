@@ -40,9 +40,11 @@ def _filters(document: str | None, system: str | None, type: str | None, min_con
 def graph(request: Request, document: str | None = None, system: str | None = None, type: str | None = None,
           min_confidence: float | None = Query(None, ge=0, le=1), q: str | None = None,
           limit: int = Query(300, ge=1, le=5000)) -> dict[str, Any]:
-    """The best-supported edges that pass the filters (``total`` says how many passed)."""
+    """The best-supported edges that pass the filters (``total`` says how many passed), and the store's
+    ``version`` they were read at (the page compares it with the event stream's)."""
     state = server(request)
-    return state.graph.select(state.runner.store_version, _filters(document, system, type, min_confidence, q), limit)
+    version = state.runner.store_version
+    return {**state.graph.select(version, _filters(document, system, type, min_confidence, q), limit), "version": version}
 
 
 @router.get("/api/graph/facets")

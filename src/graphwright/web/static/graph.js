@@ -3,9 +3,11 @@
 "use strict";
 
 const $ = id => document.getElementById(id);
+// a node grows with the edges drawn at it, so the hubs of a large graph stand out
+const nodeSize = node => Math.min(56, 14 + 6 * Math.sqrt(node.degree(false)));
 const STYLE = [
   {selector: "node", style: {"label": "data(label)", "font-size": 10, "text-valign": "bottom", "text-margin-y": 3,
-    "background-color": "#dbe7ff", "border-color": "#2f6fed", "border-width": 1.5, "width": 18, "height": 18,
+    "background-color": "#dbe7ff", "border-color": "#2f6fed", "border-width": 1.5, "width": nodeSize, "height": nodeSize,
     "text-wrap": "ellipsis", "text-max-width": 140, "min-zoomed-font-size": 7}},
   {selector: "node[?unlinked]", style: {"background-color": "#fff", "border-color": "#7a5af8", "border-style": "dashed"}},
   {selector: "node[kind = 'literal']", style: {"shape": "round-rectangle", "background-color": "#fff7e6", "border-color": "#d48806"}},
@@ -54,6 +56,7 @@ async function show() {
   $("notice").textContent = "loading…";
   try {
     const data = await gw.api("/api/graph?" + params);
+    drawnVersion = data.version;
     cy.elements().remove();
     cy.add(elements(data));
     layout(cy.elements());
@@ -201,15 +204,17 @@ $("filters").addEventListener("submit", event => { event.preventDefault(); show(
 $("confidence").addEventListener("input", () => { $("confidence-value").textContent = $("confidence").value; });
 for (const id of ["document", "system", "type", "limit"]) $(id).addEventListener("change", show);
 
-// the graph grows while jobs run: say so (and refresh the filters) without redrawing under the user
+// the graph grows while jobs run: say so (and refresh the filters) without redrawing under the user; an
+// edit's own redraw already shows its version, so it gets no such notice
+let drawnVersion = null;
 let seenVersion = null;
 new EventSource("/api/events").addEventListener("jobs", async message => {
   const version = JSON.parse(message.data).store_version;
-  if (seenVersion !== null && version !== seenVersion) {
-    await loadFacets();
+  if (seenVersion !== null && version !== seenVersion) await loadFacets();
+  seenVersion = version;
+  if (drawnVersion !== null && version > drawnVersion) {
     $("notice").textContent = "New results were stored: press Show to draw them.";
   }
-  seenVersion = version;
 });
 
 // filters given in the address (a job's link to its documents: /graph?document=...&system=...)
