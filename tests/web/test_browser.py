@@ -259,3 +259,34 @@ def test_a_ten_page_pdf_dropped_on_the_jobs_page_gives_facts_with_their_page(ser
     page.wait_for_selector("#details .support")
     details = page.text_content("#details")
     assert "page7" in details.replace(" ", "") and "documentreport.pdf" in details.replace(" ", "")
+
+
+@pytest.fixture(scope="module")
+def slow_served(tmp_path_factory):
+    """A server whose model takes a second and a half an answer: long enough to see a document run."""
+    where = tmp_path_factory.mktemp("slow")
+    with ScriptedOpenAIServer(reply(delay=1.5)) as model, ServeProcess(where, model.base_url) as serve:
+        yield serve, job_settings(where)
+
+
+def test_the_job_table_shows_each_document_running_and_a_job_of_refused_files_as_failed(slow_served, page):
+    serve, settings = slow_served
+    page.goto(serve.url + "/")
+    wait_until(page, "document.querySelectorAll('#system option').length > 0")
+    page.set_input_files("#files", files=[{"name": "smith.txt", "mimeType": "text/plain", "buffer": SENTENCE.encode()}])
+    page.select_option("#system", "agentre.zeroshot")
+    page.select_option("#kb", "none")
+    page.fill("#settings", json.dumps(settings))
+    page.click("#run")
+    states = "[...document.querySelectorAll('#job-documents td')].map(td => td.textContent)"
+    wait_until(page, f"{states}.includes('extracting')", 30)  # while the model answers
+    wait_until(page, f"{states}.includes('stored')", 30)
+    wait_until(page, "[...document.querySelectorAll('#jobs td')].some(td => td.textContent === 'done')")
+
+    page.set_input_files("#files", files=[{"name": "photo.png", "mimeType": "image/png",
+                                           "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64)}])
+    page.click("#run")
+    wait_until(page, "[...document.querySelectorAll('#jobs td')].some(td => td.textContent === 'done, 1 of 1 failed')",
+               30)
+    reason = page.locator("#job-documents tbody tr").first.text_content()
+    assert "this app reads text, PDF, Word (.docx) and HTML files" in reason and "--" not in reason
