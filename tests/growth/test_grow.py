@@ -11,7 +11,7 @@ from tests.growth.runs import EMPLOYER, NOVEL, linked, person, result, triple
 from graphwright.errors import StoreError
 from graphwright.growth import GrowthPolicy, check, grow, load, save
 from graphwright.growth.codec import KG_GRAPH
-from graphwright.growth.episodes import apply
+from graphwright.growth.episodes import apply, pending_runs
 from graphwright.model.schema import name_entity_iri
 
 POLICY = GrowthPolicy(embedder=None)
@@ -270,3 +270,13 @@ def test_rebuilding_grows_the_graph_again_under_new_settings(store):
     assert [ep.number for ep in state.episodes] == [1] and report.record.documents == 2
     assert edge(state, "Nordwind", EMPLOYER, "Kessler Werke").status == "promoted"  # staged, then 2 votes
     assert [s.sid for s in state.snapshots] == ["s1-ep1"] and snapshot_quads(store, "s2-ep2") == []
+
+
+def test_runs_are_grown_in_the_order_they_were_stored_whatever_their_times_digits():
+    """The store writes seconds without trailing zeros: "27.91786Z" is before "27.917861Z" though it sorts after."""
+    class Stored:
+        def documents(self):
+            return [{"document_id": "later", "system": "s", "status": "ok", "recorded_at": "2026-11-29T08:29:27.917861Z"},
+                    {"document_id": "first", "system": "s", "status": "ok", "recorded_at": "2026-11-29T08:29:27.91786Z"}]
+
+    assert [r["document_id"] for r in pending_runs(Stored(), None, everything=True)] == ["first", "later"]

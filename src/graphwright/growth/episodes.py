@@ -32,7 +32,13 @@ def pending_runs(store: GraphStore, state: GrowthState, *, everything: bool = Fa
     rows = [r for r in store.documents() if r["status"] == "ok" and (system is None or r["system"] == system)]
     if not everything:
         rows = [r for r in rows if state.merged_runs.get((r["document_id"], r["system"])) != r["recorded_at"]]
-    return sorted(rows, key=lambda r: (r["recorded_at"] or "", r["document_id"], r["system"]))
+    return sorted(rows, key=lambda r: (_when(r["recorded_at"]), r["document_id"], r["system"]))
+
+
+def _when(recorded_at: str | None) -> datetime:
+    """A run's time as a time: the store writes its seconds without trailing zeros ("27.91786Z"), so the
+    strings do not sort as the times do ("27.91786Z" after "27.917861Z")."""
+    return datetime.fromisoformat(recorded_at) if recorded_at else datetime.min.replace(tzinfo=timezone.utc)
 
 
 def schema_terms(schema: RelationSchema) -> tuple[set[str], set[str]]:
