@@ -67,6 +67,11 @@ def restore(folder: Path) -> int:
     return len(saved["documents"])
 
 
+def recorded(path: Path) -> list[dict]:
+    """A ledger's rows: those of its finished part, compressed beside it (``<name>.gz``), then its own."""
+    return read_jsonl(path.with_name(path.name + ".gz")) + read_jsonl(path)
+
+
 class ReplayLLM(WrapperLLM):
     """Answers a call it has seen with the model's recorded answer, and records new ones in ``path``: one
     JSON line per call, keyed by the hash of the request (model, messages, schema, parameters).
@@ -75,7 +80,7 @@ class ReplayLLM(WrapperLLM):
     def __init__(self, inner, path: Path):
         super().__init__(inner)
         self.path = path
-        self.answers = {row["key"]: ChatResponse.model_validate(row["response"]) for row in read_jsonl(self.path)}
+        self.answers = {row["key"]: ChatResponse.model_validate(row["response"]) for row in recorded(self.path)}
         self.replayed_seconds = 0.0
 
     async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None,

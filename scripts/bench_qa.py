@@ -16,8 +16,9 @@ by default; notes: the facts the answer needs, then the answer); its ledger and 
 Scores: exact match and token F1 (SQuAD normalisation, best alias), recall of the supporting passages
 among those retrieved, calls, tokens and seconds per question; and the index's one-time cost.
 
-Both phases resume. The index keeps the model's answers in the ledger (``qa--index-<dataset>.jsonl``),
-so a new machine rebuilds the store from them without calling the model; the questions' rows are the
+Both phases resume. The index keeps the model's answers in the ledger (``qa--index-<dataset>.jsonl``; a
+finished one is kept gzip-compressed as ``.jsonl.gz`` and still read), so a new machine rebuilds the store
+from them without calling the model; the questions' rows are the
 ledger itself (``qa--<row>-<dataset>.json``), and a question already there is not asked again.
 
 A reader other than the embedded 1.5B model (``--model``, with GRAPHWRIGHT_BASE_URL for a server) keeps
@@ -36,11 +37,10 @@ import time
 from pathlib import Path
 
 from bench_eval import BENCH_MD, header
-from bench_ledger import LEDGER, RUNS, ReplayLLM
+from bench_ledger import LEDGER, RUNS, ReplayLLM, recorded
 
 from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.bootstrap import mean_difference_interval, mean_interval
-from graphwright.jsonl import read_jsonl
 from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.pipeline import extract_batch
@@ -234,7 +234,7 @@ def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], 
     lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})",
                    model, command)
     # the index's cost from the model's recorded answers, so a store rebuilt from the ledger reports the first run's
-    answers = [row["response"]["usage"] for row in read_jsonl(LEDGER / f"qa--index-{dataset}.jsonl")]
+    answers = [row["response"]["usage"] for row in recorded(LEDGER / f"qa--index-{dataset}.jsonl")]
     calls = sum(u["llm_calls"] for u in answers)
     tokens = sum(u["prompt_tokens"] + u["completion_tokens"] for u in answers)
     seconds = sum(u["seconds"] for u in answers)

@@ -3,6 +3,7 @@ line it was writing: readers skip a line cut short, and the work it recorded is 
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -24,8 +25,12 @@ def append_jsonl(path: Path, row: dict[str, Any]) -> None:
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Every complete line of ``path``; nothing when the file does not exist yet."""
-    return _rows(path.read_text(encoding="utf-8")) if path.is_file() else []
+    """Every complete line of ``path`` (gzip-compressed where its name ends in .gz); nothing when the file
+    does not exist yet."""
+    if not path.is_file():
+        return []
+    data = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    return _rows(data.decode("utf-8"))
 
 
 def _rows(text: str) -> list[dict[str, Any]]:

@@ -27,3 +27,15 @@ def test_a_half_written_last_line_is_skipped_then_cut_before_the_next_append(tmp
 def test_the_last_row_per_key_wins_in_the_order_written():
     rows = [{"id": "a", "v": 1}, {"id": "b", "v": 1}, {"id": "a", "v": 2}]
     assert last_per_key(rows, "id") == [{"id": "b", "v": 1}, {"id": "a", "v": 2}]
+
+
+def test_a_finished_ledger_is_read_compressed(tmp_path):
+    import gzip
+
+    rows = [{"id": 1, "text": "a\u2028b"}, {"id": 2}]
+    plain = tmp_path / "rows.jsonl"
+    for row in rows:
+        append_jsonl(plain, row)
+    packed = tmp_path / "rows.jsonl.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert read_jsonl(packed) == rows
