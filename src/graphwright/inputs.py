@@ -24,6 +24,20 @@ READ_SUFFIXES = TEXT_SUFFIXES | set(SUFFIXES)  # what a folder is searched for: 
 # extracted anyway (16M+ characters, thousands of model calls), and a bigger one (a 5 GB log given
 # by mistake) would be held in memory several times over (bytes, then text) before any check.
 MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What a refused input tells its user to do, in the terms of where they are."""
+    encoding: str  # after "<file> is not valid <encoding>: ..."
+    readable: str  # after "<file> looks binary ...;"
+    too_long: str  # after "<file> holds more than the limit of N characters;"
+
+
+COMMAND_LINE = Advice("Convert it to UTF-8 or pass --encoding (for example --encoding latin-1)",
+                      "graphwright reads plain text files", "split it into smaller files or raise --max-chars")
+WEB_PAGE = Advice("Save it as UTF-8 text (any editor's \"Save as\" offers it) and upload it again",
+                  "this app reads text, PDF, Word (.docx) and HTML files", "split it into smaller files")
 _READ_STEP = 1024 * 1024  # the pieces a stream of unknown size is read in
 
 
@@ -39,25 +53,24 @@ class InputFailure:
     reason: str
 
 
-def decode_text(data: bytes, source: str, encoding: str = "utf-8") -> str:
+def decode_text(data: bytes, source: str, encoding: str = "utf-8", advice: Advice = COMMAND_LINE) -> str:
     """Bytes -> text; empty, binary and undecodable inputs raise InputDocumentError."""
     if not data.strip():
         raise InputDocumentError(f"{source} is empty: there is no text to extract from")
     if b"\x00" in data[:8192]:
-        raise InputDocumentError(f"{source} looks binary (it contains NUL bytes); graphwright reads plain text files")
+        raise InputDocumentError(f"{source} looks binary (it contains NUL bytes); {advice.readable}")
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise InputDocumentError(
-            f"{source} is not valid {encoding}: byte 0x{data[exc.start]:02x} at offset {exc.start}. "
-            "Convert it to UTF-8 or pass --encoding (for example --encoding latin-1)"
+            f"{source} is not valid {encoding}: byte 0x{data[exc.start]:02x} at offset {exc.start}. {advice.encoding}"
         ) from exc
     except LookupError as exc:
         raise InputDocumentError(f"unknown text encoding {encoding!r}") from exc
     text = text.lstrip("\ufeff")
     controls = sum(1 for ch in text[:8192] if ord(ch) < 32 and ch not in "\n\r\t\f")
     if controls > 0.1 * min(len(text), 8192):
-        raise InputDocumentError(f"{source} looks binary (many control characters); graphwright reads plain text files")
+        raise InputDocumentError(f"{source} looks binary (many control characters); {advice.readable}")
     return text
 
 
@@ -84,7 +97,7 @@ def _too_large(source: str, size: str, max_chars: int | None) -> InputDocumentEr
         return InputDocumentError(f"{source} is {size} bytes, above the {MAX_INPUT_BYTES:,} bytes read from one input; "
                                   "split it into smaller files")
     return InputDocumentError(f"{source} is {size} bytes, so it has more than the limit of {max_chars:,} characters; "
-                              "split it into smaller files or raise --max-chars")
+                              f"{COMMAND_LINE.too_long}")
 
 
 def read_document(path: Path | str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
@@ -105,26 +118,26 @@ def read_document(path: Path | str, encoding: str = "utf-8", max_chars: int | No
 
 
 def document_from_bytes(data: bytes, source: str, encoding: str = "utf-8", max_chars: int | None = None,
-                        kind: str | None = None) -> Document:
+                        kind: str | None = None, advice: Advice = COMMAND_LINE) -> Document:
     """A file's bytes as a Document: a PDF, HTML or Word file by its name (or by ``kind``: "pdf", "html",
     "docx" or "text", when something else says what the bytes are), anything else as text."""
     kind = kind or kind_of(source)
     if kind == "text":  # a text too long is recorded by the batch, with its document
-        return Document(text=decode_text(data, source, encoding), source=source)
+        return Document(text=decode_text(data, source, encoding, advice), source=source)
     converted = convert(data, source, kind)
     if max_chars is not None and len(converted.text) > max_chars:
         raise InputDocumentError(f"{source} holds {len(converted.text):,} characters of text, above the limit of "
-                                 f"{max_chars:,}; split it or raise --max-chars")
+                                 f"{max_chars:,}; {advice.too_long}")
     return Document(text=converted.text, source=source, metadata=converted.metadata)
 
 
 def read_url(url: str, encoding: str = "utf-8", max_chars: int | None = None, *,
-             public_only: bool = False) -> Document:
+             public_only: bool = False, advice: Advice = COMMAND_LINE) -> Document:
     """The web page, PDF, Word file or text at an http(s) URL as a Document whose source is the URL; read
     as its Content-Type says, in the charset the server names (else ``encoding``). ``public_only``
     refuses hosts on local and private addresses (graphwright.remote.fetch)."""
     fetched = fetch(url, MAX_INPUT_BYTES, public_only=public_only)
-    return document_from_bytes(fetched.data, url, fetched.charset or encoding, max_chars, fetched.kind)
+    return document_from_bytes(fetched.data, url, fetched.charset or encoding, max_chars, fetched.kind, advice)
 
 
 def _text_files(folder: Path) -> Iterator[str | InputFailure]:

@@ -89,10 +89,11 @@ class Context:
         if proper_against_common(surface, matched_name):
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
         countries, ours = self.geography.of_record(record), self._text_countries(surface)
-        if self._national(record) and ours and not countries & ours \
+        national = self._national(record)
+        if national and ours and not countries & ours \
                 and (self.geography.named(self.text) or self._shared_name(surface)):
             return Fit(f"{record.id} is a national body of none of the countries the text names")
-        if self._national(record) and countries & ours:
+        if national and countries & ours:
             strong += 1  # the peso of the Philippines in a text set in Manila, not the name of several currencies
         # the entity whose label the text writes, as written ("Theodore Roosevelt", not Theodore Roosevelt Sr.;
         # "coach", not the sitcom "Coach"), before namesakes that have the name as an alias or in another case

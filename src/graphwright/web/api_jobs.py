@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from typing import Any
 
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
@@ -13,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from graphwright.assembly import build_system
 from graphwright.errors import DataNotFoundError, GraphwrightError
-from graphwright.inputs import document_from_bytes, read_url
+from graphwright.inputs import WEB_PAGE, document_from_bytes, read_url
 from graphwright.model import Document
 from graphwright.remote import is_url
 from graphwright.store.export import ALL_FORMATS
@@ -59,11 +58,12 @@ async def submit(
     for upload in files:
         data = await upload.read()
         try:
-            document = document_from_bytes(data, upload.filename or "upload")  # a PDF, HTML or Word file, or text
+            # a PDF, HTML or Word file, or text; a refusal's advice in the page's terms
+            document = document_from_bytes(data, upload.filename or "upload", advice=WEB_PAGE)
             _checked(document.text, state.config.max_chars)
             texts.append(document)
         except GraphwrightError as exc:
-            refused.append((upload.filename or "upload", for_browser(str(exc))))
+            refused.append((upload.filename or "upload", str(exc)))
     if text.strip():
         try:
             texts.append((name, _checked(text, state.config.max_chars)))
@@ -81,7 +81,7 @@ async def submit(
         if isinstance(fetched, Document):
             texts.append(fetched)
         else:
-            refused.append((url, for_browser(fetched)))
+            refused.append((url, fetched))
     job_id = state.book.create(spec, texts, refused)
     state.runner.submit(job_id)
     return state.book.get(job_id)
@@ -94,7 +94,8 @@ async def _fetched(urls: str, config: ServeConfig) -> list[tuple[str, Document |
         if not is_url(url):
             return f"{url!r} is not a web address: give one that starts with http:// or https://"
         try:
-            document = read_url(url, max_chars=config.max_chars, public_only=not config.fetches_private_urls)
+            document = read_url(url, max_chars=config.max_chars, public_only=not config.fetches_private_urls,
+                                advice=WEB_PAGE)
             _checked(document.text, config.max_chars)
             return document
         except GraphwrightError as exc:
@@ -102,24 +103,6 @@ async def _fetched(urls: str, config: ServeConfig) -> list[tuple[str, Document |
 
     wanted = list(dict.fromkeys(line.strip() for line in urls.splitlines() if line.strip()))
     return list(zip(wanted, await asyncio.gather(*(asyncio.to_thread(read, url) for url in wanted))))
-
-
-# what the command line's reasons advise, as a user of the page can follow it
-_BROWSER_ADVICE = [
-    (re.compile(r"Convert it to UTF-8 or pass --encoding \(for example --encoding latin-1\)"),
-     "Save it as UTF-8 text (any editor's \"Save as\" offers it) and upload it again"),
-    (re.compile(r"graphwright reads plain text files"),
-     "this app reads text, PDF, Word (.docx) and HTML files"),
-    (re.compile(r"split it into smaller files or raise --max-chars|split it or raise --max-chars"),
-     "split it into smaller files"),
-]
-
-
-def for_browser(reason: str) -> str:
-    """A reason for a refused file, its command-line advice put as the page's user can follow it."""
-    for flag, advice in _BROWSER_ADVICE:
-        reason = flag.sub(advice, reason)
-    return reason
 
 
 def _checked(text: str, max_chars: int) -> str:
