@@ -288,5 +288,7 @@ def test_the_job_table_shows_each_document_running_and_a_job_of_refused_files_as
     page.click("#run")
     wait_until(page, "[...document.querySelectorAll('#jobs td')].some(td => td.textContent === 'done, 1 of 1 failed')",
                30)
+    wait_until(page, "document.querySelector('#job-documents tbody tr') && document.querySelector("
+                     "'#job-documents tbody tr').textContent.includes('photo.png')")  # the new job's rows, not the last
     reason = page.locator("#job-documents tbody tr").first.text_content()
     assert "this app reads text, PDF, Word (.docx) and HTML files" in reason and "--" not in reason

@@ -75,6 +75,7 @@ function documentState(job, d) {
 async function showJob(id) {
   selectedJob = id;
   const job = await gw.api(`/api/jobs/${encodeURIComponent(id)}`);
+  if (id !== selectedJob) return;  // another job was chosen (or submitted) while this one was fetched
   $("job").hidden = false;
   $("job-id").textContent = `${job.id} · ${job.label}`;
   $("job-error").textContent = job.error || "";
