@@ -292,3 +292,81 @@ def test_the_job_table_shows_each_document_running_and_a_job_of_refused_files_as
                      "'#job-documents tbody tr').textContent.includes('photo.png')")  # the new job's rows, not the last
     reason = page.locator("#job-documents tbody tr").first.text_content()
     assert "this app reads text, PDF, Word (.docx) and HTML files" in reason and "--" not in reason
+
+
+@pytest.fixture(scope="module", params=[20, 200], ids=lambda n: f"{n}-edges")
+def sized_served(request, tmp_path_factory):
+    """A server over a stored graph of 20 or 200 edges (a few hub companies, many people)."""
+    from tests.support.sized_graph import fill_store
+
+    where = tmp_path_factory.mktemp(f"graph{request.param}")
+    fill_store(where / "store", request.param)
+    with ScriptedOpenAIServer(reply()) as model, ServeProcess(where, model.base_url) as serve:
+        yield serve, request.param
+
+
+# the labels placed on the canvas, each with its shape, the element's own bounds by Cytoscape (read afresh),
+# its font size on screen, and how many labels placed before it and nodes not its own it overlaps
+LABELS = """() => {
+  const cy = window.gwGraph, placed = cy.scratch('labels');
+  cy.elements().dirtyBoundingBoxCache();
+  const bodies = cy.nodes().map(n => [n.id(), n.renderedBoundingBox({includeLabels: false, includeOverlays: false})]);
+  const box = b => gwLabels.rectangle((b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2, b.w, b.h);
+  return placed.map(({id, shape}, i) => {
+    const ele = cy.getElementById(id), own = ele.isNode() ? [id] : [];
+    const bounds = ele.renderedBoundingBox({includeNodes: false, includeEdges: false, includeLabels: true});
+    return {label: ele.data('label'), node: ele.isNode(), degree: ele.isNode() ? ele.degree(false) : 0,
+            px: parseFloat(ele.style('font-size')) * cy.zoom(), quiet: ele.hasClass('quiet'),
+            shape: [shape.x1, shape.y1, shape.x2, shape.y2], bounds: [bounds.x1, bounds.y1, bounds.x2, bounds.y2],
+            overLabels: placed.slice(0, i).filter(p => gwLabels.overlap(p.shape, shape)).length,
+            overNodes: bodies.filter(([n, b]) => !own.includes(n) && gwLabels.overlap(box(b), shape)).length};
+  });
+}"""
+
+
+def placed_labels(page) -> list[dict]:
+    """The labels once placement has settled (it follows the last viewport change by 150 ms)."""
+    wait_until(page, "window.gwGraph && window.gwGraph.scratch('labels') && window.gwGraph.edges().length > 0")
+    time.sleep(0.6)
+    return page.evaluate(LABELS)
+
+
+def test_labels_are_readable_and_never_overlap_at_20_and_200_edges(sized_served, page, tmp_path):
+    serve, edges = sized_served
+    page.goto(serve.url + "/graph")
+    labels = placed_labels(page)
+    nodes = page.evaluate("window.gwGraph.nodes().length")
+    assert page.evaluate("window.gwGraph.edges().length") == edges
+    picture = page.screenshot(path=str(tmp_path / f"graph-{edges}.png"))
+    assert picture[16:24] == (1400).to_bytes(4, "big") + (900).to_bytes(4, "big"), "a PNG of the whole viewport"
+
+    for label in labels:
+        assert not label["quiet"] and label["overLabels"] == 0, label
+        assert label["overNodes"] == 0 or label["node"] and label["degree"] >= 3, "only a hub's name covers nodes"
+        assert label["px"] == pytest.approx(12 if label["node"] else 10, abs=0.01), "one size on screen at every zoom"
+        (x1, y1, x2, y2), (bx1, by1, bx2, by2) = label["shape"], label["bounds"]
+        if label["node"]:  # the shape placed holds what Cytoscape draws, and is as large unless cut by an ellipsis
+            assert x1 <= bx1 + 3 and bx2 <= x2 + 3 and abs(y1 - by1) <= 3 and abs(y2 - by2) <= 3, label
+            assert (x2 - x1) - (bx2 - bx1) <= 3 or x2 - x1 <= 150.5, label
+        else:  # an edge's turned shape lies within Cytoscape's upright bounds of it
+            assert bx1 - 4 <= x1 and x2 <= bx2 + 4 and by1 - 4 <= y1 and y2 <= by2 + 4, label
+    named = [label for label in labels if label["node"]]
+    if edges == 20:
+        assert len(named) >= 0.9 * nodes, "nearly every name is drawn in a small graph"
+        assert sum(not label["node"] for label in labels) >= 5, "and relations where their edge has room"
+        return
+
+    hubs = page.evaluate("window.gwGraph.nodes().filter(n => n.degree(false) >= 10).map(n => n.data('label'))")
+    assert hubs and set(hubs) <= {label["label"] for label in named}, "every hub is named"
+    assert len(named) >= 0.4 * nodes
+    # zoomed in on the largest hub, the labels keep their size and nearly every name on screen is drawn
+    page.evaluate("() => { const cy = window.gwGraph, hub = cy.nodes().max(n => n.degree(false)).ele;"
+                  " cy.zoom({level: cy.zoom() * 2.5, renderedPosition: hub.renderedPosition()}); }")
+    closer = placed_labels(page)
+    on_screen = page.evaluate("""() => { const cy = window.gwGraph, w = cy.width(), h = cy.height();
+        return cy.nodes().filter(n => { const p = n.renderedPosition(); return p.x > 0 && p.y > 0 && p.x < w && p.y < h; }).length; }""")
+    assert all(label["overLabels"] == 0 and label["px"] == pytest.approx(12 if label["node"] else 10, abs=0.01)
+               for label in closer)
+    assert sum(label["node"] for label in closer) >= 0.85 * on_screen
+    assert sum(not label["node"] for label in closer) > sum(not label["node"] for label in labels), "relations appear"
+    page.screenshot(path=str(tmp_path / f"graph-{edges}-closer.png"))

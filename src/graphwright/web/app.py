@@ -25,7 +25,7 @@ PAGES_DIR = resources.files("graphwright.web").joinpath("pages")
 # path -> (page file, title, its scripts after common.js); each page is its <main> inside pages/layout.html
 PAGES = {
     "/": ("jobs.html", "jobs", ["jobs.js"]),
-    "/graph": ("graph.html", "graph", ["vendor/cytoscape/cytoscape.min.js", "graph.js"]),
+    "/graph": ("graph.html", "graph", ["vendor/cytoscape/cytoscape.min.js", "labels.js", "graph.js"]),
     "/query": ("sparql.html", "SPARQL", ["sparql.js"]),
     "/ask": ("ask.html", "ask", ["ask.js"]),
     "/chat": ("chat.html", "chat", ["chat.js"]),

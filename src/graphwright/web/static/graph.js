@@ -3,30 +3,30 @@
 "use strict";
 
 const $ = id => document.getElementById(id);
-// a node grows with the edges drawn at it, so the hubs of a large graph stand out
-const nodeSize = node => Math.min(56, 14 + 6 * Math.sqrt(node.degree(false)));
 const STYLE = [
-  {selector: "node", style: {"label": "data(label)", "font-size": 10, "text-valign": "bottom", "text-margin-y": 3,
-    "background-color": "#dbe7ff", "border-color": "#2f6fed", "border-width": 1.5, "width": nodeSize, "height": nodeSize,
-    "text-wrap": "ellipsis", "text-max-width": 140, "min-zoomed-font-size": 7}},
+  {selector: "node", style: {"label": "data(label)", "text-valign": "bottom",
+    "background-color": "#dbe7ff", "border-color": "#2f6fed", "border-width": 1.5,
+    "text-wrap": "ellipsis", "text-background-color": "#f8fafc", "text-background-opacity": 0.75}},
   {selector: "node[?unlinked]", style: {"background-color": "#fff", "border-color": "#7a5af8", "border-style": "dashed"}},
   {selector: "node[kind = 'literal']", style: {"shape": "round-rectangle", "background-color": "#fff7e6", "border-color": "#d48806"}},
-  {selector: "node[kind = 'event']", style: {"shape": "diamond", "background-color": "#d1fadf", "border-color": "#039855", "width": 22, "height": 22}},
-  {selector: "edge", style: {"label": "data(label)", "font-size": 9, "color": "#475467", "curve-style": "bezier",
-    "target-arrow-shape": "triangle", "width": 1.5, "line-color": "#98a2b3", "target-arrow-color": "#98a2b3",
+  {selector: "node[kind = 'event']", style: {"shape": "diamond", "background-color": "#d1fadf", "border-color": "#039855"}},
+  {selector: "edge", style: {"label": "data(label)", "color": "#475467", "curve-style": "bezier",
+    "target-arrow-shape": "triangle", "line-color": "#98a2b3", "target-arrow-color": "#98a2b3",
     "text-rotation": "autorotate", "text-background-color": "#f8fafc", "text-background-opacity": 0.8,
-    "min-zoomed-font-size": 8}},
+    "text-wrap": "ellipsis"}},
   {selector: "edge[kind = 'role']", style: {"line-style": "dashed", "line-color": "#039855", "target-arrow-color": "#039855"}},
   {selector: "edge[?unlinked]", style: {"line-style": "dashed", "line-color": "#7a5af8", "target-arrow-color": "#7a5af8", "color": "#7a5af8"}},
-  // a node's "width" is its size: the selected look of edges must not reach nodes
+  // a node's "width" is its size: the selected look of edges must not reach nodes (sizes: labels.js)
   {selector: "node:selected", style: {"border-width": 3, "border-color": "#2f6fed"}},
-  {selector: "edge:selected", style: {"line-color": "#2f6fed", "target-arrow-color": "#2f6fed", "width": 3}},
+  {selector: "edge:selected", style: {"line-color": "#2f6fed", "target-arrow-color": "#2f6fed"}},
+  ...gwLabels.STYLE,
 ];
 
-// labels too small to read are not drawn, and while panning or zooming a snapshot moves instead of the
-// graph: thousands of edges stay responsive on a machine without a GPU
+// while panning or zooming a snapshot moves instead of the graph: thousands of edges stay responsive on a
+// machine without a GPU; labels are sized and placed by labels.js
 const cy = cytoscape({container: $("cy"), style: STYLE, wheelSensitivity: 0.3, minZoom: 0.05, maxZoom: 4,
                       textureOnViewport: true, hideEdgesOnViewport: true});
+const placeLabels = gwLabels.watch(cy);
 window.gwGraph = cy;  // for the browser tests and the console
 
 function filterParams() {
@@ -44,9 +44,11 @@ function elements(data) {
 }
 
 function layout(nodes) {
+  // long edges and a pull to the centre: on a fitted canvas, room for a relation's label along its edge
   const options = nodes.length > 600 ? {name: "concentric", animate: false, minNodeSpacing: 12}
-                                     : {name: "cose", animate: false, nodeRepulsion: () => 400000, idealEdgeLength: () => 120,
-                                        nodeOverlap: 20, padding: 40, numIter: 1000, randomize: true};
+                                     : {name: "cose", animate: false, nodeRepulsion: () => 400000, idealEdgeLength: () => 250,
+                                        edgeElasticity: () => 200, gravity: 5, componentSpacing: 20, nodeOverlap: 20,
+                                        padding: 40, numIter: 1000, randomize: true};
   return nodes.layout(options).run();
 }
 
@@ -61,10 +63,11 @@ async function show() {
     cy.add(elements(data));
     layout(cy.elements());
     cy.fit(undefined, 40);
-    if (cy.zoom() > 1.2) {  // a few nodes: keep labels at reading size
+    if (cy.zoom() > 1.2) {  // a few nodes: not spread over the whole canvas
       cy.zoom(1.2);
       cy.center();
     }
+    placeLabels();
     $("notice").textContent = data.total > data.edges.length
       ? `${data.edges.length} of ${data.total} edges drawn: search, filter or expand a node for more`
       : `${data.total} edges`;
@@ -86,6 +89,7 @@ async function expand(node) {
     const angle = 2 * Math.PI * i / Math.max(fresh.nodes().length, 1);
     n.position({x: around.x + 140 * Math.cos(angle), y: around.y + 140 * Math.sin(angle)});
   });
+  placeLabels();
   const note = $("notice");
   note.textContent = `${node.data("label")}: ${data.edges.length} of ${data.total} edges around it drawn (${fresh.edges().length} new)`;
   return fresh;
