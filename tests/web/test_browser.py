@@ -187,6 +187,16 @@ def test_the_ask_page_in_passages_mode_shows_what_the_model_read_and_cites_the_p
     cited = page.text_content("#citations li")
     assert SENTENCE in cited and "(smith.txt)" in cited, "the cited passage, whole, and its file by name"
 
+    held = []  # the next question's request, held until the page has been looked at
+    page.route("**/api/ask", lambda route: held.append(route))
+    page.fill("#question", "Where does John Smith live?")
+    page.click("#run")
+    wait_until(page, "document.getElementById('run').disabled")
+    assert page.evaluate("document.getElementById('result').hidden"), "no earlier answer while the next one runs"
+    held[0].continue_()
+    wait_until(page, "!document.getElementById('result').hidden")
+    assert page.text_content("#answer") == "Oslo"
+
 
 def test_updates_are_refused_on_the_sparql_page(served, page):
     serve, _ = served

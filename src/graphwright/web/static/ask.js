@@ -8,6 +8,7 @@ gw.api("/api/info").then(info => gw.fill($("model"), info.models)).catch(error =
 $("ask-form").addEventListener("submit", async event => {
   event.preventDefault();
   $("error").textContent = "";
+  $("result").hidden = true;  // the last answer is not left on screen as if it were this question's
   $("run").disabled = true;
   $("run").textContent = "Asking…";
   try {
