@@ -51,7 +51,7 @@ class Example:
 
     def messages(self) -> list[dict]:
         """The conversation `facts` has with the tuned model, answered."""
-        system, user = TUNED_PROMPT.render(text=self.text)
+        system, user = TUNED_PROMPT.render(examples="", text=self.text)
         answer = json.dumps({"triples": [list(t) for t in self.triples]}, ensure_ascii=False)
         return [{"role": "system", "content": system}, {"role": "user", "content": user},
                 {"role": "assistant", "content": answer}]

@@ -36,6 +36,12 @@ class FactsConfig(BaseModel):
     outside_schema: Literal["keep", "drop"] = Field(default="keep", description="With schema_file, what becomes of a "
                                                     "fact no schema relation holds: kept under its phrase (gwr:), or "
                                                     "dropped and counted.")
+    pool_file: str | None = Field(default=None, description="The user's labelled examples (JSONL, as agentre reads: "
+                                 "text, triples [[head, relation, tail], ...]): the nearest ones to each passage are "
+                                 "shown as demonstrations. With schema_file their relations must be the schema's.")
+    demonstrations: int = Field(default=2, ge=1, le=3, description="With pool_file, the examples shown per passage.")
+    pool_retriever: Literal["bm25", "tfidf", "embedding"] = Field(default="bm25", description="With pool_file, how "
+                                                                  "the nearest examples are found.")
     token_budget: int | None = Field(default=None, ge=1, description="Tokens one document may spend in all.")
 
     @model_validator(mode="after")

@@ -39,6 +39,7 @@ from graphwright.model import Document, Entity, ExtractionResult, Mention, Prove
 from graphwright.model.schema import load_schema, phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
+from graphwright.systems.facts.demonstrations import Demonstrations
 from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.listed import (
@@ -83,8 +84,12 @@ class FactsSystem:
         self.mapper = PropertyMapper(kb, config.candidates)
         self.names = KBNames(kb)  # what the KB says of a name, asked once
         self.schema = SchemaRelations(load_schema(config.schema_file), kb) if config.schema_file else None
-        # the adapter was trained on open facts, without a schema; a model that lacks it gets the full prompt
-        self.adapter = config.adapter if not self.schema and config.adapter in llm.adapters else None
+        self.demonstrations = (Demonstrations.from_file(config.pool_file, self.schema.schema if self.schema else None,
+                                                        config.demonstrations, config.pool_retriever)
+                               if config.pool_file else None)
+        # the adapter was trained on open facts, without a schema or examples; a model that lacks it gets the full prompt
+        self.adapter = (config.adapter if not self.schema and not self.demonstrations and config.adapter in llm.adapters
+                        else None)
         self.prompt = SCHEMA_PROMPT if self.schema else TUNED_PROMPT if self.adapter else PROMPT
         self.max_triples = config.max_triples or (80 if self.adapter else 24)
         self.max_tokens = config.max_tokens or (1600 if self.adapter else 640)
@@ -144,7 +149,8 @@ class FactsSystem:
         """The model's triples (no sentence: the model is not asked which states each); with ``glean``, a
         second turn asks for the facts the first left out."""
         relations = self.schema.prompt_lines() if self.schema else "" if self.adapter else prompt_lines()
-        system, user = self.prompt.render(relations=relations, text=document.text)
+        examples = self.demonstrations.render(document.text) if self.demonstrations else ""
+        system, user = self.prompt.render(relations=relations, examples=examples, text=document.text)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         triples = await self._ask_triples(llm, messages, result, step=1, node="extract")
         if self.config.glean and triples is not None:

@@ -1,0 +1,48 @@
+"""The user's labelled examples, shown to the extractor as demonstrations (AgentRE's retrieval of similar
+samples, in one call): the one to three nearest each passage teach how the user's relations appear in
+their kind of sentence, which side is the subject, and how names and dates are written.
+
+They go in the user message, after the prompt's static part, so a server's prefix cache still holds
+the instructions and the relation list for every passage.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from graphwright.data.re_data import RESample, read_samples
+from graphwright.model.schema import RelationSchema
+from graphwright.retrieval import RetrieverKind, make_index
+
+HEADER = "Labelled examples from the user's own data: write names, relations and values as they do.\n"
+
+
+class Demonstrations:
+    """Labelled samples and an index over their texts."""
+
+    def __init__(self, samples: list[RESample], k: int, retriever: RetrieverKind = "bm25") -> None:
+        self.samples, self.k = [s for s in samples if s.triples], k
+        self.index = make_index(retriever, [s.text for s in self.samples])
+
+    @classmethod
+    def from_file(cls, path: str | Path, schema: RelationSchema | None, k: int,
+                  retriever: RetrieverKind = "bm25") -> "Demonstrations":
+        """Samples in agentre's JSONL format; with a schema, a relation it lacks is an error naming the line."""
+        return cls(read_samples(Path(path), schema), k, retriever)
+
+    def nearest(self, text: str) -> list[RESample]:
+        """The ``k`` samples most like ``text``, never ``text`` itself (a pool may hold the passage)."""
+        own = text.strip()
+        hits = [self.samples[i] for i in self.index.top(text, self.k + 1)]
+        return [s for s in hits if s.text.strip() != own][:self.k]
+
+    def render(self, text: str) -> str:
+        """The block the prompt shows before the passage: "" when no sample is near."""
+        found = self.nearest(text)
+        if not found:
+            return ""
+        shown = [f"Example text: {s.text.strip()}\nExample answer: "
+                 + json.dumps({"triples": [[t.head, t.relation, t.tail] for t in s.triples]}, ensure_ascii=False)
+                 for s in found]
+        return HEADER + "\n".join(shown) + "\n\n"

@@ -1,0 +1,78 @@
+"""``facts`` with the user's labelled examples (``pool_file``): the nearest ones to the passage are shown
+after the prompt's static part, with and without a schema; a relation outside the schema is an error that
+names the line; without examples the prompt is what it was."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graphwright.errors import UserError
+from graphwright.llm.fake import ScriptedLLM
+from graphwright.model import Document
+from graphwright.systems.base import make_system
+from tests.systems.test_facts_schema import SCHEMA, TEXT
+
+NEAR = {"text": "Dr. Aino Kettunen is the director of Saimaa Polytechnic, established in 1992 in Lappeenranta.",
+        "triples": [["Saimaa Polytechnic", "director", "Aino Kettunen"], ["Saimaa Polytechnic", "established", "1992"],
+                    ["Saimaa Polytechnic", "city", "Lappeenranta"]]}
+FAR = {"text": "The pasta sauce holds tomatoes, basil and garlic.", "triples": [["pasta sauce", "motto", "basil"]]}
+UNLABELLED = {"text": "Saimaa Polytechnic has a director and a motto.", "triples": []}
+
+
+def write(path, rows) -> str:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def schema_file(tmp_path):
+    path = tmp_path / "college.json"
+    path.write_text(json.dumps(SCHEMA), encoding="utf-8")
+    return str(path)
+
+
+def recorder(seen: list[list[dict]]) -> ScriptedLLM:
+    def reply(messages, schema) -> str:
+        seen.append(messages)
+        return json.dumps({"triples": [["Nordhavn Technical College", "director", "Ilse Brandvik"]]})
+    return ScriptedLLM(reply)
+
+
+async def extract(kb, settings, text=TEXT) -> tuple[list[list[dict]], object]:
+    seen: list[list[dict]] = []
+    result = await make_system("facts", recorder(seen), kb, settings).run(Document(id="d1", text=text))
+    return seen, result
+
+
+async def test_the_nearest_example_is_shown_before_the_text_in_the_user_message(default_kb, schema_file, tmp_path):
+    pool = write(tmp_path / "pool.jsonl", [FAR, UNLABELLED, NEAR])
+    seen, result = await extract(default_kb, {"schema_file": schema_file, "pool_file": pool, "demonstrations": 1})
+    system, user = seen[0][0]["content"], seen[0][-1]["content"]
+    assert NEAR["text"] not in system, "the static part stays the same for every passage (prefix caching)"
+    assert user.index(NEAR["text"]) < user.index(TEXT)
+    assert '["Saimaa Polytechnic", "director", "Aino Kettunen"]' in user
+    assert FAR["text"] not in user and UNLABELLED["text"] not in user, "one example, and never one without facts"
+    assert ("Nordhavn Technical College", "director", "Ilse Brandvik") in {
+        (t.subject.surface, t.predicate.label, t.object.surface) for t in result.triples}
+
+
+async def test_examples_work_without_a_schema_and_the_passage_never_demonstrates_itself(default_kb, tmp_path):
+    itself = {"text": TEXT, "triples": [["Ilse Brandvik", "studied at", "Lund University"]]}
+    pool = write(tmp_path / "pool.jsonl", [itself, NEAR, FAR])
+    seen, _ = await extract(default_kb, {"pool_file": pool, "demonstrations": 2, "linking": "open"})
+    user = seen[0][-1]["content"]
+    assert user.count("Example text:") == 2 and NEAR["text"] in user
+    assert user.count(TEXT) == 1, "the passage is not its own example"
+
+
+async def test_without_examples_the_prompt_is_unchanged(default_kb, schema_file):
+    seen, _ = await extract(default_kb, {"schema_file": schema_file})
+    assert seen[0][-1]["content"] == "Text:\n" + TEXT
+
+
+def test_an_example_with_a_relation_outside_the_schema_names_its_line(default_kb, schema_file, tmp_path):
+    pool = write(tmp_path / "pool.jsonl", [NEAR, {"text": "x", "triples": [["a", "sponsor", "b"]]}])
+    with pytest.raises(UserError, match=r"pool.jsonl:2: relations not in schema .*sponsor"):
+        make_system("facts", recorder([]), default_kb, {"schema_file": schema_file, "pool_file": pool})
