@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 from bench_eval import BENCH_MD, header, slug
 from bench_ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
@@ -27,7 +28,7 @@ from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.bootstrap import mean_difference_interval
 from graphwright.eval.text2kg import (
     METRICS, SentenceScore, Text2KGSentence, averaged, benchmark_triples, load_ontology, load_sentences, ontology_ids,
-    score_sentence,
+    score_sentence, train_pool,
 )
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
@@ -40,16 +41,32 @@ ANCHOR = "Vicuna-13B in the Text2KGBench paper (few-shot prompt with an example 
 Scored = tuple[Text2KGSentence, ExtractionResult, list[tuple[str, str, str]], SentenceScore, SentenceScore]
 
 
-async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str) -> list[Scored]:
+def pool_file(ontology, split: str) -> Path:
+    """The ontology's WebNLG train sentences as a labelled pool (JSONL), leaving out any that states a fact
+    of a scored sentence of either split."""
+    scored = load_sentences(ontology.id, 0, sum(SPLITS["dev"]))
+    samples, overlapping = train_pool(ontology, scored)
+    path = TEXT2KG_RUNS / "pools" / f"{ontology.id}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in samples), encoding="utf-8")
+    print(f"{ontology.id}: {len(samples)} train sentences in the pool, {overlapping} left out as stating a scored "
+          f"fact", file=sys.stderr)
+    return path
+
+
+async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str, system_name: str) -> list[Scored]:
     ontology = load_ontology(ontology_id)
     schema_file = TEXT2KG_RUNS / "schemas" / f"{ontology_id}.json"
     schema_file.parent.mkdir(parents=True, exist_ok=True)
     schema_file.write_text(ontology.schema().model_dump_json(indent=1), encoding="utf-8")
     # a variant that only renames the run (a later run of the same settings) replays the same answers
-    answers = f"facts{'-' + variant[0] if variant[1] else ''}-{slug(llm.name).replace(':', '_')}"
+    answers = f"{system_name}{'-' + variant[0] if variant[1] else ''}-{slug(llm.name).replace(':', '_')}"
     replay = ReplayLLM(llm, LEDGER / f"text2kg--answers-{answers}.jsonl")
-    settings = {"schema_file": str(schema_file), "outside_schema": "drop", **variant[1]}
-    system = make_system("facts", replay, kb, settings)
+    settings = {"schema_file": str(schema_file), **({"outside_schema": "drop"} if system_name == "facts" else {}),
+                **variant[1]}
+    if settings.pop("pool", None) == "train":
+        settings["pool_file"] = str(pool_file(ontology, split))
+    system = make_system(system_name, replay, kb, settings)
     sentences = load_sentences(ontology_id, *SPLITS[split])
     run_file = TEXT2KG_RUNS / name / f"{ontology_id}.jsonl"
     found = await results_resumed(system, [Document(id=s.id, text=s.text) for s in sentences], run_file,
@@ -139,9 +156,10 @@ def listing(name: str, by_ontology: dict[str, list[Scored]]) -> str:
 async def run(args) -> str:
     kb = open_kb("default")
     llm = make_llm(args.model, cache=not args.no_cache)
-    name = f"facts{'-' + args.variant[0] if args.variant[0] else ''}-{args.split}-{slug(llm.name).replace(':', '_')}"
+    name = (f"{args.system}{'-' + args.variant[0] if args.variant[0] else ''}-{args.split}-"
+            f"{slug(llm.name).replace(':', '_')}")
     ontologies = args.ontologies or ontology_ids()
-    by_ontology = {o: await run_ontology(o, args.split, llm, kb, args.variant, name) for o in ontologies}
+    by_ontology = {o: await run_ontology(o, args.split, llm, kb, args.variant, name, args.system) for o in ontologies}
     by_ontology = {o: scored for o, scored in by_ontology.items() if scored}  # ont_12 has 19 sentences: no dev
     await llm.aclose()
     save_ledger(name, by_ontology, args.variant[1])
@@ -150,7 +168,11 @@ async def run(args) -> str:
     settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
     body = header(f"Text2KGBench DBpedia-WebNLG, {args.split} split (sentences {first + 1}-{first + count} of each "
                   f"ontology){settings}", llm.name, args.command)
-    body += [f"- system: facts with the ontology as its schema (outside_schema=drop); code: scored at {commit()}, "
+    described = ("facts with the ontology as its schema (outside_schema=drop)" if args.system == "facts"
+                 else f"{args.system} with the ontology as its schema")
+    pooled = (" The pool: the ontology's WebNLG train sentences (CasRel's copy, detokenised), less those stating a "
+              "fact of a scored sentence." if args.variant[1].get("pool") == "train" else "")
+    body += [f"- system: {described}.{pooled} Code: scored at {commit()}, "
              f"outputs produced at {produced_by(name).summary()}",
              f"- anchor: {ANCHOR}", ""]
     return "\n".join(body + table(by_ontology))
@@ -159,12 +181,15 @@ async def run(args) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=tuple(SPLITS), default="dev")
+    parser.add_argument("--system", default="facts", choices=("facts", "agentre"))
     parser.add_argument("--ontologies", default=None, type=lambda s: s.split(","),
                         help="comma-separated ontology ids (ont_1_university,...); default all 19")
-    model_options(parser, "name:key=value+key=value: facts settings, with their own runs and ledger")
+    model_options(parser, "name:key=value+key=value: the system's settings, with their own runs and ledger; "
+                  "pool=train gives it the ontology's WebNLG train sentences as pool_file")
     args = parser.parse_args()
     args.command = "python scripts/bench_text2kg.py " + " ".join(sys.argv[1:])
-    section = f"text2kg-{args.split}" + (f"-{args.variant[0]}" if args.variant[0] else "")
+    section = (f"text2kg-{args.split}" + ("" if args.system == "facts" else f"-{args.system}")
+               + (f"-{args.variant[0]}" if args.variant[0] else ""))
     body = asyncio.run(run(args))
     if args.ontologies:  # a partial run is for looking at, not for the table
         print(body)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graphwright.eval.text2kg import (
-    Ontology, Text2KGSentence, averaged, benchmark_triples, load_ontology, load_sentences, ontology_ids, score_sentence,
+    Ontology, Text2KGSentence, averaged, benchmark_triples, detokenised, load_ontology, load_sentences, ontology_ids,
+    score_sentence, train_pool,
 )
 from graphwright.errors import DataNotFoundError
 from graphwright.linking.literals import XSD
@@ -69,3 +70,27 @@ def test_the_ontologies_load_as_schemas():
     assert schema.get("director").iri == "http://dbpedia.org/ontology/director"
     sentences = load_sentences("ont_1_university", 20, 5)
     assert len(sentences) == 5 and sentences[0].id == "ont_1_university_test_21" and sentences[0].triples
+
+
+def test_the_train_pool_holds_the_ontologys_relations_and_no_scored_fact():
+    try:
+        university = load_ontology("ont_1_university")
+    except DataNotFoundError as exc:
+        pytest.skip(f"Text2KGBench data absent: {exc}")
+    scored = load_sentences("ont_1_university", 0, 25)
+    try:
+        pool, overlapping = train_pool(university, scored)
+    except DataNotFoundError as exc:
+        pytest.skip(f"WebNLG train (CasRel) absent: {exc}")
+    relations = {r["label"] for r in university.relations}
+    assert len(pool) > 100 and overlapping > 0, "WebNLG writes one set of facts in several sentences"
+    keys = {"".join(t).replace("_", "").replace(" ", "").casefold() for s in scored for t in s.triples}
+    for sample in pool:
+        assert {r for _, r, _ in sample["triples"]} <= relations
+        assert not keys & {"".join(t).replace(" ", "").casefold() for t in sample["triples"]}
+        assert all(h in sample["text"] and t in sample["text"] for h, _, t in sample["triples"])
+
+
+def test_casrel_text_is_written_as_people_write():
+    assert detokenised("Peter Stöger 's club ( 1 . FC Köln ) is in Cologne , Germany .") == \
+        "Peter Stöger's club (1. FC Köln) is in Cologne, Germany."

@@ -101,6 +101,48 @@ class SentenceScore:
     missed: list[str] = field(default_factory=list)
 
 
+# WebNLG train as CasRel tokenised it: the labelled sentences an ontology's user would bring as examples
+TRAIN = ("webnlg", "casrel_exact", "train.json.gz")
+_SPACED_PUNCTUATION = re.compile(r" (?=[,.;:)!?]|'s\b|n't\b)|(?<=\() ")
+
+
+def detokenised(text: str) -> str:
+    """CasRel's "Paris , France ." as written: "Paris, France."."""
+    return _SPACED_PUNCTUATION.sub("", text).strip()
+
+
+def train_pool(ontology: Ontology, held_out: list[Text2KGSentence]) -> tuple[list[dict], int]:
+    """WebNLG train sentences whose triples are all in the ontology's relations, as labelled samples
+    (``{"text", "triples"}``), and how many were left out because they state a fact of a held-out (scored)
+    sentence: WebNLG writes one set of facts in several sentences, and a copy would be the answer. A
+    sample whose argument the sentence does not hold whole (CasRel cut "Peter Stöger" to "Peter") is left
+    out too."""
+    relations = {r["label"] for r in ontology.relations}
+    scored = {triple_key(*t) for sentence in held_out for t in sentence.triples}
+    samples, overlapping = [], 0
+    for row in read_json(data_file(*TRAIN)):
+        triples = [tuple(detokenised(part) for part in t) for t in row["triple_list"]]
+        text = detokenised(row["text"])
+        if not triples or any(r not in relations for _, r, _ in triples):
+            continue
+        if not all(_whole(argument, text) for h, _, t in triples for argument in (h, t)):
+            continue
+        if any(triple_key(*t) in scored for t in triples):
+            overlapping += 1
+            continue
+        samples.append({"text": text, "triples": [list(t) for t in dict.fromkeys(triples)]})
+    return samples, overlapping
+
+
+def _whole(argument: str, text: str) -> bool:
+    """Whether ``text`` holds ``argument`` and the words around it do not continue the name."""
+    at = text.find(argument)
+    if len(argument) < 2 or at < 0:
+        return False
+    before, after = text[:at], text[at + len(argument):]
+    return not re.search(r"[A-Z][\w.]*\s$", before) and not re.match(r"\s[A-Z0-9]", after)
+
+
 def triple_key(subject: str, relation: str, obj: str) -> str:
     return "".join(re.sub(r"(_|\s+)", "", part).lower() for part in (subject, relation, obj))
 
