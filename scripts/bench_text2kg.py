@@ -28,7 +28,7 @@ from graphwright.eval.benchmarks_md import write_section
 from graphwright.eval.bootstrap import mean_difference_interval
 from graphwright.eval.text2kg import (
     METRICS, SentenceScore, Text2KGSentence, averaged, benchmark_triples, load_ontology, load_sentences, ontology_ids,
-    score_sentence, train_pool,
+    score_sentence, train_pool, unscored_pool,
 )
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
@@ -41,16 +41,28 @@ ANCHOR = "Vicuna-13B in the Text2KGBench paper (few-shot prompt with an example 
 Scored = tuple[Text2KGSentence, ExtractionResult, list[tuple[str, str, str]], SentenceScore, SentenceScore]
 
 
-def pool_file(ontology, split: str) -> Path:
-    """The ontology's WebNLG train sentences as a labelled pool (JSONL), leaving out any that states a fact
-    of a scored sentence of either split."""
-    scored = load_sentences(ontology.id, 0, sum(SPLITS["dev"]))
-    samples, overlapping = train_pool(ontology, scored)
-    path = TEXT2KG_RUNS / "pools" / f"{ontology.id}.jsonl"
+POOLS = ("train", "unscored", "both")
+
+
+def pool_file(ontology, kind: str) -> Path:
+    """The ontology's labelled pool (JSONL): WebNLG train sentences for its relations ("train"), its
+    ground-truth sentences after the scored ones ("unscored"), or both; never a sentence that states a
+    fact of a scored sentence of either split."""
+    scored = sum(SPLITS["dev"])
+    samples: list[dict] = []
+    if kind in ("unscored", "both"):
+        found, overlapping = unscored_pool(ontology.id, scored)
+        samples += found
+        print(f"{ontology.id}: {len(found)} unscored ground-truth sentences, {overlapping} left out as stating a "
+              f"scored fact", file=sys.stderr)
+    if kind in ("train", "both"):
+        found, overlapping = train_pool(ontology, load_sentences(ontology.id, 0, scored))
+        samples += found
+        print(f"{ontology.id}: {len(found)} WebNLG train sentences, {overlapping} left out as stating a scored "
+              f"fact", file=sys.stderr)
+    path = TEXT2KG_RUNS / "pools" / f"{ontology.id}-{kind}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in samples), encoding="utf-8")
-    print(f"{ontology.id}: {len(samples)} train sentences in the pool, {overlapping} left out as stating a scored "
-          f"fact", file=sys.stderr)
     return path
 
 
@@ -64,8 +76,11 @@ async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str
     replay = ReplayLLM(llm, LEDGER / f"text2kg--answers-{answers}.jsonl")
     settings = {"schema_file": str(schema_file), **({"outside_schema": "drop"} if system_name == "facts" else {}),
                 **variant[1]}
-    if settings.pop("pool", None) == "train":
-        settings["pool_file"] = str(pool_file(ontology, split))
+    pool = settings.pop("pool", None)
+    if pool:
+        if pool not in POOLS:
+            raise SystemExit(f"pool={pool}: choose one of {', '.join(POOLS)}")
+        settings["pool_file"] = str(pool_file(ontology, pool))
     system = make_system(system_name, replay, kb, settings)
     sentences = load_sentences(ontology_id, *SPLITS[split])
     run_file = TEXT2KG_RUNS / name / f"{ontology_id}.jsonl"
@@ -170,8 +185,11 @@ async def run(args) -> str:
                   f"ontology){settings}", llm.name, args.command)
     described = ("facts with the ontology as its schema (outside_schema=drop)" if args.system == "facts"
                  else f"{args.system} with the ontology as its schema")
-    pooled = (" The pool: the ontology's WebNLG train sentences (CasRel's copy, detokenised), less those stating a "
-              "fact of a scored sentence." if args.variant[1].get("pool") == "train" else "")
+    pooled = {"train": " The pool: the ontology's WebNLG train sentences (CasRel's copy, detokenised)",
+              "unscored": " The pool: the ontology's ground-truth sentences after the 25 scored ones",
+              "both": " The pool: the ontology's ground-truth sentences after the 25 scored ones and its WebNLG "
+                      "train sentences (CasRel's copy, detokenised)"}.get(args.variant[1].get("pool"), "")
+    pooled += ", less those stating a fact of a scored sentence." if pooled else ""
     body += [f"- system: {described}.{pooled} Code: scored at {commit()}, "
              f"outputs produced at {produced_by(name).summary()}",
              f"- anchor: {ANCHOR}", ""]
@@ -185,7 +203,7 @@ def main() -> None:
     parser.add_argument("--ontologies", default=None, type=lambda s: s.split(","),
                         help="comma-separated ontology ids (ont_1_university,...); default all 19")
     model_options(parser, "name:key=value+key=value: the system's settings, with their own runs and ledger; "
-                  "pool=train gives it the ontology's WebNLG train sentences as pool_file")
+                  "pool=train|unscored|both gives it labelled sentences of the ontology as pool_file")
     args = parser.parse_args()
     args.command = "python scripts/bench_text2kg.py " + " ".join(sys.argv[1:])
     section = (f"text2kg-{args.split}" + ("" if args.system == "facts" else f"-{args.system}")

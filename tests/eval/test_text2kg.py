@@ -6,7 +6,7 @@ import pytest
 
 from graphwright.eval.text2kg import (
     Ontology, Text2KGSentence, averaged, benchmark_triples, detokenised, load_ontology, load_sentences, ontology_ids,
-    score_sentence, train_pool,
+    score_sentence, train_pool, unscored_pool,
 )
 from graphwright.errors import DataNotFoundError
 from graphwright.linking.literals import XSD
@@ -89,6 +89,20 @@ def test_the_train_pool_holds_the_ontologys_relations_and_no_scored_fact():
         assert {r for _, r, _ in sample["triples"]} <= relations
         assert not keys & {"".join(t).replace(" ", "").casefold() for t in sample["triples"]}
         assert all(h in sample["text"] and t in sample["text"] for h, _, t in sample["triples"])
+
+
+def test_the_unscored_sentences_pool_states_no_scored_fact():
+    try:
+        pool, overlapping = unscored_pool("ont_13_food", 25)
+    except DataNotFoundError as exc:
+        pytest.skip(f"Text2KGBench data absent: {exc}")
+    scored = load_sentences("ont_13_food", 0, 25)
+    keys = {"".join(t).replace("_", "").replace(" ", "").casefold() for s in scored for t in s.triples}
+    assert pool and overlapping > 0 and len(pool) + overlapping == len(load_sentences("ont_13_food")) - 25
+    assert not {s["text"] for s in pool} & {s.text for s in scored}
+    for sample in pool:
+        assert not keys & {"".join(t).replace(" ", "").casefold() for t in sample["triples"]}
+        assert not any("_" in part for t in sample["triples"] for part in t), "names written as in text"
 
 
 def test_casrel_text_is_written_as_people_write():

@@ -134,6 +134,22 @@ def train_pool(ontology: Ontology, held_out: list[Text2KGSentence]) -> tuple[lis
     return samples, overlapping
 
 
+def unscored_pool(ontology_id: str, scored: int) -> tuple[list[dict], int]:
+    """The ontology's ground-truth sentences after the first ``scored`` (which a benchmark scores) as
+    labelled samples, with their names written with spaces; less, and counted, those stating a fact of a
+    scored sentence (WebNLG writes one set of facts in several sentences: a copy would be the answer)."""
+    sentences = load_sentences(ontology_id)
+    held_out = {triple_key(*t) for sentence in sentences[:scored] for t in sentence.triples}
+    samples, overlapping = [], 0
+    for sentence in sentences[scored:]:
+        if any(triple_key(*t) in held_out for t in sentence.triples):
+            overlapping += 1
+            continue
+        samples.append({"text": sentence.text,
+                        "triples": [[part.replace("_", " ") for part in t] for t in sentence.triples]})
+    return samples, overlapping
+
+
 def _whole(argument: str, text: str) -> bool:
     """Whether ``text`` holds ``argument`` and the words around it do not continue the name."""
     at = text.find(argument)
