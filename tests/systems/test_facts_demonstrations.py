@@ -76,3 +76,45 @@ def test_an_example_with_a_relation_outside_the_schema_names_its_line(default_kb
     pool = write(tmp_path / "pool.jsonl", [NEAR, {"text": "x", "triples": [["a", "sponsor", "b"]]}])
     with pytest.raises(UserError, match=r"pool.jsonl:2: relations not in schema .*sponsor"):
         make_system("facts", recorder([]), default_kb, {"schema_file": schema_file, "pool_file": pool})
+
+
+def test_with_examples_a_name_keeps_the_users_form_where_the_text_holds_its_words():
+    from graphwright.systems.facts.arguments import Grounder
+
+    text = ("The Train song Mermaid is followed by the John Lennon song Imagine. Elliot See died in St Louis. "
+            "Marcolini played for Torino F.C. in 1998 and moved to Washington, D.C. later.")
+    document = Document(id="d", text=text)
+    users = Grounder(document, [], 10, written_forms=True)
+    assert users.ground("Mermaid (Train song)").words == "Mermaid (Train song)"
+    assert users.ground("Mermaid (Train song)").span.text == "Mermaid"
+    assert users.ground("St. Louis").words == "St. Louis"
+    assert users.ground("Torino F.C.").words == "Torino F.C."
+    assert users.ground("Washington, D.C.").words == "Washington, D.C."
+    assert isinstance(users.ground("Mermaid (Arctic song)"), str), "a qualifier the text does not hold"
+    assert isinstance(users.ground("Imagine (Beatles song)"), str)
+    plain = Grounder(document, [], 10)
+    assert isinstance(plain.ground("Mermaid (Train song)"), str), "without examples: only the text's own forms"
+    assert isinstance(plain.ground("St. Louis"), str)
+    assert plain.ground("Torino F.C.").words == "Torino F.C"
+
+
+async def test_what_the_examples_put_under_a_relation_overrides_its_declared_range(default_kb, tmp_path):
+    schema = tmp_path / "bodies.json"  # DBpedia declares epoch a number; its data holds dates
+    schema.write_text(json.dumps({"name": "bodies", "relations": {
+        "epoch": {"head": ["CelestialBody"], "tail": ["number"]},
+        "apoapsis": {"head": ["CelestialBody"], "tail": ["number"]}}}), encoding="utf-8")
+    pool = write(tmp_path / "pool.jsonl", [{"text": "The epoch of 101 Helena is 31 July 2016.",
+                                             "triples": [["101 Helena", "epoch", "2016-07-31"]]}])
+    text = "The epoch of 1089 Tama is 26 November 2005 and its apoapsis is 373513000.0 kilometres."
+
+    def answer(messages, schema) -> str:
+        return json.dumps({"triples": [["1089 Tama", "epoch", "2005-11-26"], ["1089 Tama", "apoapsis", "373513000.0"]]})
+
+    async def extracted(settings):
+        system = make_system("facts", ScriptedLLM(answer), default_kb,
+                             {"schema_file": str(schema), "outside_schema": "drop", "linking": "open", **settings})
+        return await system.run(Document(id="d", text=text))
+
+    with_examples, without = await extracted({"pool_file": pool}), await extracted({})
+    assert {t.predicate.label for t in with_examples.triples} == {"epoch", "apoapsis"}
+    assert {t.predicate.label for t in without.triples} == {"apoapsis"}, "the declared range, without examples"

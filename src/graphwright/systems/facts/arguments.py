@@ -68,6 +68,7 @@ _NOT_NAME_START = re.compile(r"^(?:(?:The|A|An|In|On|At|By|For|From|With|After|B
                              r"That|When|While|Under|Today)\s+)+")
 
 
+_QUALIFIER = re.compile(r"\s*\(([^()]+)\)\s*$")  # "Mermaid (Train song)": what tells it from its namesakes
 _POSSESSIVE = re.compile(r"['’]s?$")  # "Akeem Ayers' draft round": the name is Akeem Ayers
 _NAME_PARTICLES = frozenset({"of", "in", "for", "the", "de", "del", "della", "di", "da", "du", "des", "van", "von", "der",
                              "den", "la", "le", "y", "and", "on", "at", "am", "upon", "bei"})
@@ -120,9 +121,12 @@ class Argument:
 class Grounder:
     """Places the arguments of one document's facts in its text."""
 
-    def __init__(self, document: Document, names: list[str], max_words: int):
-        """``names``: the names the model wrote for this document; the text's own names join them."""
-        self.document, self.max_words = document, max_words
+    def __init__(self, document: Document, names: list[str], max_words: int, *, written_forms: bool = False):
+        """``names``: the names the model wrote for this document; the text's own names join them. With
+        ``written_forms`` (the user's examples set how names are written) a name the text states with other
+        punctuation or without its qualifier ("St. Louis" for "St Louis", "Mermaid (Train song)" where the
+        text says "the Train song Mermaid") keeps the model's form."""
+        self.document, self.max_words, self.written_forms = document, max_words, written_forms
         self.text_names = [" ".join(n.split()) for n in text_names(document.text)]
         # only the model's arguments that are names can be a short name's full form: not "The American
         # president Theodore Roosevelt had brought the two sides together"
@@ -170,6 +174,7 @@ class Grounder:
 
     def ground(self, words: str) -> Argument | str:
         """The argument, or why the text does not state it."""
+        written = " ".join(words.split()).strip(" \"'“”‘’,;:")  # the model's form, full stops kept ("Torino F.C.")
         words = without_description(trim(words.strip(" \t\n\"'“”‘’.,;:")))
         if not words:
             return "an empty argument"
@@ -195,6 +200,10 @@ class Grounder:
             written = self._demonym_of_country(folded)  # "Mexico" where the text says "Mexican" (and "Mexico City")
             if written:
                 return written
+        if span is None and self.written_forms:
+            written = self._written_form(words)
+            if written:
+                return written
         if span is None:
             return f"the text does not hold {words!r}"
         longer = self._longer_names(span.text) if span.text[:1].isupper() and not self._named_alone_first(span.text) \
@@ -205,7 +214,30 @@ class Grounder:
         if inside:
             return f"the text names {words!r} only inside {inside!r}"
         country = DEMONYMS.get(folded) if " " not in folded else None
+        if self.written_forms and written != span.text and self._holds_form(written, span):
+            return Argument(written, span, "item")
         return Argument(span.text, span, "item", name=country.title() if country else None)
+
+    def _holds_form(self, written: str, span: Span) -> bool:
+        """Whether the model's form of a name the text states is that name with what the text holds around
+        it: its final full stop ("Washington, D.C.") or a bracketed qualifier whose words the text has."""
+        if written == span.text + "." and self.document.text[span.end:span.end + 1] == "." \
+                and "." in span.text.split()[-1]:  # an abbreviation's, not the sentence's
+            return True
+        qualifier = _QUALIFIER.search(written)
+        return bool(qualifier) and _QUALIFIER.sub("", written).strip() == span.text and \
+            set(normalize(qualifier.group(1)).split()) <= set(normalize(self.document.text).split())
+
+    def _written_form(self, words: str) -> Argument | None:
+        """The model's form of a name whose words the text holds: the name without its bracketed qualifier
+        or its full stops is in the text, and so is every word of the qualifier."""
+        qualifier = _QUALIFIER.search(words)
+        bare = _QUALIFIER.sub("", words).strip()
+        text_words = set(normalize(self.document.text).split())
+        if not bare or (qualifier and not set(normalize(qualifier.group(1)).split()) <= text_words):
+            return None
+        span = place(self.document, bare) or place(self.document, bare.replace(".", ""))
+        return Argument(words, span, "item") if span is not None else None
 
     def _demonym_of_country(self, country: str) -> Argument | None:
         for demonym in _DEMONYMS_OF.get(country, ()):

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from graphwright.data.re_data import RESample, read_samples
+from graphwright.linking.literals import parse_date, parse_quantity
 from graphwright.model.schema import RelationSchema
 from graphwright.retrieval import RetrieverKind, make_index
 
@@ -24,12 +25,25 @@ class Demonstrations:
     def __init__(self, samples: list[RESample], k: int, retriever: RetrieverKind = "bm25") -> None:
         self.samples, self.k = [s for s in samples if s.triples], k
         self.index = make_index(retriever, [s.text for s in self.samples])
+        # the examples write a place with the place it lies in as one name ("North Wall, Dublin")
+        self.chains_places = any(", " in part for s in self.samples for t in s.triples for part in (t.head, t.tail))
 
     @classmethod
     def from_file(cls, path: str | Path, schema: RelationSchema | None, k: int,
                   retriever: RetrieverKind = "bm25") -> "Demonstrations":
         """Samples in agentre's JSONL format; with a schema, a relation it lacks is an error naming the line."""
         return cls(read_samples(Path(path), schema), k, retriever)
+
+    def object_kinds(self) -> dict[str, set[str]]:
+        """What the examples put under each relation: "date", "number" or "item" (a name). A schema may
+        declare a range its data does not keep (DBpedia's ``epoch`` is a number, its values dates)."""
+        kinds: dict[str, set[str]] = {}
+        for sample in self.samples:
+            for triple in sample.triples:
+                tail = triple.tail.strip()
+                kind = "date" if parse_date(tail) else "number" if parse_quantity(tail) else "item"
+                kinds.setdefault(triple.relation, set()).add(kind)
+        return kinds
 
     def nearest(self, text: str) -> list[RESample]:
         """The ``k`` samples most like ``text``, never ``text`` itself (a pool may hold the passage)."""

@@ -113,6 +113,7 @@ class SchemaRelations:
         # each relation's name and description as stemmed words, once: every unmapped phrase is compared with all
         self._stems = [(r, word_stems(r.name), word_stems(r.description)) for r in schema.relations]
         self._strings = {r.name for r in schema.relations if r.tail and object_kinds(r) == {"string"}}
+        self.shown_kinds: dict[str, set[str]] = {}  # relation -> the kinds of object the user's examples give it
         self._by_property: dict[str, list[RelationType]] = {}  # Wikidata property -> relations standing for it
         for relation in schema.relations:
             for prop in self._properties_of(relation, kb):
@@ -143,9 +144,12 @@ class SchemaRelations:
         return "\n".join(f"  {head}: {', '.join(names)}" for head, names in groups.items())
 
     def named(self, phrase: str, kind: ObjectKind) -> RelationType | None:
-        """The relation the phrase names, when it takes an object of this kind."""
+        """The relation the phrase names, when it takes an object of this kind (by its declared range, or
+        by what the user's examples put under it)."""
         relation = self._by_key.get(relation_key(phrase))
-        return relation if relation and takes(relation, kind) else None
+        if relation and (takes(relation, kind) or kind in self.shown_kinds.get(relation.name, ())):
+            return relation
+        return None
 
     def map(self, phrase: str, kind: ObjectKind, types: tuple[str | None, str | None],
             wikidata: Mapped | None) -> Mapped | None:

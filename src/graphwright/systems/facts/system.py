@@ -87,6 +87,8 @@ class FactsSystem:
         self.demonstrations = (Demonstrations.from_file(config.pool_file, self.schema.schema if self.schema else None,
                                                         config.demonstrations, config.pool_retriever)
                                if config.pool_file else None)
+        if self.schema and self.demonstrations:
+            self.schema.shown_kinds = self.demonstrations.object_kinds()
         # the adapter was trained on open facts, without a schema or examples; a model that lacks it gets the full prompt
         self.adapter = (config.adapter if not self.schema and not self.demonstrations and config.adapter in llm.adapters
                         else None)
@@ -118,11 +120,15 @@ class FactsSystem:
                                    organisations(listed)).facts()
             result.extra["in_passing"] = len(passing)
             listed = [*without_contradicted_kinship(listed, passing), *passing]
+        one_name = self._is_one_name
+        if self.demonstrations and self.demonstrations.chains_places:  # "Faversham, Kent, England" as the user writes it
+            one_name = lambda words: words.strip() in document.text or self._is_one_name(words)  # noqa: E731
         raw = [(h, office(relation, t), t, sentence) for head, relation, tail, sentence in listed
                for head, relation, tail in name_out_of_relation(head, relation, tail)
-               for h in coordinated(head, self._is_one_name)
-               for t in coordinated(tail, self._is_one_name, nouns=takes_classes(relation))]
-        grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words)
+               for h in coordinated(head, one_name)
+               for t in coordinated(tail, one_name, nouns=takes_classes(relation))]
+        grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words,
+                            written_forms=self.demonstrations is not None)
         grounded: list[tuple[Argument, str, Argument, Span | None]] = []
         dropped = Counter()
         firsts: dict[tuple[str, str, str], Span | None] = {}  # a model in a loop repeats itself
