@@ -44,12 +44,13 @@ function elements(data) {
 }
 
 function layout(nodes) {
-  // long edges and a pull to the centre: on a fitted canvas, room for a relation's label along its edge
-  const options = nodes.length > 600 ? {name: "concentric", animate: false, minNodeSpacing: 12}
-                                     : {name: "cose", animate: false, nodeRepulsion: () => 400000, idealEdgeLength: () => 250,
-                                        edgeElasticity: () => 200, gravity: 5, componentSpacing: 20, nodeOverlap: 20,
-                                        padding: 40, numIter: 1000, randomize: true};
-  return nodes.layout(options).run();
+  if (nodes.length > 600) return nodes.layout({name: "concentric", animate: false, minNodeSpacing: 12}).run();
+  // from a circle, not from random places: one graph is drawn the same way each time it is shown; long
+  // edges and a pull to the centre leave room on the fitted canvas for a relation's label along its edge
+  nodes.layout({name: "circle", animate: false}).run();
+  return nodes.layout({name: "cose", animate: false, nodeRepulsion: () => 400000, idealEdgeLength: () => 250,
+                       edgeElasticity: () => 200, gravity: 5, componentSpacing: 20, nodeOverlap: 20, padding: 40,
+                       numIter: 1000, randomize: false}).run();
 }
 
 async function show() {
