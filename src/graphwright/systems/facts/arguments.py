@@ -174,7 +174,8 @@ class Grounder:
 
     def ground(self, words: str) -> Argument | str:
         """The argument, or why the text does not state it."""
-        written = " ".join(words.split()).strip(" \"'“”‘’,;:")  # the model's form, full stops kept ("Torino F.C.")
+        # the model's form, its full stops kept ("Torino F.C.")
+        written = " ".join(words.split()).strip(" \"'“”‘’,;:")
         words = without_description(trim(words.strip(" \t\n\"'“”‘’.,;:")))
         if not words:
             return "an empty argument"
@@ -201,9 +202,9 @@ class Grounder:
             if written:
                 return written
         if span is None and self.written_forms:
-            written = self._written_form(words)
-            if written:
-                return written
+            kept = self._written_form(words)
+            if kept:
+                return kept
         if span is None:
             return f"the text does not hold {words!r}"
         longer = self._longer_names(span.text) if span.text[:1].isupper() and not self._named_alone_first(span.text) \
@@ -224,20 +225,23 @@ class Grounder:
         if written == span.text + "." and self.document.text[span.end:span.end + 1] == "." \
                 and "." in span.text.split()[-1]:  # an abbreviation's, not the sentence's
             return True
-        qualifier = _QUALIFIER.search(written)
-        return bool(qualifier) and _QUALIFIER.sub("", written).strip() == span.text and \
-            set(normalize(qualifier.group(1)).split()) <= set(normalize(self.document.text).split())
+        return bool(_QUALIFIER.search(written)) and _QUALIFIER.sub("", written).strip() == span.text \
+            and self._states_qualifier(written)
 
     def _written_form(self, words: str) -> Argument | None:
         """The model's form of a name whose words the text holds: the name without its bracketed qualifier
         or its full stops is in the text, and so is every word of the qualifier."""
-        qualifier = _QUALIFIER.search(words)
         bare = _QUALIFIER.sub("", words).strip()
-        text_words = set(normalize(self.document.text).split())
-        if not bare or (qualifier and not set(normalize(qualifier.group(1)).split()) <= text_words):
+        if not bare or not self._states_qualifier(words):
             return None
         span = place(self.document, bare) or place(self.document, bare.replace(".", ""))
         return Argument(words, span, "item") if span is not None else None
+
+    def _states_qualifier(self, name: str) -> bool:
+        """Whether the text holds every word of the name's bracketed qualifier (true for a name without one)."""
+        qualifier = _QUALIFIER.search(name)
+        text_words = set(normalize(self.document.text).split())
+        return qualifier is None or set(normalize(qualifier.group(1)).split()) <= text_words
 
     def _demonym_of_country(self, country: str) -> Argument | None:
         for demonym in _DEMONYMS_OF.get(country, ()):

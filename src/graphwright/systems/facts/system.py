@@ -121,7 +121,7 @@ class FactsSystem:
             result.extra["in_passing"] = len(passing)
             listed = [*without_contradicted_kinship(listed, passing), *passing]
         one_name = self._is_one_name
-        if self.demonstrations and self.demonstrations.chains_places:  # "Faversham, Kent, England" as the user writes it
+        if self.demonstrations and self.demonstrations.chains_places:  # "Faversham, Kent, England": one name
             one_name = lambda words: words.strip() in document.text or self._is_one_name(words)  # noqa: E731
         raw = [(h, office(relation, t), t, sentence) for head, relation, tail, sentence in listed
                for head, relation, tail in name_out_of_relation(head, relation, tail)
