@@ -11,7 +11,7 @@ import pyoxigraph as ox
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from graphwright.eval.runner import read_documents
+from graphwright.bench.eval.runner import read_documents
 from graphwright.jsonl import read_jsonl
 from tests.support.agentre_script import step, triple, write_inputs
 from tests.support.openai_server import ScriptedOpenAIServer

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphwright.cli import app
-from graphwright.eval.runner import read_documents
+from graphwright.bench.eval.runner import read_documents
 from graphwright.jsonl import read_jsonl
 from graphwright.store import GraphStore
 from tests.support.openai_server import FAULTS, FaultPlan, ScriptedOpenAIServer

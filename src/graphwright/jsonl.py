@@ -71,3 +71,14 @@ def last_per_key(rows: Iterable[dict[str, Any]], *fields: str) -> list[dict[str,
         latest.pop(key, None)
         latest[key] = row
     return list(latest.values())
+
+
+def open_text(path: Path):
+    """A UTF-8 text file, gunzipped when its name ends in .gz."""
+    return (gzip.open if path.suffix == ".gz" else open)(path, "rt", encoding="utf-8")
+
+
+def read_json(path: Path):
+    """JSON, or JSON Lines for *.jsonl(.gz); gzip by suffix."""
+    with open_text(path) as fh:
+        return json.load(fh) if not path.name.endswith((".jsonl", ".jsonl.gz")) else [json.loads(x) for x in fh if x.strip()]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -17,17 +16,10 @@ LIMIT = 2_000_000
 SHARED = Path(os.environ.get("GRAPHWRIGHT_DATA_DIR") or ROOT.parent / "shared" / "data")
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location("make_wikidata_slice", ROOT / "scripts" / "make_wikidata_slice.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_package_data_is_present_small_and_well_formed():
     for name in DATA_FILES:
         path = package_data_dir() / name
-        assert path.is_file(), f"{path} missing: run scripts/make_wikidata_slice.py"
+        assert path.is_file(), f"{path} missing: run python -m graphwright.bench.make_wikidata_slice"
         assert path.stat().st_size < LIMIT, f"{name} is {path.stat().st_size} bytes"
     with gzip.open(package_data_dir() / "entities.jsonl.gz", "rt", encoding="utf-8") as fh:
         first = json.loads(fh.readline())
@@ -37,7 +29,7 @@ def test_package_data_is_present_small_and_well_formed():
 @pytest.mark.skipif(not (SHARED / "wikidata-subgraph-arnold").is_dir(),
                     reason=f"shared data not found at {SHARED} (set GRAPHWRIGHT_DATA_DIR to regenerate the slice)")
 def test_slice_script_output_fits_and_keeps_arnold(tmp_path, capsys):
-    script = _load_script()
+    from graphwright.bench import make_wikidata_slice as script
     assert script.main(["--data", str(SHARED), "--out", str(tmp_path)]) == 0
     for name in DATA_FILES:
         size = (tmp_path / name).stat().st_size

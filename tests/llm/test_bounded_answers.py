@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import time
 import tracemalloc
-from types import SimpleNamespace
 
 import pytest
 from pydantic import BaseModel
@@ -18,10 +17,8 @@ from graphwright.llm.structured import (
     CUT_OFF_ECHO,
     ERROR_CHARS,
     MAX_ANSWER_CHARS,
-    MAX_NESTING,
+    MAX_DROPS,
     REJECTED_ECHO,
-    SALVAGE_CHARS,
-    closed_prefixes,
     extract_json,
     salvage,
 )
@@ -131,11 +128,10 @@ async def test_deep_nesting_is_a_parse_error_not_a_recursion_error(answer):
     _bounded(llm)
 
 
-def test_a_deep_tail_does_not_hide_the_complete_items_before_it():
-    answer = '{"names": ["Ada", "Alan", ' + "[" * DEEP
-    assert salvage(answer, Names)[0].names == ["Ada", "Alan"]
-    nested = '{"a":' * MAX_NESTING + "1" + "}" * MAX_NESTING  # as deep as pydantic reads
-    assert next(closed_prefixes(nested)) == nested
+def test_an_answer_nested_deeper_than_pydantic_reads_is_not_salvaged_and_one_as_deep_is():
+    assert salvage('{"names": ["Ada", "Alan", ' + "[" * DEEP, Names) is None  # asked again instead
+    nested = '{"a":' * 150 + "1" + "}" * 150
+    assert salvage(nested, Nested)[1] == json.dumps(json.loads(nested))
 
 
 def test_a_long_string_field_parses_and_a_long_wrong_one_is_quoted_in_part():
@@ -163,13 +159,13 @@ def test_an_error_naming_a_huge_key_is_clipped():
 def test_an_unterminated_string_is_a_parse_error_and_nothing_to_salvage(answer):
     with pytest.raises(ModelOutputError, match="EOF while parsing a string"):
         parse_output(answer, Person)
-    assert list(closed_prefixes(answer)) == []
+    assert salvage(answer, Person) is None
 
 
 def test_braces_inside_a_long_open_string_cost_one_scan():
     answer = '{"names": ["' + "a}" * 2_500_000  # 5 MB: the old code scanned it once per brace, 400 times
     started = time.perf_counter()
-    assert list(closed_prefixes(answer)) == []
+    assert salvage(answer, Names) is None  # no complete name: asked again
     assert time.perf_counter() - started < 5  # generous: ~0.01 s now, ~60 s before
 
 
@@ -178,30 +174,25 @@ def test_complete_items_before_an_unterminated_string_are_salvaged():
     assert salvage(answer, Names)[0].names == ["Ada", 'Al"an']
 
 
-def test_salvage_parses_a_bounded_number_of_characters(monkeypatch: pytest.MonkeyPatch):
-    """Items that parse but never validate: each try parses the whole prefix again, so the tries stop at
-    SALVAGE_CHARS (the old code tried 400 prefixes of 1 MB each and scanned each one in Python)."""
-    parsed: list[int] = []
-
-    def loads(text: str):
-        parsed.append(len(text))
-        return json.loads(text)
-
-    monkeypatch.setattr(structured, "json", SimpleNamespace(loads=loads, JSONDecodeError=json.JSONDecodeError))
+def test_salvage_drops_a_bounded_number_of_items(monkeypatch: pytest.MonkeyPatch):
+    """Items that parse but never validate: salvage drops at most MAX_DROPS of them from the end, then gives up."""
+    drops: list[int] = []
+    drop = structured._drop_last
+    monkeypatch.setattr(structured, "_drop_last", lambda value: drops.append(1) or drop(value))
     answer = '{"people": [' + '{"name": "Ada"}, ' * 55_000 + '{"na'  # 0.9 MB, no item has its age
     assert salvage(answer, People) is None
-    assert 1 <= len(parsed) and sum(parsed) <= SALVAGE_CHARS
-    parsed.clear()
-    small = '{"people": [' + '{"name": "Ada"}, ' * 250 + '{"na'  # a normal answer gets all its tries
-    assert salvage(small, People) is None
-    assert len(parsed) == 400
+    assert 1 <= len(drops) <= MAX_DROPS
 
 
-def test_closed_prefixes_skip_keys_and_stop_after_the_value():
-    *longer, shortest = closed_prefixes('{"a": "x", "b": [1, "y"], "c')
-    assert set(longer) == {'{"a": "x", "b": [1, "y"]}'} and shortest == '{"a": "x"}'  # not {"a"}, {"b"}
-    assert list(closed_prefixes('{"a": 1} and then {"b": 2}')) == ['{"a": 1}']
-    assert list(closed_prefixes('{"a": [1}')) == []
+def test_salvage_keeps_complete_values_and_stops_after_the_first_json_value():
+    class Loose(BaseModel):
+        a: str | int
+        b: list = []
+
+    parsed, text = salvage('{"a": "x", "b": [1, "y"], "c', Loose)
+    assert (parsed.a, parsed.b) == ("x", [1, "y"]) and text == '{"a": "x", "b": [1, "y"]}'  # the cut key left out
+    assert salvage('{"a": 1} and then {"b": 2}', Loose)[1] == '{"a": 1}'
+    assert salvage('{"b": [1, 2', Loose) is None  # complete values, but never what the model needs
 
 
 @pytest.mark.parametrize("text", [

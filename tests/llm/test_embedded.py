@@ -73,7 +73,7 @@ async def test_embedded_http_server_serves_the_openai_backend(small_model):
 
 @pytest.mark.slow
 async def test_embedded_schema_max_length_closes_a_runaway_string(small_model):
-    from graphwright.systems.agentre.outputs import THOUGHT_CHARS, react_step_model
+    from graphwright.papers.agentre.outputs import THOUGHT_CHARS, react_step_model
 
     step = react_step_model(["SearchSamples", "Finish"], ["Work_For"])
     prompt = [{"role": "user", "content": "Answer in JSON. The thought is the word 'ha' repeated 500 times. "

@@ -90,15 +90,23 @@ async def test_a_cut_off_answer_is_echoed_only_in_part_so_retries_fit_the_contex
     assert len(echoed["content"]) < len(looping) // 5
 
 
-def test_closed_prefixes_keep_the_complete_items_longest_first():
-    from graphwright.llm.structured import closed_prefixes
+def test_salvage_keeps_the_complete_items_of_a_cut_off_list():
+    from graphwright.llm.structured import salvage
+
+    class Triple(BaseModel):
+        s: str
+        p: str
+
+    class Triples(BaseModel):
+        triples: list[Triple]
+
+    class Names(BaseModel):
+        names: list[str]
 
     cut = '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}, {"s": "e", "p'
-    first, *rest = closed_prefixes(cut)
-    assert first == '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}, {"s": "e"}]}'
-    assert '{"triples": [{"s": "a", "p": "b"}, {"s": "c}", "p": "d"}]}' in rest
-    assert next(closed_prefixes('{"names": ["Ada", "Alan", "Gra'), None) == '{"names": ["Ada", "Alan"]}'
-    assert list(closed_prefixes('{"name": "Ada')) == []
+    assert [t.s for t in salvage(cut, Triples)[0].triples] == ["a", "c}"]  # {"s": "e"} lacks its p
+    assert salvage('{"names": ["Ada", "Alan", "Gra', Names)[1] == '{"names": ["Ada", "Alan"]}'
+    assert salvage('{"name": "Ada', Names) is None
 
 
 def test_salvage_skips_closed_halves_that_do_not_validate():
@@ -111,6 +119,8 @@ def test_salvage_skips_closed_halves_that_do_not_validate():
     parsed, text = salvage(cut, People)
     assert [p.name for p in parsed.people] == ["Ada", "Alan"]  # not {"name": "Gra"} closed without its age
     assert salvage('{"people": [{"name": "Ada"', People) is None
+    cut_in_a_number = '{"people": [{"name": "Ada", "age": 36}, {"name": "Bo", "age": 4'
+    assert [(p.name, p.age) for p in salvage(cut_in_a_number, People)[0].people] == [("Ada", 36)]  # 4 may be 41
 
 
 async def test_a_looping_string_list_is_salvaged_in_one_call():

@@ -1,4 +1,4 @@
-"""scripts/bench_qa.py on a made-up corpus with a scripted model: the index and the questions resume
+"""graphwright.bench.qa on a made-up corpus with a scripted model: the index and the questions resume
 from the ledger (a second run calls the model for nothing), and a new machine rebuilds the graph from
 the recorded answers."""
 
@@ -10,8 +10,8 @@ import shutil
 import pytest
 
 from graphwright.llm.fake import ScriptedLLM
-from graphwright.qa.datasets import Passage, QADataset, Question
-from tests.eval.test_runner import load_script
+from graphwright.bench.data.qa_data import Passage, QADataset, Question
+from graphwright.bench import qa as bench_qa
 
 PASSAGES = [Passage("Kestrel Ferries", "Kestrel Ferries", "Kestrel Ferries was founded by Idris Penhallow."),
             Passage("Idris Penhallow", "Idris Penhallow", "Idris Penhallow was born in Holyhead.")]
@@ -46,7 +46,7 @@ async def run(bench, llm):
 
 async def test_bench_qa_resumes_and_rebuilds_from_the_ledger(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
-    bench = load_script("bench_qa")
+    bench = bench_qa
     monkeypatch.setattr(bench, "LEDGER", tmp_path / "ledger")
     monkeypatch.setattr(bench, "QA_RUNS", tmp_path / "runs")
     first = model()
@@ -88,7 +88,7 @@ async def test_another_reader_reads_the_same_graph_into_its_own_ledger(tmp_path,
     """A larger reader (--model) over the graphs indexed here (--index-model): no index call, its answers
     apart from the default reader's, and a ledger never resumed with another model's answers."""
     monkeypatch.setenv("GRAPHWRIGHT_CACHE_DIR", str(tmp_path / "cache"))
-    bench = load_script("bench_qa")
+    bench = bench_qa
     monkeypatch.setattr(bench, "LEDGER", tmp_path / "ledger")
     monkeypatch.setattr(bench, "QA_RUNS", tmp_path / "runs")
     await run(bench, model())
@@ -112,7 +112,7 @@ async def test_another_reader_reads_the_same_graph_into_its_own_ledger(tmp_path,
 
 
 def test_the_first_30_questions_are_dev_and_the_rest_test():
-    bench = load_script("bench_qa")
+    bench = bench_qa
     questions = list(range(100))
     dev, test = bench.split_questions(questions, "dev"), bench.split_questions(questions, "test")
     assert dev == list(range(30)) and test == list(range(30, 100)) and bench.split_questions(questions, "all") == questions

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphwright.errors import DataNotFoundError, UnknownNameError
-from graphwright.qa.datasets import load_qa_dataset
+from graphwright.bench.data.qa_data import load_qa_dataset
 
 
 def load(name: str, questions: int | None = None):

@@ -20,7 +20,6 @@ from html.parser import HTMLParser
 from urllib.parse import unquote
 
 import pyoxigraph as ox
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 
 from graphwright.kb.namespaces import WD, WDT
 from graphwright.model import ExtractionResult, Provenance, Term, Triple

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from graphwright.eval.runner import read_documents
+from graphwright.bench.eval.runner import read_documents
 from graphwright.jsonl import read_jsonl
 from graphwright.store import GraphStore
 from tests.support.agentre_script import write_inputs

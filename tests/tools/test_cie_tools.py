@@ -175,7 +175,7 @@ def test_a_rejected_turtle_keeps_every_statement_that_parses_alone():
 
 
 def test_the_final_check_keeps_the_good_triples_of_a_partly_broken_turtle(default_kb):
-    from graphwright.systems.cie.common.finish import check_turtle
+    from graphwright.papers.cie.common.finish import check_turtle
 
     outcome = check_turtle(default_kb, "wd:Q2685 wdt:P102 wd:Q29468 .\nwd:Q2685 wdt:P26 Maria Shriver .", "agent")
     assert [t["predicate"]["value"] for t in outcome.triples] == ["http://www.wikidata.org/prop/direct/P102"]

@@ -10,7 +10,7 @@ import pytest
 
 from graphwright.errors import UserError
 from graphwright.systems.facts.relations import Mapping, relation_table, table_entry
-from graphwright.train.facts_data import (
+from graphwright.bench.data.facts_training import (
     Counts, INVERSES, check_written, docred_examples, docred_phrase, written_examples,
 )
 

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("trl", reason="the train extra is not installed: pip install 'graphwright[train]'")
 
-from graphwright.data.re_data import RESample, RETriple  # noqa: E402
+from graphwright.model.labelled import RESample, RETriple  # noqa: E402
 from graphwright.train.grpo import GRPORecipe, train_grpo  # noqa: E402
 from tests.support.tiny_model import build_tiny_chat_model  # noqa: E402
 
@@ -43,7 +43,7 @@ class ScriptedSampler:
 
 
 def test_grpo_trains_the_adapter_on_scored_rollouts(tmp_path, monkeypatch):
-    from graphwright.data import re_data
+    from graphwright.systems import datasets
     from graphwright.train import grpo
 
     schema = tmp_path / "company.yaml"
@@ -55,7 +55,11 @@ def test_grpo_trains_the_adapter_on_scored_rollouts(tmp_path, monkeypatch):
     class Data:
         pool = samples
 
-    monkeypatch.setattr(re_data, "load_re_dataset", lambda name: Data)
+    class Installed:
+        def relations(self, name):
+            return Data
+
+    monkeypatch.setattr(datasets, "datasets", Installed)
     words = GOOD + TEXTS + ["Observation : ERROR Extraction recorded Finished extract first call"]
     prompt = grpo._policy_prompt()
     base = build_tiny_chat_model(tmp_path / "tiny", words + [prompt.static, prompt.dynamic], byte_level=True)

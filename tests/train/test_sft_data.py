@@ -8,9 +8,10 @@ import json
 import pytest
 
 from graphwright.errors import UserError
-from graphwright.eval.datasets import EvalDataset
-from graphwright.data.re_data import REDataset, RESample, RETriple, gold_documents
-from graphwright.eval.runner import RunInfo, run_eval
+from graphwright.bench.eval.datasets import EvalDataset
+from graphwright.model.labelled import RESample, RETriple
+from graphwright.bench.data.re_data import REDataset, gold_documents
+from graphwright.bench.eval.runner import RunInfo, run_eval
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model.schema import load_schema
 from graphwright.systems.base import make_system

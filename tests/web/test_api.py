@@ -59,6 +59,16 @@ def test_the_same_text_again_is_skipped_not_redone(client, settings, model_serve
     assert job["documents"][0]["status"] == "skipped" and len(model_server.requests) == calls
 
 
+def test_a_job_runs_the_system_its_request_built_to_check_the_settings(client, settings, monkeypatch):
+    import graphwright.assembly as assembly
+
+    built, make = [], assembly.make_system
+    monkeypatch.setattr(assembly, "make_system", lambda *args, **kwargs: built.append(args[0]) or make(*args, **kwargs))
+    job = finished(client, submit(client, settings, text=SENTENCE))
+    assert job["state"] == "done" and job["triples"] == 2
+    assert built == [job["system"]]  # built once: the request's check, not again by the runner
+
+
 def test_a_file_that_is_not_text_fails_with_its_reason_and_the_others_run(client, settings):
     files = [("photo.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" * 20, "image/jpeg"),
              ("good.txt", SENTENCE.encode(), "text/plain")]

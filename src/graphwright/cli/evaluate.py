@@ -38,9 +38,9 @@ def eval_run(
     """Run a system on a dataset and score it (paper 000 metrics). Rerunning into the same folder resumes."""
     from graphwright.assembly import ModelChoice, check_system, with_dataset
     from graphwright.engines import open_run
-    from graphwright.eval.datasets import load_dataset
-    from graphwright.eval.report import markdown_report, write_reports
-    from graphwright.eval.runner import RunInfo, read_documents, run_eval
+    from graphwright.bench.eval.datasets import load_dataset
+    from graphwright.bench.eval.report import markdown_report, write_reports
+    from graphwright.bench.eval.runner import RunInfo, read_documents, run_eval
     from graphwright.kb import open_kb
     from graphwright.llm.wrappers import TracingLLM
     from graphwright.locks import folder_lock
@@ -85,8 +85,8 @@ def eval_compare(
 ) -> None:
     """Show runs side by side: F1 per category, error rate, LLM calls, tokens and seconds per document,
     and how sure the headline F1 is: its bootstrap interval and its paired difference from the first run."""
-    from graphwright.eval.report import categories, comparison_markdown, comparison_rows, uncertainty_rows
-    from graphwright.eval.runner import load_aggregate, read_documents
+    from graphwright.bench.eval.report import categories, comparison_markdown, comparison_rows, uncertainty_rows
+    from graphwright.bench.eval.runner import load_aggregate, read_documents
 
     try:
         if average not in ("macro", "micro"):
@@ -117,7 +117,7 @@ def eval_linking(
     out: Optional[Path] = typer.Option(None, "--out", help="Also write the Markdown table here."),
 ) -> None:
     """URI retrieval without an LLM: recall@1/5/10 and ms/query per search mode and embedding model."""
-    from graphwright.eval.linking import run_linking_benchmark
+    from graphwright.bench.eval.linking import run_linking_benchmark
 
     def split(text: str) -> list[str]:
         return [x.strip() for x in text.split(",") if x.strip()]
@@ -134,7 +134,7 @@ def eval_linking(
 @eval_app.command("datasets")
 def eval_datasets() -> None:
     """List the registered evaluation datasets."""
-    from graphwright.eval.datasets import DATASETS
+    from graphwright.bench.eval.datasets import DATASETS
 
     for name in DATASETS.names():
         typer.echo(f"{name}: {(DATASETS.get(name).__doc__ or '').strip().splitlines()[0]}")

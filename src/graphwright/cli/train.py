@@ -29,7 +29,7 @@ def agentre_warm_up(
     """Fill AgentRE's memory from labelled samples: extract, check against gold, remember (paper 001, 3.3)."""
     from graphwright.llm import make_llm
     from graphwright.locks import folder_lock
-    from graphwright.systems.agentre.learn import warm_up
+    from graphwright.papers.agentre.learn import warm_up
     from graphwright.systems.base import make_system
 
     try:
@@ -67,8 +67,8 @@ def train_sft_export(
     import json
 
     from graphwright.llm import make_llm
-    from graphwright.systems.agentre.config import AgentREConfig
-    from graphwright.systems.agentre.system import resolve_schema_and_pool
+    from graphwright.papers.agentre.config import AgentREConfig
+    from graphwright.papers.agentre.system import resolve_schema_and_pool
     from graphwright.train.sft_data import export_agentic_kgr, export_sft, read_run
 
     try:
@@ -160,7 +160,7 @@ def train_facts_data(
     """Write the training examples of the `facts` adapter from Re-DocRED dev and the written texts (issue 60), in
     training order."""
     from graphwright.train.adapter import train_folder
-    from graphwright.train.facts_data import build
+    from graphwright.bench.data.facts_training import build
 
     out = out or train_folder() / "facts-sft.jsonl"
     try:

@@ -9,7 +9,7 @@ Evidence for a (mention, KB record) pair:
 * popularity: sitelinks, where the KB has them (a tie-break between same-name records, see resolve).
 
 A logistic model turns the evidence into a confidence; weights and threshold are fitted by
-``scripts/fit_link_judge.py`` on REBEL documents the benchmarks do not score, and shipped as
+``python -m graphwright.bench.fit_link_judge`` on REBEL documents the benchmarks do not score, and shipped as
 ``judge.json``. Below the threshold, or without a name match, the mention is not linked (NIL).
 """
 

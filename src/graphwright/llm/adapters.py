@@ -27,7 +27,7 @@ class AdapterSpec:
     sha256: str
 
 
-#: the adapters that ship, by (model, name); scripts/train_facts_adapter.sh says how each was made
+#: the adapters that ship, by (model, name); `graphwright train facts` makes them (docs/decisions.md, issue 60)
 SHIPPED: dict[tuple[str, str], AdapterSpec] = {}
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterator, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import from_json
 
 from graphwright.errors import ModelOutputError
 from graphwright.llm.base import LLM, Message, adapter_argument
@@ -23,19 +23,15 @@ from graphwright.model.result import Usage
 T = TypeVar("T", bound=BaseModel)
 
 _FENCE_LANGUAGE = re.compile(r"[a-zA-Z0-9_-]*")
-# a JSON string (group 1 is its closing quote, absent when the text ends inside it) or a structural
-# character; everything else is skipped in C. The unrolled loop cannot backtrack: linear in the text
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(")?|[{}\[\]:,]', re.DOTALL)
 
 # An answer longer than this is refused unread. Completion budgets here are 512-1024 tokens (~4k
 # characters) and servers seldom allow more than ~128k tokens (~500k characters), so a longer answer
 # is a runaway loop; parsing JSON into models costs ~17 bytes a character (87 MB for 5 MB of items).
 MAX_ANSWER_CHARS = 1_000_000
-# pydantic's JSON parser refuses deeper nesting, so no deeper prefix can be salvaged
-MAX_NESTING = 200
-# characters parsed in all while salvaging one answer: all 400 tries of a normal (4k-character)
-# answer, 2 of the longest (each try parses and validates the whole prefix again)
-SALVAGE_CHARS = 2 * MAX_ANSWER_CHARS
+# a cut inside a number (or, rarely, a string that ends like one: then one complete item is lost)
+_ENDS_IN_A_NUMBER = re.compile(r"[:,\[]\s*-?[0-9][0-9.eE+-]*$")
+# items dropped from the end of a cut-off answer before giving up: a cut item takes two or three
+MAX_DROPS = 16
 ERROR_CHARS = 2000  # longest error fed back to the model (and recorded)
 
 
@@ -84,67 +80,64 @@ def parse_output(text: str, output_type: type[T]) -> T:
     raise ModelOutputError(_describe(first_error)) from first_error
 
 
-def closed_prefixes(text: str, limit: int = 400, budget: int = SALVAGE_CHARS) -> Iterator[str]:
-    """The prefixes of a cut-off JSON answer that end after a complete value, each closed with the
-    brackets still open, longest first: ``{"triples": [{..}, {"subj`` -> ``{"triples": [{..}]}``;
-    ``{"names": ["a", "b", "c`` -> ``{"names": ["a", "b"]}``. Only those that parse as JSON; the caller
-    validates them against its model (a closed half object may parse but lack required fields).
-
-    One pass over the text finds the ends; at most ``limit`` of them, and ``budget`` characters in
-    all, are parsed, so a long answer costs linear time, not one parse per end."""
-    start = text.find("{")
-    if start < 0:
-        return
-    # the brackets still open, innermost first, as a linked list (closer, rest): each end keeps a
-    # snapshot for free instead of a copy of the stack
-    stack: tuple[str, Any] | None = None
-    depth, previous = 0, ""
-    ends: deque[tuple[int, tuple[str, Any] | None]] = deque(maxlen=limit)  # only the last ``limit``
-    for match in _JSON_TOKEN.finditer(text, start):
-        token = match.group()
-        if token[0] == '"':
-            if match.group(1) is None:
-                break  # cut off inside a string
-            if not (stack and stack[0] == "}" and previous in "{,"):  # a value, not a key
-                ends.append((match.end(), stack))
-        elif token in "{[":
-            depth += 1
-            if depth > MAX_NESTING:
-                break
-            stack = ("}" if token == "{" else "]", stack)
-        elif token in "}]":
-            if stack is None or stack[0] != token:
-                break  # unbalanced: no longer prefix is JSON
-            stack, depth = stack[1], depth - 1
-            ends.append((match.end(), stack))
-            if stack is None:
-                break  # the value is complete; what follows cannot be part of it
-        previous = token[0]
-    for end, open_ in reversed(ends):
-        closers = []
-        while open_ is not None:
-            closers.append(open_[0])
-            open_ = open_[1]
-        closed = text[start:end] + "".join(closers)
-        budget -= len(closed)
-        if budget < 0:
-            return
-        try:
-            json.loads(closed)
-        except json.JSONDecodeError:
-            continue
-        yield closed
-
-
 def salvage(text: str, output_type: type[T]) -> tuple[T, str] | None:
     """The longest complete part of a cut-off answer that validates, with its text; None if none does.
-    Only the first ``MAX_ANSWER_CHARS`` of an answer are searched (its prefixes are the answer's too)."""
-    for closed in closed_prefixes(extract_json(text[:MAX_ANSWER_CHARS])):
+
+    pydantic_core reads the answer as far as it goes (``allow_partial``: a string, key or value the cut fell
+    in is left out, open brackets are closed); where what is left still does not validate (a triple cut
+    after its second name), the last item is dropped, ``MAX_DROPS`` times at most. Only the first
+    ``MAX_ANSWER_CHARS`` of an answer are read; one nested deeper than pydantic reads is not salvaged."""
+    body = extract_json(text[:MAX_ANSWER_CHARS])
+    start = body.find("{")
+    if start < 0:
+        return None
+    try:
+        value = from_json(body[start:], allow_partial=True)
+    except ValueError:  # not JSON where it stops, or nested too deep
+        return None
+    if _ENDS_IN_A_NUMBER.search(body):  # "36" cut after its 3 would be read as 3
+        _drop_last(value)
+    for _ in range(MAX_DROPS):
+        if not _holds_a_value(value):  # brackets closed around nothing: ask again instead
+            return None
+        kept = json.dumps(value, ensure_ascii=False)
         try:
-            return output_type.model_validate_json(closed), closed
+            return output_type.model_validate_json(kept), kept
         except ValidationError:
-            continue
+            if not _drop_last(value):
+                return None
     return None
+
+
+def _holds_a_value(value: Any) -> bool:
+    """Whether a string, number, true, false or null is anywhere inside ``value``."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, (list, dict)):
+            return True
+        stack.extend(node if isinstance(node, list) else node.values())
+    return False
+
+
+def _drop_last(value: Any) -> bool:
+    """Drop the last item of ``value``'s last branch, where the cut fell, and the list items it leaves empty;
+    False when there is nothing to drop."""
+    path = [value]
+    while isinstance(path[-1], (list, dict)) and path[-1]:
+        node = path[-1]
+        last = node[-1] if isinstance(node, list) else next(reversed(node.values()))
+        if not (isinstance(last, (list, dict)) and last):
+            break
+        path.append(last)
+    node = path.pop()
+    if not isinstance(node, (list, dict)) or not node:
+        return False
+    node.pop() if isinstance(node, list) else node.popitem()
+    while not node and path and isinstance(path[-1], list):  # an item left empty goes too
+        node = path.pop()
+        node.pop()
+    return True
 
 
 def _describe(error: ValidationError, limit: int = 8) -> str:

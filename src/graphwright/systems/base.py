@@ -7,7 +7,7 @@ Systems never import a concrete LLM backend or KB; they get them here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Callable, Protocol
 
 from graphwright.llm.base import LLM
@@ -39,27 +39,52 @@ class SystemSpec:
     name: str
     factory: SystemFactory
     capabilities: Capabilities
+    role: str = "variant"  # recommended | baseline | paper | variant (ROLES): what `graphwright systems` says of it
+    purpose: str = ""  # what it is for, one line
     family: str = ""  # the system a preset belongs to ("agentre" for agentre.fewshot); its own name when alone
     preset: dict[str, Any] | None = None  # a preset's settings over its family's (graphwright.systems.family)
 
 
-# Each built-in system's name and the package whose import registers it: loaded when the name is first asked for.
-_BUILTIN_PACKAGES = {
-    "graphwright.systems.agentic_kgr": ("agentic-kgr", "agentic-kgr.agent", "agentic-kgr.single"),
-    "graphwright.systems.agenticner": ("agenticner", "agenticner.lean", "agenticner.paper", "agenticner.single"),
-    "graphwright.systems.agentre": ("agentre", "agentre.fewshot", "agentre.lean", "agentre.paper", "agentre.zeroshot"),
-    "graphwright.systems.cie.baseline": ("cie.baseline",),
-    "graphwright.systems.cie.network": ("cie.network",),
-    "graphwright.systems.cie.react": ("cie.react",),
-    "graphwright.systems.cie.single": ("cie.single",),
-    "graphwright.systems.cie.ssa": ("cie.ssa",),
-    "graphwright.systems.cie.sssa": ("cie.sssa",),
-    "graphwright.systems.cooperkgc": ("cooperkgc", "cooperkgc.single", "cooperkgc.twostage", "cooperkgc.vote"),
-    "graphwright.systems.facts": ("facts",),
-    "graphwright.systems.openie": ("openie",),
-}
-SYSTEMS: Registry[SystemSpec] = Registry(
-    "system", lazy={name: package for package, names in _BUILTIN_PACKAGES.items() for name in names})
+#: The entry-point group systems register under (``[project.entry-points."graphwright.systems"]``): one entry
+#: per family, named as the family (a system's name up to its first dot) and naming the module whose import
+#: registers the family's systems. graphwright's own are in pyproject.toml; another package adds its
+#: systems the same way, and nothing else lists their names.
+ENTRY_POINTS = "graphwright.systems"
+
+
+class SystemRegistry(Registry[SystemSpec]):
+    """Systems by name, each family loaded from its entry point the first time one of its names is asked
+    for (so a run imports only its own system's package); listing the names loads every family."""
+
+    def __init__(self) -> None:
+        super().__init__("system")
+        self._loaded: set[str] = set()
+
+    def get(self, name: str) -> SystemSpec:
+        if name not in self._items:
+            self._load(name.split(".", 1)[0])
+        return super().get(name)
+
+    def names(self) -> list[str]:
+        for family in _entry_points():
+            self._load(family)
+        return super().names()
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.names()
+
+    def _load(self, family: str) -> None:
+        entry = _entry_points().get(family)
+        if entry is not None and family not in self._loaded:
+            self._loaded.add(family)
+            entry.load()
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    return {entry.name: entry for entry in entry_points(group=ENTRY_POINTS)}
+
+
+SYSTEMS = SystemRegistry()
 #: what `extract`, the demo and the web app run unless told otherwise: every fact the text states (issue 43)
 DEFAULT_SYSTEM = "facts"
 #: the default: the model glosses the names its text leaves open (linking/check.py, issue 61); the paper systems
@@ -81,12 +106,14 @@ def make_system(name: str, llm: LLM, kb: KnowledgeBase | None, config: dict[str,
     return StatedOnly(with_linking(system, kb, mode, spec.capabilities.links_to_kb, llm), kb)
 
 
-def register_system(name: str, *, family: str | None = None, **capabilities: bool) -> Callable[[SystemFactory], SystemFactory]:
-    """A decorator registering a system's factory under ``name`` with what it declares (``Capabilities``);
-    ``family`` names the paper's system it is an architecture of (cie.react of "cie"). Presets of one
-    system class register through graphwright.systems.family instead."""
+def register_system(name: str, *, role: str, purpose: str, family: str | None = None,
+                    **capabilities: bool) -> Callable[[SystemFactory], SystemFactory]:
+    """A decorator registering a system's factory under ``name`` with its role, what it is for and what it
+    declares (``Capabilities``); ``family`` names the paper's system it is an architecture of (cie.react of
+    "cie"). Presets of one system class register through graphwright.systems.family instead."""
     def deco(factory: SystemFactory) -> SystemFactory:
-        SYSTEMS.register(name)(SystemSpec(name, factory, Capabilities(**capabilities), family=family or name))
+        SYSTEMS.register(name)(SystemSpec(name, factory, Capabilities(**capabilities), check_role(role), purpose,
+                                          family=family or name))
         return factory
 
     return deco
@@ -125,14 +152,15 @@ def _setting(value: Any) -> str:
 ROLES = ("recommended", "baseline", "paper", "variant")
 
 
-def system_catalogue() -> list[SystemEntry]:
-    """Every system with its role and what it is for (systems/catalogue.yaml): the default, then the other
-    recommended ones, then baselines, paper configurations and variants."""
-    import yaml
+def check_role(role: str) -> str:
+    if role not in ROLES:
+        raise ValueError(f"role {role!r} is none of {', '.join(ROLES)}")
+    return role
 
-    raw = yaml.safe_load((Path(__file__).parent / "catalogue.yaml").read_text(encoding="utf-8"))
-    entries = []
-    for name, entry in raw.items():
-        spec = SYSTEMS.get(name)
-        entries.append(SystemEntry(name, entry["role"], entry["purpose"], spec.family, spec.preset))
+
+def system_catalogue() -> list[SystemEntry]:
+    """Every system with its role and what it is for, as it registered: the default, then the other
+    recommended ones, then baselines, paper configurations and variants."""
+    entries = [SystemEntry(spec.name, spec.role, spec.purpose, spec.family, spec.preset)
+               for spec in map(SYSTEMS.get, system_names())]
     return sorted(entries, key=lambda e: (e.name != DEFAULT_SYSTEM, ROLES.index(e.role), e.name))

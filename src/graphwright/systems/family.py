@@ -13,12 +13,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from graphwright.systems.base import SYSTEMS, Capabilities, SystemSpec
+from graphwright.systems.base import SYSTEMS, Capabilities, SystemSpec, check_role
 from graphwright.systems.settings import parse_settings
 
 
 @dataclass(frozen=True)
 class Preset:
+    role: str  # recommended | baseline | paper | variant (graphwright.systems.base.ROLES)
+    purpose: str  # what the name is for, one line (`graphwright systems`)
     fixed: dict[str, Any] = field(default_factory=dict)  # the settings the name stands for
     defaults: dict[str, Any] = field(default_factory=dict)  # where its settings start; each can be changed
     build: dict[str, Any] = field(default_factory=dict)  # keywords of the system class beyond its settings
@@ -34,5 +36,6 @@ def register_family(family: str, config_type: type[BaseModel], system_type: type
             settings = parse_settings(config_type, name, config, defaults=preset.defaults, **preset.fixed)
             return system_type(llm, kb, settings, name=name, **preset.build)
 
-        SYSTEMS.register(name)(SystemSpec(name, make, Capabilities(**capabilities), family=family,
+        SYSTEMS.register(name)(SystemSpec(name, make, Capabilities(**capabilities), check_role(preset.role),
+                                          preset.purpose, family=family,
                                           preset={**preset.defaults, **preset.fixed, **preset.build}))

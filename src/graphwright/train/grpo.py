@@ -33,11 +33,11 @@ from graphwright.growth.resolve import Resolver
 from graphwright.growth.state import GrowthState
 from graphwright.jsonl import append_jsonl
 from graphwright.model import Document
-from graphwright.systems.agentic_kgr.config import AgenticKGRConfig
-from graphwright.systems.agentic_kgr.environment import Environment
-from graphwright.systems.agentic_kgr.kg_json import KG, KGSchema
-from graphwright.systems.agentic_kgr.rewards import RewardSettings, score
-from graphwright.systems.agentic_kgr.rollout import policy_messages, run_policy
+from graphwright.papers.agentic_kgr.config import AgenticKGRConfig
+from graphwright.papers.agentic_kgr.environment import Environment
+from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema
+from graphwright.papers.agentic_kgr.rewards import RewardSettings, score
+from graphwright.papers.agentic_kgr.rollout import policy_messages, run_policy
 from graphwright.train.sft import TRAIN_INSTALL
 
 REWARD_TERMS = ("result", "toolcall", "trajectory", "env")
@@ -175,7 +175,7 @@ def _groups(prompts: list[str]) -> list[tuple[str, int]]:
 def _policy_prompt():
     from graphwright.agents.prompts import load_prompt
 
-    return load_prompt("graphwright.systems.agentic_kgr", "policy")
+    return load_prompt("graphwright.papers.agentic_kgr", "policy")
 
 
 def _term(name: str):
@@ -226,13 +226,13 @@ def train_grpo(base: str | Path, dataset: str, out_dir: Path, recipe: GRPORecipe
         from trl import GRPOConfig, GRPOTrainer
     except ImportError as exc:
         raise UserError(f"training needs the train extra ({exc}); run: {TRAIN_INSTALL}") from exc
-    from graphwright.data.re_data import load_re_dataset
-    from graphwright.systems.agentic_kgr.system import load_kg_schema
+    from graphwright.papers.agentic_kgr.system import load_kg_schema
+    from graphwright.systems.datasets import datasets
 
     config = AgenticKGRConfig(dataset=None if schema_file else dataset, schema_file=schema_file, mode="agent",
                               max_steps=recipe.max_turns, max_tokens=recipe.max_new_tokens)
     schema = load_kg_schema(config)
-    samples = [s for s in load_re_dataset(dataset).pool if s.triples][:recipe.limit]
+    samples = [s for s in datasets().relations(dataset).pool if s.triples][:recipe.limit]
     if not samples:
         raise UserError(f"{dataset} has no training samples with triples")
     gold = {s.text: KG.from_triples(s.triples, schema) for s in samples}

@@ -74,7 +74,7 @@ async def submit(
     try:
         spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings),
                        concurrency)
-        build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
+        system = build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     for url, fetched in await _fetched(urls, state.config):  # after the checks: a refused job fetches nothing
@@ -83,7 +83,7 @@ async def submit(
         else:
             refused.append((url, fetched))
     job_id = state.book.create(spec, texts, refused)
-    state.runner.submit(job_id)
+    state.runner.submit(job_id, system)
     return state.book.get(job_id)
 
 
@@ -197,13 +197,13 @@ def reextract(request: Request, document_id: str, body: ReextractRequest) -> dic
         documents = stored_documents(state.store, [document_id])
         spec = JobSpec(body.system, state.check_model(body.model or None), state.check_kb(body.kb or None),
                        body.settings, redo=True)
-        build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
+        system = build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
     except DataNotFoundError as exc:
         raise HTTPException(404, str(exc)) from exc
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     job_id = state.book.create(spec, documents)
-    state.runner.submit(job_id)
+    state.runner.submit(job_id, system)
     return state.book.get(job_id)
 
 

@@ -11,11 +11,12 @@ import asyncio
 import logging
 from typing import Any, Callable
 
-from graphwright.assembly import build_system
+from graphwright.assembly import attach_store, build_system
 from graphwright.errors import GraphwrightError
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import extract_batch
 from graphwright.store import GraphStore
+from graphwright.systems.base import System
 from graphwright.web.jobs import UNFINISHED, JobBook
 
 log = logging.getLogger("graphwright.web")
@@ -53,13 +54,18 @@ class JobRunner:
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._current: tuple[str, asyncio.Task] | None = None  # the job running now
         self._cancelled: set[str] = set()  # jobs the user cancelled while they ran
+        self._built: dict[str, System] = {}  # queued jobs' systems, built when their request was checked
 
     @property
     def store_version(self) -> int:
         """Goes up with each result stored: the graph browser reads the runs stored since its version."""
         return len(self.stored_runs)
 
-    def submit(self, job_id: str) -> None:
+    def submit(self, job_id: str, system: System | None = None) -> None:
+        """Queue a job; ``system`` is the one the request built to check its settings, run as it is (a job
+        resumed after a restart builds its own)."""
+        if system is not None:
+            self._built[job_id] = system
         self._queue.put_nowait(job_id)
         self.changes.bump()
 
@@ -94,6 +100,7 @@ class JobRunner:
         return True
 
     def _record_cancel(self, job_id: str) -> None:
+        self._built.pop(job_id, None)
         self.book.fail_pending(job_id, "cancelled by the user before it was extracted")
         self.book.set_state(job_id, "cancelled", "cancelled by the user")
         self.changes.bump()
@@ -105,7 +112,10 @@ class JobRunner:
         self.changes.bump()
         try:
             documents = book.documents(job_id)
-            system = build_system(spec.system, self.llm_for(spec.model), self.kb_for(spec.kb), spec.settings, self.store)
+            system = self._built.pop(job_id, None)
+            if system is None:
+                system = build_system(spec.system, self.llm_for(spec.model), self.kb_for(spec.kb), spec.settings)
+            attach_store(spec.system, system, self.store)  # the graph grown up to now, not when it was queued
             if not spec.redo:
                 self._mark_already_stored(job_id, documents, spec.system, resumed=book.get(job_id)["restarts"] > 0)
             summary = await extract_batch(

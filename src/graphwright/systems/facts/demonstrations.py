@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from graphwright.data.re_data import RESample, read_samples
+from graphwright.model.labelled import RESample, read_samples
 from graphwright.linking.literals import parse_date, parse_quantity
 from graphwright.model.schema import RelationSchema
 from graphwright.retrieval import RetrieverKind, make_index
