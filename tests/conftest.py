@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.kb import LocalKB, default_kb as _default_kb
+from graphwright.kb import LocalKB
+from graphwright.kb import default_kb as _default_kb
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,11 @@ from graphwright.cli import app
 from graphwright.kb.namespaces import UNLINKED_RELATION, WDT
 from graphwright.store import GraphStore
 from tests.support.cie_script import (
-    MAPPING, TEXT, TRIPLES, architecture_script, lean_script,
+    MAPPING,
+    TEXT,
+    TRIPLES,
+    architecture_script,
+    lean_script,
 )
 from tests.support.openai_server import ScriptedOpenAIServer
 from tests.support.site import site

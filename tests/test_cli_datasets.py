@@ -10,11 +10,11 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from graphwright.cli import app
 from graphwright.bench.data.ner_data import NER_DATASETS, load_ner_dataset
 from graphwright.bench.data.re_data import RE_DATASETS, load_re_dataset
-from graphwright.paths import data_dir
+from graphwright.cli import app
 from graphwright.papers.agenticner.examples import tagged_text
+from graphwright.paths import data_dir
 from tests.support.openai_server import ScriptedOpenAIServer
 
 SENTENCES = 2

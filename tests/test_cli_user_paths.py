@@ -10,8 +10,8 @@ from pathlib import Path
 import pyoxigraph as ox
 from typer.testing import CliRunner
 
-from graphwright.cli import app
 from graphwright.bench.eval.runner import read_documents
+from graphwright.cli import app
 from graphwright.jsonl import read_jsonl
 from tests.support.agentre_script import step, triple, write_inputs
 from tests.support.openai_server import ScriptedOpenAIServer

@@ -11,7 +11,14 @@ import time
 import pytest
 
 from tests.support.cli_process import (
-    DOCUMENTS, answerer, cli, eval_args, eval_state, extract_args, extract_state, write_documents,
+    DOCUMENTS,
+    answerer,
+    cli,
+    eval_args,
+    eval_state,
+    extract_args,
+    extract_state,
+    write_documents,
 )
 from tests.support.openai_server import ScriptedOpenAIServer
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from graphwright.cli import app
 from graphwright.bench.eval.runner import read_documents
+from graphwright.cli import app
 from graphwright.jsonl import read_jsonl
 from graphwright.store import GraphStore
 from tests.support.openai_server import FAULTS, FaultPlan, ScriptedOpenAIServer

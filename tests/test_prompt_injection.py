@@ -17,7 +17,14 @@ from graphwright.model.schema import SCHEMA_NS
 from graphwright.store import vocab
 from tests.support.agentre_script import write_inputs
 from tests.support.cie_script import (
-    SEARCHES, AgentScript, extractor, lean_extractor, lean_uri_agent, lean_validator, uri_agent, validator,
+    SEARCHES,
+    AgentScript,
+    extractor,
+    lean_extractor,
+    lean_uri_agent,
+    lean_validator,
+    uri_agent,
+    validator,
 )
 from tests.support.openai_server import ScriptedOpenAIServer
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from graphwright.assembly import ModelChoice, attach_store
 from graphwright.engines import open_run

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphwright.errors import UserError
-from graphwright.systems.base import SYSTEMS, System, make_system
 from graphwright.kb.protocol import KnowledgeBase
+from graphwright.systems.base import SYSTEMS, System, make_system
+
 
 @dataclass(frozen=True)
 class ModelChoice:

@@ -67,7 +67,7 @@ class Environment:
     data_dir: str | None
 
     @classmethod
-    def read(cls) -> "Environment":
+    def read(cls) -> Environment:
         return cls(
             llm=text("GRAPHWRIGHT_LLM"),
             base_url=text("GRAPHWRIGHT_BASE_URL", "OPENAI_BASE_URL"),

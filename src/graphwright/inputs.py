@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from graphwright.converters import SUFFIXES, convert, converts, kind_of
 from graphwright.errors import InputDocumentError

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from graphwright.failpoints import armed, failpoint
 from graphwright.paths import write_atomic

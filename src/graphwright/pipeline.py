@@ -12,12 +12,12 @@ document, so results.jsonl ends as one line per document, as after an uninterrup
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Awaitable, Callable, Iterable, TypeVar
+from typing import TypeVar
 
 from graphwright.chunking import CHUNK_CHARS, MAX_CHARS, chunk_document
-from graphwright.progress import listening, report
 from graphwright.converters import page_of
 from graphwright.errors import GraphwrightError
 from graphwright.inputs import InputFailure
@@ -25,6 +25,7 @@ from graphwright.jsonl import append_jsonl, keep_rows, last_per_key
 from graphwright.llm.attribution import usage_by_agent
 from graphwright.model import Document, Entity, ExtractionResult, Span, Triple, Usage
 from graphwright.model.events import event_iri
+from graphwright.progress import listening, report
 from graphwright.store.codec import unstorable
 from graphwright.store.protocol import ResultStore
 from graphwright.systems.base import System

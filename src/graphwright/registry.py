@@ -9,7 +9,8 @@ command that runs one system imports only that system's package, and the registr
 from __future__ import annotations
 
 import importlib
-from typing import Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from graphwright.errors import UnknownNameError
 

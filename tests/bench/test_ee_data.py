@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.errors import DataNotFoundError
-from graphwright.bench.eval.datasets import DATASETS, load_dataset
 from graphwright.bench.data.ee_data import EE_DATASETS, align_tokens, load_ee_dataset
+from graphwright.bench.eval.datasets import DATASETS, load_dataset
+from graphwright.errors import DataNotFoundError
 from graphwright.model.document import split_sentences
 from graphwright.paths import data_dir
 

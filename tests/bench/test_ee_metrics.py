@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from graphwright.bench.data.gold import GoldArgument, GoldDocument, GoldEvent
 from graphwright.bench.eval.datasets import EvalDataset
 from graphwright.bench.eval.ee_metrics import EE_CATEGORIES, EEScorer, iri_name
-from graphwright.bench.data.gold import GoldArgument, GoldDocument, GoldEvent
 from graphwright.bench.eval.report import comparison_rows, html_report, markdown_report
 from graphwright.bench.eval.runner import RunInfo, make_scorer, read_documents, run_eval
 from graphwright.model import Event, EventArgument, EventSchema, EventType, ExtractionResult, Provenance, Term

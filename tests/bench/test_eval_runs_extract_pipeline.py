@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from graphwright.bench.eval.datasets import EvalDataset
 from graphwright.bench.data.gold import GoldDocument
+from graphwright.bench.eval.datasets import EvalDataset
 from graphwright.bench.eval.runner import RunInfo, run_eval
 from graphwright.model import Document, ExtractionResult
 from graphwright.pipeline import extract_batch

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.errors import UserError
 from graphwright.bench.eval.facts_data import load_fact_texts, read_fact_text
 from graphwright.bench.eval.facts_metrics import score_fact_text
+from graphwright.errors import UserError
 from graphwright.kb.namespaces import WD, WDT
 from graphwright.linking.literals import XSD
 from graphwright.model import ExtractionResult, Provenance, Term, Triple

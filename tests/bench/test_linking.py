@@ -9,10 +9,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from graphwright.errors import DataNotFoundError
 from graphwright.bench.eval.linking import (
-    LinkingQuery, between_mentions, fewrel_property_queries, linking_table, rebel_entity_queries,
-    rebel_property_queries, run_linking, sentence_spans)
+    LinkingQuery,
+    between_mentions,
+    fewrel_property_queries,
+    linking_table,
+    rebel_entity_queries,
+    rebel_property_queries,
+    run_linking,
+    sentence_spans,
+)
+from graphwright.errors import DataNotFoundError
 
 
 class ScriptedKB:

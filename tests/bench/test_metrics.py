@@ -7,7 +7,13 @@ import pytest
 
 from graphwright.bench.data.gold import GoldDocument, literal_key
 from graphwright.bench.eval.metrics import (
-    Counts, PropertyHierarchy, Scorer, gold_facts, macro, micro, predicted_facts,
+    Counts,
+    PropertyHierarchy,
+    Scorer,
+    gold_facts,
+    macro,
+    micro,
+    predicted_facts,
 )
 from graphwright.model import ExtractionResult, Provenance, Term, Triple
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.errors import UserError
-from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.data.gold import GoldDocument, GoldEntity
 from graphwright.bench.data.ner_data import NER_DATASETS, load_ner_dataset
+from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.eval.metrics import set_counts
-from graphwright.model.tags import Chunk, chunks, to_iob2
 from graphwright.bench.eval.ner_metrics import NERScorer, per_type
+from graphwright.errors import UserError
 from graphwright.model import Entity, ExtractionResult, Mention, Span
 from graphwright.model.domain import load_domain
+from graphwright.model.tags import Chunk, chunks, to_iob2
 from graphwright.paths import data_dir
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.errors import DataNotFoundError, UserError
-from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.data.gold import GoldDocument, GoldTerm, GoldTriple
 from graphwright.bench.data.re_data import load_re_dataset
+from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.eval.re_metrics import REScorer
+from graphwright.errors import DataNotFoundError, UserError
 from graphwright.model import ExtractionResult, Provenance, Term, Triple
 from graphwright.model.schema import RelationSchema, RelationType, load_schema, name_entity_iri
 from graphwright.paths import data_dir

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from graphwright.cli import app
-from graphwright.errors import UserError
-from graphwright.bench.eval.datasets import EvalDataset, load_dataset
 from graphwright.bench.data.gold import GoldDocument, read_gold_jsonl
+from graphwright.bench.eval.datasets import EvalDataset, load_dataset
+from graphwright.bench.eval.metrics import PropertyHierarchy
 from graphwright.bench.eval.report import html_report, markdown_report
 from graphwright.bench.eval.runner import RunInfo, read_documents, run_eval
-from graphwright.bench.eval.metrics import PropertyHierarchy
+from graphwright.cli import app
+from graphwright.errors import UserError
 from graphwright.llm.base import ChatResponse
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.llm.wrappers import MeteredLLM

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.errors import UserError
+from graphwright.bench.data.gold import GoldDocument
 from graphwright.bench.eval import splits
 from graphwright.bench.eval.datasets import EvalDataset
-from graphwright.bench.data.gold import GoldDocument
+from graphwright.errors import UserError
 
 
 @pytest.fixture

@@ -5,8 +5,17 @@ from __future__ import annotations
 import pytest
 
 from graphwright.bench.eval.text2kg import (
-    Ontology, Text2KGSentence, averaged, benchmark_triples, detokenised, load_ontology, load_sentences, ontology_ids,
-    score_sentence, train_pool, unscored_pool,
+    Ontology,
+    Text2KGSentence,
+    averaged,
+    benchmark_triples,
+    detokenised,
+    load_ontology,
+    load_sentences,
+    ontology_ids,
+    score_sentence,
+    train_pool,
+    unscored_pool,
 )
 from graphwright.errors import DataNotFoundError
 from graphwright.linking.literals import XSD

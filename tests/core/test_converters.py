@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from graphwright.converters import convert, page_of
+from graphwright.errors import InputDocumentError
+from graphwright.inputs import InputFailure, iter_inputs
 from graphwright.linking.names import full_name
 from graphwright.model import Document
 from graphwright.model.document import split_sentences
-from graphwright.errors import InputDocumentError
-from graphwright.inputs import InputFailure, iter_inputs
 from tests.support import documents
 
 PAGES = [[f"Page {n} says: Harbour {n} was built in {1900 + n}."] for n in range(1, 11)]

@@ -6,13 +6,13 @@ from __future__ import annotations
 import math
 
 import pytest
-from tests.growth.runs import EMPLOYER, NOVEL, linked, person, result, triple
 
 from graphwright.errors import StoreError
 from graphwright.growth import GrowthPolicy, check, grow, load, save
 from graphwright.growth.codec import KG_GRAPH
 from graphwright.growth.episodes import apply, pending_runs
 from graphwright.model.schema import name_entity_iri
+from tests.growth.runs import EMPLOYER, NOVEL, linked, person, result, triple
 
 POLICY = GrowthPolicy(embedder=None)
 DAY1, DAY2 = "2026-11-01T00:00:00+00:00", "2026-11-02T00:00:00+00:00"

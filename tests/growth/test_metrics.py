@@ -6,8 +6,15 @@ import math
 
 import pytest
 
-from graphwright.growth.metrics import (Topology, coverage, degree_entropy, episode_metrics, laplacian_change,
-                                        normalized_laplacian, von_neumann_entropy)
+from graphwright.growth.metrics import (
+    Topology,
+    coverage,
+    degree_entropy,
+    episode_metrics,
+    laplacian_change,
+    normalized_laplacian,
+    von_neumann_entropy,
+)
 
 EDGE = Topology.from_pairs([("a", "b")])
 PATH = Topology.from_pairs([("a", "b"), ("b", "c")])

@@ -9,7 +9,6 @@ import pytest
 from graphwright.errors import DataNotFoundError, UserError
 from graphwright.kb import LocalKB, build_kb, build_rebel_kb, open_kb
 from graphwright.kb.kgtk import parse_literal
-
 from tests.kb.fakes import HashEmbedder, write_arnold_dir, write_entity_jsonl, write_properties_dir, write_rebel
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from graphwright.kb.namespaces import WD, parse_wikidata_id
 from graphwright.errors import UserError
+from graphwright.kb.namespaces import WD, parse_wikidata_id
 from graphwright.sparql import sparql_literal
 
 

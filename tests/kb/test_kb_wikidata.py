@@ -7,7 +7,6 @@ import pytest
 
 from graphwright.errors import UserError
 from graphwright.kb.wikidata import KBUnavailableError, WikidataKB
-
 from tests.kb.wikidata_server import TRICKY_LABEL, FakeWikidata
 
 

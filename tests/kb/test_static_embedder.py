@@ -9,7 +9,6 @@ import pytest
 from graphwright.kb import LocalKB, build_kb, get_embedder
 from graphwright.kb.embeddings import Embedder
 from graphwright.kb.static_embedder import StaticEmbedder
-
 from tests.kb.fakes import write_properties_dir
 
 

@@ -17,7 +17,6 @@ from graphwright.cli import app
 from graphwright.errors import UserError
 from graphwright.kb import LocalKB, build_kb
 from graphwright.kb.wikidata_dump import Filters, build_from_dump, work_dir
-
 from tests.kb.fakes import HashEmbedder
 
 runner = CliRunner()

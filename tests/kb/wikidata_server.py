@@ -157,7 +157,7 @@ class FakeWikidata:
             return {"query": {"search": [{"ns": 120, "title": t} for t in titles]}}
         return {"error": {"code": "badvalue", "info": f"unsupported action {action}"}}
 
-    def __enter__(self) -> "FakeWikidata":
+    def __enter__(self) -> FakeWikidata:
         self._thread.start()
         return self
 

@@ -6,8 +6,8 @@ import pytest
 
 from graphwright.kb.namespaces import WD, WDT
 from graphwright.linking import Resolver, resolve
-from graphwright.linking.resolve import Drop
 from graphwright.linking.literals import RDF_LANG_STRING, XSD
+from graphwright.linking.resolve import Drop
 from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple
 
 UNLINKED = "https://graphwright.dev/entity/"

@@ -11,8 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from graphwright.errors import ModelOutputError
-from graphwright.llm import ScriptedLLM, chat_structured, parse_output
-from graphwright.llm import structured
+from graphwright.llm import ScriptedLLM, chat_structured, parse_output, structured
 from graphwright.llm.structured import (
     CUT_OFF_ECHO,
     ERROR_CHARS,
@@ -41,7 +40,7 @@ class Names(BaseModel):
 
 
 class Nested(BaseModel):
-    a: "Nested | int | None" = None
+    a: Nested | int | None = None
 
 
 class Counts(BaseModel):

@@ -79,7 +79,7 @@ def test_free_cores_leaves_the_busy_ones(monkeypatch):
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
     for busy, free in ((2.2, 2), (9.0, 1), (0.1, 4)):  # never none
-        monkeypatch.setattr(embedded, "busy_cores", lambda: busy)
+        monkeypatch.setattr(embedded, "busy_cores", lambda busy=busy: busy)
         assert embedded.free_cores() == free
 
 

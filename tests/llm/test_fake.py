@@ -36,7 +36,7 @@ async def test_fake_scripted_reports_plausible_usage():
     assert (response.usage.prompt_tokens, response.usage.completion_tokens, response.usage.llm_calls) == (100, 10, 1)
 
 
-class Kind(str, enum.Enum):
+class Kind(enum.StrEnum):
     person = "person"
     place = "place"
 

@@ -9,8 +9,14 @@ import pytest
 from graphwright.growth.lifecycle import Checks
 from graphwright.growth.metrics import Topology
 from graphwright.papers.agentic_kgr.kg_json import KG
-from graphwright.papers.agentic_kgr.rewards import (RewardSettings, env_reward, result_reward, score,
-                                                     toolcall_reward, trajectory_reward)
+from graphwright.papers.agentic_kgr.rewards import (
+    RewardSettings,
+    env_reward,
+    result_reward,
+    score,
+    toolcall_reward,
+    trajectory_reward,
+)
 from graphwright.papers.agentic_kgr.trajectory import Step, Trajectory
 
 GOLD = KG(entities={"Peop": ["Lena Vogt"], "Org": ["Nordwind"]},

@@ -13,8 +13,12 @@ from graphwright.growth.policy import GrowthPolicy
 from graphwright.growth.resolve import Resolver
 from graphwright.growth.state import GrowthState
 from graphwright.model import Document
-from graphwright.papers.agentic_kgr.analysis import (coverage_feedback, extraction_density, iterative_feedback,
-                                                      quality_metrics)
+from graphwright.papers.agentic_kgr.analysis import (
+    coverage_feedback,
+    extraction_density,
+    iterative_feedback,
+    quality_metrics,
+)
 from graphwright.papers.agentic_kgr.graph_tools import entity_disambiguation, kg_storage, standardize
 from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema, check_format
 

@@ -9,9 +9,9 @@ from types import SimpleNamespace as Answer
 import pytest
 
 from graphwright.errors import UserError
-from graphwright.model.labelled import RESample, RETriple
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
+from graphwright.model.labelled import RESample, RETriple
 from graphwright.papers.agentre.learn import warm_up
 from graphwright.papers.agentre.pool import known_types
 from graphwright.papers.agentre.steps import SentenceRun, ground

@@ -12,9 +12,19 @@ from graphwright.errors import ContextOverflowError, UserError
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.base import make_system, system_names
-
 from tests.support.cie_script import (
-    ALL_SEARCHES, ENTITIES, PROPERTIES, TEXT, TRIPLES, TURTLE, AgentScript, judge, planner, react, ssa_script, supervisor,
+    ALL_SEARCHES,
+    ENTITIES,
+    PROPERTIES,
+    TEXT,
+    TRIPLES,
+    TURTLE,
+    AgentScript,
+    judge,
+    planner,
+    react,
+    ssa_script,
+    supervisor,
 )
 
 EXPECTED = {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}

@@ -11,9 +11,15 @@ from graphwright.llm.base import LLM
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.base import make_system
-
 from tests.support.cie_script import (
-    MAPPING, SEARCHES, TEXT, TURTLE, AgentScript, extractor, uri_agent, validator,
+    MAPPING,
+    SEARCHES,
+    TEXT,
+    TURTLE,
+    AgentScript,
+    extractor,
+    uri_agent,
+    validator,
 )
 
 

@@ -8,11 +8,17 @@ import asyncio
 
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
-from graphwright.systems.base import make_system
 from graphwright.papers.cie.common.places import place_chain
-
+from graphwright.systems.base import make_system
 from tests.support.cie_script import (
-    MAPPING, TEXT, TRIPLES, AgentScript, lean_extractor, lean_script, lean_uri_agent, lean_validator,
+    MAPPING,
+    TEXT,
+    TRIPLES,
+    AgentScript,
+    lean_extractor,
+    lean_script,
+    lean_uri_agent,
+    lean_validator,
 )
 
 

@@ -15,8 +15,8 @@ from graphwright.errors import GraphwrightError, LLMUnavailableError, UserError
 from graphwright.kb.namespaces import WD, WDT
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
-from graphwright.systems.base import make_system, system_names
 from graphwright.papers.cie.single import retrieve_candidates
+from graphwright.systems.base import make_system, system_names
 from tests.support.openai_server import ScriptedOpenAIServer
 
 TEXT = "Arnold Schwarzenegger was born in Thal. He is a member of the Republican Party."

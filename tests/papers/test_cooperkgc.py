@@ -10,9 +10,9 @@ import pytest
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.model.schema import name_entity_iri
-from graphwright.systems.base import make_system
 from graphwright.papers.cooperkgc.answers import EEAnswer, EventItem, NERAnswer, REAnswer
 from graphwright.papers.cooperkgc.baselines import majority
+from graphwright.systems.base import make_system
 
 TEXT = "Katrin Vogel founded Nordwind Logistics in Hamburg in 2009. Jonas Berg became its chief executive in 2015."
 
@@ -228,9 +228,9 @@ def test_events_of_a_long_document_split_into_pieces_are_numbered_over_the_docum
 
 def test_demonstrations_are_the_nearest_labelled_texts_and_each_vote_member_gets_another():
     from graphwright.model.domain import EntityDomain
-    from graphwright.retrieval import make_index
     from graphwright.papers.cooperkgc.backgrounds import Background
     from graphwright.papers.cooperkgc.team import Expert
+    from graphwright.retrieval import make_index
 
     pool = [("Ana Ruiz founded Tallo in Lima.", NERAnswer(entities=[["person", "Ana Ruiz"]])),
             ("The river floods every spring.", NERAnswer()),

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-from graphwright.llm.fake import ScriptedLLM
-from graphwright.bench.data.qa_data import Passage, QADataset, Question
 from graphwright.bench import qa as bench_qa
+from graphwright.bench.data.qa_data import Passage, QADataset, Question
+from graphwright.llm.fake import ScriptedLLM
 
 PASSAGES = [Passage("Kestrel Ferries", "Kestrel Ferries", "Kestrel Ferries was founded by Idris Penhallow."),
             Passage("Idris Penhallow", "Idris Penhallow", "Idris Penhallow was born in Holyhead.")]

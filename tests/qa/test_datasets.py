@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.errors import DataNotFoundError, UnknownNameError
 from graphwright.bench.data.qa_data import load_qa_dataset
+from graphwright.errors import DataNotFoundError, UnknownNameError
 
 
 def load(name: str, questions: int | None = None):

@@ -23,6 +23,7 @@ import pyoxigraph as ox
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from graphwright import sparql as gw_sparql
 from graphwright.errors import StoreError, UserError
 from graphwright.kb.namespaces import UNLINKED, WD, WDT
 from graphwright.model import (
@@ -41,7 +42,6 @@ from graphwright.model import (
 from graphwright.model.events import event_iri
 from graphwright.model.schema import name_entity_iri
 from graphwright.store import GraphStore, render_html, serialize_graph
-from graphwright import sparql as gw_sparql
 from graphwright.store import vocab as v
 from graphwright.store.export import FORMATS, QUAD_FORMATS
 from graphwright.store.html_view import graph_data
@@ -105,7 +105,7 @@ EVENT_SCHEMA = EventSchema(name="news <\"'>", events=[EventType(name="E")])
 
 
 def _argument(text: st.SearchStrategy[str], index: int) -> st.SearchStrategy[EventArgument]:
-    iri = st.builds(lambda i, s, l: Term.iri(i, surface=s, label=l), _entity_iri(300 + index), _maybe(text),
+    iri = st.builds(lambda i, s, label: Term.iri(i, surface=s, label=label), _entity_iri(300 + index), _maybe(text),
                     _maybe(text))
     literal = st.builds(lambda val, s: Term.literal(val, surface=s), text, _maybe(text))
     return st.builds(EventArgument, role=hostile_text().map(EVENT_SCHEMA.role_iri), entity=iri | literal,

@@ -3,7 +3,6 @@ from __future__ import annotations
 import json
 import re
 
-
 from graphwright.kb.namespaces import WD, WDT
 from graphwright.model import ExtractionResult, Provenance, Term, Triple
 from graphwright.store import render_html, write_html

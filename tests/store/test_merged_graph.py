@@ -18,7 +18,8 @@ from graphwright.store.edits import Edit
 from graphwright.store.relation_mapping import map_relation
 
 from .conftest import SYSTEM, make_document, make_result
-from .test_relation_mapping import TEXT as PHRASE_TEXT, result as phrase_result
+from .test_relation_mapping import TEXT as PHRASE_TEXT
+from .test_relation_mapping import result as phrase_result
 
 BORN = "SELECT ?place WHERE { wd:Q7186 wdt:P19 ?place }"
 

@@ -65,7 +65,7 @@ def lean_validator(goto="finish", remove=(), instruction=""):
     return {"goto": goto, "remove": list(remove), "instruction": instruction}
 
 
-def lean_script(triples=TRIPLES, mapping=MAPPING, remove=()) -> "AgentScript":
+def lean_script(triples=TRIPLES, mapping=MAPPING, remove=()) -> AgentScript:
     """A complete lean cie.network run: extract, (searches), map, (checks), validate."""
     return AgentScript(extractor=[lean_extractor(triples)], uri=[lean_uri_agent(mapping=mapping)],
                        validation=[lean_validator(remove=remove)])

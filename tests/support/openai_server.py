@@ -10,9 +10,9 @@ import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
 
 Reply = Callable[[list[dict], dict | None], str]
 
@@ -212,7 +212,7 @@ class ScriptedOpenAIServer:
         host, port = self.httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def __enter__(self) -> "ScriptedOpenAIServer":
+    def __enter__(self) -> ScriptedOpenAIServer:
         self.thread.start()
         return self
 

@@ -64,7 +64,7 @@ class ServeProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.child: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60.0) -> "ServeProcess":
+    def start(self, timeout: float = 60.0) -> ServeProcess:
         args = [sys.executable, "-m", "graphwright.cli", "serve", "--store", str(self.where / "store"),
                 "--data", str(self.where / "serve"), "--port", str(self.port), "--model", self.model,
                 "--base-url", self.model_url, "--no-cache", *self.extra]
@@ -97,7 +97,7 @@ class ServeProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
 
-    def __enter__(self) -> "ServeProcess":
+    def __enter__(self) -> ServeProcess:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from graphwright.bench.data.facts_training import (
+    INVERSES,
+    Counts,
+    check_written,
+    docred_examples,
+    docred_phrase,
+    written_examples,
+)
 from graphwright.errors import UserError
 from graphwright.systems.facts.relations import Mapping, relation_table, table_entry
-from graphwright.bench.data.facts_training import (
-    Counts, INVERSES, check_written, docred_examples, docred_phrase, written_examples,
-)
 
 WRITTEN = Path(__file__).resolve().parents[2] / "data" / "training"
 LABELS = {"P30": "continent", "P131": "located in the administrative territorial entity", "P17": "country",
@@ -24,7 +29,7 @@ def test_a_relation_is_written_as_the_table_maps_it_back():
     assert docred_phrase("P19", "item", LABELS) == "born in"
     assert docred_phrase("P571", "date", LABELS) == "founded on"
     assert docred_phrase("P30", "item", LABELS) == "continent"  # no table phrase: the property's label
-    for phrase_, relation in relation_table().items():
+    for relation in relation_table().values():
         for kind, mapping in relation.properties.items():
             if mapping.swapped:
                 continue

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from graphwright.errors import UserError
-from graphwright.bench.eval.datasets import EvalDataset
-from graphwright.model.labelled import RESample, RETriple
 from graphwright.bench.data.re_data import REDataset, gold_documents
+from graphwright.bench.eval.datasets import EvalDataset
 from graphwright.bench.eval.runner import RunInfo, run_eval
+from graphwright.errors import UserError
 from graphwright.llm.fake import ScriptedLLM
+from graphwright.model.labelled import RESample, RETriple
 from graphwright.model.schema import load_schema
 from graphwright.systems.base import make_system
 from graphwright.train.sft_data import export_sft, read_run

@@ -12,7 +12,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from graphwright.web.app import create_app
-
 from tests.support import documents
 from tests.support.site import site
 from tests.support.web_server import EVIL, SENTENCE, wait_for_job

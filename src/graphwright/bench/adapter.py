@@ -24,13 +24,12 @@ import asyncio
 import sys
 from pathlib import Path
 
-from graphwright.bench.harness import BENCH_MD, header, run_config, slug
-from graphwright.bench.ledger import RUNS, ReplayLLM
-
-from graphwright.bench.eval.datasets import EvalDataset, load_dataset, re_docred
 from graphwright.bench.eval.benchmarks_md import write_section
+from graphwright.bench.eval.datasets import EvalDataset, load_dataset, re_docred
 from graphwright.bench.eval.metrics import Counts, counts_from_dict
 from graphwright.bench.eval.report import f1_uncertainty
+from graphwright.bench.harness import BENCH_MD, header, run_config, slug
+from graphwright.bench.ledger import RUNS, ReplayLLM
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 

@@ -16,10 +16,9 @@ import argparse
 import asyncio
 from collections import Counter
 
+from graphwright.bench.eval.report import uncertainty_note
 from graphwright.bench.harness import config_args, header, run_in_rounds, run_shared, uncertainty_cells
 from graphwright.bench.ledger import RUNS
-
-from graphwright.bench.eval.report import uncertainty_note
 
 KGR_RUNS = RUNS / "agentic-kgr"
 REFERENCE = "single call"

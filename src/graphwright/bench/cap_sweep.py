@@ -17,19 +17,18 @@ import asyncio
 import statistics
 import sys
 
+from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.harness import slug
 from graphwright.bench.ledger import LEDGER
 from graphwright.bench.linking import scored
-
-from graphwright.bench.eval.datasets import load_dataset
 from graphwright.jsonl import read_jsonl
 from graphwright.kb import open_kb
 from graphwright.linking import LinkJudge, resolve
-from graphwright.llm import ChatResponse, LLM
+from graphwright.llm import LLM, ChatResponse
 from graphwright.llm.wrappers import cache_key
 from graphwright.model import Document
-from graphwright.systems.base import make_system
 from graphwright.papers.cie.common.config import input_sized_cap
+from graphwright.systems.base import make_system
 
 MODEL = "embedded:qwen2.5-coder-1.5b"
 

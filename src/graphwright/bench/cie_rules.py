@@ -16,13 +16,12 @@ import argparse
 import asyncio
 import sys
 
-from graphwright.bench.harness import BENCH_MD, CLOSED_WORLD, header, run_config, slug
-from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM, save
-
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.bootstrap import difference_interval, f1_interval, mean_difference_interval
 from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.eval.metrics import Counts
+from graphwright.bench.harness import BENCH_MD, CLOSED_WORLD, header, run_config, slug
+from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM, save
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 

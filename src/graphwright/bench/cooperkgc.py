@@ -16,17 +16,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from graphwright.bench.harness import config_args, header, run_in_rounds, run_shared, uncertainty_cells
-from graphwright.bench.ledger import RUNS
-
 from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.eval.metrics import Counts
 from graphwright.bench.eval.report import uncertainty_note
 from graphwright.bench.eval.runner import make_scorer
+from graphwright.bench.harness import config_args, header, run_in_rounds, run_shared, uncertainty_cells
+from graphwright.bench.ledger import RUNS
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document, ExtractionResult
-from graphwright.systems.base import make_system
 from graphwright.papers.cooperkgc.answers import ANSWER_TYPES
+from graphwright.systems.base import make_system
 
 COOPER_RUNS = RUNS / "cooperkgc"
 REFERENCE = "single call"

@@ -19,15 +19,14 @@ import json
 import sys
 from pathlib import Path
 
-from graphwright.bench.harness import BENCH_MD, header, slug
-from graphwright.bench.ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
-from graphwright.bench.speed import model_options
-
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.bootstrap import difference_interval
 from graphwright.bench.eval.facts_data import KINDS, FactText, load_fact_texts
 from graphwright.bench.eval.facts_metrics import FactCounts, score_fact_text, show_triple
 from graphwright.bench.eval.metrics import Counts
+from graphwright.bench.harness import BENCH_MD, header, slug
+from graphwright.bench.ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
+from graphwright.bench.speed import model_options
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 from graphwright.model import Document, ExtractionResult

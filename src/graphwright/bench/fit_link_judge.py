@@ -26,7 +26,6 @@ from datetime import date
 import numpy as np
 
 from graphwright.bench import ROOT
-
 from graphwright.bench.eval.datasets import rebel_sample
 from graphwright.kb.default import default_kb
 from graphwright.linking.judge import FEATURES, JudgeModel, LinkJudge

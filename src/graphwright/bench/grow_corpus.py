@@ -19,10 +19,10 @@ import subprocess
 import sys
 
 import yaml
-from graphwright.bench.harness import BENCH_MD, header
-from graphwright.bench.ledger import ROOT, RUNS
 
 from graphwright.bench.eval.benchmarks_md import write_section
+from graphwright.bench.harness import BENCH_MD, header
+from graphwright.bench.ledger import ROOT, RUNS
 from graphwright.growth import GrowthPolicy, grow, load
 from graphwright.growth.episodes import schema_terms
 from graphwright.growth.resolve import name_key

@@ -11,10 +11,9 @@ import argparse
 import json
 from collections import Counter
 
+from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.harness import BENCH_MD, header
 from graphwright.bench.ledger import RUNS
-
-from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.train.grpo import GRPORecipe, train_grpo
 
 TERMS = ("result", "toolcall", "trajectory", "env")

@@ -20,13 +20,12 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from graphwright.bench.ledger import ROOT, RUNS, ReplayedTime, ReplayLLM, restore, save
-
 from graphwright.bench.eval.benchmarks_md import machine, write_section
 from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.eval.report import f1_uncertainty
-from graphwright.bench.eval.splits import SPLIT_NAMES, items_title, load_split, split_suffix
 from graphwright.bench.eval.runner import RUN_FILE, RunInfo, aggregate_rows, read_documents, run_eval
+from graphwright.bench.eval.splits import SPLIT_NAMES, items_title, load_split, split_suffix
+from graphwright.bench.ledger import ROOT, RUNS, ReplayedTime, ReplayLLM, restore, save
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 from graphwright.llm.wrappers import TracingLLM

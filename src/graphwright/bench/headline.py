@@ -21,13 +21,12 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from graphwright.bench.harness import BENCH_MD, header, run_config
-from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM, commit, ledger_file
-
 from graphwright.bench.eval.benchmarks_md import read_section, write_section
 from graphwright.bench.eval.bootstrap import difference_interval
 from graphwright.bench.eval.metrics import Counts, counts_from_dict
 from graphwright.bench.eval.splits import load_split, split_items
+from graphwright.bench.harness import BENCH_MD, header, run_config
+from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM, commit, ledger_file
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 

@@ -26,18 +26,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from graphwright.bench.harness import BENCH_MD, header, slug
-from graphwright.bench.ledger import LEDGER, ROOT, ReplayLLM, commit
 
 from graphwright.bench.eval.benchmarks_md import write_section
+from graphwright.bench.harness import BENCH_MD, header, slug
+from graphwright.bench.ledger import LEDGER, ROOT, ReplayLLM, commit
 from graphwright.kb import open_kb
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking import LinkJudge
-from graphwright.llm import make_llm
 from graphwright.linking.check import open_questions, read_links
 from graphwright.linking.resolve import Drop, Resolver
-from graphwright.model.result import Usage
+from graphwright.llm import make_llm
 from graphwright.model import Document
+from graphwright.model.result import Usage
 from graphwright.systems.facts.kb_names import KBNames
 
 MENTIONS = ROOT / "examples" / "linking" / "mentions.yaml"  # the dev and test halves

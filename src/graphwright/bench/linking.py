@@ -19,17 +19,16 @@ import json
 import sys
 from collections import Counter
 
+from graphwright.bench.data.gold import GoldDocument, iri_key
+from graphwright.bench.eval.benchmarks_md import write_section
+from graphwright.bench.eval.datasets import load_dataset
+from graphwright.bench.eval.metrics import Counts, PropertyHierarchy, Scorer
+from graphwright.bench.eval.open_world import check_facts, entity_outcomes, made_up_texts
 from graphwright.bench.harness import BENCH_MD, header, slug
 from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM, results_resumed
 from graphwright.bench.speed import model_options
-
-from graphwright.bench.eval.benchmarks_md import write_section
-from graphwright.bench.eval.datasets import load_dataset
-from graphwright.bench.data.gold import GoldDocument, iri_key
-from graphwright.bench.eval.metrics import Counts, PropertyHierarchy, Scorer
-from graphwright.bench.eval.open_world import check_facts, entity_outcomes, made_up_texts
-from graphwright.kb.namespaces import is_unlinked
 from graphwright.kb import open_kb
+from graphwright.kb.namespaces import is_unlinked
 from graphwright.linking import LinkJudge, resolve
 from graphwright.llm import make_llm
 from graphwright.model import Document, ExtractionResult

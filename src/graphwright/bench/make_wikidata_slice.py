@@ -68,11 +68,10 @@ import io
 import json
 import os
 import re
+from collections.abc import Container
 from pathlib import Path
-from typing import Container
 
 from graphwright.bench import ROOT
-
 from graphwright.kb import expected_types as et
 from graphwright.kb import sources
 from graphwright.kb.records import KBRecord

@@ -15,10 +15,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from graphwright.bench.eval.report import uncertainty_note
 from graphwright.bench.harness import config_args, header, run_in_rounds, run_shared, uncertainty_cells
 from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM
-
-from graphwright.bench.eval.report import uncertainty_note
 from graphwright.systems.base import make_system
 
 NER_RUNS = RUNS / "ner"

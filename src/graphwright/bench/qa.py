@@ -36,16 +36,15 @@ import sys
 import time
 from pathlib import Path
 
-from graphwright.bench.harness import BENCH_MD, header
-from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM, recorded
-
+from graphwright.bench.data.qa_data import load_qa_dataset
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.bootstrap import mean_difference_interval, mean_interval
+from graphwright.bench.harness import BENCH_MD, header
+from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM, recorded
 from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.pipeline import extract_batch
 from graphwright.qa import ClosedBookQA, GraphQA, PassageQA, Source
-from graphwright.bench.data.qa_data import load_qa_dataset
 from graphwright.qa.engine import retrieved_documents
 from graphwright.qa.metrics import exact_match, support_recall, token_f1
 from graphwright.store import GraphStore
@@ -259,7 +258,7 @@ def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], 
         recalls = [r["support_recall"] for r in rows if r["support_recall"] is not None]
         recall = f"{sum(recalls) / len(recalls):.3f}" if config != "none" and recalls else "-"
         n = len(rows)
-        usage = lambda key: sum(r["usage"][key] for r in rows) / n  # noqa: E731
+        usage = lambda key: sum(r["usage"][key] for r in rows) / n  # noqa: E731, B023 - used in this iteration
         lines.append(f"| {config} | {sum(em) / n:.3f} | {interval(em)} | {sum(f1) / n:.3f} | {interval(f1)} | {delta} | "
                      f"{sum(r['passages'] for r in rows) / n:.1f} | {recall} | {sum(r['supported'] for r in rows) / n:.2f} | {usage('llm_calls'):.2f} | "
                      f"{usage('prompt_tokens'):.0f} | {usage('completion_tokens'):.0f} | {usage('seconds'):.1f} |")

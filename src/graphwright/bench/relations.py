@@ -17,11 +17,10 @@ import asyncio
 import os
 import sys
 
+from graphwright.bench.eval.report import uncertainty_note
+from graphwright.bench.eval.splits import load_split, split_suffix
 from graphwright.bench.harness import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
 from graphwright.bench.ledger import LEDGER, ROOT, RUNS, ReplayLLM
-
-from graphwright.bench.eval.splits import load_split, split_suffix
-from graphwright.bench.eval.report import uncertainty_note
 from graphwright.papers.agentre.learn import warm_up
 from graphwright.systems.base import make_system
 

@@ -14,12 +14,11 @@ import argparse
 import asyncio
 import sys
 
+from graphwright.bench.eval.benchmarks_md import write_section
+from graphwright.bench.eval.report import uncertainty_note
+from graphwright.bench.eval.splits import SPLIT_NAMES, items_title, load_split, split_suffix
 from graphwright.bench.harness import BENCH_MD, header, run_config, slug, uncertainty_cells
 from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM
-
-from graphwright.bench.eval.benchmarks_md import write_section
-from graphwright.bench.eval.splits import SPLIT_NAMES, items_title, load_split, split_suffix
-from graphwright.bench.eval.report import uncertainty_note
 from graphwright.llm import make_llm
 
 REFERENCE = "few-shot"

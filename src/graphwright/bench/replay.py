@@ -17,12 +17,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from graphwright.bench.headline import COMPARISONS, ledger_rows
-from graphwright.bench.ledger import LEDGER, ReplayLLM
-
-from graphwright.errors import DataNotFoundError, LLMError
 from graphwright.bench.eval.runner import RunInfo, read_documents, run_eval
 from graphwright.bench.eval.splits import load_split
+from graphwright.bench.headline import COMPARISONS, ledger_rows
+from graphwright.bench.ledger import LEDGER, ReplayLLM
+from graphwright.errors import DataNotFoundError, LLMError
 from graphwright.kb import open_kb
 from graphwright.llm.base import LLM
 from graphwright.systems.base import make_system

@@ -15,7 +15,6 @@ import tempfile
 from pathlib import Path
 
 from graphwright.bench.web import CHROMIUM_ARGS, PAINTED, free_port, serve_in_thread
-
 from graphwright.web.state import ServeConfig
 
 

@@ -20,12 +20,11 @@ from typing import Any
 
 import yaml
 
-from graphwright.bench.harness import CLOSED_WORLD, BENCH_MD, header, rounds, run_config
-from graphwright.bench.ledger import RUNS
-
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.eval.report import f1_uncertainty
+from graphwright.bench.harness import BENCH_MD, CLOSED_WORLD, header, rounds, run_config
+from graphwright.bench.ledger import RUNS
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 

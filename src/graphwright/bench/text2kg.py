@@ -20,16 +20,24 @@ import json
 import sys
 from pathlib import Path
 
-from graphwright.bench.harness import BENCH_MD, header, slug
-from graphwright.bench.ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
-from graphwright.bench.speed import model_options
-
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.bootstrap import mean_difference_interval
 from graphwright.bench.eval.text2kg import (
-    METRICS, SentenceScore, Text2KGSentence, averaged, benchmark_triples, load_ontology, load_sentences, ontology_ids,
-    score_sentence, train_pool, unscored_pool,
+    METRICS,
+    SentenceScore,
+    Text2KGSentence,
+    averaged,
+    benchmark_triples,
+    load_ontology,
+    load_sentences,
+    ontology_ids,
+    score_sentence,
+    train_pool,
+    unscored_pool,
 )
+from graphwright.bench.harness import BENCH_MD, header, slug
+from graphwright.bench.ledger import LEDGER, RUNS, ProducedBy, ReplayLLM, commit, results_resumed
+from graphwright.bench.speed import model_options
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 from graphwright.model import Document, ExtractionResult

@@ -18,11 +18,10 @@ import asyncio
 import json
 import time
 
-from graphwright.bench.harness import BENCH_MD, header
-from graphwright.bench.ledger import LEDGER
-
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.open_world import made_up_texts
+from graphwright.bench.harness import BENCH_MD, header
+from graphwright.bench.ledger import LEDGER
 from graphwright.kb import open_kb
 from graphwright.llm import make_llm
 from graphwright.model import Document

@@ -21,9 +21,8 @@ from pathlib import Path
 import httpx
 import uvicorn
 
-from graphwright.bench.harness import BENCH_MD, header
-
 from graphwright.bench.eval.benchmarks_md import write_section
+from graphwright.bench.harness import BENCH_MD, header
 from graphwright.model import Document, Entity, ExtractionResult, Provenance, Term, Triple
 from graphwright.store import GraphStore
 from graphwright.web.app import create_app
@@ -47,8 +46,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 def made_up_graph(edges: int, per_document: int, seed: int = 0) -> list[tuple[Document, ExtractionResult]]:
     rng = random.Random(seed)
-    names = {"person": [f"{f} {l}" for f in FIRST for l in LAST],
-             "firm": [f"{l} {f}" for l in LAST for f in FIRMS],
+    names = {"person": [f"{first} {last}" for first in FIRST for last in LAST],
+             "firm": [f"{last} {firm}" for last in LAST for firm in FIRMS],
              "place": PLACES + [f"{p} {d}" for p in PLACES for d in ("North", "South", "Harbour")]}
     seen: set[tuple[str, str, str]] = set()
     while len(seen) < edges:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -56,9 +55,9 @@ def ask(
     mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; passages: "
                              "the passages a walk from the closest facts settles on, with those facts; global: "
                              "summaries of the graph's communities, for questions about the whole corpus."),
-    model: Optional[str] = MODEL,
-    base_url: Optional[str] = BASE_URL,
-    api_key: Optional[str] = API_KEY,
+    model: str | None = MODEL,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
     kb: str = typer.Option("default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."),
     system: list[str] = typer.Option([], "--system", "-s", help="Only the graphs of this system (repeatable)."),
     document: list[str] = typer.Option([], "--doc", help="Only the graphs of this document (repeatable)."),

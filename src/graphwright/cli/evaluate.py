@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -11,8 +10,16 @@ from rich.table import Table
 
 from graphwright.cli.app import eval_app
 from graphwright.cli.common import (
-    API_KEY, BASE_URL, MODEL, NO_CACHE, console, fail,
-    progress_bar, read_settings, run_and_close, slug,
+    API_KEY,
+    BASE_URL,
+    MODEL,
+    NO_CACHE,
+    console,
+    fail,
+    progress_bar,
+    read_settings,
+    run_and_close,
+    slug,
 )
 from graphwright.errors import GraphwrightError, UserError
 
@@ -21,26 +28,26 @@ from graphwright.errors import GraphwrightError, UserError
 def eval_run(
     system: str = typer.Option(..., "--system", "-s", help="System to evaluate (see `graphwright systems`)."),
     dataset: str = typer.Option(..., "--dataset", "-d", help="A dataset (`graphwright eval datasets`) or a gold JSONL file."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="Only the first N documents."),
-    model: Optional[str] = MODEL,
-    base_url: Optional[str] = BASE_URL,
-    api_key: Optional[str] = API_KEY,
-    kb: Optional[str] = typer.Option(None, "--kb", help="KB to link against (default: the dataset's own, e.g. rebel)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Run folder (default runs/<system>-<dataset>-<model>)."),
+    limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Only the first N documents."),
+    model: str | None = MODEL,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
+    kb: str | None = typer.Option(None, "--kb", help="KB to link against (default: the dataset's own, e.g. rebel)."),
+    out: Path | None = typer.Option(None, "--out", help="Run folder (default runs/<system>-<dataset>-<model>)."),
     no_cache: bool = NO_CACHE,
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE (repeatable)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings); "
+    config: Path | None = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings); "
                                           "--set overrides it."),
     engine: str = typer.Option("local", "--engine", help="local, or ray: the documents spread over Ray workers."),
-    address: Optional[str] = typer.Option(None, "--address", help="With --engine ray: the Ray cluster to join."),
+    address: str | None = typer.Option(None, "--address", help="With --engine ray: the Ray cluster to join."),
     workers: int = typer.Option(2, "--workers", min=1, help="With --engine ray: how many workers."),
 ) -> None:
     """Run a system on a dataset and score it (paper 000 metrics). Rerunning into the same folder resumes."""
     from graphwright.assembly import ModelChoice, check_system, with_dataset
-    from graphwright.engines import open_run
     from graphwright.bench.eval.datasets import load_dataset
     from graphwright.bench.eval.report import markdown_report, write_reports
     from graphwright.bench.eval.runner import RunInfo, read_documents, run_eval
+    from graphwright.engines import open_run
     from graphwright.kb import open_kb
     from graphwright.llm.wrappers import TracingLLM
     from graphwright.locks import folder_lock
@@ -114,7 +121,7 @@ def eval_linking(
     embedders: str = typer.Option("minilm,minilm-static", "--embedders", help="Comma-separated embedding models."),
     modes: str = typer.Option("label,description,example,fused", "--modes", help="Comma-separated search modes."),
     limit: int = typer.Option(300, "--limit", "-n", min=0, help="Queries per query set (0 = all)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Also write the Markdown table here."),
+    out: Path | None = typer.Option(None, "--out", help="Also write the Markdown table here."),
 ) -> None:
     """URI retrieval without an LLM: recall@1/5/10 and ms/query per search mode and embedding model."""
     from graphwright.bench.eval.linking import run_linking_benchmark

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -13,8 +12,15 @@ from rich.table import Table
 from graphwright.chunking import MAX_CHARS
 from graphwright.cli.app import app
 from graphwright.cli.common import (
-    API_KEY, BASE_URL, MODEL, NO_CACHE, console, fail,
-    progress_bar, read_settings, run_and_close,
+    API_KEY,
+    BASE_URL,
+    MODEL,
+    NO_CACHE,
+    console,
+    fail,
+    progress_bar,
+    read_settings,
+    run_and_close,
 )
 from graphwright.errors import GraphwrightError
 from graphwright.systems.base import DEFAULT_SYSTEM
@@ -24,9 +30,9 @@ from graphwright.systems.base import DEFAULT_SYSTEM
 def extract(
     paths: list[str] = typer.Argument(..., help="Files (.txt .md .pdf .html .docx), folders of them, http(s) URLs, or - for stdin."),
     system: str = typer.Option(DEFAULT_SYSTEM, "--system", "-s", help="Extraction system (`graphwright systems`)."),
-    model: Optional[str] = MODEL,
-    base_url: Optional[str] = BASE_URL,
-    api_key: Optional[str] = API_KEY,
+    model: str | None = MODEL,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
     kb: str = typer.Option("default", "--kb", help="'default' (shipped Wikidata slice) or a KB directory from 'kb build'."),
     store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory."),
     out: Path = typer.Option(Path("out"), "--out", help="Folder for results.jsonl and the LLM trace."),
@@ -35,15 +41,15 @@ def extract(
     encoding: str = typer.Option("utf-8", "--encoding", help="Text encoding of the input files."),
     no_cache: bool = NO_CACHE,
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE, e.g. --set max_steps=6 (repeatable)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings; for "
+    config: Path | None = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings; for "
                                           "agenticner an entity domain file; for cooperkgc the team's "
                                           "schemas: ner, re, ee); --set overrides it."),
     grow_graph: bool = typer.Option(False, "--grow", help="Then fold the new results into the store's grown graph "
                                     "(as `graph merge` does, with its default settings)."),
-    episode_size: Optional[int] = typer.Option(None, "--episode-size", min=1, help="With --grow: documents per episode."),
+    episode_size: int | None = typer.Option(None, "--episode-size", min=1, help="With --grow: documents per episode."),
     engine: str = typer.Option("local", "--engine", help="local, or ray: the documents spread over Ray workers, "
                                "each with its own model, and one writer of the store (pip install 'graphwright[ray]')."),
-    address: Optional[str] = typer.Option(None, "--address", help="With --engine ray: the Ray cluster to join "
+    address: str | None = typer.Option(None, "--address", help="With --engine ray: the Ray cluster to join "
                                           "(e.g. ray://head:10001 or auto); default: start Ray on this machine."),
     workers: int = typer.Option(2, "--workers", min=1, help="With --engine ray: how many workers (each holds its "
                                 "own model: with the embedded one, about one per 2 cores)."),

@@ -4,7 +4,6 @@ growth.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.table import Table
@@ -20,8 +19,8 @@ def graph_export(
     out_file: Path = typer.Argument(..., help="Output file; the format follows the extension (.ttl, .nt, .jsonld, .nq, "
                                     ".trig, .graphml, or .zip: CSV files for neo4j-admin import)."),
     store: Path = typer.Option(Path("out/store"), "--store"),
-    fmt: Optional[str] = typer.Option(None, "--format", help="turtle, ntriples, jsonld, nquads, trig, graphml or neo4j"),
-    document: Optional[str] = typer.Option(None, "--doc", help="Only this document's graph."),
+    fmt: str | None = typer.Option(None, "--format", help="turtle, ntriples, jsonld, nquads, trig, graphml or neo4j"),
+    document: str | None = typer.Option(None, "--doc", help="Only this document's graph."),
     provenance: bool = typer.Option(False, "--provenance", help="Include the evidence and provenance statements."),
     grown: bool = typer.Option(False, "--grown", help="The graph grown over the documents (graph merge) instead."),
 ) -> None:
@@ -41,7 +40,7 @@ def graph_export(
 def graph_view(
     out_file: Path = typer.Argument(..., help="HTML file to write."),
     store: Path = typer.Option(Path("out/store"), "--store"),
-    document: Optional[str] = typer.Option(None, "--doc"),
+    document: str | None = typer.Option(None, "--doc"),
     title: str = typer.Option("graphwright", "--title"),
 ) -> None:
     """Write a self-contained HTML view of the stored graph."""
@@ -169,10 +168,10 @@ def graph_reextract(
     document: list[str] = typer.Argument(..., help="The id of a stored document (`graphwright graph documents`)."),
     system: str = typer.Option(DEFAULT_SYSTEM, "--system", "-s", help="The system to extract them with."),
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE (repeatable)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="System configuration file; --set overrides it."),
+    config: Path | None = typer.Option(None, "--config", help="System configuration file; --set overrides it."),
     replace: bool = typer.Option(False, "--replace", help="Then remove the documents' runs of every other system."),
     store: Path = typer.Option(Path("out/store"), "--store"),
-    model: Optional[str] = MODEL, base_url: Optional[str] = BASE_URL, api_key: Optional[str] = API_KEY,
+    model: str | None = MODEL, base_url: str | None = BASE_URL, api_key: str | None = API_KEY,
     kb: str = typer.Option("default", "--kb"), no_cache: bool = NO_CACHE,
 ) -> None:
     """Extract stored documents again, from the text the store keeps, with another system or settings; the

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -45,16 +44,16 @@ def policy(pairs, config):
 @graph_app.command("merge")
 def graph_merge(
     store: Path = STORE,
-    episode_size: Optional[int] = typer.Option(None, "--episode-size", min=1,
+    episode_size: int | None = typer.Option(None, "--episode-size", min=1,
                                                help="Runs per episode (default: all new runs in one)."),
     everything: bool = typer.Option(False, "--all", help="Fold in every stored run again, not only new ones."),
     rebuild: bool = typer.Option(False, "--rebuild", help="Drop the grown graph and its snapshots and grow it "
                                  "again from every stored run (after changing settings)."),
-    system: Optional[str] = typer.Option(None, "--system", "-s", help="Only this system's runs."),
+    system: str | None = typer.Option(None, "--system", "-s", help="Only this system's runs."),
     schema: list[Path] = typer.Option([], "--schema", help="A relation schema (YAML/JSON) whose relations and "
                                       "entity types start in the allow-list (repeatable)."),
     entity_type: list[str] = typer.Option([], "--entity-type", help="An entity type IRI for the allow-list."),
-    option: list[str] = POLICY_SET, config: Optional[Path] = POLICY_FILE, now: Optional[str] = NOW,
+    option: list[str] = POLICY_SET, config: Path | None = POLICY_FILE, now: str | None = NOW,
 ) -> None:
     """Fold the store's new runs into its grown graph: resolve entities, stage and vote edges, promote,
     age, snapshot, and measure each episode."""
@@ -78,7 +77,7 @@ def graph_merge(
 
 @graph_app.command("stats")
 def graph_stats(store: Path = STORE, as_json: bool = typer.Option(False, "--json", help="One JSON object."),
-                option: list[str] = POLICY_SET, config: Optional[Path] = POLICY_FILE) -> None:
+                option: list[str] = POLICY_SET, config: Path | None = POLICY_FILE) -> None:
     """Counts, per-episode metrics (coverage gain, entropy, Laplacian change), schema growth and checks."""
     from graphwright.growth import check, load
     from graphwright.store import GraphStore
@@ -114,16 +113,16 @@ def graph_stats(store: Path = STORE, as_json: bool = typer.Option(False, "--json
 
 
 @graph_app.command("promote")
-def graph_promote(store: Path = STORE, option: list[str] = POLICY_SET, config: Optional[Path] = POLICY_FILE,
-                  now: Optional[str] = NOW) -> None:
+def graph_promote(store: Path = STORE, option: list[str] = POLICY_SET, config: Path | None = POLICY_FILE,
+                  now: str | None = NOW) -> None:
     """Promote the staged edges that now have enough confidence and votes."""
     promoted = _apply(store, policy(option, config), "promote", now=now)
     typer.echo(f"promoted {len(promoted)} edges")
 
 
 @graph_app.command("age")
-def graph_age(store: Path = STORE, option: list[str] = POLICY_SET, config: Optional[Path] = POLICY_FILE,
-              now: Optional[str] = NOW) -> None:
+def graph_age(store: Path = STORE, option: list[str] = POLICY_SET, config: Path | None = POLICY_FILE,
+              now: str | None = NOW) -> None:
     """Decay edges unseen for longer than the soft window; remove those past the hard window."""
     aged = _apply(store, policy(option, config), "age", now=now)
     typer.echo(f"{aged.decayed} edges decayed, {aged.removed_edges} edges and {aged.removed_entities} "
@@ -132,8 +131,8 @@ def graph_age(store: Path = STORE, option: list[str] = POLICY_SET, config: Optio
 
 @graph_app.command("snapshot")
 def graph_snapshot(store: Path = STORE, note: str = typer.Option("", "--note"),
-                   sid: Optional[str] = typer.Option(None, "--id", help="The snapshot's id (default: numbered)."),
-                   now: Optional[str] = NOW) -> None:
+                   sid: str | None = typer.Option(None, "--id", help="The snapshot's id (default: numbered)."),
+                   now: str | None = NOW) -> None:
     """Keep a copy of the grown graph under an id (a named graph urn:graphwright:grown:snapshot:<id>)."""
     from graphwright.growth import GrowthPolicy
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -18,26 +17,26 @@ from graphwright.errors import GraphwrightError, UserError
 @kb_app.command("build")
 def kb_build(
     out_dir: Path = typer.Argument(..., help="Directory to write the KB to."),
-    properties: Optional[Path] = typer.Option(None, help="Wikidata property catalogue folder (default: data dir's wikidata-properties)."),
-    arnold: Optional[Path] = typer.Option(None, help="KGTK entity subgraph folder (default: data dir's wikidata-subgraph-arnold)."),
-    rebel: Optional[Path] = typer.Option(None, help="rebel-sample JSONL(.gz) whose entities to add."),
+    properties: Path | None = typer.Option(None, help="Wikidata property catalogue folder (default: data dir's wikidata-properties)."),
+    arnold: Path | None = typer.Option(None, help="KGTK entity subgraph folder (default: data dir's wikidata-subgraph-arnold)."),
+    rebel: Path | None = typer.Option(None, help="rebel-sample JSONL(.gz) whose entities to add."),
     entities: list[Path] = typer.Option([], "--entities", help="Extra entity JSONL files (id, label, aliases, description, types)."),
     ontology: list[Path] = typer.Option([], "--ontology", help="RDFS ontology files (.ttl, .nt, .rdf): labels, "
                                         "hierarchy, rdfs:domain/range as type constraints."),
-    wikidata_dump: Optional[Path] = typer.Option(None, "--wikidata-dump", help="A Wikidata JSON dump (latest-all.json.gz, "
+    wikidata_dump: Path | None = typer.Option(None, "--wikidata-dump", help="A Wikidata JSON dump (latest-all.json.gz, "
                                                  ".bz2 or plain) to import: labels, aliases and descriptions in English "
                                                  "only. An interrupted import resumes when rerun. --properties and "
                                                  "--arnold are then read only when given."),
     min_sitelinks: int = typer.Option(0, "--min-sitelinks", min=0, help="With --wikidata-dump: skip items with fewer "
                                       "sitelinks (properties are always kept)."),
-    keep_types: Optional[str] = typer.Option(None, "--keep-types", help="With --wikidata-dump: keep only items whose "
+    keep_types: str | None = typer.Option(None, "--keep-types", help="With --wikidata-dump: keep only items whose "
                                              "direct P31 is one of these classes, e.g. Q5,Q43229 (subclasses are not "
                                              "followed: list them). Filtered-out classes (items with P279) that kept "
                                              "records name, and their superclasses, are kept too."),
     wikidata: bool = typer.Option(True, "--wikidata/--no-wikidata", help="Start from Wikidata's property catalogue and "
                                   "entity subgraph in the data directory (default); --no-wikidata builds a KB of only "
                                   "the files given (--ontology, --entities, --properties, --arnold)."),
-    overwrite: Optional[bool] = typer.Option(None, "--overwrite/--no-overwrite", help="Replace a KB already in OUT_DIR "
+    overwrite: bool | None = typer.Option(None, "--overwrite/--no-overwrite", help="Replace a KB already in OUT_DIR "
                                              "(default: yes, but no with --wikidata-dump, whose import is long)."),
 ) -> None:
     """Build a local KB from files, or from a Wikidata JSON dump."""
@@ -95,7 +94,7 @@ def kb_build_dump(out_dir: Path, dump: Path, min_sitelinks: int, keep_types: str
         read = f" after {last[0].entities_read:,} entities" if last else ""
         console.print(f"interrupted{read}; the import so far is kept in {work_dir(out_dir)}: rerun the same "
                       f"command to resume", highlight=False, markup=False)
-        raise typer.Exit(code=130)
+        raise typer.Exit(code=130) from None
     s = result.stats
     resumed = f", resumed at line {s.resumed_at_line:,}" if s.resumed_at_line else ""
     typer.echo(f"{s.entities_read:,} entities read{resumed}: kept {s.items_kept:,} items, {s.properties_kept:,} "
@@ -109,7 +108,7 @@ def kb_build_dump(out_dir: Path, dump: Path, min_sitelinks: int, keep_types: str
 def kb_search(
     query: str = typer.Argument(...),
     kb: str = typer.Option("default", "--kb"),
-    kind: Optional[str] = typer.Option(None, "--kind", help="entity or property"),
+    kind: str | None = typer.Option(None, "--kind", help="entity or property"),
     mode: str = typer.Option("fused", "--mode", help="label, description, example or fused"),
     k: int = typer.Option(5, "-k"),
 ) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import secrets
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -49,18 +48,18 @@ def serve(
     port: int = typer.Option(8000, "--port", min=0, max=65535),
     model: list[str] = typer.Option([], "--model", "-m", help="A model jobs may use (repeatable; the first is "
                                     "the default): embedded, embedded:qwen2.5-coder-0.5b, or a server's model name."),
-    base_url: Optional[str] = BASE_URL,
-    api_key: Optional[str] = API_KEY,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
     kb: list[str] = typer.Option([], "--kb", help="A KB folder from `kb build` jobs may use, as FOLDER or NAME=FOLDER "
                                  "(repeatable); 'default' and 'none' are always offered."),
-    token: Optional[str] = typer.Option(None, "--token", envvar="GRAPHWRIGHT_API_TOKEN",
+    token: str | None = typer.Option(None, "--token", envvar="GRAPHWRIGHT_API_TOKEN",
                                         help="API token every request must carry (required off loopback)."),
     max_upload_mb: float = typer.Option(20.0, "--max-upload-mb", min=0.001, help="Largest request body, in MB."),
     max_chars: int = typer.Option(200_000, "--max-chars", help="Longest document accepted, in characters."),
     no_cache: bool = NO_CACHE,
     sparql_timeout: float = typer.Option(30.0, "--sparql-timeout", min=0.1,
                                          help="Seconds a SPARQL query may run before it is stopped."),
-    private_urls: Optional[bool] = typer.Option(
+    private_urls: bool | None = typer.Option(
         None, "--private-urls/--public-urls-only", help="Whether the web addresses a job names may be on local "
         "and private hosts (an intranet, this machine). Default: yes on loopback, public hosts only otherwise."),
 ) -> None:

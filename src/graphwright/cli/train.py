@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from graphwright.cli.app import agentre_app, train_app
 from graphwright.cli.common import (
-    API_KEY, BASE_URL, MODEL, NO_CACHE, fail, progress_bar,
-    read_settings, run_and_close,
+    API_KEY,
+    BASE_URL,
+    MODEL,
+    NO_CACHE,
+    fail,
+    progress_bar,
+    read_settings,
+    run_and_close,
 )
 from graphwright.errors import GraphwrightError, UserError
 
@@ -18,11 +23,11 @@ from graphwright.errors import GraphwrightError, UserError
 @agentre_app.command("warm-up")
 def agentre_warm_up(
     memory_dir: Path = typer.Option(..., "--memory-dir", help="Memory folder to fill (created; resumed if it exists)."),
-    dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help="RE dataset whose schema and train pool to learn from."),
+    dataset: str | None = typer.Option(None, "--dataset", "-d", help="RE dataset whose schema and train pool to learn from."),
     samples: int = typer.Option(100, "--samples", "-n", min=1, help="Labelled pool samples to learn from (the first N)."),
-    model: Optional[str] = MODEL,
-    base_url: Optional[str] = BASE_URL,
-    api_key: Optional[str] = API_KEY,
+    model: str | None = MODEL,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
     no_cache: bool = NO_CACHE,
     option: list[str] = typer.Option([], "--set", help="agentre setting KEY=VALUE, e.g. --set schema_file=s.yaml (repeatable)."),
 ) -> None:
@@ -57,9 +62,9 @@ def train_sft_export(
     out: Path = typer.Option(..., "--out", "-o", help="Chat-format JSONL to append to (resumes)."),
     rationale: bool = typer.Option(True, "--rationale/--no-rationale", help="Have the LLM summarise each trajectory "
                                    "into a rationale (D'); --no-rationale writes plain sentence -> triples pairs (D)."),
-    model: Optional[str] = MODEL,
-    base_url: Optional[str] = BASE_URL,
-    api_key: Optional[str] = API_KEY,
+    model: str | None = MODEL,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
     no_cache: bool = NO_CACHE,
 ) -> None:
     """Write SFT examples from an agentre eval run (paper 001, section 3.5), or the finished, exactly right policy
@@ -130,7 +135,7 @@ def train_grpo_command(
     max_new_tokens: int = typer.Option(256, help="Tokens per action."),
     alpha: float = typer.Option(0.3, help="Weight of the environment reward: R = alpha R_env + (1 - alpha) R_task."),
     limit: int = typer.Option(100, help="Training texts used."),
-    schema_file: Optional[str] = typer.Option(None, "--schema", help="Relation schema instead of the dataset's."),
+    schema_file: str | None = typer.Option(None, "--schema", help="Relation schema instead of the dataset's."),
 ) -> None:
     """GRPO over agentic-kgr's multi-turn tool trajectories, with a LoRA adapter; needs the train extra."""
     from graphwright.train.grpo import GRPORecipe, train_grpo
@@ -150,7 +155,7 @@ def train_grpo_command(
 
 @train_app.command("facts-data")
 def train_facts_data(
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Training file to write (JSONL; default: "
+    out: Path | None = typer.Option(None, "--out", "-o", help="Training file to write (JSONL; default: "
                                        "facts-sft.jsonl in the cache's train folder); the dev slice of the learning "
                                        "curve goes beside it (.dev.jsonl)."),
     written: Path = typer.Option(Path("data/training"), "--written", help="The folder of texts written for training."),
@@ -159,8 +164,8 @@ def train_facts_data(
 ) -> None:
     """Write the training examples of the `facts` adapter from Re-DocRED dev and the written texts (issue 60), in
     training order."""
-    from graphwright.train.adapter import train_folder
     from graphwright.bench.data.facts_training import build
+    from graphwright.train.adapter import train_folder
 
     out = out or train_folder() / "facts-sft.jsonl"
     try:
@@ -174,20 +179,20 @@ def train_facts_data(
 
 @train_app.command("facts")
 def train_facts(
-    data: Optional[Path] = typer.Option(None, "--data", "-d", help="The training file (`graphwright train "
+    data: Path | None = typer.Option(None, "--data", "-d", help="The training file (`graphwright train "
                                         "facts-data`; default: the one it writes)."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="The run's folder: checkpoint, ledger and the "
+    out: Path | None = typer.Option(None, "--out", "-o", help="The run's folder: checkpoint, ledger and the "
                                        "adapters kept at milestones; a run there resumes (default: facts-adapter in "
                                        "the cache's train folder, outside the work tree, so a new checkout resumes)."),
     base_model: str = typer.Option("qwen2.5-coder-1.5b", "--base", help="An embedded model's name, a GGUF file or a "
                                    "Hugging Face folder."),
-    until_document: Optional[int] = typer.Option(None, help="Stop after this many documents of the file."),
+    until_document: int | None = typer.Option(None, help="Stop after this many documents of the file."),
     milestones: str = typer.Option("100,250,460", help="Keep the adapter after these many documents (learning curve)."),
     rank: int = typer.Option(16, help="LoRA rank."),
     learning_rate: float = typer.Option(2e-4, help="AdamW learning rate (constant after the warm-up)."),
     accumulation: int = typer.Option(4, help="Examples per optimiser step."),
     threads: int = typer.Option(2, help="CPU threads."),
-    max_steps: Optional[int] = typer.Option(None, help="Stop after this many optimiser steps in all (smoke runs)."),
+    max_steps: int | None = typer.Option(None, help="Stop after this many optimiser steps in all (smoke runs)."),
 ) -> None:
     """LoRA on all linear layers over the training file, checkpointed after every step and resumed after a kill."""
     from graphwright.train.adapter import AdapterRecipe, train_adapter, train_folder
@@ -213,7 +218,7 @@ def train_facts(
 
 @train_app.command("export-adapter")
 def train_export_adapter(
-    source: Optional[Path] = typer.Argument(None, help="A training run's folder (its last checkpoint; default: "
+    source: Path | None = typer.Argument(None, help="A training run's folder (its last checkpoint; default: "
                                             "`train facts`' own) or a PEFT adapter folder (a milestone's "
                                             "adapter-doc<N>)."),
     out: Path = typer.Option(..., "--out", "-o", help="The llama.cpp adapter file to write (.gguf)."),

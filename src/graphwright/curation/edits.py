@@ -5,7 +5,6 @@ to every stored run it changes (and by the store to every run written later), an
 from __future__ import annotations
 
 import json
-
 from dataclasses import replace
 
 import pyoxigraph as ox

@@ -21,11 +21,28 @@ from urllib.parse import quote
 
 import pyoxigraph as ox
 
-from graphwright.growth.state import (Edge, EpisodeRecord, Evidence, GrowthState, Merge, Node, SchemaChange,
-                                      Snapshot, Value)
+from graphwright.growth.state import (
+    Edge,
+    EpisodeRecord,
+    Evidence,
+    GrowthState,
+    Merge,
+    Node,
+    SchemaChange,
+    Snapshot,
+    Value,
+)
 from graphwright.store import vocab as v
-from graphwright.store.codec import (QuadWriter, group_by_subject, iri_node, read_float, read_int, read_one,
-                                     read_str, replace_graphs_update)
+from graphwright.store.codec import (
+    QuadWriter,
+    group_by_subject,
+    iri_node,
+    read_float,
+    read_int,
+    read_one,
+    read_str,
+    replace_graphs_update,
+)
 from graphwright.store.rdf_store import GraphStore, translated_errors
 
 _URN = v.GROWN_PREFIX
@@ -197,7 +214,7 @@ def decode(subjects: dict) -> GrowthState:
             created_at=read_str(p, CREATED_AT) or "", last_seen=read_str(p, LAST_SEEN) or "",
             first_episode=read_int(p, FIRST_EPISODE) or 0, last_episode=read_int(p, LAST_EPISODE) or 0,
             aliases=values(p, ALIAS), types=values(p, v.ENTITY_TYPE), sources=values(p, SOURCE_DOCUMENT))
-    for iri, p in by_type.get(GROWN_EDGE, []):
+    for _, p in by_type.get(GROWN_EDGE, []):
         evidence = sorted((subjects[n.value] for n in p.get(EVIDENCE, [])), key=lambda r: read_int(r, v.INDEX) or 0)
         edge = Edge(
             subject=read_str(p, v.RDF_SUBJECT) or "", predicate=read_str(p, v.RDF_PREDICATE) or "",

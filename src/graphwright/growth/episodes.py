@@ -8,7 +8,7 @@ so merging twice, or after re-extracting the same documents, changes nothing but
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from graphwright.errors import UserError
 from graphwright.growth import codec
@@ -23,7 +23,7 @@ from graphwright.store.rdf_store import GraphStore
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
 def pending_runs(store: GraphStore, state: GrowthState, *, everything: bool = False,
@@ -38,7 +38,7 @@ def pending_runs(store: GraphStore, state: GrowthState, *, everything: bool = Fa
 def _when(recorded_at: str | None) -> datetime:
     """A run's time as a time: the store writes its seconds without trailing zeros ("27.91786Z"), so the
     strings do not sort as the times do ("27.91786Z" after "27.917861Z")."""
-    return datetime.fromisoformat(recorded_at) if recorded_at else datetime.min.replace(tzinfo=timezone.utc)
+    return datetime.fromisoformat(recorded_at) if recorded_at else datetime.min.replace(tzinfo=UTC)
 
 
 def schema_terms(schema: RelationSchema) -> tuple[set[str], set[str]]:

@@ -24,13 +24,13 @@ class Topology:
     edges: frozenset[frozenset[str]]  # each a pair of node IRIs
 
     @classmethod
-    def of(cls, state: GrowthState) -> "Topology":
+    def of(cls, state: GrowthState) -> Topology:
         pairs = {frozenset((e.subject, e.object.value)) for e in state.promoted()
                  if e.object.kind == "iri" and e.object.value != e.subject}
         return cls(frozenset(state.nodes), frozenset(pairs))
 
     @classmethod
-    def from_pairs(cls, pairs, nodes=()) -> "Topology":
+    def from_pairs(cls, pairs, nodes=()) -> Topology:
         edges = frozenset(frozenset(p) for p in pairs if len(set(p)) == 2)
         return cls(frozenset(nodes) | frozenset(n for e in edges for n in e), edges)
 

@@ -9,11 +9,11 @@ Quick start::
     kb.super_properties("P102")        # [member of (P463)]
 """
 
+# registers "minilm-static" (distilled from MiniLM) in EMBEDDERS; every kb module import runs this file first
+from graphwright.kb import static_embedder  # noqa: F401
 from graphwright.kb.build import build_kb, build_rebel_kb
 from graphwright.kb.default import KBS, default_kb, open_kb, rebel_kb
 from graphwright.kb.embeddings import EMBEDDERS, Embedder, MiniLMOnnxEmbedder, get_embedder
-# registers "minilm-static" (distilled from MiniLM) in EMBEDDERS; every kb module import runs this file first
-from graphwright.kb import static_embedder  # noqa: F401
 from graphwright.kb.local import LocalKB
 from graphwright.kb.records import KBHit, KBRecord
 from graphwright.kb.wikidata import KBUnavailableError, WikidataKB

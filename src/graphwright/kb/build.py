@@ -13,9 +13,9 @@ import shutil
 import time
 import uuid
 from collections import defaultdict
-from datetime import datetime, timezone
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 from graphwright import paths
 from graphwright.errors import UserError
@@ -116,7 +116,7 @@ def write_kb(out_dir: Path | str, *, properties: dict[str, KBRecord], entities: 
         counts["properties_with_examples"] = sum(1 for p in properties.values() if p.examples)
         manifest = {
             "format": FORMAT_VERSION,
-            "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "built": datetime.now(UTC).isoformat(timespec="seconds"),
             "write_seconds": round(time.perf_counter() - t0, 2),
             "embedder": embedder,
             "embedding_model": getattr(factory, "name", embedder),

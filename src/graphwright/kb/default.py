@@ -13,8 +13,8 @@ import importlib.resources
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from graphwright import paths
 from graphwright.errors import DataNotFoundError

@@ -10,8 +10,9 @@ from __future__ import annotations
 import importlib.resources
 import importlib.util
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 

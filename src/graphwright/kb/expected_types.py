@@ -36,8 +36,9 @@ from __future__ import annotations
 import gzip
 import json
 from collections import Counter, defaultdict
+from collections.abc import Container, Iterable, Mapping
 from pathlib import Path
-from typing import Container, Iterable, Literal, Mapping
+from typing import Literal
 
 from graphwright.kb.kgtk import require_file
 

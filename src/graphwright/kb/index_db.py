@@ -9,8 +9,8 @@ import json
 import re
 import sqlite3
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from graphwright.kb.records import KBRecord
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from graphwright.errors import DataNotFoundError
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 
@@ -75,7 +75,7 @@ class LocalKB:
     def close(self) -> None:
         self._con.close()
 
-    def __enter__(self) -> "LocalKB":
+    def __enter__(self) -> LocalKB:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -11,8 +11,8 @@ wikibase:propertyType and wikibase:sitelinks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import pyoxigraph as ox
 

@@ -16,8 +16,8 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 

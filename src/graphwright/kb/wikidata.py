@@ -27,10 +27,10 @@ from graphwright import paths
 from graphwright.environment import package_version
 from graphwright.errors import GraphwrightError, UserError
 from graphwright.kb.namespaces import is_wikidata_id, parse_wikidata_id
-from graphwright.sparql import sparql_literal
 from graphwright.kb.rdf import SPARQL_PREFIXES
 from graphwright.kb.records import KINDS, KBHit, KBRecord
 from graphwright.retry import Backoff
+from graphwright.sparql import sparql_literal
 
 API_URL = "https://www.wikidata.org/w/api.php"
 SPARQL_URL = "https://query.wikidata.org/sparql"
@@ -94,7 +94,7 @@ class WikidataKB:
         self._http.close()
         self._cache.close()
 
-    def __enter__(self) -> "WikidataKB":
+    def __enter__(self) -> WikidataKB:
         return self
 
     def __exit__(self, *exc) -> None:

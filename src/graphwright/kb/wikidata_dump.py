@@ -26,10 +26,10 @@ import os
 import shutil
 import signal
 import zlib
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from graphwright.errors import UserError
 from graphwright.kb import sources

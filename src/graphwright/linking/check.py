@@ -21,7 +21,7 @@ from pydantic import ConfigDict, Field, create_model
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.kb.records import KBRecord
-from graphwright.linking.context import (WORKS, Choice, description_kind, description_year, written_kind)
+from graphwright.linking.context import WORKS, Choice, description_kind, description_year, written_kind
 from graphwright.linking.geography import Geography, is_country
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured

@@ -64,12 +64,12 @@ class JudgeModel:
     note: str = ""
 
     @classmethod
-    def packaged(cls) -> "JudgeModel":
+    def packaged(cls) -> JudgeModel:
         data = json.loads((resources.files("graphwright.linking") / "judge.json").read_text(encoding="utf-8"))
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "JudgeModel":
+    def from_dict(cls, data: dict[str, Any]) -> JudgeModel:
         if tuple(data["features"]) != FEATURES:
             raise ValueError(f"judge weights are for features {data['features']}, this code has {list(FEATURES)}")
         return cls(tuple(float(w) for w in data["weights"]), float(data["threshold"]), data.get("note", ""))

@@ -47,7 +47,7 @@ _DATE_FORMS = [
 _SLASHED = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")  # 3/17/2013 or 17/3/2013
 
 
-def _slashed_date(first: int, second: int, year: int) -> "TypedValue | None":
+def _slashed_date(first: int, second: int, year: int) -> TypedValue | None:
     """A date written with slashes, when only one reading is a date: 3/17/2013 is 17 March (month first),
     17/3/2013 too (day first); 3/4/2013 could be either and is none."""
     if first > 12 >= second:

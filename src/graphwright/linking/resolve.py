@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord

@@ -23,10 +23,10 @@ from functools import lru_cache
 from typing import Any
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.linking.literals import XSD, parse_date, parse_quantity
 from graphwright.linking.names import case_bound, case_fits, demonym_of, normalize
 from graphwright.model import Document, ExtractionResult, Term
-from graphwright.kb.protocol import KnowledgeBase
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "

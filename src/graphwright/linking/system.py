@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from graphwright.errors import LLMError, ModelOutputError, UserError
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.linking.check import open_questions, read_links
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.resolve import Resolver
 from graphwright.llm.base import LLM
 from graphwright.model import Document, ExtractionResult
 from graphwright.progress import report
-from graphwright.kb.protocol import KnowledgeBase
 
 LINKING_MODES = ("open", "checked", "closed")
 

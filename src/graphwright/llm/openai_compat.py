@@ -21,7 +21,12 @@ import openai
 
 from graphwright.errors import LLMResponseError, UserError, response_error
 from graphwright.llm.base import (
-    LLM, ChatResponse, Message, TransientLLMError, json_schema_format, response_from_completion,
+    LLM,
+    ChatResponse,
+    Message,
+    TransientLLMError,
+    json_schema_format,
+    response_from_completion,
 )
 from graphwright.llm.streaming import ChunkCollector, listener, stop_condition
 

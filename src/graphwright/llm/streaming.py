@@ -10,9 +10,10 @@ spend its whole budget repeating itself. Its usage is then the server's count so
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from graphwright.llm.base import ChatResponse, response_from_completion
 

@@ -14,7 +14,7 @@ import json
 import sqlite3
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +153,7 @@ class CachedLLM(WrapperLLM):
         return ChatResponse.model_validate_json(row[0]) if row else None
 
     def _put(self, key: str, response: ChatResponse) -> None:
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        created = datetime.now(UTC).isoformat(timespec="seconds")
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
@@ -213,7 +213,7 @@ class TracingLLM(WrapperLLM):
 
     async def chat(self, messages: list[Message], **kwargs: Any) -> ChatResponse:
         record: dict[str, Any] = {
-            "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "model": self.name,
             "agent": attribution.current_agent(),
             "messages": messages,

@@ -16,7 +16,7 @@ class Span(BaseModel):
     text: str | None = Field(default=None, description="The covered text, for readability.")
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Span":
+    def _ordered(self) -> Span:
         if self.end < self.start:
             raise ValueError(f"span end {self.end} is before its start {self.start}")
         return self
@@ -31,7 +31,7 @@ class Document(BaseModel):
     metadata: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _default_id(self) -> "Document":
+    def _default_id(self) -> Document:
         if not self.id:
             self.id = "doc-" + hashlib.sha256(self.text.encode("utf-8")).hexdigest()[:16]
         return self

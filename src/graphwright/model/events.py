@@ -27,7 +27,6 @@ from graphwright.model.files import load_model_file
 from graphwright.model.graph import Provenance, Term
 from graphwright.model.schema import SCHEMA_NS, distinct_names, listed
 
-
 EVENT_NS = "urn:graphwright:event:"
 
 

@@ -43,12 +43,12 @@ class Term(BaseModel):
     lang: str | None = Field(default=None, description="Language tag of a language-tagged string literal.")
 
     @classmethod
-    def iri(cls, value: str, surface: str | None = None, label: str | None = None) -> "Term":
+    def iri(cls, value: str, surface: str | None = None, label: str | None = None) -> Term:
         return cls(kind="iri", value=value, surface=surface, label=label)
 
     @classmethod
     def literal(cls, value: str, datatype: str | None = None, surface: str | None = None,
-                lang: str | None = None) -> "Term":
+                lang: str | None = None) -> Term:
         return cls(kind="literal", value=value, datatype=None if lang else datatype, surface=surface, lang=lang)
 
 

@@ -32,7 +32,7 @@ class Usage(BaseModel):
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
 
 
@@ -69,11 +69,11 @@ class ExtractionResult(BaseModel):
     extra: dict[str, Any] = Field(default_factory=dict)
 
     @classmethod
-    def failed(cls, document_id: str, system: str, reason: str, **kw: Any) -> "ExtractionResult":
+    def failed(cls, document_id: str, system: str, reason: str, **kw: Any) -> ExtractionResult:
         return cls(document_id=document_id, system=system, status="failed", reason=reason, **kw)
 
     @classmethod
-    def from_error(cls, document_id: str, system: str, exc: Exception, *, prefix: str = "", **kw: Any) -> "ExtractionResult":
+    def from_error(cls, document_id: str, system: str, exc: Exception, *, prefix: str = "", **kw: Any) -> ExtractionResult:
         """A failure caused by ``exc``; retryable when the model could not be reached."""
         return cls.failed(document_id, system, f"{prefix}{type(exc).__name__}: {exc}",
                           retryable=isinstance(exc, LLMUnavailableError), **kw)

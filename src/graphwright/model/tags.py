@@ -3,7 +3,8 @@ taggers' examples are written in and what the scorer compares."""
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 
 class Chunk(NamedTuple):

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Callable
 
 from pydantic import BaseModel
 

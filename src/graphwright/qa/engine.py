@@ -15,11 +15,12 @@ usage of its calls.
 from __future__ import annotations
 
 import asyncio
-
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Literal
 
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model.result import Usage
@@ -30,7 +31,6 @@ from graphwright.qa.seeds import QuestionLinker, Seed, names
 from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
 from graphwright.retrieval.indices import make_index
 from graphwright.store import GraphStore
-from graphwright.kb.protocol import KnowledgeBase
 
 GraphMode = Literal["local", "global", "passages"]
 EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from graphwright.kb.namespaces import local_id
+from graphwright.sparql import sparql_iri
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
-from graphwright.sparql import sparql_iri
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCTUATION = set(string.punctuation)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graphwright.linking.names import normalize
 from graphwright.kb.protocol import KnowledgeBase
+from graphwright.linking.names import normalize
 
 MAX_WORDS = 8  # longest phrase looked up as a label
 _WORD = re.compile(r"[\w][\w'’.&-]*", re.UNICODE)

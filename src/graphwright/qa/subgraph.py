@@ -8,8 +8,8 @@ is its cosine to the question, plus a bonus for each seed it touches, minus a li
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graphwright.qa.facts import Fact
 from graphwright.linking.names import normalize
+from graphwright.qa.facts import Fact
 
 DAMPING = 0.5  # the share of each step that follows an edge; the rest returns to the seeds (HippoRAG's 0.5)
 

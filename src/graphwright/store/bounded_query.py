@@ -33,7 +33,7 @@ class AnswerTooLarge(StoreError):
     """The answer is larger than the size limit allows."""
 
     @classmethod
-    def over(cls, limit: int) -> "AnswerTooLarge":
+    def over(cls, limit: int) -> AnswerTooLarge:
         return cls(f"the answer is over {limit / 1024 / 1024:g} MB; add a LIMIT")
 
 
@@ -77,7 +77,7 @@ class BoundedQueries:
         with self._lock:
             self._stop()
 
-    def __enter__(self) -> "BoundedQueries":
+    def __enter__(self) -> BoundedQueries:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -7,8 +7,9 @@ document instead of leaving half of it in the store.
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 import pyoxigraph as ox
 
@@ -99,7 +100,7 @@ def encode_result(
     prov.add(run, v.COMPLETION_TOKENS, usage.completion_tokens)
     prov.add(run, v.CACHED_CALLS, usage.cached_calls)
     prov.add(run, v.SECONDS, float(usage.seconds))
-    prov.add(run, v.RECORDED_AT, recorded_at or datetime.now(timezone.utc))
+    prov.add(run, v.RECORDED_AT, recorded_at or datetime.now(UTC))
     prov.add(run, v.TRIPLE_COUNT, len(result.triples))
     prov.add(run, v.ENTITY_COUNT, len(result.entities))
     prov.add(run, v.EVENT_COUNT, len(result.events))

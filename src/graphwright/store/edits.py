@@ -13,7 +13,6 @@ document is extracted again: a removed fact stays removed, a merged name stays m
 from __future__ import annotations
 
 import json
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 

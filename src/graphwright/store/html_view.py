@@ -16,14 +16,16 @@ import html
 import json
 import os
 import re
+from collections.abc import Callable
+from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import unquote
 
 from graphwright.errors import UserError
 from graphwright.kb.namespaces import is_unlinked, is_unlinked_relation, local_id
-from graphwright.model import Event, Provenance, Term, Triple
+from graphwright.model import Event, EventArgument, Provenance, Term, Triple
 from graphwright.store.rdf_store import GraphStore
 
 EMPTY_MESSAGE = "No triples or events stored yet: run an extraction first, then render the view again."
@@ -95,15 +97,19 @@ class GraphBuilder:
         run = (doc_id, sys_id)
         self._counts.setdefault(run, [0, 0])[0] += len(triples)
         for t in triples:
-            owner = (t.subject.value, t.predicate.value)
-            self._support(run, t.key() + (t.object.kind, t.object.datatype), lambda: {
-                "kind": "triple",
-                "source": self.node_id(t.subject, owner),
-                "target": self.node_id(t.object, owner),
-                "iri": t.predicate.value,
-                "label": _label(t.predicate, self.labels),
-                "unlinked": is_unlinked_relation(t.predicate.value),  # drawn dashed: no KB property fits
-            }, _support(doc_id, sys_id, t))
+            self._support(run, t.key() + (t.object.kind, t.object.datatype), partial(self._triple_edge, t),
+                          _support(doc_id, sys_id, t))
+
+    def _triple_edge(self, t: Triple) -> dict[str, Any]:
+        owner = (t.subject.value, t.predicate.value)
+        return {
+            "kind": "triple",
+            "source": self.node_id(t.subject, owner),
+            "target": self.node_id(t.object, owner),
+            "iri": t.predicate.value,
+            "label": _label(t.predicate, self.labels),
+            "unlinked": is_unlinked_relation(t.predicate.value),  # drawn dashed: no KB property fits
+        }
 
     def add_events(self, doc_id: str, sys_id: str, events: list[Event]) -> None:
         run = (doc_id, sys_id)
@@ -120,13 +126,18 @@ class GraphBuilder:
                 "support": [_provenance_support(doc_id, sys_id, e.provenance, [e.trigger])],
             })
             for a in e.arguments:
-                self._support(run, ("role", e.iri, a.role, a.entity.kind, a.entity.value, a.entity.datatype), lambda: {
-                    "kind": "role",
-                    "source": event,
-                    "target": self.node_id(a.entity, (e.iri, a.role)),
-                    "iri": a.role,
-                    "label": self.labels.get(a.role) or _local_name(a.role),
-                }, _provenance_support(doc_id, sys_id, e.provenance, [e.trigger, a.entity.surface or ""]))
+                self._support(run, ("role", e.iri, a.role, a.entity.kind, a.entity.value, a.entity.datatype),
+                              partial(self._role_edge, event, e, a),
+                              _provenance_support(doc_id, sys_id, e.provenance, [e.trigger, a.entity.surface or ""]))
+
+    def _role_edge(self, event: int, e: Event, a: EventArgument) -> dict[str, Any]:
+        return {
+            "kind": "role",
+            "source": event,
+            "target": self.node_id(a.entity, (e.iri, a.role)),
+            "iri": a.role,
+            "label": self.labels.get(a.role) or _local_name(a.role),
+        }
 
     def remove_run(self, doc_id: str, sys_id: str) -> None:
         """Take out what one run supports; an edge no run supports any more goes (its nodes stay, unused)."""

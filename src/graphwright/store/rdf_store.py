@@ -15,11 +15,11 @@ import itertools
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Literal, TypeVar
 from urllib.parse import unquote
-from typing import Any, Callable, Literal, TypeVar
 
 import pyoxigraph as ox
 
@@ -28,7 +28,8 @@ from graphwright.failpoints import failpoint
 from graphwright.model import Document, Entity, Event, ExtractionResult, Triple
 from graphwright.store import codec
 from graphwright.store import vocab as v
-from graphwright.store.edits import EDITS_GRAPH, RAW as RAW_PREDICATE, apply_edits, parse_unedited, read_edits, unedited_quad
+from graphwright.store.edits import EDITS_GRAPH, apply_edits, parse_unedited, read_edits, unedited_quad
+from graphwright.store.edits import RAW as RAW_PREDICATE
 from graphwright.store.protocol import Status
 
 GraphKind = Literal["doc", "prov"]
@@ -74,7 +75,7 @@ class GraphStore:
                 self._store.update(codec.MERGE_ALL)  # a store written before the merged graph was kept
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False) -> "GraphStore":
+    def open(cls, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False) -> GraphStore:
         """Open the store at ``path``, creating it (and its parent folders) if needed.
 
         With ``create=False`` a missing store is an error, so a mistyped path for an export or a
@@ -91,7 +92,7 @@ class GraphStore:
         return cls(target, read_only=read_only)
 
     @classmethod
-    def open_for_reading(cls, path: str | os.PathLike[str]) -> "GraphStore":
+    def open_for_reading(cls, path: str | os.PathLike[str]) -> GraphStore:
         """Open an existing store to read it (exports, views). A store another run is writing is opened
         read-only, which takes no lock and sees what that run has committed."""
         try:
@@ -102,7 +103,7 @@ class GraphStore:
         return cls.open(path, read_only=True)
 
     @classmethod
-    def in_memory(cls) -> "GraphStore":
+    def in_memory(cls) -> GraphStore:
         return cls(None)
 
     # ------------------------------------------------------------ lifecycle
@@ -133,7 +134,7 @@ class GraphStore:
     def closed(self) -> bool:
         return self._store is None
 
-    def __enter__(self) -> "GraphStore":
+    def __enter__(self) -> GraphStore:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -6,14 +6,15 @@ Systems never import a concrete LLM backend or KB; they get them here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
 from graphwright.model import Document, ExtractionResult
 from graphwright.registry import Registry
-from graphwright.kb.protocol import KnowledgeBase
 
 
 class System(Protocol):

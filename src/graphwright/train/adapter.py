@@ -18,9 +18,9 @@ import hashlib
 import json
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 from graphwright.errors import UserError
 from graphwright.jsonl import append_jsonl

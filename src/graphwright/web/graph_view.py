@@ -12,10 +12,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from graphwright.sparql import sparql_iri
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
 from graphwright.store.html_view import GraphBuilder
-from graphwright.sparql import sparql_iri
 
 
 @dataclass(frozen=True)

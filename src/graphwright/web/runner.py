@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from graphwright.assembly import attach_store, build_system
 from graphwright.errors import GraphwrightError

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from graphwright.chunking import MAX_CHARS
+from graphwright.curation import finish_pending
 from graphwright.errors import UserError
 from graphwright.qa.conversation import Conversations
-from graphwright.curation import finish_pending
 from graphwright.store import GraphStore
 from graphwright.store.bounded_query import BoundedQueries
 from graphwright.web.graph_view import GraphIndex

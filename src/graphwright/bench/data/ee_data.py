@@ -20,9 +20,9 @@ import json
 import re
 import tarfile
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable
 
 from pydantic import BaseModel, Field
 

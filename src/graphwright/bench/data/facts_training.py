@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphwright.bench.data.files import data_file, read_json
-from graphwright.errors import UserError
 from graphwright.bench.data.tokens import docred_sentence, docred_text
+from graphwright.errors import UserError
 from graphwright.systems.facts.relations import Mapping, ObjectKind, relation_table
 from graphwright.systems.facts.system import TUNED_PROMPT
 

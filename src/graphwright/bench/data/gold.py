@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 from urllib.parse import unquote
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
@@ -40,7 +40,7 @@ class GoldTerm(BaseModel):
     end: int | None = None
 
     @model_validator(mode="after")
-    def _has_identity(self) -> "GoldTerm":
+    def _has_identity(self) -> GoldTerm:
         if not (self.iri or self.literal is not None or self.surface or self.names):
             raise ValueError("a term needs an iri, a literal, or a surface form/names")
         return self
@@ -69,7 +69,7 @@ class GoldTriple(BaseModel):
     object: GoldTerm
 
     @model_validator(mode="after")
-    def _predicate_iri(self) -> "GoldTriple":
+    def _predicate_iri(self) -> GoldTriple:
         if not self.predicate.iri:
             raise ValueError("the predicate needs an iri")
         return self

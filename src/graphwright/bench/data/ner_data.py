@@ -10,17 +10,16 @@ exact character offsets.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Callable
-
 
 from graphwright.bench.data.files import data_file, open_text, read_json
 from graphwright.bench.data.gold import GoldDocument, GoldEntity
+from graphwright.model.domain import EntityDomain, load_domain
 from graphwright.model.labelled import NERSample, token_offsets
 from graphwright.model.tags import Chunk, chunks, to_iob2
-from graphwright.model.domain import EntityDomain, load_domain
 from graphwright.registry import Registry
 
 

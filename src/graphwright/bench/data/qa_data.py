@@ -12,11 +12,11 @@ A passage's id is its title (the titles of a corpus are unique; a second passage
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from graphwright.errors import UnknownNameError
 from graphwright.bench.data.files import data_file, open_text
+from graphwright.errors import UnknownNameError
 
 
 @dataclass(frozen=True)

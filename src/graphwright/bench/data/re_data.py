@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Callable
-
 
 from graphwright.bench.data.files import data_file, read_json
 from graphwright.bench.data.gold import GoldDocument, GoldTerm, GoldTriple
@@ -69,7 +68,7 @@ def _token_samples(folder: str, split: str) -> list[RESample]:
         tokens, entities = row["tokens"], row["entities"]
 
         def span(i: int) -> str:
-            return " ".join(tokens[entities[i]["start"]:entities[i]["end"]])
+            return " ".join(tokens[entities[i]["start"]:entities[i]["end"]])  # noqa: B023 - used in this iteration
 
         triples = _distinct((span(r["head"]), r["type"], span(r["tail"])) for r in row["relations"])
         typed = list(dict.fromkeys((span(i), e["type"]) for i, e in enumerate(entities)))

@@ -10,14 +10,14 @@ never copied; a missing file is a clear error naming it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from graphwright.bench.data import ee_data, ner_data, re_data
-from graphwright.bench.data.tokens import detokenize, docred_text
 from graphwright.bench.data.files import data_file, read_json
 from graphwright.bench.data.gold import GoldDocument, GoldTerm, GoldTriple, read_gold_jsonl
+from graphwright.bench.data.tokens import detokenize, docred_text
 from graphwright.linking.literals import parse_date
 from graphwright.registry import Registry
 

@@ -22,8 +22,8 @@ from urllib.parse import unquote
 
 from graphwright.bench.data.gold import GoldDocument
 from graphwright.bench.eval.metrics import Counts, set_counts
-from graphwright.model.labelled import normalize_argument
 from graphwright.model import ExtractionResult
+from graphwright.model.labelled import normalize_argument
 
 EE_CATEGORIES = ("triggers", "trigger_types", "arguments", "argument_roles")
 

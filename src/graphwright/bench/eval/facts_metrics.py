@@ -58,7 +58,7 @@ class FactCounts:
     wrong: list[str] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
 
-    def __add__(self, other: "FactCounts") -> "FactCounts":
+    def __add__(self, other: FactCounts) -> FactCounts:
         return FactCounts(*(getattr(self, f) + getattr(other, f) for f in _FIELDS))
 
     @property

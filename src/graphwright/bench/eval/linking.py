@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from graphwright.bench.data.files import data_file, read_json
 from graphwright.bench.data.tokens import detokenize
@@ -272,7 +272,7 @@ def run_linking_benchmark(datasets: Sequence[str] = ("rebel-sample", "fewrel"),
     sets = [(name, s) for name in datasets for s in LINKING_SETS.get(name)]
     kbs: dict[tuple[str, str], LocalKB] = {}
     rows: list[LinkingRow] = []
-    for name, spec in sets:
+    for _, spec in sets:
         queries = spec.load(limit, per_relation)
         for emb in embedders:
             if (spec.kb, emb) not in kbs:

@@ -12,8 +12,9 @@ the counts. A failed document counts as predicting nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Protocol
 
 from graphwright.bench.data.gold import GoldDocument, GoldTerm, iri_key, literal_key, normalize_name
 from graphwright.kb.namespaces import is_unlinked
@@ -41,11 +42,11 @@ class PropertyHierarchy:
         self._parents: dict[str, set[str]] = {}
 
     @classmethod
-    def from_kb(cls, kb) -> "PropertyHierarchy":
+    def from_kb(cls, kb) -> PropertyHierarchy:
         return cls(lambda pid: [r.id for r in kb.super_properties(pid)])
 
     @classmethod
-    def from_dict(cls, parents: dict[str, Iterable[str]]) -> "PropertyHierarchy":
+    def from_dict(cls, parents: dict[str, Iterable[str]]) -> PropertyHierarchy:
         return cls(lambda pid: parents.get(pid, ()))
 
     def parents(self, pid: str) -> set[str]:
@@ -121,7 +122,7 @@ class Counts:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         return Counts(self.matched_pred + other.matched_pred, self.predicted + other.predicted,
                       self.matched_gold + other.matched_gold, self.gold + other.gold)
 

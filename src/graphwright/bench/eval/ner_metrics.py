@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from graphwright.model.tags import Chunk, as_tagged
 from graphwright.bench.eval.metrics import Counts, set_counts
+from graphwright.model.tags import Chunk, as_tagged
 
 
 def per_type(predicted: list[Chunk], gold: list[Chunk]) -> dict[str, Counts]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Literal
+from typing import Literal
 
 from graphwright.bench.data.gold import GoldDocument, iri_key, normalize_name
 from graphwright.kb.namespaces import is_unlinked

@@ -10,9 +10,9 @@ A failed document counts as predicting nothing.
 from __future__ import annotations
 
 from graphwright.bench.data.gold import GoldDocument, iri_key
-from graphwright.model.labelled import triple_key
 from graphwright.bench.eval.metrics import Counts, set_counts
 from graphwright.model import ExtractionResult, Term
+from graphwright.model.labelled import triple_key
 
 RE_CATEGORIES = ("triples", "boundaries")
 

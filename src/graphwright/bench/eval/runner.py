@@ -17,25 +17,34 @@ import asyncio
 import json
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
-from graphwright.chunking import CHUNK_CHARS, MAX_CHARS
-from graphwright.errors import UserError
+from graphwright.bench.data.gold import GoldDocument
 from graphwright.bench.eval.datasets import EvalDataset
 from graphwright.bench.eval.ee_metrics import EEScorer, gold_events, predicted_events
-from graphwright.bench.data.gold import GoldDocument
-from graphwright.bench.eval.metrics import NO_HIERARCHY, Counts, PropertyHierarchy, Scorer, counts_from_dict, macro, micro
+from graphwright.bench.eval.metrics import (
+    NO_HIERARCHY,
+    Counts,
+    PropertyHierarchy,
+    Scorer,
+    counts_from_dict,
+    macro,
+    micro,
+)
 from graphwright.bench.eval.ner_metrics import NERScorer, predicted_mentions
 from graphwright.bench.eval.re_metrics import REScorer
+from graphwright.chunking import CHUNK_CHARS, MAX_CHARS
+from graphwright.errors import UserError
 from graphwright.jsonl import append_jsonl, keep_rows, last_per_key, read_jsonl
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.model import Document, ExtractionResult
 from graphwright.paths import write_atomic
 from graphwright.pipeline import in_window, run_document
 from graphwright.systems.base import System
-from graphwright.kb.protocol import KnowledgeBase
 
 RUN_FILE, DOCS_FILE, TRACES_FILE, AGGREGATE_FILE = "run.json", "documents.jsonl", "traces.jsonl", "aggregate.json"
 
@@ -52,7 +61,7 @@ class RunInfo:
     settings: dict[str, Any] = field(default_factory=dict)
     started: str = ""
 
-    def same_run(self, other: "RunInfo") -> bool:
+    def same_run(self, other: RunInfo) -> bool:
         keys = ("system", "dataset", "model", "kb", "settings")
         return all(getattr(self, k) == getattr(other, k) for k in keys)
 
@@ -236,7 +245,7 @@ def _claim(out_dir: Path, info: RunInfo) -> None:
         if info.limit is None or (previous.limit is not None and info.limit > previous.limit):
             write_atomic(path, json.dumps(asdict(info), indent=2))  # the run was extended
         return
-    info.started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    info.started = datetime.now(UTC).isoformat(timespec="seconds")
     write_atomic(path, json.dumps(asdict(info), indent=2))
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from graphwright.errors import UserError
 from graphwright.bench.eval.datasets import EvalDataset, load_dataset
+from graphwright.errors import UserError
 
 SPLIT_NAMES = ("dev", "test")
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from graphwright.papers.agentic_kgr.trajectory import (COVERAGE, DENSITY, DISAMBIGUATION, FEEDBACK, QUALITY,
-                                                        STORAGE)
+from graphwright.papers.agentic_kgr.trajectory import COVERAGE, DENSITY, DISAMBIGUATION, FEEDBACK, QUALITY, STORAGE
 
 CHARS_PER_TOKEN = 4
 LIST_ITEMS = 6

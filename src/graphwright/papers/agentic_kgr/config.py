@@ -42,7 +42,7 @@ class AgenticKGRConfig(BaseModel):
     token_budget: int | None = Field(default=30000, description="Prompt+completion tokens per document; None = unlimited.")
 
     @model_validator(mode="after")
-    def _has_schema(self) -> "AgenticKGRConfig":
+    def _has_schema(self) -> AgenticKGRConfig:
         if not (self.dataset or self.schema_file):
             raise ValueError("agentic-kgr needs a relation schema: set dataset=<conll04|nyt|duie2|...> or "
                              "schema_file=<path to a YAML/JSON schema>")

@@ -13,8 +13,19 @@ from graphwright.papers.agentic_kgr import analysis, graph_tools
 from graphwright.papers.agentic_kgr.config import AgenticKGRConfig
 from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema, check_format
 from graphwright.papers.agentic_kgr.screen import screen
-from graphwright.papers.agentic_kgr.trajectory import (COVERAGE, DENSITY, DISAMBIGUATION, EXTRACT, FEEDBACK, FINISH,
-                                                        QUALITY, STORAGE, TOOLS, Step, Trajectory)
+from graphwright.papers.agentic_kgr.trajectory import (
+    COVERAGE,
+    DENSITY,
+    DISAMBIGUATION,
+    EXTRACT,
+    FEEDBACK,
+    FINISH,
+    QUALITY,
+    STORAGE,
+    TOOLS,
+    Step,
+    Trajectory,
+)
 
 # the arguments each tool takes, with their types (anything else is an error the policy is told about)
 ARGUMENTS: dict[str, dict[str, type | tuple[type, ...]]] = {

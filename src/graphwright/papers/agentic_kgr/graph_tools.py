@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import datetime, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 
@@ -133,7 +134,7 @@ def kg_storage(kg: KG, schema: KGSchema, memory: GrowthState, observer: Observer
     entities, triples, failed = as_graph(kg, schema, document, system, model)
     nodes_before, edges_before = len(memory.nodes), len(memory.edges)
     out = Observed()
-    now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    now = datetime.now(UTC).replace(microsecond=0).isoformat()
     tick = Tick(now, episode)
     observer.run(Run(document.id, system, now, entities, triples), tick, out)
     promoted = promote(memory, observer.policy, tick)  # what this document's votes now carry over the line

@@ -49,7 +49,7 @@ class KG(BaseModel):
         return json.dumps(self.model_dump(), ensure_ascii=False)
 
     @classmethod
-    def from_triples(cls, triples, schema: "KGSchema") -> "KG":
+    def from_triples(cls, triples, schema: KGSchema) -> KG:
         """(head, relation, tail) triples as the extraction format, each argument typed by the relation's
         signature (the first type it names)."""
         entities: dict[str, list[str]] = {}
@@ -76,7 +76,7 @@ class KGSchema:
     relation_iris: dict[str, str] = field(default_factory=dict)  # where the schema names one
 
     @classmethod
-    def from_relation_schema(cls, schema: RelationSchema, entity_types: list[str] = ()) -> "KGSchema":
+    def from_relation_schema(cls, schema: RelationSchema, entity_types: list[str] = ()) -> KGSchema:
         types = list(dict.fromkeys([*entity_types, *schema.entity_types]))
         return cls(name=schema.name, entity_types=types or ["entity"], relation_types=schema.names,
                    signatures={r.name: (r.head, r.tail) for r in schema.relations},

@@ -24,8 +24,19 @@ from graphwright.papers.agentic_kgr.compress import compress_observation
 from graphwright.papers.agentic_kgr.config import AgenticKGRConfig
 from graphwright.papers.agentic_kgr.environment import Environment
 from graphwright.papers.agentic_kgr.kg_json import KG
-from graphwright.papers.agentic_kgr.trajectory import (COVERAGE, DENSITY, DISAMBIGUATION, EXTRACT, FEEDBACK, FINISH,
-                                                        QUALITY, STORAGE, TOOLS, Step, Trajectory)
+from graphwright.papers.agentic_kgr.trajectory import (
+    COVERAGE,
+    DENSITY,
+    DISAMBIGUATION,
+    EXTRACT,
+    FEEDBACK,
+    FINISH,
+    QUALITY,
+    STORAGE,
+    TOOLS,
+    Step,
+    Trajectory,
+)
 
 LOOP_TOOLS = {"quality": QUALITY, "feedback": FEEDBACK, "coverage": COVERAGE}
 ACTIONS = (EXTRACT, *TOOLS, FINISH)

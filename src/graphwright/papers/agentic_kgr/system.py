@@ -14,18 +14,17 @@ from pathlib import Path
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, UserError
-from graphwright.model.labelled import read_samples
-from graphwright.systems.datasets import datasets
 from graphwright.growth.episodes import seed_schema
 from graphwright.growth.observe import Observer
 from graphwright.growth.policy import GrowthPolicy
 from graphwright.growth.resolve import Resolver, embedder_function
 from graphwright.growth.state import GrowthState
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, TraceStep
+from graphwright.model.labelled import read_samples
 from graphwright.model.schema import RelationSchema, load_schema
-from graphwright.papers.agentre.pool import SamplePool
 from graphwright.papers.agentic_kgr.config import AgenticKGRConfig
 from graphwright.papers.agentic_kgr.environment import Environment
 from graphwright.papers.agentic_kgr.graph_tools import as_graph
@@ -33,7 +32,8 @@ from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema
 from graphwright.papers.agentic_kgr.rollout import ROLLOUTS, Asker
 from graphwright.papers.agentic_kgr.screen import screen
 from graphwright.papers.agentic_kgr.trajectory import EXTRACT, STORAGE, Trajectory
-from graphwright.kb.protocol import KnowledgeBase
+from graphwright.papers.agentre.pool import SamplePool
+from graphwright.systems.datasets import datasets
 
 PROMPTS_PACKAGE = "graphwright.papers.agentic_kgr"
 PROMPTS = ("extract", "refine", "policy")

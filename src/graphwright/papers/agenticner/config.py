@@ -57,7 +57,7 @@ class AgenticNERConfig(BaseModel):
         return data
 
     @model_validator(mode="after")
-    def _has_domain(self) -> "AgenticNERConfig":
+    def _has_domain(self) -> AgenticNERConfig:
         if not (self.dataset or self.domain_file or self.entity_domain):
             raise ValueError("agenticner needs an entity domain: set dataset=<name> or "
                              "domain_file=<domain.yaml>, or pass --config domain.yaml")

@@ -36,7 +36,7 @@ class GroundingKB:
             self.entries[phrase_key(phrase)] |= set(types)
 
     @classmethod
-    def from_samples(cls, samples: list[NERSample]) -> "GroundingKB":
+    def from_samples(cls, samples: list[NERSample]) -> GroundingKB:
         kb = cls()
         occurrences: Counter = Counter()
         for s in samples:
@@ -59,7 +59,7 @@ class GroundingKB:
         return kb
 
     @classmethod
-    def from_file(cls, path: Path | str) -> "GroundingKB":
+    def from_file(cls, path: Path | str) -> GroundingKB:
         """JSON Lines ``{"phrase": ..., "types": [...]}`` or TSV ``phrase<TAB>type[,type]``."""
         path = Path(path)
         if not path.is_file():

@@ -9,13 +9,13 @@ import json
 from importlib import resources
 
 from graphwright.agents.prompts import load_prompt
-from graphwright.model.labelled import NERSample
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.model.domain import EntityDomain, load_domain
-from graphwright.paths import cache_dir
+from graphwright.model.labelled import NERSample
 from graphwright.papers.agenticner.examples import tagged_text
 from graphwright.papers.agenticner.protocol import example_block, tag_content
+from graphwright.paths import cache_dir
 
 PACKAGE = "graphwright.papers.agenticner"
 EXAMPLES_MARK = "[[EXAMPLES]]"

@@ -36,7 +36,7 @@ class LocalSearch:
         self.index.add(self.passages)
 
     @classmethod
-    def from_files(cls, paths: list[Path | str], extra: list[str] = ()) -> "LocalSearch":
+    def from_files(cls, paths: list[Path | str], extra: list[str] = ()) -> LocalSearch:
         """Paragraphs of the given text files (folders: their .txt and .md files), plus ``extra``."""
         passages = list(extra)
         for path in map(Path, paths):

@@ -11,25 +11,29 @@ from pathlib import Path
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
 from graphwright.errors import LLMError
-from graphwright.model.labelled import NERSample
-from graphwright.systems.datasets import datasets
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, TraceStep
 from graphwright.model.domain import EntityDomain, load_domain
+from graphwright.model.labelled import NERSample
 from graphwright.model.schema import name_entity_iri
 from graphwright.papers.agenticner.align import CharSpan, align
 from graphwright.papers.agenticner.config import AgenticNERConfig
 from graphwright.papers.agenticner.examples import read_examples, sample_examples, tagged_text
 from graphwright.papers.agenticner.grounding import GroundingKB
 from graphwright.papers.agenticner.prompts_build import (
-    PACKAGE, metaprompt_tagger, render_examples, reviewer_prompt, template_tagger_prompt,
+    PACKAGE,
+    metaprompt_tagger,
+    render_examples,
+    reviewer_prompt,
+    template_tagger_prompt,
 )
 from graphwright.papers.agenticner.protocol import tag_content, text_to_tag
 from graphwright.papers.agenticner.search import LocalSearch, Search, WebSearch
 from graphwright.papers.agenticner.team import Team
-from graphwright.kb.protocol import KnowledgeBase
+from graphwright.systems.datasets import datasets
 
 SEGMENT_CHARS = 600
 

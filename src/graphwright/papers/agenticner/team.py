@@ -18,8 +18,8 @@ feedback with no words in it but the approval (a copied ``<feedback>...</feedbac
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.llm.attribution import for_agent

@@ -9,7 +9,8 @@ budget ran out or listed none) or a free-form review."""
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pydantic import BaseModel, create_model
 

@@ -64,7 +64,7 @@ class AgentREConfig(BaseModel):
     seed: int = Field(default=0, description="Seed of the random retriever.")
 
     @model_validator(mode="after")
-    def _has_schema(self) -> "AgentREConfig":
+    def _has_schema(self) -> AgentREConfig:
         if not (self.dataset or self.schema_file):
             raise ValueError("agentre needs a relation schema: set dataset=<conll04|scierc|nyt|webnlg|duie2> or "
                              "schema_file=<path to a YAML/JSON schema>")

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from graphwright.errors import UserError
-from graphwright.model.labelled import RESample, RETriple
-from graphwright.model.labelled import triple_key
 from graphwright.llm.base import LLM
+from graphwright.model.labelled import RESample, RETriple, triple_key
 from graphwright.papers.agentre.memory import Checked
 from graphwright.papers.agentre.outputs import Lesson, Summary
 from graphwright.papers.agentre.pool import render_triples

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphwright.errors import UserError
-from graphwright.model.labelled import RETriple
-from graphwright.model.labelled import normalize_argument
 from graphwright.jsonl import append_jsonl, read_jsonl
-from graphwright.retrieval import RetrieverKind, make_index
+from graphwright.model.labelled import RETriple, normalize_argument
 from graphwright.papers.agentre.pool import names_in, render_triples
+from graphwright.retrieval import RetrieverKind, make_index
 
 SHALLOW, DEEP, REFLECTIONS, MANIFEST = "shallow.jsonl", "deep.json", "reflections.jsonl", "manifest.json"
 

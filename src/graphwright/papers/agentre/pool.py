@@ -8,8 +8,7 @@ import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 
-from graphwright.model.labelled import RESample, RETriple
-from graphwright.model.labelled import normalize_argument
+from graphwright.model.labelled import RESample, RETriple, normalize_argument
 from graphwright.retrieval import RetrieverKind, has_cjk, make_index
 
 
@@ -26,7 +25,7 @@ class SamplePool:
                 for name in (t.head, t.tail):
                     self._facts[name_key(name)].append((sample.text.strip(), t))
 
-    def with_retriever(self, retriever: RetrieverKind) -> "SamplePool":
+    def with_retriever(self, retriever: RetrieverKind) -> SamplePool:
         """The same samples searched by another retriever (an index built once per kind)."""
         if retriever == self.retriever:
             return self

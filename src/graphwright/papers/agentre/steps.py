@@ -12,10 +12,10 @@ from pydantic import BaseModel
 
 from graphwright.agents.call import call_agent
 from graphwright.agents.prompts import PromptTemplate
-from graphwright.model.labelled import RETriple
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.model import TraceStep
+from graphwright.model.labelled import RETriple
 
 
 @dataclass

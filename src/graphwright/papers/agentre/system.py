@@ -11,12 +11,12 @@ from pathlib import Path
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
 from graphwright.errors import LLMError, ModelOutputError
-from graphwright.model.labelled import RESample, RETriple, read_samples
-from graphwright.systems.datasets import datasets
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
 from graphwright.model.document import split_sentences
+from graphwright.model.labelled import RESample, RETriple, read_samples
 from graphwright.model.schema import RelationSchema, load_schema, name_entity_iri
 from graphwright.papers.agentre.config import AgentREConfig
 from graphwright.papers.agentre.fixed import extract_fixed
@@ -25,7 +25,7 @@ from graphwright.papers.agentre.pool import SamplePool
 from graphwright.papers.agentre.react import extract_react
 from graphwright.papers.agentre.steps import Caller, SentenceRun
 from graphwright.papers.agentre.tools import Retrieval
-from graphwright.kb.protocol import KnowledgeBase
+from graphwright.systems.datasets import datasets
 
 PROMPTS_PACKAGE = "graphwright.papers.agentre"
 PROMPTS = ("extract", "relation_types", "react", "reflection", "entity_summary", "entity_types", "pairs")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.kb.records import KBRecord
 from graphwright.model.schema import RelationSchema
-from graphwright.retrieval import terms
 from graphwright.papers.agentre.memory import AgentMemory
 from graphwright.papers.agentre.pool import SamplePool, render_samples
-from graphwright.kb.protocol import KnowledgeBase
+from graphwright.retrieval import terms
 
 #: setting name -> the action the agent calls, and what the prompt tells it the action does
 ACTIONS = {

@@ -8,11 +8,12 @@ expert runs zero-shot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -20,9 +21,9 @@ from graphwright.errors import UserError
 from graphwright.model.domain import EntityDomain, load_domain
 from graphwright.model.events import EventSchema, load_event_schema
 from graphwright.model.schema import RelationSchema, load_schema
+from graphwright.papers.cooperkgc import answers as a
 from graphwright.retrieval import make_index
 from graphwright.systems.datasets import datasets
-from graphwright.papers.cooperkgc import answers as a
 
 Task = Literal["ner", "re", "ee"]
 TASKS: tuple[Task, ...] = ("ner", "re", "ee")

@@ -30,17 +30,17 @@ class Labels(BaseModel):
     labels: list[str] = Field(default_factory=list)
 
 
-async def run(mode: str, experts: list[Expert], turn: "Turn") -> dict[str, BaseModel]:
+async def run(mode: str, experts: list[Expert], turn: Turn) -> dict[str, BaseModel]:
     how = {"single": single, "two-stage": two_stage, "vote": vote}[mode]
     answers = await asyncio.gather(*(how(e, turn) for e in experts))
     return {e.id: answer or ANSWER_TYPES[e.task]() for e, answer in zip(experts, answers)}
 
 
-async def single(expert: Expert, turn: "Turn") -> BaseModel | None:
+async def single(expert: Expert, turn: Turn) -> BaseModel | None:
     return await turn.ask(expert, None, None)
 
 
-async def two_stage(expert: Expert, turn: "Turn") -> BaseModel | None:
+async def two_stage(expert: Expert, turn: Turn) -> BaseModel | None:
     labels = expert.labels()
     schema = {"title": "labels", "type": "object", "required": ["labels"], "additionalProperties": False,
               "properties": {"labels": {"type": "array", "items": {"type": "string", "enum": labels}}}}
@@ -52,7 +52,7 @@ async def two_stage(expert: Expert, turn: "Turn") -> BaseModel | None:
     return await turn.answer(expert, messages, ANSWER_TYPES[expert.task], expert.background.json_schema(only), labels=only)
 
 
-async def vote(expert: Expert, turn: "Turn") -> BaseModel | None:
+async def vote(expert: Expert, turn: Turn) -> BaseModel | None:
     members = [replace(expert, id=f"{expert.id}-{k + 1}" if k else expert.id, view=k) for k in range(MEMBERS)]
     answers = [a or ANSWER_TYPES[expert.task]() for a in await asyncio.gather(*(turn.ask(m, None, None) for m in members))]
     return majority(answers)

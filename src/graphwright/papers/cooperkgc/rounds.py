@@ -10,8 +10,8 @@ experts whose answers are the output speak (the others' would be read by no one)
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
 
 from pydantic import BaseModel
 

@@ -9,6 +9,7 @@ import time
 from pydantic import BaseModel
 
 from graphwright.errors import LLMError
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance
@@ -18,7 +19,6 @@ from graphwright.papers.cooperkgc.config import CooperKGCConfig
 from graphwright.papers.cooperkgc.rounds import Rounds, collaborate
 from graphwright.papers.cooperkgc.team import EXPERT, Expert, build_team
 from graphwright.papers.cooperkgc.turn import Turn
-from graphwright.kb.protocol import KnowledgeBase
 
 
 class CooperKGCSystem:

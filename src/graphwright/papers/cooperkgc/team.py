@@ -48,7 +48,7 @@ class Expert:
                              guidelines=self.background.guidelines(self.labels(only)), demos=shown, text=text)
 
     def messages(self, text: str, demos: int, own: BaseModel | None = None,
-                 peers: list[tuple["Expert", BaseModel]] = (), only: list[str] | None = None) -> list[Message]:
+                 peers: list[tuple[Expert, BaseModel]] = (), only: list[str] | None = None) -> list[Message]:
         system, user = self.prompt(text, demos, only)
         if own is not None:
             said = "\n".join(f"The {TASK_NAMES[p.task]} expert ({p.background.name}) answered: {render(answer)}"

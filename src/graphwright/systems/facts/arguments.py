@@ -10,8 +10,8 @@ cannot be placed is not stated, and the fact is dropped with the reason.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 from decimal import Decimal
 
 from graphwright.linking.literals import TypedValue, parse_date, parse_quantity

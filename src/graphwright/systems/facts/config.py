@@ -45,7 +45,7 @@ class FactsConfig(BaseModel):
     token_budget: int | None = Field(default=None, ge=1, description="Tokens one document may spend in all.")
 
     @model_validator(mode="after")
-    def _schema_mapping(self) -> "FactsConfig":
+    def _schema_mapping(self) -> FactsConfig:
         if self.schema_file and self.map_with_model:
             raise ValueError("map_with_model chooses among KB properties; with schema_file the schema's relations "
                              "are named in the extraction prompt instead: leave map_with_model off")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from graphwright.model.labelled import RESample, read_samples
 from graphwright.linking.literals import parse_date, parse_quantity
+from graphwright.model.labelled import RESample, read_samples
 from graphwright.model.schema import RelationSchema
 from graphwright.retrieval import RetrieverKind, make_index
 
@@ -30,7 +30,7 @@ class Demonstrations:
 
     @classmethod
     def from_file(cls, path: str | Path, schema: RelationSchema | None, k: int,
-                  retriever: RetrieverKind = "bm25") -> "Demonstrations":
+                  retriever: RetrieverKind = "bm25") -> Demonstrations:
         """Samples in agentre's JSONL format; with a schema, a relation it lacks is an error naming the line."""
         return cls(read_samples(Path(path), schema), k, retriever)
 

@@ -3,11 +3,10 @@ and the mapping all ask about the same few names, many times over."""
 
 from __future__ import annotations
 
-
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.kb.records import KBRecord
 from graphwright.linking.names import match_name
 from graphwright.systems.facts.types import kb_type
-from graphwright.kb.protocol import KnowledgeBase
 
 PROPOSALS = 5  # same-name KB entities looked at
 CLASS_DEPTH = 6  # superclass levels read to find an entity's broad class

@@ -30,7 +30,7 @@ def organisations(listed: list) -> frozenset[str]:
     """The names the model's facts treat as organisations: the subject of a relation only an organisation
     has ("employees", "founded by")."""
     found = set()
-    for head, relation, tail, _ in listed:
+    for head, relation, _tail, _ in listed:
         for kind in ("item", "date", "number"):
             entry = table_entry(relation, kind)
             if entry is not None and entry.allows[0] == frozenset({"organisation"}):

@@ -11,12 +11,12 @@ from typing import Literal
 from pydantic import ConfigDict, create_model
 
 from graphwright.agents.prompts import load_prompt
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.kb.records import KBRecord
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.systems.facts.relations import Mapping, ObjectKind, normalize_phrase, table_entry
 from graphwright.systems.facts.types import fits, fits_classes, reads_backwards
-from graphwright.kb.protocol import KnowledgeBase
 
 PROMPT = load_prompt("graphwright.systems.facts", "map")
 #: the datatypes a property must have to take an object of each kind (None: the KB does not say)

@@ -23,8 +23,8 @@ Occupations are the KB's (an entity typed occupation or profession) or words tha
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cached_property
-from typing import Iterator
 
 from graphwright.linking.names import DEMONYMS
 from graphwright.model import Document, Span

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
 
@@ -57,7 +57,7 @@ def relation_table() -> dict[str, Relation]:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def phrasings(property_id: str) -> frozenset[str]:
     """Every phrase of the table that maps onto a property, either way round ("parent", "father", "son of",
     "child" for P40): the words a sentence that states such a fact uses."""

@@ -20,38 +20,50 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 from pydantic import BaseModel, Field
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.namespaces import WDT
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.linking.literals import XSD, TypedValue, name_term
 from graphwright.linking.names import is_function_word
 from graphwright.llm.base import LLM
 from graphwright.llm.streaming import stopping
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
-from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
+from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
 from graphwright.model.schema import load_schema, phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.demonstrations import Demonstrations
 from graphwright.systems.facts.kb_names import KBNames
-from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.listed import (
-    most_specific_places, name_out_of_relation, office, organisations, takes_classes, without_contradicted_kinship,
+    most_specific_places,
+    name_out_of_relation,
+    office,
+    organisations,
+    takes_classes,
+    without_contradicted_kinship,
 )
+from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.passing import PassingFacts
-from graphwright.systems.facts.relations import (Mapping, ObjectKind, normalize_phrase, phrasings, prompt_lines,
-                                                 spaced, table_entry)
+from graphwright.systems.facts.relations import (
+    Mapping,
+    ObjectKind,
+    normalize_phrase,
+    phrasings,
+    prompt_lines,
+    spaced,
+    table_entry,
+)
 from graphwright.systems.facts.schema_mode import SchemaRelations, coarse_types
 from graphwright.systems.facts.types import infer_types
 from graphwright.systems.open_triples import names_no_relation
-from graphwright.kb.protocol import KnowledgeBase
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 SCHEMA_PROMPT = load_prompt("graphwright.systems.facts", "extract_schema")

@@ -12,7 +12,8 @@ classes (the default KB's broad classes) cannot hold the names out of the mappin
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Callable, Iterable, Literal
+from collections.abc import Callable, Iterable
+from typing import Literal
 
 NameType = Literal["person", "organisation", "place", "work", "event", "other"]
 NAME_TYPES: tuple[str, ...] = ("person", "organisation", "place", "work", "event", "other")

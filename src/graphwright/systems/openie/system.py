@@ -5,6 +5,7 @@ subject and object must differ, and a "relation" of a whole sentence, or of a pr
 from __future__ import annotations
 
 import time
+
 from pydantic import BaseModel, Field
 
 from graphwright.agents.prompts import load_prompt
@@ -13,7 +14,7 @@ from graphwright.linking.literals import name_or_value, name_term
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
-from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, Triple, TraceStep
+from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
 from graphwright.model.schema import minted_relation_iri
 from graphwright.systems.open_triples import names_no_relation, place, trim
 from graphwright.systems.openie.config import OpenIEConfig

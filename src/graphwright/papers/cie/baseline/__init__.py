@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import register_system
 from graphwright.papers.cie.baseline.system import BaselineConfig, BaselineSystem
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 

@@ -24,7 +24,11 @@ from graphwright.papers.cie.common.state import RunState
 from graphwright.papers.cie.common.system import CieGraphSystem
 from graphwright.papers.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.papers.cie.common.workers import (
-    detour, last_worker, make_specialist_node, make_uri_node, with_calls_left,
+    detour,
+    last_worker,
+    make_specialist_node,
+    make_uri_node,
+    with_calls_left,
 )
 
 NAME = "cie.baseline"

@@ -12,8 +12,8 @@ from typing import Any
 from graphwright.kb.namespaces import local_id
 from graphwright.linking.literals import typed_value
 from graphwright.linking.names import FILLER, names_fit, normalize
-from graphwright.sparql import sparql_literal
 from graphwright.papers.cie.common.places import PLACE_PROPERTIES, chain_triples, place_chain
+from graphwright.sparql import sparql_literal
 
 
 def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]], kb=None, *,

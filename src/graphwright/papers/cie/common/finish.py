@@ -7,8 +7,9 @@ or when the step limit forced the end, the good triples are kept and the rest dr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from langgraph.graph import END
 from langgraph.types import Command

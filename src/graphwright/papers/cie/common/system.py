@@ -11,12 +11,12 @@ from langgraph.errors import GraphRecursionError
 from graphwright.agents.prompts import PromptTemplate, load_prompt
 from graphwright.errors import LLMError
 from graphwright.kb.namespaces import WD, WDT
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance, Term, TraceStep, Triple
 from graphwright.papers.cie.common.turn import CieContext
 from graphwright.papers.cie.evidence import evidence_span
-from graphwright.kb.protocol import KnowledgeBase
 
 
 def load_prompts(package: str, names: tuple[str, ...]) -> dict[str, PromptTemplate]:

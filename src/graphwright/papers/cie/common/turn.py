@@ -8,8 +8,9 @@ limit and the token budget come back as ``Turn.stop`` for the node to wrap up th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -17,9 +18,9 @@ from graphwright.agents.call import call_agent, format_instructions
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.routing import routed_schema
 from graphwright.errors import BudgetExceededError, ContextOverflowError, ModelOutputError
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
-from graphwright.kb.protocol import KnowledgeBase
 
 
 @dataclass

@@ -4,7 +4,8 @@ retrieval tool, that reports back to a fixed agent. Each architecture says what 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from langgraph.types import Command
 

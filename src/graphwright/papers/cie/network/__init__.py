@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import register_system
-from graphwright.systems.settings import parse_settings
 from graphwright.papers.cie.network.config import NetworkConfig
 from graphwright.papers.cie.network.system import NetworkSystem
+from graphwright.systems.base import register_system
+from graphwright.systems.settings import parse_settings
 
 
 @register_system("cie.network", role="recommended",

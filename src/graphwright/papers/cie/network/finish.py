@@ -8,7 +8,7 @@ before any Turtle exists, the same assembly is used and marked ``fallback``.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from graphwright.papers.cie.common.finish import FinishOutcome, check_turtle
 from graphwright.papers.cie.network.outputs import CHECK_TOOLS, VALIDATION

@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from langgraph.graph import START, StateGraph
 
-from graphwright.papers.cie.network import nodes
 from graphwright.papers.cie.common.turn import CieContext
+from graphwright.papers.cie.network import nodes
 from graphwright.papers.cie.network.outputs import (
-    CHECK_TOOLS, EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
+    CHECK_TOOLS,
+    EXTRACTOR,
+    FINISH,
+    LABEL_TOOL,
+    SEMANTIC_TOOL,
+    URI_MAPPING,
+    URI_TOOL,
+    VALIDATION,
 )
 from graphwright.papers.cie.network.state import NetworkState
 

@@ -24,14 +24,30 @@ from graphwright.papers.cie.common.uri import complete_requests
 from graphwright.papers.cie.network.finish import finish_run
 from graphwright.papers.cie.network.lean_outputs import LeanExtractorOutput, LeanUriMappingOutput, LeanValidationOutput
 from graphwright.papers.cie.network.lean_view import (
-    check_lines, extractor_view, mapping_view, render_lines, validation_view,
+    check_lines,
+    extractor_view,
+    mapping_view,
+    render_lines,
+    validation_view,
 )
 from graphwright.papers.cie.network.mapping import (
-    constrain_mapping, mapping_choices, merge_mapping, record_candidates,
+    constrain_mapping,
+    mapping_choices,
+    merge_mapping,
+    record_candidates,
 )
 from graphwright.papers.cie.network.outputs import (
-    CHECK_TOOLS, EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
-    ExtractorOutput, UriMappingOutput, ValidationOutput,
+    CHECK_TOOLS,
+    EXTRACTOR,
+    FINISH,
+    LABEL_TOOL,
+    SEMANTIC_TOOL,
+    URI_MAPPING,
+    URI_TOOL,
+    VALIDATION,
+    ExtractorOutput,
+    UriMappingOutput,
+    ValidationOutput,
 )
 from graphwright.papers.cie.network.render import render_state
 from graphwright.papers.cie.network.routes import open_routes

@@ -15,7 +15,14 @@ the agents still control the flow.
 from __future__ import annotations
 
 from graphwright.papers.cie.network.outputs import (
-    CHECK_TOOLS, EXTRACTOR, FINISH, LABEL_TOOL, SEMANTIC_TOOL, URI_MAPPING, URI_TOOL, VALIDATION,
+    CHECK_TOOLS,
+    EXTRACTOR,
+    FINISH,
+    LABEL_TOOL,
+    SEMANTIC_TOOL,
+    URI_MAPPING,
+    URI_TOOL,
+    VALIDATION,
 )
 from graphwright.papers.cie.network.state import NetworkState
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphwright.papers.cie.react.system import ReactConfig, ReactSystem
 from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
-from graphwright.papers.cie.react.system import ReactConfig, ReactSystem
 
 
 @register_system("cie.react", role="variant",

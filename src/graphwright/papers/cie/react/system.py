@@ -24,7 +24,15 @@ from graphwright.papers.cie.common.system import CieGraphSystem
 from graphwright.papers.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.papers.cie.common.workers import detour, last_worker
 from graphwright.papers.cie.react.outputs import (
-    AGENT, DELETE_TOOL, LABEL_TOOL, MAX_TRAVERSALS, SEMANTIC_TOOL, TOOLS, TRAVERSAL_TOOL, URI_TOOL, ReactOutput,
+    AGENT,
+    DELETE_TOOL,
+    LABEL_TOOL,
+    MAX_TRAVERSALS,
+    SEMANTIC_TOOL,
+    TOOLS,
+    TRAVERSAL_TOOL,
+    URI_TOOL,
+    ReactOutput,
 )
 from graphwright.tools.message_deletion import delete_messages
 from graphwright.tools.network_traversal import TraversalRequest, network_traversal, render_traversal

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphwright.systems.base import register_system
 from graphwright.papers.cie.single.candidates import Candidate, Candidates, retrieve_candidates
 from graphwright.papers.cie.single.config import SingleConfig
 from graphwright.papers.cie.single.system import SingleSystem
+from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 

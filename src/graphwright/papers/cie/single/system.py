@@ -12,6 +12,7 @@ from typing import Any
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import GraphwrightError, LLMError, ModelOutputError
+from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.llm.structured import chat_structured
@@ -21,7 +22,6 @@ from graphwright.papers.cie.evidence import evidence_span
 from graphwright.papers.cie.single.candidates import Candidate, Candidates, retrieve_candidates
 from graphwright.papers.cie.single.config import SingleConfig
 from graphwright.papers.cie.single.outputs import answer_model
-from graphwright.kb.protocol import KnowledgeBase
 
 NAME = "cie.single"
 VERSION = "cie.single.v1"

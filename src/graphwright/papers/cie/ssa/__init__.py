@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphwright.papers.cie.ssa.system import SsaConfig, SsaSystem
 from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
-from graphwright.papers.cie.ssa.system import SsaConfig, SsaSystem
 
 
 @register_system("cie.ssa", role="variant",

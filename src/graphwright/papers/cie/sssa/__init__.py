@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphwright.papers.cie.sssa.system import SssaConfig, SssaSystem
 from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
-from graphwright.papers.cie.sssa.system import SssaConfig, SssaSystem
 
 
 @register_system("cie.sssa", role="variant",

@@ -20,13 +20,21 @@ from graphwright.papers.cie.common.config import CieConfig
 from graphwright.papers.cie.common.finish import FINISH, make_finish, mapping_fallback
 from graphwright.papers.cie.common.outputs import render_triples
 from graphwright.papers.cie.common.specialists import (
-    ENTITY_EXTRACTOR, PROPERTY_EXTRACTOR, TRIPLE_EXTRACTOR, TURTLE_FORMATTER, summarize_output,
+    ENTITY_EXTRACTOR,
+    PROPERTY_EXTRACTOR,
+    TRIPLE_EXTRACTOR,
+    TURTLE_FORMATTER,
+    summarize_output,
 )
 from graphwright.papers.cie.common.state import RunState
 from graphwright.papers.cie.common.system import CieGraphSystem
 from graphwright.papers.cie.common.turn import CieContext, agent_turn, trace_step
 from graphwright.papers.cie.common.workers import (
-    detour, last_worker, make_specialist_node, make_uri_node, with_calls_left,
+    detour,
+    last_worker,
+    make_specialist_node,
+    make_uri_node,
+    with_calls_left,
 )
 from graphwright.tools.uri_retrieval import SearchRequest
 
