@@ -27,8 +27,10 @@ def real_model_only_when_marked(request: pytest.FixtureRequest, monkeypatch: pyt
     import graphwright.llm.embedded as embedded
 
     def refuse(*args, **kwargs):
-        raise AssertionError(f"{request.node.nodeid} starts the real embedded model: mark it "
-                             "@pytest.mark.slow, or give it a scripted model (graphwright.llm.fake)")
+        raise AssertionError(
+            f"{request.node.nodeid} starts the real embedded model: mark it "
+            "@pytest.mark.slow, or give it a scripted model (graphwright.llm.fake)"
+        )
 
     monkeypatch.setattr(embedded, "_start", refuse)
 

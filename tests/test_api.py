@@ -15,8 +15,11 @@ from graphwright.kb.namespaces import WDT
 from tests.support.openai_server import FaultPlan, ScriptedOpenAIServer
 
 TEXT = "Maren Solberg founded Tidewater Instruments in Stavanger in 2016."
-TRIPLES = [["Tidewater Instruments", "founded by", "Maren Solberg"], ["Tidewater Instruments", "founded in", "2016"],
-           ["Maren Solberg", "occupation", "physicist"]]  # the last one the text never states
+TRIPLES = [
+    ["Tidewater Instruments", "founded by", "Maren Solberg"],
+    ["Tidewater Instruments", "founded in", "2016"],
+    ["Maren Solberg", "occupation", "physicist"],
+]  # the last one the text never states
 
 
 def reply(messages, schema) -> str:

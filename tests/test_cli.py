@@ -31,8 +31,24 @@ def happy_script():
 
 
 def extract(tmp_path: Path, server, *paths: str, extra=()):
-    return runner.invoke(app, ["extract", *paths, "--system", "cie.network", "--base-url", server.base_url, "--model", "scripted",
-                               "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"), *extra])
+    return runner.invoke(
+        app,
+        [
+            "extract",
+            *paths,
+            "--system",
+            "cie.network",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "scripted",
+            "--store",
+            str(tmp_path / "store"),
+            "--out",
+            str(tmp_path / "out"),
+            *extra,
+        ],
+    )
 
 
 @pytest.fixture()
@@ -54,9 +70,15 @@ def test_cli_extract_export_view_and_resume(tmp_path, doc, default_kb):
 
     ttl = tmp_path / "g.ttl"
     assert runner.invoke(app, ["graph", "export", str(ttl), "--store", str(tmp_path / "store")]).exit_code == 0
-    triples = {(t.subject.value, t.predicate.value, t.object.value) for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)}
-    assert ("http://www.wikidata.org/entity/Q2685", "http://www.wikidata.org/prop/direct/P102",
-            "http://www.wikidata.org/entity/Q29468") in triples
+    triples = {
+        (t.subject.value, t.predicate.value, t.object.value)
+        for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)
+    }
+    assert (
+        "http://www.wikidata.org/entity/Q2685",
+        "http://www.wikidata.org/prop/direct/P102",
+        "http://www.wikidata.org/entity/Q29468",
+    ) in triples
 
     html = tmp_path / "g.html"
     assert runner.invoke(app, ["graph", "view", str(html), "--store", str(tmp_path / "store")]).exit_code == 0
@@ -75,9 +97,15 @@ def test_cli_extract_with_each_cie_architecture(tmp_path, doc, default_kb, syste
         assert result.exit_code == 0, result.output
     ttl = tmp_path / "g.ttl"
     assert runner.invoke(app, ["graph", "export", str(ttl), "--store", str(tmp_path / "store")]).exit_code == 0
-    triples = {(t.subject.value, t.predicate.value, t.object.value) for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)}
-    assert ("http://www.wikidata.org/entity/Q2685", "http://www.wikidata.org/prop/direct/P102",
-            "http://www.wikidata.org/entity/Q29468") in triples
+    triples = {
+        (t.subject.value, t.predicate.value, t.object.value)
+        for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)
+    }
+    assert (
+        "http://www.wikidata.org/entity/Q2685",
+        "http://www.wikidata.org/prop/direct/P102",
+        "http://www.wikidata.org/entity/Q29468",
+    ) in triples
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert rows[0]["system"] == system and rows[0]["status"] == "ok"
 
@@ -94,7 +122,12 @@ def test_cli_bad_inputs_are_recorded_not_fatal(tmp_path, doc, default_kb):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "1 / 0 / 4" in out
-    for expected in ("is empty", "looks binary", "not valid utf-8", "bytes, so it has more than the limit of 200,000 characters"):
+    for expected in (
+        "is empty",
+        "looks binary",
+        "not valid utf-8",
+        "bytes, so it has more than the limit of 200,000 characters",
+    ):
         assert expected in " ".join(out.split())
 
 
@@ -120,15 +153,42 @@ def test_cli_garbage_model_is_a_recorded_failure(tmp_path, doc, default_kb):
 
 
 def test_cli_unreachable_server_is_a_clear_failure(tmp_path, doc, default_kb):
-    result = runner.invoke(app, ["extract", str(doc), "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
-                                 "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"), "--no-cache"])
+    result = runner.invoke(
+        app,
+        [
+            "extract",
+            str(doc),
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--store",
+            str(tmp_path / "store"),
+            "--out",
+            str(tmp_path / "out"),
+            "--no-cache",
+        ],
+    )
     assert result.exit_code == 2
     assert "127.0.0.1:9" in "".join(result.output.split())
 
 
 def test_cli_unknown_system_lists_valid_names(tmp_path, doc):
-    result = runner.invoke(app, ["extract", str(doc), "--system", "cie.nope", "--base-url", "http://127.0.0.1:9/v1",
-                                 "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+    result = runner.invoke(
+        app,
+        [
+            "extract",
+            str(doc),
+            "--system",
+            "cie.nope",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--store",
+            str(tmp_path / "store"),
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
     assert result.exit_code == 1
     assert "cie.network" in result.output
 
@@ -139,9 +199,25 @@ def test_cli_systems_lists_cie_network():
 
 
 def test_cli_misspelt_setting_is_an_error(tmp_path, doc, default_kb):
-    result = runner.invoke(app, ["extract", str(doc), "--system", "cie.network", "--set", "max_stepz=3",
-                                 "--base-url", "http://127.0.0.1:9/v1",
-                                 "--model", "m", "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+    result = runner.invoke(
+        app,
+        [
+            "extract",
+            str(doc),
+            "--system",
+            "cie.network",
+            "--set",
+            "max_stepz=3",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--store",
+            str(tmp_path / "store"),
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
     assert result.exit_code == 1
     assert "max_stepz" in result.output and "max_steps" in result.output
 
@@ -161,8 +237,9 @@ LOOK_ALIKE = "http://www.wikidata.org/entity/Q467464"  # Katrín Jakobsdóttir
 
 
 # open: her own node; closed: the name check leaves the fact out; closed without it: the look-alike
-@pytest.mark.parametrize("linking,subjects", [("open", {VOGEL}), ("closed", set()),
-                                               ("closed --set name_check=false", {LOOK_ALIKE})])
+@pytest.mark.parametrize(
+    "linking,subjects", [("open", {VOGEL}), ("closed", set()), ("closed --set name_check=false", {LOOK_ALIKE})]
+)
 def test_cli_extract_keeps_a_person_the_kb_lacks_unlinked(tmp_path, default_kb, linking, subjects):
     doc = tmp_path / "vogel.txt"
     doc.write_text(VOGEL_TEXT, encoding="utf-8")
@@ -172,21 +249,44 @@ def test_cli_extract_keeps_a_person_the_kb_lacks_unlinked(tmp_path, default_kb, 
     assert f"kept unlinked) │ {1 if linking == 'open' else 0}" in done.output.replace("  ", " ").replace("  ", " ")
     ttl = tmp_path / "g.ttl"
     assert runner.invoke(app, ["graph", "export", str(ttl), "--store", str(tmp_path / "store")]).exit_code == 0
-    found = {t.subject.value for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)
-             if t.predicate.value == "http://www.wikidata.org/prop/direct/P102"}
+    found = {
+        t.subject.value
+        for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)
+        if t.predicate.value == "http://www.wikidata.org/prop/direct/P102"
+    }
     assert found == subjects
 
 
 def test_extract_runs_facts_by_default_and_keeps_what_no_property_fits(tmp_path, default_kb):
     doc = tmp_path / "tidewater.txt"
-    doc.write_text("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The company sponsors the "
-                   "fishing festival.", encoding="utf-8")
-    answer = {"triples": [["Tidewater Instruments", "founded by", "Maren Solberg"],
-                          ["Tidewater Instruments", "founded on", "2016"],
-                          ["Tidewater Instruments", "sponsors", "fishing festival"]]}
+    doc.write_text(
+        "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The company sponsors the fishing festival.",
+        encoding="utf-8",
+    )
+    answer = {
+        "triples": [
+            ["Tidewater Instruments", "founded by", "Maren Solberg"],
+            ["Tidewater Instruments", "founded on", "2016"],
+            ["Tidewater Instruments", "sponsors", "fishing festival"],
+        ]
+    }
     with ScriptedOpenAIServer(lambda messages, fmt: json.dumps(answer)) as server:
-        done = runner.invoke(app, ["extract", str(doc), "--base-url", server.base_url, "--model", "scripted", "--no-cache",
-                                   "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+        done = runner.invoke(
+            app,
+            [
+                "extract",
+                str(doc),
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--no-cache",
+                "--store",
+                str(tmp_path / "store"),
+                "--out",
+                str(tmp_path / "out"),
+            ],
+        )
         assert done.exit_code == 0, done.output
         assert len(server.requests) == 1
     rows = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]

@@ -12,10 +12,14 @@ from graphwright.cli import app
 from tests.support.openai_server import ScriptedOpenAIServer
 
 runner = CliRunner()
-TEXTS = {"ferries.txt": "Kestrel Ferries was founded by Idris Penhallow. Its flagship is the MV Corra Lynn.",
-         "ship.txt": "The MV Corra Lynn was built by Arnvik Verft in Bergen."}
-TRIPLES = {"Kestrel": [["Kestrel Ferries", "founded by", "Idris Penhallow"], ["Kestrel Ferries", "flagship", "MV Corra Lynn"]],
-           "Arnvik": [["The MV Corra Lynn", "built by", "Arnvik Verft"], ["Arnvik Verft", "located in", "Bergen"]]}
+TEXTS = {
+    "ferries.txt": "Kestrel Ferries was founded by Idris Penhallow. Its flagship is the MV Corra Lynn.",
+    "ship.txt": "The MV Corra Lynn was built by Arnvik Verft in Bergen.",
+}
+TRIPLES = {
+    "Kestrel": [["Kestrel Ferries", "founded by", "Idris Penhallow"], ["Kestrel Ferries", "flagship", "MV Corra Lynn"]],
+    "Arnvik": [["The MV Corra Lynn", "built by", "Arnvik Verft"], ["Arnvik Verft", "located in", "Bergen"]],
+}
 
 
 def served(server):
@@ -30,12 +34,26 @@ def build(tmp_path):
 
     def reply(messages, response_format):
         passage = messages[-1]["content"]
-        return json.dumps({"triples": next(t for key, t in TRIPLES.items() if key in passage.split("Passage:")[-1][:40])})
+        return json.dumps(
+            {"triples": next(t for key, t in TRIPLES.items() if key in passage.split("Passage:")[-1][:40])}
+        )
 
     store = tmp_path / "store"
     with ScriptedOpenAIServer(reply) as server:
-        result = runner.invoke(app, ["extract", str(folder), "--system", "openie", *served(server),
-                                     "--store", str(store), "--out", str(tmp_path / "out")])
+        result = runner.invoke(
+            app,
+            [
+                "extract",
+                str(folder),
+                "--system",
+                "openie",
+                *served(server),
+                "--store",
+                str(store),
+                "--out",
+                str(tmp_path / "out"),
+            ],
+        )
     assert result.exit_code == 0, result.output
     return store
 
@@ -52,9 +70,12 @@ def test_ask_answers_with_citations_to_facts_and_files(tmp_path, monkeypatch):
 
     question = "Which shipyard built the flagship of Kestrel Ferries?"
     with ScriptedOpenAIServer(answer) as server:
-        result = runner.invoke(app, ["ask", question, "--store", str(store), "--kb", "none", *served(server),
-                                     "--show-subgraph"])
-        as_json = runner.invoke(app, ["ask", question, "--store", str(store), "--kb", "none", *served(server), "--json"])
+        result = runner.invoke(
+            app, ["ask", question, "--store", str(store), "--kb", "none", *served(server), "--show-subgraph"]
+        )
+        as_json = runner.invoke(
+            app, ["ask", question, "--store", str(store), "--kb", "none", *served(server), "--json"]
+        )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     answer_at = lines.index("Arnvik Verft")
@@ -72,11 +93,23 @@ def test_nothing_retrieved_is_said_and_a_guess_only_on_request_labelled_as_one(t
     unknown = runner.invoke(app, ["ask", "Who?", "--store", str(store), "--doc", "nope.txt"])
     assert unknown.exit_code == 1 and "no document 'nope.txt'" in unknown.output
     with ScriptedOpenAIServer(lambda messages, fmt: json.dumps({"answer": "Oslo", "citations": []})) as server:
-        honest = runner.invoke(app, ["ask", "What is the capital of Norway?", "--store", str(store), "--kb", "none",
-                                     *served(server)])
+        honest = runner.invoke(
+            app, ["ask", "What is the capital of Norway?", "--store", str(store), "--kb", "none", *served(server)]
+        )
         asked = len(server.requests)
-        result = runner.invoke(app, ["ask", "What is the capital of Norway?", "--store", str(store), "--kb", "none",
-                                     "--guess", *served(server)])
+        result = runner.invoke(
+            app,
+            [
+                "ask",
+                "What is the capital of Norway?",
+                "--store",
+                str(store),
+                "--kb",
+                "none",
+                "--guess",
+                *served(server),
+            ],
+        )
     assert honest.exit_code == 0 and asked == 0, honest.output
     assert "The graph holds nothing about Norway" in honest.output and "Oslo" not in honest.output
     assert result.exit_code == 0, result.output

@@ -26,16 +26,35 @@ def folder_of(name: str) -> str:
 
 
 def skip_without(name: str):
-    return pytest.mark.skipif(not (data_dir() / folder_of(name)).is_dir(),
-                              reason=f"{folder_of(name)} not found under {data_dir()}")
+    return pytest.mark.skipif(
+        not (data_dir() / folder_of(name)).is_dir(), reason=f"{folder_of(name)} not found under {data_dir()}"
+    )
 
 
 def run_eval(tmp_path, system: str, dataset: str, reply, *settings: str) -> dict:
     out = tmp_path / "run"
     with ScriptedOpenAIServer(reply) as server:
-        result = runner.invoke(app, ["eval", "run", "--system", system, "--dataset", dataset, "-n", str(SENTENCES),
-                                     "--base-url", server.base_url, "--model", "scripted", "--no-cache",
-                                     "--out", str(out), *settings])
+        result = runner.invoke(
+            app,
+            [
+                "eval",
+                "run",
+                "--system",
+                system,
+                "--dataset",
+                dataset,
+                "-n",
+                str(SENTENCES),
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--no-cache",
+                "--out",
+                str(out),
+                *settings,
+            ],
+        )
     assert result.exit_code == 0, result.output
     return json.loads((out / "aggregate.json").read_text())
 

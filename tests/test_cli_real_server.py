@@ -29,16 +29,50 @@ def test_extract_and_eval_run_through_llama_cpp_server(llama_server, tmp_path, d
     served = ["--model", "qwen", "--base-url", llama_server, "--no-cache"]
     doc = tmp_path / "doc.txt"
     doc.write_text(TEXT, encoding="utf-8")
-    extracted = runner.invoke(app, ["extract", str(doc), "--system", "cie.single", *served,
-                                    "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+    extracted = runner.invoke(
+        app,
+        [
+            "extract",
+            str(doc),
+            "--system",
+            "cie.single",
+            *served,
+            "--store",
+            str(tmp_path / "store"),
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
     assert extracted.exit_code == 0, extracted.output
     (row,) = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert row["usage"]["llm_calls"] >= 1 and row["usage"]["prompt_tokens"] > 0  # a real completion, counted
 
     gold = tmp_path / "gold.jsonl"
-    gold.write_text(json.dumps({"id": "a", "text": TEXT, "triples": [
-        {"subject": {"iri": "Q2685"}, "predicate": {"iri": "P19"}, "object": {"iri": "Q571822"}}]}) + "\n")
-    evaluated = runner.invoke(app, ["eval", "run", "--system", "cie.single", "--dataset", str(gold), "--kb", "default",
-                                    *served, "--out", str(tmp_path / "run")])
+    gold.write_text(
+        json.dumps(
+            {
+                "id": "a",
+                "text": TEXT,
+                "triples": [{"subject": {"iri": "Q2685"}, "predicate": {"iri": "P19"}, "object": {"iri": "Q571822"}}],
+            }
+        )
+        + "\n"
+    )
+    evaluated = runner.invoke(
+        app,
+        [
+            "eval",
+            "run",
+            "--system",
+            "cie.single",
+            "--dataset",
+            str(gold),
+            "--kb",
+            "default",
+            *served,
+            "--out",
+            str(tmp_path / "run"),
+        ],
+    )
     assert evaluated.exit_code == 0, evaluated.output
     assert (tmp_path / "run" / "report.md").is_file() and (tmp_path / "run" / "report.html").is_file()

@@ -64,10 +64,13 @@ def second_run(args: list[str]) -> tuple[int, str]:
     return child.returncode, " ".join(err.decode().split())
 
 
-@pytest.mark.parametrize("shared, message", [
-    ("out and store", "is in use by another graphwright run"),
-    ("store", "is already open (in this or another process)"),
-])
+@pytest.mark.parametrize(
+    "shared, message",
+    [
+        ("out and store", "is in use by another graphwright run"),
+        ("store", "is already open (in this or another process)"),
+    ],
+)
 def test_a_second_extract_on_a_busy_folder_or_store_stops_at_once(server, reference, tmp_path, shared, message):
     inputs = write_documents(tmp_path)
     with first_run_mid_batch(server, extract_args(server, inputs, tmp_path), tmp_path) as first:

@@ -23,13 +23,23 @@ from tests.support.cli_process import (
 from tests.support.openai_server import ScriptedOpenAIServer
 
 #: extract's appends are its results lines; eval's alternate: trace of document 1, its row, trace of 2, ...
-EXTRACT_CRASHES = ["store.writing:3", "store.written:5", "jsonl.half-line:4", "jsonl.appended:7",
-                   "store.writing:2,jsonl.half-line:6"]  # two points: whichever comes first
+EXTRACT_CRASHES = [
+    "store.writing:3",
+    "store.written:5",
+    "jsonl.half-line:4",
+    "jsonl.appended:7",
+    "store.writing:2,jsonl.half-line:6",
+]  # two points: whichever comes first
 EVAL_CRASHES = ["jsonl.half-line:4", "jsonl.half-line:5", "jsonl.appended:7"]
 #: the soak: every pass of every point (eval appends twice per document)
-EVERY_EXTRACT_CRASH = [f"{point}:{n}" for point in ("store.writing", "store.written", "jsonl.half-line", "jsonl.appended")
-                       for n in range(1, DOCUMENTS + 1)]
-EVERY_EVAL_CRASH = [f"{point}:{n}" for point in ("jsonl.half-line", "jsonl.appended") for n in range(1, 2 * DOCUMENTS + 1)]
+EVERY_EXTRACT_CRASH = [
+    f"{point}:{n}"
+    for point in ("store.writing", "store.written", "jsonl.half-line", "jsonl.appended")
+    for n in range(1, DOCUMENTS + 1)
+]
+EVERY_EVAL_CRASH = [
+    f"{point}:{n}" for point in ("jsonl.half-line", "jsonl.appended") for n in range(1, 2 * DOCUMENTS + 1)
+]
 
 
 def soak(values: list, *regular) -> list:
@@ -87,8 +97,9 @@ def random_kills(seed: int, seconds: float) -> list[float]:
 
 
 @pytest.mark.parametrize("seed", soak(list(range(3, 23)), 1, 2))
-def test_extract_and_eval_killed_at_random_moments_then_rerun_equal_an_uninterrupted_run(server, reference, tmp_path,
-                                                                                         seed):
+def test_extract_and_eval_killed_at_random_moments_then_rerun_equal_an_uninterrupted_run(
+    server, reference, tmp_path, seed
+):
     inputs = write_documents(tmp_path)
     crash_then_finish(extract_args(server, inputs, tmp_path), random_kills(seed, reference["extract"][1]))
     assert extract_state(tmp_path) == reference["extract"][0]

@@ -19,8 +19,17 @@ from tests.support.openai_server import FAULTS, FaultPlan, ScriptedOpenAIServer
 runner = CliRunner()
 BIRTH = {"subject": "wd:Q2685", "predicate": "wdt:P19", "object": "wd:Q571822"}
 #: about one request in three misbehaves; every kind of fault is drawn many times in 200 documents
-RATES = {"error500": 0.05, "rate_limit": 0.03, "hang": 0.02, "drop": 0.04, "slow": 0.04, "truncated": 0.04,
-         "invalid_json": 0.04, "huge": 0.01, "garbage": 0.04}
+RATES = {
+    "error500": 0.05,
+    "rate_limit": 0.03,
+    "hang": 0.02,
+    "drop": 0.04,
+    "slow": 0.04,
+    "truncated": 0.04,
+    "invalid_json": 0.04,
+    "huge": 0.01,
+    "garbage": 0.04,
+}
 
 
 def birth_answer(messages, response_format) -> str:
@@ -45,9 +54,26 @@ def faulty(seed: int) -> FaultPlan:
 
 
 def extract(server, inputs: Path, tmp_path: Path):
-    return runner.invoke(app, ["extract", str(inputs), "--system", "cie.single", "--model", "scripted",
-                               "--base-url", server.base_url, "--no-cache", "--concurrency", "8",
-                               "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out")])
+    return runner.invoke(
+        app,
+        [
+            "extract",
+            str(inputs),
+            "--system",
+            "cie.single",
+            "--model",
+            "scripted",
+            "--base-url",
+            server.base_url,
+            "--no-cache",
+            "--concurrency",
+            "8",
+            "--store",
+            str(tmp_path / "store"),
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
 
 
 def stored_runs(store_path: Path) -> dict[str, dict]:
@@ -61,14 +87,17 @@ def stored_runs(store_path: Path) -> dict[str, dict]:
 def report(command: str, documents: int, plan: FaultPlan, failed: int) -> None:
     """One line for docs/RELIABILITY.md (shown with pytest -rP)."""
     faults = sum(n for fault, n in plan.served.items() if fault != "ok")
-    print(f"{command}: {documents} documents, {sum(plan.served.values())} requests, {faults} faults "
-          f"({', '.join(f'{k} {v}' for k, v in sorted(plan.served.items()) if k != 'ok')}); {failed} documents failed "
-          f"and were recorded, all completed on rerun; lost 0")
+    print(
+        f"{command}: {documents} documents, {sum(plan.served.values())} requests, {faults} faults "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(plan.served.items()) if k != 'ok')}); {failed} documents failed "
+        f"and were recorded, all completed on rerun; lost 0"
+    )
 
 
 @pytest.mark.parametrize("documents", [200, pytest.param(2000, marks=pytest.mark.soak)])
-def test_extract_through_a_faulty_server_loses_no_document_and_a_rerun_completes(tmp_path, default_kb, fast_retries,
-                                                                                 documents):
+def test_extract_through_a_faulty_server_loses_no_document_and_a_rerun_completes(
+    tmp_path, default_kb, fast_retries, documents
+):
     inputs = tmp_path / "in"
     inputs.mkdir()
     for i in range(documents):
@@ -98,21 +127,56 @@ def test_extract_through_a_faulty_server_loses_no_document_and_a_rerun_completes
     runs = stored_runs(tmp_path / "store")
     assert len(rows) == documents and Counter(r["status"] for r in rows) == {"ok": documents}
     assert all(r["status"] == "ok" for r in runs.values()) and len(runs) == documents
-    assert next(iter(runs.values()))["triples_seen"] == {(
-        "http://www.wikidata.org/entity/Q2685", "http://www.wikidata.org/prop/direct/P19",
-        "http://www.wikidata.org/entity/Q571822")}
+    assert next(iter(runs.values()))["triples_seen"] == {
+        (
+            "http://www.wikidata.org/entity/Q2685",
+            "http://www.wikidata.org/prop/direct/P19",
+            "http://www.wikidata.org/entity/Q571822",
+        )
+    }
 
 
 @pytest.mark.parametrize("documents", [200, pytest.param(1000, marks=pytest.mark.soak)])
 def test_eval_run_through_a_faulty_server_completes_on_rerun(tmp_path, default_kb, fast_retries, documents):
     gold = tmp_path / "gold.jsonl"
-    gold.write_text("".join(json.dumps({"id": f"d{i:03}", "text": text(i), "triples": [
-        {"subject": {"iri": "Q2685"}, "predicate": {"iri": "P19"}, "object": {"iri": "Q571822"}}]}) + "\n"
-        for i in range(documents)), encoding="utf-8")
+    gold.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": f"d{i:03}",
+                    "text": text(i),
+                    "triples": [
+                        {"subject": {"iri": "Q2685"}, "predicate": {"iri": "P19"}, "object": {"iri": "Q571822"}}
+                    ],
+                }
+            )
+            + "\n"
+            for i in range(documents)
+        ),
+        encoding="utf-8",
+    )
 
     def evaluate(server, out: Path):
-        return runner.invoke(app, ["eval", "run", "--system", "cie.single", "--dataset", str(gold), "--kb", "default",
-                                   "--model", "scripted", "--base-url", server.base_url, "--no-cache", "--out", str(out)])
+        return runner.invoke(
+            app,
+            [
+                "eval",
+                "run",
+                "--system",
+                "cie.single",
+                "--dataset",
+                str(gold),
+                "--kb",
+                "default",
+                "--model",
+                "scripted",
+                "--base-url",
+                server.base_url,
+                "--no-cache",
+                "--out",
+                str(out),
+            ],
+        )
 
     plan = faulty(seed=11)
     with ScriptedOpenAIServer(birth_answer, plan) as server:
@@ -129,8 +193,11 @@ def test_eval_run_through_a_faulty_server_completes_on_rerun(tmp_path, default_k
         assert again.exit_code == 0, again.output
         assert len(server.requests) == len(unreached), "the rerun redoes the unreached documents only"
     rows = read_documents(tmp_path / "run")
-    assert all(r["status"] == "ok" and r["counts"]["triples"] == {"matched_pred": 1, "predicted": 1, "matched_gold": 1,
-                                                                  "gold": 1} for r in rows), "as a clean run scores"
+    assert all(
+        r["status"] == "ok"
+        and r["counts"]["triples"] == {"matched_pred": 1, "predicted": 1, "matched_gold": 1, "gold": 1}
+        for r in rows
+    ), "as a clean run scores"
     lines = (tmp_path / "run" / "documents.jsonl").read_text(encoding="utf-8").splitlines()
     traces = read_jsonl(tmp_path / "run" / "traces.jsonl")
     assert len(lines) == len(traces) == documents, "one row and one trace per document, no duplicates"

@@ -34,8 +34,9 @@ def model():
 
 
 def spec(model, settings: dict) -> WorkerSpec:
-    return WorkerSpec(system="agentre.zeroshot", settings=settings, model="scripted", base_url=model.base_url,
-                      kb="none", cache=False)
+    return WorkerSpec(
+        system="agentre.zeroshot", settings=settings, model="scripted", base_url=model.base_url, kb="none", cache=False
+    )
 
 
 def run(where, system, on_progress=None, llm=None):
@@ -45,12 +46,18 @@ def run(where, system, on_progress=None, llm=None):
     async def batch():
         try:
             with GraphStore.open(where / "store") as store:
-                return await extract_batch(list(iter_inputs([str(where / "in")])), system, store,
-                                           results_path=where / "out" / "results.jsonl", concurrency=2,
-                                           on_progress=on_progress)
+                return await extract_batch(
+                    list(iter_inputs([str(where / "in")])),
+                    system,
+                    store,
+                    results_path=where / "out" / "results.jsonl",
+                    concurrency=2,
+                    on_progress=on_progress,
+                )
         finally:
             if llm is not None:
                 await llm.aclose()
+
     return asyncio.run(batch())
 
 
@@ -119,8 +126,13 @@ def test_extract_engine_ray_from_the_command_line(model, tmp_path):
     (tmp_path / "local").mkdir()
     (tmp_path / "ray").mkdir()
     assert cli(extract_args(model, write_documents(tmp_path / "local"), tmp_path / "local")) == 0
-    ray_args = [*extract_args(model, write_documents(tmp_path / "ray"), tmp_path / "ray"), "--engine", "ray",
-                "--workers", "2"]
+    ray_args = [
+        *extract_args(model, write_documents(tmp_path / "ray"), tmp_path / "ray"),
+        "--engine",
+        "ray",
+        "--workers",
+        "2",
+    ]
     assert cli(ray_args) == 0
     assert extract_state(tmp_path / "ray") == extract_state(tmp_path / "local")
     assert len(list((tmp_path / "ray" / "out").glob("llm-trace.worker-*.jsonl"))) == 2  # one trace per worker

@@ -52,10 +52,21 @@ def open_store(path: str | os.PathLike[str] | None = None) -> GraphStore:
     return GraphStore.in_memory() if path is None else GraphStore.open(path)
 
 
-async def extract_async(texts: str | Document | Iterable[str | Document], *, system: str = DEFAULT_SYSTEM,
-                        model: str | None = None, base_url: str | None = None, api_key: str | None = None,
-                        kb: str = "default", store: GraphStore | None = None, settings: dict | None = None,
-                        cache: bool = True, concurrency: int = 1, llm=None, redo: bool = False) -> Extraction:
+async def extract_async(
+    texts: str | Document | Iterable[str | Document],
+    *,
+    system: str = DEFAULT_SYSTEM,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    kb: str = "default",
+    store: GraphStore | None = None,
+    settings: dict | None = None,
+    cache: bool = True,
+    concurrency: int = 1,
+    llm=None,
+    redo: bool = False,
+) -> Extraction:
     """Extract from ``texts`` (a text, a Document, or many) into ``store`` (in memory when not given).
     ``model``, ``base_url`` and ``api_key`` choose the model as the command line's options do; ``llm`` is
     an LLM object to use instead (graphwright.llm). A document the store already holds from this system
@@ -66,12 +77,22 @@ async def extract_async(texts: str | Document | Iterable[str | Document], *, sys
     attach_store(system, run.system, graph_store)
     results: dict[str, ExtractionResult] = {}
     try:
-        summary = await extract_batch(documents, run.system, graph_store, concurrency=concurrency, redo=redo,
-                                      on_result=lambda document, result: results.__setitem__(document.id, result))
+        summary = await extract_batch(
+            documents,
+            run.system,
+            graph_store,
+            concurrency=concurrency,
+            redo=redo,
+            on_result=lambda document, result: results.__setitem__(document.id, result),
+        )
     finally:
         await run.aclose()
-    return Extraction([results[d.id] for d in documents if d.id in results], graph_store, summary,
-                      [d.id for d in documents if d.id not in results])
+    return Extraction(
+        [results[d.id] for d in documents if d.id in results],
+        graph_store,
+        summary,
+        [d.id for d in documents if d.id not in results],
+    )
 
 
 def extract(texts: str | Document | Iterable[str | Document], **options) -> Extraction:
@@ -80,8 +101,9 @@ def extract(texts: str | Document | Iterable[str | Document], **options) -> Extr
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(extract_async(texts, **options))
-    raise UserError("graphwright.extract was called inside a running event loop: use "
-                    "`await graphwright.extract_async(...)` there")
+    raise UserError(
+        "graphwright.extract was called inside a running event loop: use `await graphwright.extract_async(...)` there"
+    )
 
 
 def _document(text: str | Document) -> Document:

@@ -34,8 +34,9 @@ class ModelChoice:
     def open(self):
         from graphwright.llm import make_llm
 
-        return make_llm(self.model, base_url=self.base_url, api_key=self.api_key, cache=self.cache,
-                        trace_path=self.trace_path)
+        return make_llm(
+            self.model, base_url=self.base_url, api_key=self.api_key, cache=self.cache, trace_path=self.trace_path
+        )
 
 
 def check_system(name: str) -> None:

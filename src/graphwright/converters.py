@@ -96,15 +96,18 @@ def _pdf(data: bytes, name: str) -> Converted:
     except Exception as exc:  # pypdf's errors have no common base beyond this
         raise InputDocumentError(f"{name} could not be read as a PDF: {exc}") from exc
     if not any(pages):
-        raise InputDocumentError(f"{name} has no text layer ({len(pages)} page(s) of images, a scan?): "
-                                 "run OCR on it first (for example ocrmypdf) and extract the result")
+        raise InputDocumentError(
+            f"{name} has no text layer ({len(pages)} page(s) of images, a scan?): "
+            "run OCR on it first (for example ocrmypdf) and extract the result"
+        )
     texts = [BLOCK_BREAK.join(blocks) for blocks in _without_running_lines(pages)]
     starts, at = [], 0
     for text in texts:
         starts.append(at)
         at += len(text) + len(PAGE_BREAK)
-    return Converted(PAGE_BREAK.join(texts), {"format": "pdf", "pages": str(len(pages)),
-                                              "page_starts": ",".join(map(str, starts))})
+    return Converted(
+        PAGE_BREAK.join(texts), {"format": "pdf", "pages": str(len(pages)), "page_starts": ",".join(map(str, starts))}
+    )
 
 
 @dataclass
@@ -199,8 +202,9 @@ def _html(data: bytes, name: str) -> Converted:
     trafilatura = _needs("trafilatura", "trafilatura")
     text = trafilatura.extract(data, include_comments=False, include_tables=True, favor_recall=True) or ""
     # trafilatura writes each paragraph, heading and list item on a line of its own
-    return Converted(BLOCK_BREAK.join(" ".join(line.split()) for line in text.splitlines() if line.strip()),
-                     {"format": "html"})
+    return Converted(
+        BLOCK_BREAK.join(" ".join(line.split()) for line in text.splitlines() if line.strip()), {"format": "html"}
+    )
 
 
 def _docx(data: bytes, name: str) -> Converted:
@@ -217,7 +221,10 @@ def _docx(data: bytes, name: str) -> Converted:
         elif tag == "tbl":
             for row in block.iter():
                 if row.tag.endswith("}tr"):
-                    cells = ["".join(n.text or "" for n in cell.iter() if n.tag.endswith("}t"))
-                             for cell in row if cell.tag.endswith("}tc")]
+                    cells = [
+                        "".join(n.text or "" for n in cell.iter() if n.tag.endswith("}t"))
+                        for cell in row
+                        if cell.tag.endswith("}tc")
+                    ]
                     blocks.append(" | ".join(c for c in cells if c))
     return Converted(BLOCK_BREAK.join(" ".join(b.split()) for b in blocks if b.strip()), {"format": "docx"})

@@ -31,9 +31,19 @@ class Run:
             await self.closes.aclose()
 
 
-def open_run(system: str, settings: dict, model: ModelChoice, kb: str, *, engine: str = "local",
-             address: str | None = None, workers: int = 2, trace_folder: Path | None = None, llm=None,
-             knowledge: Any = None) -> Run:
+def open_run(
+    system: str,
+    settings: dict,
+    model: ModelChoice,
+    kb: str,
+    *,
+    engine: str = "local",
+    address: str | None = None,
+    workers: int = 2,
+    trace_folder: Path | None = None,
+    llm=None,
+    knowledge: Any = None,
+) -> Run:
     """The system on the local engine, on ``llm`` and ``knowledge`` when given (else the model and KB are
     opened here, and the model is closed with the run), or on Ray workers that each open their own. The store is attached by `attach_store`
     once it is open."""
@@ -53,8 +63,9 @@ def open_run(system: str, settings: dict, model: ModelChoice, kb: str, *, engine
     return Run(build_system(system, llm, knowledge, settings), opened, llm.name)
 
 
-def _ray_runner(system: str, settings: dict, model: ModelChoice, kb: str, trace_folder: Path, address: str | None,
-                workers: int):
+def _ray_runner(
+    system: str, settings: dict, model: ModelChoice, kb: str, trace_folder: Path, address: str | None, workers: int
+):
     """Start or join Ray and build the workers; Ray is imported only here, when asked for."""
     try:
         import ray
@@ -65,13 +76,19 @@ def _ray_runner(system: str, settings: dict, model: ModelChoice, kb: str, trace_
     kb_spec = kb if kb in ("default", "none", "rebel", "wikidata") else str(Path(kb).resolve())
     # the embedded model's threads: GRAPHWRIGHT_THREADS, else this machine's cores shared by the workers
     threads = Environment.read().threads or max(1, (os.cpu_count() or 1) // workers)
-    spec = WorkerSpec(system=system, settings=settings, model=model.model, base_url=model.base_url,
-                      api_key=model.api_key, kb=kb_spec, cache=model.cache, trace_folder=str(trace_folder.resolve()),
-                      threads=threads)
+    spec = WorkerSpec(
+        system=system,
+        settings=settings,
+        model=model.model,
+        base_url=model.base_url,
+        api_key=model.api_key,
+        kb=kb_spec,
+        cache=model.cache,
+        trace_folder=str(trace_folder.resolve()),
+        threads=threads,
+    )
     prepare(spec)
     if not ray.is_initialized():
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # offline: no usage report
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
     return RaySystem(spec, workers)
-
-

@@ -62,8 +62,13 @@ class ContextOverflowError(LLMResponseError):
     """The request does not fit the model's context window."""
 
 
-_OVERFLOW_WORDS = ("exceeds the available context", "maximum context length", "context length exceeded",
-                   "context window", "too many tokens")
+_OVERFLOW_WORDS = (
+    "exceeds the available context",
+    "maximum context length",
+    "context length exceeded",
+    "context window",
+    "too many tokens",
+)
 
 
 def response_error(message: str) -> LLMResponseError:

@@ -30,15 +30,22 @@ MAX_INPUT_BYTES = 64 * 1024 * 1024
 @dataclass(frozen=True)
 class Advice:
     """What a refused input tells its user to do, in the terms of where they are."""
+
     encoding: str  # after "<file> is not valid <encoding>: ..."
     readable: str  # after "<file> looks binary ...;"
     too_long: str  # after "<file> holds more than the limit of N characters;"
 
 
-COMMAND_LINE = Advice("Convert it to UTF-8 or pass --encoding (for example --encoding latin-1)",
-                      "graphwright reads plain text files", "split it into smaller files or raise --max-chars")
-WEB_PAGE = Advice("Save it as UTF-8 text (any editor's \"Save as\" offers it) and upload it again",
-                  "this app reads text, PDF, Word (.docx) and HTML files", "split it into smaller files")
+COMMAND_LINE = Advice(
+    "Convert it to UTF-8 or pass --encoding (for example --encoding latin-1)",
+    "graphwright reads plain text files",
+    "split it into smaller files or raise --max-chars",
+)
+WEB_PAGE = Advice(
+    'Save it as UTF-8 text (any editor\'s "Save as" offers it) and upload it again',
+    "this app reads text, PDF, Word (.docx) and HTML files",
+    "split it into smaller files",
+)
 _READ_STEP = 1024 * 1024  # the pieces a stream of unknown size is read in
 
 
@@ -95,10 +102,13 @@ def _read_bounded(stream: BinaryIO, source: str, max_chars: int | None, size: in
 
 def _too_large(source: str, size: str, max_chars: int | None) -> InputDocumentError:
     if max_chars is None:
-        return InputDocumentError(f"{source} is {size} bytes, above the {MAX_INPUT_BYTES:,} bytes read from one input; "
-                                  "split it into smaller files")
-    return InputDocumentError(f"{source} is {size} bytes, so it has more than the limit of {max_chars:,} characters; "
-                              f"{COMMAND_LINE.too_long}")
+        return InputDocumentError(
+            f"{source} is {size} bytes, above the {MAX_INPUT_BYTES:,} bytes read from one input; "
+            "split it into smaller files"
+        )
+    return InputDocumentError(
+        f"{source} is {size} bytes, so it has more than the limit of {max_chars:,} characters; {COMMAND_LINE.too_long}"
+    )
 
 
 def read_document(path: Path | str, encoding: str = "utf-8", max_chars: int | None = None) -> Document:
@@ -118,8 +128,14 @@ def read_document(path: Path | str, encoding: str = "utf-8", max_chars: int | No
     return document_from_bytes(data, str(path), encoding, max_chars)
 
 
-def document_from_bytes(data: bytes, source: str, encoding: str = "utf-8", max_chars: int | None = None,
-                        kind: str | None = None, advice: Advice = COMMAND_LINE) -> Document:
+def document_from_bytes(
+    data: bytes,
+    source: str,
+    encoding: str = "utf-8",
+    max_chars: int | None = None,
+    kind: str | None = None,
+    advice: Advice = COMMAND_LINE,
+) -> Document:
     """A file's bytes as a Document: a PDF, HTML or Word file by its name (or by ``kind``: "pdf", "html",
     "docx" or "text", when something else says what the bytes are), anything else as text."""
     kind = kind or kind_of(source)
@@ -127,13 +143,21 @@ def document_from_bytes(data: bytes, source: str, encoding: str = "utf-8", max_c
         return Document(text=decode_text(data, source, encoding, advice), source=source)
     converted = convert(data, source, kind)
     if max_chars is not None and len(converted.text) > max_chars:
-        raise InputDocumentError(f"{source} holds {len(converted.text):,} characters of text, above the limit of "
-                                 f"{max_chars:,}; {advice.too_long}")
+        raise InputDocumentError(
+            f"{source} holds {len(converted.text):,} characters of text, above the limit of "
+            f"{max_chars:,}; {advice.too_long}"
+        )
     return Document(text=converted.text, source=source, metadata=converted.metadata)
 
 
-def read_url(url: str, encoding: str = "utf-8", max_chars: int | None = None, *,
-             public_only: bool = False, advice: Advice = COMMAND_LINE) -> Document:
+def read_url(
+    url: str,
+    encoding: str = "utf-8",
+    max_chars: int | None = None,
+    *,
+    public_only: bool = False,
+    advice: Advice = COMMAND_LINE,
+) -> Document:
     """The web page, PDF, Word file or text at an http(s) URL as a Document whose source is the URL; read
     as its Content-Type says, in the charset the server names (else ``encoding``). ``public_only``
     refuses hosts on local and private addresses (graphwright.remote.fetch)."""
@@ -151,9 +175,12 @@ def _text_files(folder: Path) -> Iterator[str | InputFailure]:
     def enter(directory: str) -> InputFailure | None:
         try:
             with os.scandir(directory) as entries:
-                kept = sorted((entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
-                              if entry.is_dir(follow_symlinks=False)
-                              or (os.path.splitext(entry.name)[1].lower() in READ_SUFFIXES and entry.is_file()))
+                kept = sorted(
+                    (entry.name, entry.is_dir(follow_symlinks=False))
+                    for entry in entries
+                    if entry.is_dir(follow_symlinks=False)
+                    or (os.path.splitext(entry.name)[1].lower() in READ_SUFFIXES and entry.is_file())
+                )
         except OSError as exc:
             return InputFailure(directory, f"cannot list folder {directory}: {exc.strerror or exc}")
         stack.append((directory, iter(kept)))
@@ -175,7 +202,9 @@ def _text_files(folder: Path) -> Iterator[str | InputFailure]:
             yield os.path.join(directory, name)  # not a Path: pathlib interns every name it parses
 
 
-def iter_inputs(paths: list[str], encoding: str = "utf-8", max_chars: int | None = None) -> Iterator[Document | InputFailure]:
+def iter_inputs(
+    paths: list[str], encoding: str = "utf-8", max_chars: int | None = None
+) -> Iterator[Document | InputFailure]:
     """Documents from files, folders (``*.txt``, ``*.text``, ``*.md``, ``*.pdf``, ``*.html``, ``*.htm``,
     ``*.docx``, recursively), http(s) URLs and ``-`` (stdin).
 

@@ -20,7 +20,7 @@ def append_jsonl(path: Path, row: dict[str, Any]) -> None:
             fh.write(line[: len(line) // 2])
             fh.flush()
             failpoint("jsonl.half-line")
-            line = line[len(line) // 2:]
+            line = line[len(line) // 2 :]
         fh.write(line)
     failpoint("jsonl.appended")
 
@@ -82,4 +82,8 @@ def open_text(path: Path):
 def read_json(path: Path):
     """JSON, or JSON Lines for *.jsonl(.gz); gzip by suffix."""
     with open_text(path) as fh:
-        return json.load(fh) if not path.name.endswith((".jsonl", ".jsonl.gz")) else [json.loads(x) for x in fh if x.strip()]
+        return (
+            json.load(fh)
+            if not path.name.endswith((".jsonl", ".jsonl.gz"))
+            else [json.loads(x) for x in fh if x.strip()]
+        )

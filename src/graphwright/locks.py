@@ -51,7 +51,8 @@ def folder_lock(folder: Path, option: str) -> Iterator[None]:
             holder = os.read(fd, 32).decode(errors="replace").strip()
             raise FolderInUseError(
                 f"{folder} is in use by another graphwright run{f' (process {holder})' if holder else ''}; "
-                f"wait for it to finish or give this run another {option}")
+                f"wait for it to finish or give this run another {option}"
+            )
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())  # who holds it, for the message above
         yield

@@ -57,8 +57,9 @@ async def run_piece(system: System, piece: Document) -> ExtractionResult:
         except GraphwrightError as exc:  # a system should record failures itself; this is the safety net
             result = ExtractionResult.from_error(piece.id, system.name, exc)
         except Exception as exc:  # noqa: BLE001 - a bug must not lose the rest of the batch
-            result = ExtractionResult.failed(piece.id, system.name,
-                                             f"internal error (please report): {type(exc).__name__}: {exc}")
+            result = ExtractionResult.failed(
+                piece.id, system.name, f"internal error (please report): {type(exc).__name__}: {exc}"
+            )
     if ledger:
         result.usage_by_agent = dict(ledger)
     return result
@@ -68,9 +69,11 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
     """One document, split into pieces when long; pieces' results are merged."""
     if len(document.text) > max_chars:
         return ExtractionResult.failed(
-            document.id, system.name,
+            document.id,
+            system.name,
             f"document has {len(document.text):,} characters, above the limit of {max_chars:,}; "
-            "split it into smaller files or raise --max-chars")
+            "split it into smaller files or raise --max-chars",
+        )
     pieces = chunk_document(document, chunk_chars)
     merged = ExtractionResult(document_id=document.id, system=system.name)
     seen: set[tuple[str, str, str]] = set()
@@ -84,7 +87,10 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
         merged.trace += result.trace
         merged.warnings += result.warnings
         if result.status == "failed":
-            merged.status, merged.reason = "failed", (result.reason if len(pieces) == 1 else f"piece at offset {offset}: {result.reason}")
+            merged.status, merged.reason = (
+                "failed",
+                (result.reason if len(pieces) == 1 else f"piece at offset {offset}: {result.reason}"),
+            )
             merged.retryable = result.retryable
             merged.triples, merged.entities, merged.events = [], [], []
             return merged
@@ -97,10 +103,17 @@ async def run_document(system: System, document: Document, *, chunk_chars: int, 
             kept = entities.setdefault((entity.iri, tuple(entity.types)), entity.model_copy(update={"mentions": []}))
             kept.mentions += [m.model_copy(update={"span": _shift(m.span, offset, document)}) for m in entity.mentions]
         for event in result.events:  # numbered over the whole document: pieces would each start at 0
-            merged.events.append(event.model_copy(update={
-                "iri": event_iri(document.id, system.name, len(merged.events)),
-                "trigger_span": _shift(event.trigger_span, offset, document),
-                "arguments": [a.model_copy(update={"span": _shift(a.span, offset, document)}) for a in event.arguments]}))
+            merged.events.append(
+                event.model_copy(
+                    update={
+                        "iri": event_iri(document.id, system.name, len(merged.events)),
+                        "trigger_span": _shift(event.trigger_span, offset, document),
+                        "arguments": [
+                            a.model_copy(update={"span": _shift(a.span, offset, document)}) for a in event.arguments
+                        ],
+                    }
+                )
+            )
         merged.output = result.output if len(pieces) == 1 else None
         merged.extra = result.extra if len(pieces) == 1 else {"pieces": len(pieces)}
     merged.entities = list(entities.values())
@@ -158,8 +171,9 @@ async def extract_batch(
         with_pages(document, result)
         problem = unstorable(result, document.source)
         if problem:  # a system's bug on one document: that document fails, the batch goes on
-            result = ExtractionResult.failed(document.id, result.system, f"its result cannot be stored: {problem}",
-                                             usage=result.usage)
+            result = ExtractionResult.failed(
+                document.id, result.system, f"its result cannot be stored: {problem}", usage=result.usage
+            )
         async with lock:
             if results_path:
                 append_jsonl(results_path, {"source": document.source, **result.model_dump(mode="json")})
@@ -225,9 +239,17 @@ def keep_committed_results(path: Path, store, system: str) -> None:
     """Make ``path`` hold, for each document of ``system``, the last line whose status the store confirms:
     a rerun's line replaces the failure it retried, and a line the store never got (a crash came
     between the two writes) or a half-written last line goes."""
+
     def confirmed(rows: list[dict]) -> list[dict]:
-        return last_per_key([row for row in rows if row.get("system") != system
-                             or store.document_status(row.get("document_id"), system) == row.get("status")],
-                            "document_id", "system")
+        return last_per_key(
+            [
+                row
+                for row in rows
+                if row.get("system") != system
+                or store.document_status(row.get("document_id"), system) == row.get("status")
+            ],
+            "document_id",
+            "system",
+        )
 
     keep_rows(path, confirmed)

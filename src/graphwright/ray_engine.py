@@ -75,7 +75,9 @@ class _Worker:
 
         os.environ["GRAPHWRIGHT_THREADS"] = str(spec.threads)  # read by the embedded model as it loads
         self.loop = asyncio.new_event_loop()
-        trace = None if spec.trace_folder is None else os.path.join(spec.trace_folder, f"llm-trace.worker-{index}.jsonl")
+        trace = (
+            None if spec.trace_folder is None else os.path.join(spec.trace_folder, f"llm-trace.worker-{index}.jsonl")
+        )
         self.llm = ModelChoice(spec.model, spec.base_url, spec.api_key, spec.cache, trace).open()
         self.kb = open_kb(spec.kb)
         self.system = build_system(spec.system, self.llm, self.kb, spec.settings)
@@ -106,8 +108,10 @@ class RaySystem:
         from graphwright.systems.base import SYSTEMS
 
         if SYSTEMS.get(spec.system).capabilities.uses_grown_graph:
-            raise UserError(f"{spec.system} reads the graph grown so far, which lives in the driver's store: "
-                            "run it with --engine local")
+            raise UserError(
+                f"{spec.system} reads the graph grown so far, which lives in the driver's store: "
+                "run it with --engine local"
+            )
         if not ray.is_initialized():
             raise UserError("Ray is not started: call ray.init() (the CLI does, with --address for a cluster)")
         self.name, self.retries, self.patience = spec.system, retries, patience
@@ -117,8 +121,10 @@ class RaySystem:
         cpus = spec.threads if is_embedded(model_name(spec)) else 0.25
         have = ray.cluster_resources().get("CPU", 0)
         if workers * cpus > have:
-            raise UserError(f"{workers} workers of {cpus:g} CPUs each need {workers * cpus:g} CPUs; the Ray cluster has "
-                            f"{have:g}: use fewer --workers (or GRAPHWRIGHT_THREADS for fewer threads each)")
+            raise UserError(
+                f"{workers} workers of {cpus:g} CPUs each need {workers * cpus:g} CPUs; the Ray cluster has "
+                f"{have:g}: use fewer --workers (or GRAPHWRIGHT_THREADS for fewer threads each)"
+            )
         actor = ray.remote(max_restarts=-1, num_cpus=cpus)(_Worker)
         self.workers = [actor.remote(spec, i) for i in range(workers)]
         self._idle: asyncio.Queue | None = None  # made in the batch's event loop, on first use
@@ -144,8 +150,10 @@ class RaySystem:
                 self._idle.put_nowait(worker)
             self.resent += 1
             if deaths > self.retries or waited >= self.patience:
-                raise WorkerLostError(f"the Ray workers running it died or stayed unavailable ({deaths} deaths, "
-                                      f"{waited:.0f} s waited; last: {type(last).__name__}); run again to retry it")
+                raise WorkerLostError(
+                    f"the Ray workers running it died or stayed unavailable ({deaths} deaths, "
+                    f"{waited:.0f} s waited; last: {type(last).__name__}); run again to retry it"
+                )
             if pause:
                 await asyncio.sleep(_PAUSE)
                 waited += _PAUSE

@@ -18,8 +18,12 @@ from graphwright.environment import package_version
 from graphwright.errors import InputDocumentError
 
 #: Content-Types read as documents; any other ``text/*`` is read as text
-MEDIA_KINDS = {"text/html": "html", "application/xhtml+xml": "html", "application/pdf": "pdf",
-               "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx"}
+MEDIA_KINDS = {
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "application/pdf": "pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+}
 UNLABELLED = {"", "application/octet-stream", "binary/octet-stream"}  # then the URL's ending decides
 TIMEOUT = 30.0  # seconds without a byte from the server
 MAX_REDIRECTS = 5
@@ -44,10 +48,16 @@ def fetch(url: str, max_bytes: int, *, timeout: float = TIMEOUT, public_only: bo
     headers = {"User-Agent": f"graphwright/{package_version()} python-httpx/{httpx.__version__}"}
     hooks = {"request": [_refuse_local]} if public_only else {}
     try:
-        with httpx.Client(follow_redirects=True, max_redirects=MAX_REDIRECTS, timeout=timeout, headers=headers,
-                          event_hooks=hooks) as client, client.stream("GET", url) as response:
+        with (
+            httpx.Client(
+                follow_redirects=True, max_redirects=MAX_REDIRECTS, timeout=timeout, headers=headers, event_hooks=hooks
+            ) as client,
+            client.stream("GET", url) as response,
+        ):
             if response.status_code >= 400:
-                raise InputDocumentError(f"{url} answered HTTP {response.status_code} {response.reason_phrase}".rstrip())
+                raise InputDocumentError(
+                    f"{url} answered HTTP {response.status_code} {response.reason_phrase}".rstrip()
+                )
             kind = _kind(response, url)
             declared = response.headers.get("Content-Length", "")
             if declared.isdigit() and int(declared) > max_bytes:
@@ -77,8 +87,10 @@ def _refuse_local(request: httpx.Request) -> None:
         raise httpx.ConnectError(f"cannot resolve {host}: {exc}", request=request) from None
     for address in addresses:
         if not ipaddress.ip_address(address.split("%")[0]).is_global:
-            raise InputDocumentError(f"{request.url} is on a local or private address ({address}), which this "
-                                     "server does not fetch for others")
+            raise InputDocumentError(
+                f"{request.url} is on a local or private address ({address}), which this "
+                "server does not fetch for others"
+            )
 
 
 def _kind(response: httpx.Response, url: str) -> str:
@@ -89,8 +101,9 @@ def _kind(response: httpx.Response, url: str) -> str:
         return "text"
     if media in UNLABELLED:
         return kind_of(response.url.path)
-    raise InputDocumentError(f"{url} is {media}, which graphwright does not read: it reads text, HTML, PDF and "
-                             "Word (.docx) documents")
+    raise InputDocumentError(
+        f"{url} is {media}, which graphwright does not read: it reads text, HTML, PDF and Word (.docx) documents"
+    )
 
 
 def _too_large(url: str, size: str, max_bytes: int) -> InputDocumentError:

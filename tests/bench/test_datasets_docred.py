@@ -11,5 +11,7 @@ def test_a_gold_date_is_also_its_value():
 
 
 def test_a_word_split_at_its_hyphen_is_joined_again():
-    assert docred_sentence("She trained in short - track and long - track , 1992 – 2002 .".split()) == \
-        "She trained in short-track and long-track, 1992 – 2002."
+    assert (
+        docred_sentence("She trained in short - track and long - track , 1992 – 2002 .".split())
+        == "She trained in short-track and long-track, 1992 – 2002."
+    )

@@ -10,14 +10,21 @@ from graphwright.errors import DataNotFoundError
 from graphwright.model.document import split_sentences
 from graphwright.paths import data_dir
 
-FOLDERS = {"wikievents": "wikievents", "casie": "casie", "rams": "rams", "genia-event": "genia-event",
-           "phee": "genia-event", "mlee": "genia-event"}
+FOLDERS = {
+    "wikievents": "wikievents",
+    "casie": "casie",
+    "rams": "rams",
+    "genia-event": "genia-event",
+    "phee": "genia-event",
+    "mlee": "genia-event",
+}
 
 
 def needs(name: str):
     folder = data_dir() / FOLDERS[name]
-    return pytest.mark.skipif(not folder.is_dir(), reason=f"{name}: EE data not found under {folder} "
-                                                          "(set GRAPHWRIGHT_DATA_DIR)")
+    return pytest.mark.skipif(
+        not folder.is_dir(), reason=f"{name}: EE data not found under {folder} (set GRAPHWRIGHT_DATA_DIR)"
+    )
 
 
 def test_every_dataset_is_registered_for_eval():
@@ -36,10 +43,10 @@ def test_datasets_hold_exact_offsets_covered_by_their_schema(name):
     for sample in data.test + data.pool:
         assert sample.events, f"{sample.id} has no event"
         for event in sample.events:
-            assert sample.text[event.start:event.end] == event.trigger and event.trigger.strip()
+            assert sample.text[event.start : event.end] == event.trigger and event.trigger.strip()
             assert event.type in roles, f"{sample.id}: {event.type} not in the schema"
             for argument in event.arguments:
-                assert sample.text[argument.start:argument.end] == argument.surface and argument.surface.strip()
+                assert sample.text[argument.start : argument.end] == argument.surface and argument.surface.strip()
                 assert argument.role in roles[event.type], f"{sample.id}: {event.type}/{argument.role}"
     assert not {s.text for s in data.test} & {s.text for s in data.pool}, "a pool item is also a test item"
     ids = [s.id for s in data.test + data.pool]
@@ -47,9 +54,17 @@ def test_datasets_hold_exact_offsets_covered_by_their_schema(name):
     assert load_ee_dataset(name) is data  # read once per process
 
 
-@pytest.mark.parametrize("name, test, pool, types", [
-    ("wikievents", 206, 182, 49), ("casie", 846, 5183, 5), ("rams", 770, 800, 139),
-    ("genia-event", 440, 255, 9), ("phee", 965, 964, 2), ("mlee", 673, 354, 25)])
+@pytest.mark.parametrize(
+    "name, test, pool, types",
+    [
+        ("wikievents", 206, 182, 49),
+        ("casie", 846, 5183, 5),
+        ("rams", 770, 800, 139),
+        ("genia-event", 440, 255, 9),
+        ("phee", 965, 964, 2),
+        ("mlee", 673, 354, 25),
+    ],
+)
 def test_dataset_sizes(name, test, pool, types):
     if not (data_dir() / FOLDERS[name]).is_dir():
         pytest.skip(f"{name}: EE data not found under {data_dir() / FOLDERS[name]}")
@@ -87,11 +102,16 @@ def test_rams_roles_lose_their_prefix_and_windows_are_merged():
     data = load_ee_dataset("rams")
     first = data.test[0]
     assert first.id == "nw_RC00c8620ef5810429342a1c339e6c76c1b0b9add3f6010f04482fd832"
-    assert first.text.startswith("We are ashamed of them . \"")
+    assert first.text.startswith('We are ashamed of them . "')
     event = first.events[0]
     assert event.type == "contact.prevarication.broadcast"
     assert {a.role for a in event.arguments} == {"communicator", "recipient", "place"}
-    assert data.schema.get("artifactexistence.damagedestroy.damage").roles == ["damager", "artifact", "instrument", "place"]
+    assert data.schema.get("artifactexistence.damagedestroy.damage").roles == [
+        "damager",
+        "artifact",
+        "instrument",
+        "place",
+    ]
     assert max(len(s.events) for s in data.test) > 1  # several records of one window became one item
     assert len({s.text for s in data.test}) == len(data.test)
 
@@ -103,7 +123,10 @@ def test_genia_keeps_the_original_text_and_splits_by_document():
     assert first.id == "PMID-10089566_0"
     assert first.text.startswith("Involvement of adenylate cyclase and p70(S6)-kinase activation")
     assert [(e.type, e.trigger) for e in first.events][:3] == [
-        ("Regulation", "Involvement"), ("Positive_regulation", "activation"), ("Positive_regulation", "up-regulation")]
+        ("Regulation", "Involvement"),
+        ("Positive_regulation", "activation"),
+        ("Positive_regulation", "up-regulation"),
+    ]
     assert [(a.role, a.surface) for a in first.events[2].arguments] == [("Theme", "IL-10"), ("Cause", "gp41")]
     documents = lambda items: {s.id.rsplit("_", 1)[0] for s in items}  # noqa: E731
     assert not documents(data.test) & documents(data.pool)
@@ -135,7 +158,18 @@ def test_missing_data_is_a_clear_error(tmp_path, monkeypatch):
 def test_sentence_split_and_token_alignment():
     text = 'Mr. Smith met Dr. J. Doe in the U.S. on Nov. 8. "It was bad," he said.  Then he left! 2 more came.'
     assert [text[a:b] for a, b in split_sentences(text)] == [
-        "Mr. Smith met Dr. J. Doe in the U.S. on Nov. 8.", '"It was bad," he said.', "Then he left!", "2 more came."]
+        "Mr. Smith met Dr. J. Doe in the U.S. on Nov. 8.",
+        '"It was bad," he said.',
+        "Then he left!",
+        "2 more came.",
+    ]
     assert align_tokens("p70(S6)-kinase up", ["p70", "(", "S6", ")", "-", "kinase", "up"]) == [
-        (0, 3), (3, 4), (4, 6), (6, 7), (7, 8), (8, 14), (15, 17)]
+        (0, 3),
+        (3, 4),
+        (4, 6),
+        (6, 7),
+        (7, 8),
+        (8, 14),
+        (15, 17),
+    ]
     assert align_tokens("a b", ["a", "c"]) is None

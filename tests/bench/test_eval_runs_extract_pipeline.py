@@ -34,7 +34,8 @@ def test_eval_and_extract_give_a_system_the_same_pieces(tmp_path):
     extracted, evaluated = RecordsPieces(), RecordsPieces()
     asyncio.run(extract_batch([Document(id="long", text=LONG)], extracted, GraphStore.in_memory()))
     data = EvalDataset("one", [GoldDocument(id="long", text=LONG)])
-    asyncio.run(run_eval(evaluated, data, NoKB(), RunInfo(system="recorder", dataset="one", model="m", kb="none"),
-                         tmp_path))
+    asyncio.run(
+        run_eval(evaluated, data, NoKB(), RunInfo(system="recorder", dataset="one", model="m", kb="none"), tmp_path)
+    )
     assert len(LONG) > 4000 and len(extracted.pieces) > 1, "the text is long enough to be cut"
     assert evaluated.pieces == extracted.pieces

@@ -52,19 +52,29 @@ def name(words: str) -> Term:
 def result(*triples: tuple[Term, str, Term]) -> ExtractionResult:
     def predicate(p: str) -> Term:
         return Term.iri(WDT + p) if p.startswith("P") else Term.iri(minted_relation_iri("facts", p), label=p)
-    return ExtractionResult(document_id="company-2", system="test", triples=[
-        Triple(subject=s, predicate=predicate(p), object=o, provenance=Provenance(system="test")) for s, p, o in triples])
+
+    return ExtractionResult(
+        document_id="company-2",
+        system="test",
+        triples=[
+            Triple(subject=s, predicate=predicate(p), object=o, provenance=Provenance(system="test"))
+            for s, p, o in triples
+        ],
+    )
 
 
 def test_right_wrong_and_missed_facts(gold):
-    counts = score_fact_text(gold, result(
-        (name("havbris sensorteknikk"), "P112", name("Ingrid Lauvås")),  # folded name
-        (name("Ana Lauvås"), "P22", name("Ingrid Lauvås")),  # the inverse of P40, swapped: right
-        (name("Havbris Sensorteknikk"), "P571", Term.literal("2014", datatype=XSD + "gYear")),
-        (name("Havbris Sensorteknikk"), "P1128", Term.literal("4200", datatype=XSD + "decimal")),
-        (name("Ingrid Lauvås"), "P31", Term.iri(WD + "Q5")),  # optional: right, not required
-        (name("Havbris Sensorteknikk"), "P159", Term.iri(WD + "Q26793", surface="Bergen")),  # not stated: wrong
-    ))
+    counts = score_fact_text(
+        gold,
+        result(
+            (name("havbris sensorteknikk"), "P112", name("Ingrid Lauvås")),  # folded name
+            (name("Ana Lauvås"), "P22", name("Ingrid Lauvås")),  # the inverse of P40, swapped: right
+            (name("Havbris Sensorteknikk"), "P571", Term.literal("2014", datatype=XSD + "gYear")),
+            (name("Havbris Sensorteknikk"), "P1128", Term.literal("4200", datatype=XSD + "decimal")),
+            (name("Ingrid Lauvås"), "P31", Term.iri(WD + "Q5")),  # optional: right, not required
+            (name("Havbris Sensorteknikk"), "P159", Term.iri(WD + "Q26793", surface="Bergen")),  # not stated: wrong
+        ),
+    )
     assert (counts.predicted, counts.right, counts.gold, counts.found) == (6, 5, 5, 4)
     assert counts.missed == ["[Havbris Sensorteknikk | P740 | Bergen]"]
     assert counts.wrong == ["[Havbris Sensorteknikk | P159 | Bergen (Q26793)]"]
@@ -81,8 +91,12 @@ def test_links_right_missed_and_wrong(gold):
 
 
 def test_minted_relations_are_counted_apart(gold):
-    counts = score_fact_text(gold, result((name("Ana Lauvås"), "sells sensors in", name("Ålesund")),
-                                          (name("Havbris"), "founded in", name("Bergen"))))
+    counts = score_fact_text(
+        gold,
+        result(
+            (name("Ana Lauvås"), "sells sensors in", name("Ålesund")), (name("Havbris"), "founded in", name("Bergen"))
+        ),
+    )
     assert (counts.predicted, counts.minted, counts.minted_stated, counts.found) == (0, 2, 2, 0)
 
 

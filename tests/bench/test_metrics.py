@@ -25,16 +25,31 @@ HIERARCHY = PropertyHierarchy.from_dict({PARTY: [MEMBER_OF]})
 
 
 def gold_doc(*triples: tuple[str, str, str], doc_id: str = "d") -> GoldDocument:
-    return GoldDocument.model_validate({"id": doc_id, "text": "...", "triples": [
-        {"subject": {"iri": s}, "predicate": {"iri": p}, "object": {"iri": o}} for s, p, o in triples]})
+    return GoldDocument.model_validate(
+        {
+            "id": doc_id,
+            "text": "...",
+            "triples": [{"subject": {"iri": s}, "predicate": {"iri": p}, "object": {"iri": o}} for s, p, o in triples],
+        }
+    )
 
 
 def result(*triples: tuple[str, str, str], status: str = "ok") -> ExtractionResult:
     prov = Provenance(system="test")
-    return ExtractionResult(document_id="d", system="test", status=status, triples=[
-        Triple(subject=Term.iri(f"http://www.wikidata.org/entity/{s}"),
-               predicate=Term.iri(f"http://www.wikidata.org/prop/direct/{p}"),
-               object=Term.iri(f"http://www.wikidata.org/entity/{o}"), provenance=prov) for s, p, o in triples])
+    return ExtractionResult(
+        document_id="d",
+        system="test",
+        status=status,
+        triples=[
+            Triple(
+                subject=Term.iri(f"http://www.wikidata.org/entity/{s}"),
+                predicate=Term.iri(f"http://www.wikidata.org/prop/direct/{p}"),
+                object=Term.iri(f"http://www.wikidata.org/entity/{o}"),
+                provenance=prov,
+            )
+            for s, p, o in triples
+        ],
+    )
 
 
 def score(pred: ExtractionResult, gold: GoldDocument, hierarchy=HIERARCHY) -> dict[str, Counts]:
@@ -116,18 +131,43 @@ def test_a_failed_document_scores_zero():
 
 
 def test_name_matched_gold_and_literals():
-    gold = GoldDocument.model_validate({"id": "d", "text": "...", "triples": [
-        {"subject": {"surface": "Loud Tour", "names": ["the Loud Tour"]}, "predicate": {"iri": "P175"},
-         "object": {"surface": "Rihanna"}},
-        {"subject": {"iri": "Q1"}, "predicate": {"iri": "P569"},
-         "object": {"literal": "1913-01-01T00:00:00Z^^http://www.w3.org/2001/XMLSchema#dateTime"}}]})
+    gold = GoldDocument.model_validate(
+        {
+            "id": "d",
+            "text": "...",
+            "triples": [
+                {
+                    "subject": {"surface": "Loud Tour", "names": ["the Loud Tour"]},
+                    "predicate": {"iri": "P175"},
+                    "object": {"surface": "Rihanna"},
+                },
+                {
+                    "subject": {"iri": "Q1"},
+                    "predicate": {"iri": "P569"},
+                    "object": {"literal": "1913-01-01T00:00:00Z^^http://www.w3.org/2001/XMLSchema#dateTime"},
+                },
+            ],
+        }
+    )
     prov = Provenance(system="t")
-    pred = ExtractionResult(document_id="d", system="t", triples=[
-        Triple(subject=Term.iri("http://www.wikidata.org/entity/Q777", surface="The Loud tour"),
-               predicate=Term.iri("http://www.wikidata.org/prop/direct/P175"),
-               object=Term.iri("http://www.wikidata.org/entity/Q36844", label="Rihanna"), provenance=prov),
-        Triple(subject=Term.iri("http://www.wikidata.org/entity/Q1"), predicate=Term.iri("wdt:P569"),
-               object=Term.literal("1913", datatype="http://www.w3.org/2001/XMLSchema#gYear"), provenance=prov)])
+    pred = ExtractionResult(
+        document_id="d",
+        system="t",
+        triples=[
+            Triple(
+                subject=Term.iri("http://www.wikidata.org/entity/Q777", surface="The Loud tour"),
+                predicate=Term.iri("http://www.wikidata.org/prop/direct/P175"),
+                object=Term.iri("http://www.wikidata.org/entity/Q36844", label="Rihanna"),
+                provenance=prov,
+            ),
+            Triple(
+                subject=Term.iri("http://www.wikidata.org/entity/Q1"),
+                predicate=Term.iri("wdt:P569"),
+                object=Term.literal("1913", datatype="http://www.w3.org/2001/XMLSchema#gYear"),
+                provenance=prov,
+            ),
+        ],
+    )
     counts = Scorer().score(predicted_facts(pred), gold_facts(gold))
     assert counts["triples"].matched_gold == 2
 
@@ -141,9 +181,19 @@ def test_literal_keys():
 def test_unlinked_entities_match_gold_entities_the_kb_lacks_by_name():
     """Open-world scoring: Vogel (not in the KB) kept unlinked is right; Vogel forced onto a real
     person with the same surface is wrong; Hamburg (in the KB) must be linked."""
-    gold = GoldDocument.model_validate({"id": "d", "text": "...", "triples": [
-        {"subject": {"iri": "Q900001", "surface": "Katrin Vogel"}, "predicate": {"iri": "P19"},
-         "object": {"iri": "Q1055", "surface": "Hamburg"}}]})
+    gold = GoldDocument.model_validate(
+        {
+            "id": "d",
+            "text": "...",
+            "triples": [
+                {
+                    "subject": {"iri": "Q900001", "surface": "Katrin Vogel"},
+                    "predicate": {"iri": "P19"},
+                    "object": {"iri": "Q1055", "surface": "Hamburg"},
+                }
+            ],
+        }
+    )
     prov = Provenance(system="test")
     vogel = Term.iri("https://graphwright.dev/entity/Katrin%20Vogel", surface="Katrin Vogel", label="Katrin Vogel")
     forced = Term.iri("http://www.wikidata.org/entity/Q467464", surface="Katrin Vogel")
@@ -153,12 +203,26 @@ def test_unlinked_entities_match_gold_entities_the_kb_lacks_by_name():
     scorer = Scorer(kb_has=lambda qid: qid == "Q1055")
 
     def triples_f1(s: Term, o: Term) -> float:
-        pred = ExtractionResult(document_id="d", system="t", triples=[Triple(subject=s, predicate=born, object=o,
-                                                                             provenance=prov)])
+        pred = ExtractionResult(
+            document_id="d", system="t", triples=[Triple(subject=s, predicate=born, object=o, provenance=prov)]
+        )
         return scorer.score(predicted_facts(pred), gold_facts(gold))["triples"].f1
 
     assert triples_f1(vogel, hamburg) == 1.0
     assert triples_f1(forced, hamburg) == 0.0
     assert triples_f1(vogel, unlinked_hamburg) == 0.0
-    assert Scorer().score(predicted_facts(ExtractionResult(document_id="d", system="t", triples=[
-        Triple(subject=vogel, predicate=born, object=hamburg, provenance=prov)])), gold_facts(gold))["triples"].f1 == 0.0
+    assert (
+        Scorer()
+        .score(
+            predicted_facts(
+                ExtractionResult(
+                    document_id="d",
+                    system="t",
+                    triples=[Triple(subject=vogel, predicate=born, object=hamburg, provenance=prov)],
+                )
+            ),
+            gold_facts(gold),
+        )["triples"]
+        .f1
+        == 0.0
+    )

@@ -18,8 +18,13 @@ from graphwright.paths import data_dir
 
 def test_chunks_follow_conlleval():
     tags = ["B-PER", "I-PER", "O", "I-LOC", "I-LOC", "B-LOC", "I-ORG", "O", "B-MISC"]
-    assert chunks(tags) == [Chunk(0, 2, "PER"), Chunk(3, 5, "LOC"), Chunk(5, 6, "LOC"), Chunk(6, 7, "ORG"),
-                            Chunk(8, 9, "MISC")]
+    assert chunks(tags) == [
+        Chunk(0, 2, "PER"),
+        Chunk(3, 5, "LOC"),
+        Chunk(5, 6, "LOC"),
+        Chunk(6, 7, "ORG"),
+        Chunk(8, 9, "MISC"),
+    ]
     assert chunks(["O", "O"]) == [] and chunks([]) == []
 
 
@@ -41,24 +46,44 @@ def test_micro_counts_need_exact_span_and_type():
 
 
 def test_scorer_reads_mentions_and_type_iris():
-    doc = GoldDocument(id="d", text="Ann met Bob", entities=[GoldEntity(start=0, end=3, type="person"),
-                                                             GoldEntity(start=8, end=11, type="person")])
-    result = ExtractionResult(document_id="d", system="s", entities=[
-        Entity(iri="x:ann", types=["https://graphwright.dev/schema/news/person"],
-               mentions=[Mention(surface="Ann", span=Span(start=0, end=3))]),
-        Entity(iri="x:bob", types=["location"], mentions=[Mention(surface="Bob", span=Span(start=8, end=11))])])
+    doc = GoldDocument(
+        id="d",
+        text="Ann met Bob",
+        entities=[GoldEntity(start=0, end=3, type="person"), GoldEntity(start=8, end=11, type="person")],
+    )
+    result = ExtractionResult(
+        document_id="d",
+        system="s",
+        entities=[
+            Entity(
+                iri="x:ann",
+                types=["https://graphwright.dev/schema/news/person"],
+                mentions=[Mention(surface="Ann", span=Span(start=0, end=3))],
+            ),
+            Entity(iri="x:bob", types=["location"], mentions=[Mention(surface="Bob", span=Span(start=8, end=11))]),
+        ],
+    )
     counts = NERScorer().score_document(result, doc)["mentions"]
     assert (counts.matched_pred, counts.predicted, counts.gold) == (1, 2, 2)
 
 
 def test_scorer_reads_predictions_as_iob2_tags_on_the_gold_tokens():
     # "Dr. Smith of New York": a span inside a word snaps to the word; nested spans keep the outer one
-    doc = GoldDocument(id="d", text="Dr. Smith of New York", tokens=[(0, 3), (4, 9), (10, 12), (13, 16), (17, 21)],
-                       entities=[GoldEntity(start=4, end=9, type="person"), GoldEntity(start=13, end=21, type="location")])
-    result = ExtractionResult(document_id="d", system="s", entities=[
-        Entity(iri="x:smith", types=["person"], mentions=[Mention(surface="Smit", span=Span(start=4, end=8))]),
-        Entity(iri="x:ny", types=["location"], mentions=[Mention(surface="New York", span=Span(start=13, end=21))]),
-        Entity(iri="x:york", types=["location"], mentions=[Mention(surface="York", span=Span(start=17, end=21))])])
+    doc = GoldDocument(
+        id="d",
+        text="Dr. Smith of New York",
+        tokens=[(0, 3), (4, 9), (10, 12), (13, 16), (17, 21)],
+        entities=[GoldEntity(start=4, end=9, type="person"), GoldEntity(start=13, end=21, type="location")],
+    )
+    result = ExtractionResult(
+        document_id="d",
+        system="s",
+        entities=[
+            Entity(iri="x:smith", types=["person"], mentions=[Mention(surface="Smit", span=Span(start=4, end=8))]),
+            Entity(iri="x:ny", types=["location"], mentions=[Mention(surface="New York", span=Span(start=13, end=21))]),
+            Entity(iri="x:york", types=["location"], mentions=[Mention(surface="York", span=Span(start=17, end=21))]),
+        ],
+    )
     counts = NERScorer().score_document(result, doc)["mentions"]
     assert (counts.matched_pred, counts.predicted, counts.gold) == (2, 2, 2)
     untokenized = NERScorer().score_document(result, doc.model_copy(update={"tokens": None}))["mentions"]
@@ -75,7 +100,9 @@ def test_domain_files_are_checked(tmp_path):
         load_domain(bad)
 
 
-needs_data = pytest.mark.skipif(not (data_dir() / "conll2003").is_dir(), reason=f"NER data not found under {data_dir()}")
+needs_data = pytest.mark.skipif(
+    not (data_dir() / "conll2003").is_dir(), reason=f"NER data not found under {data_dir()}"
+)
 
 
 @needs_data
@@ -88,7 +115,7 @@ def test_datasets_load_and_their_domains_cover_every_type(name):
     for sample in data.test[:50]:  # offsets point at the entity's tokens
         text = sample.text
         for (s, e, _), chunk in zip(sample.char_spans(), sample.entities):
-            assert text[s:e] == sample.separator.join(sample.tokens[chunk.start:chunk.end])
+            assert text[s:e] == sample.separator.join(sample.tokens[chunk.start : chunk.end])
 
 
 @needs_data

@@ -14,32 +14,55 @@ from graphwright.model.schema import RelationSchema, RelationType, load_schema, 
 from graphwright.paths import data_dir
 
 SCHEMA = RelationSchema(name="news", relations=[RelationType(name="Work_For"), RelationType(name="Live_In")])
-needs_data = pytest.mark.skipif(not (data_dir() / "conll04").is_dir(),
-                                reason=f"RE data not found under {data_dir()} (set GRAPHWRIGHT_DATA_DIR)")
+needs_data = pytest.mark.skipif(
+    not (data_dir() / "conll04").is_dir(), reason=f"RE data not found under {data_dir()} (set GRAPHWRIGHT_DATA_DIR)"
+)
 
 
 def result(*triples, status="ok"):
     def term(text):
         return Term.iri(name_entity_iri(text), surface=text, label=text)
-    return ExtractionResult(document_id="d", system="s", status=status, triples=[
-        Triple(subject=term(h), predicate=Term.iri(SCHEMA.relation_iri(r), label=r), object=term(t),
-               provenance=Provenance(system="s")) for h, r, t in triples])
+
+    return ExtractionResult(
+        document_id="d",
+        system="s",
+        status=status,
+        triples=[
+            Triple(
+                subject=term(h),
+                predicate=Term.iri(SCHEMA.relation_iri(r), label=r),
+                object=term(t),
+                provenance=Provenance(system="s"),
+            )
+            for h, r, t in triples
+        ],
+    )
 
 
 def gold(*triples):
-    return GoldDocument(id="d", text="x", triples=[GoldTriple(
-        subject=GoldTerm(surface=h), predicate=GoldTerm(iri=SCHEMA.relation_iri(r)), object=GoldTerm(surface=t))
-        for h, r, t in triples])
+    return GoldDocument(
+        id="d",
+        text="x",
+        triples=[
+            GoldTriple(
+                subject=GoldTerm(surface=h), predicate=GoldTerm(iri=SCHEMA.relation_iri(r)), object=GoldTerm(surface=t)
+            )
+            for h, r, t in triples
+        ],
+    )
 
 
 def test_strict_match_needs_exact_arguments_and_relation():
     doc = gold(("John Smith", "Work_For", "IBM"), ("John Smith", "Live_In", "New  York"))
-    counts = REScorer().score_document(result(
-        ("John Smith", "Work_For", "IBM"),
-        ("John  Smith", "Work_For", "IBM"),        # the same after whitespace normalisation: counted once
-        ("John Smith", "Work_For", "New York"),    # right pair, wrong relation
-        ("john smith", "Live_In", "New York"),     # case counts
-    ), doc)
+    counts = REScorer().score_document(
+        result(
+            ("John Smith", "Work_For", "IBM"),
+            ("John  Smith", "Work_For", "IBM"),  # the same after whitespace normalisation: counted once
+            ("John Smith", "Work_For", "New York"),  # right pair, wrong relation
+            ("john smith", "Live_In", "New York"),  # case counts
+        ),
+        doc,
+    )
     strict, pairs = counts["triples"], counts["boundaries"]
     assert (strict.matched_pred, strict.predicted, strict.gold) == (1, 3, 2)
     assert (pairs.matched_pred, pairs.predicted, pairs.gold) == (2, 3, 2), "relation ignored"
@@ -63,12 +86,15 @@ def test_schema_file_in_both_forms(tmp_path):
     assert schema.relation_iri("a") == "http://ex.org/a" and schema.relation_iri("b").endswith("/schema/x/b")
 
 
-@pytest.mark.parametrize("text, error", [
-    ("relations: []", "at least one relation"),
-    ("relations: [{name: a}, {name: a}]", "relations named twice: a"),
-    ("- a\n- b", "a mapping with 'name' and 'relations'"),
-    ("relations: {a: {head: 3}}", "relations.0.head"),
-])
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("relations: []", "at least one relation"),
+        ("relations: [{name: a}, {name: a}]", "relations named twice: a"),
+        ("- a\n- b", "a mapping with 'name' and 'relations'"),
+        ("relations: {a: {head: 3}}", "relations.0.head"),
+    ],
+)
 def test_bad_schema_files_are_clear_errors(tmp_path, text, error):
     path = tmp_path / "bad.yaml"
     path.write_text(text)
@@ -84,9 +110,16 @@ def test_entity_iris_are_stable_and_escaped():
 
 
 @needs_data
-@pytest.mark.parametrize("name, test, pool, relations", [
-    ("conll04", 288, 922, 5), ("scierc", 551, 1861, 7), ("nyt", 5000, 5000, 24), ("webnlg", 703, 5019, 216),
-    ("duie2", 2000, 4000, 48)])
+@pytest.mark.parametrize(
+    "name, test, pool, relations",
+    [
+        ("conll04", 288, 922, 5),
+        ("scierc", 551, 1861, 7),
+        ("nyt", 5000, 5000, 24),
+        ("webnlg", 703, 5019, 216),
+        ("duie2", 2000, 4000, 48),
+    ],
+)
 def test_datasets_load_with_schema_and_pool(name, test, pool, relations):
     data = load_re_dataset(name)
     assert (len(data.test), len(data.pool), len(data.schema.relations)) == (test, pool, relations)
@@ -106,4 +139,5 @@ def test_re_dataset_runs_as_an_eval_dataset():
     first = data.documents[0]
     assert first.text.startswith("An art exhibit at the Hakawati Theatre")
     assert [(t.subject.surface, t.predicate.iri.rsplit("/", 1)[1], t.object.surface) for t in first.triples] == [
-        ("Hakawati Theatre", "OrgBased_In", "Jerusalem")]
+        ("Hakawati Theatre", "OrgBased_In", "Jerusalem")
+    ]

@@ -31,13 +31,17 @@ def bench_module(name: str):
     """A benchmark module (graphwright.bench.<name>)."""
     return importlib.import_module(f"graphwright.bench.{name}")
 
+
 WD, WDT = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
 ARNOLD, THAL, GOP = "Q2685", "Q571822", "Q29468"
 
 
 def gold_line(doc_id: str, text: str, triples: list[tuple[str, str, str]]) -> dict:
-    return {"id": doc_id, "text": text, "triples": [
-        {"subject": {"iri": s}, "predicate": {"iri": p}, "object": {"iri": o}} for s, p, o in triples]}
+    return {
+        "id": doc_id,
+        "text": text,
+        "triples": [{"subject": {"iri": s}, "predicate": {"iri": p}, "object": {"iri": o}} for s, p, o in triples],
+    }
 
 
 class FixedSystem:
@@ -50,13 +54,26 @@ class FixedSystem:
 
     async def run(self, document):
         self.calls.append(document.id)
-        usage = Usage(llm_calls=2, prompt_tokens=100, completion_tokens=10, cached_prompt_tokens=60, prompt_seconds=1.5,
-                      generation_seconds=0.5)
+        usage = Usage(
+            llm_calls=2,
+            prompt_tokens=100,
+            completion_tokens=10,
+            cached_prompt_tokens=60,
+            prompt_seconds=1.5,
+            generation_seconds=0.5,
+        )
         if document.id in self.failing:
             return ExtractionResult.failed(document.id, self.name, "model output was garbage", usage=usage)
         prov = Provenance(system="fixed")
-        triples = [Triple(subject=Term.iri(WD + s, label="<b>x</b>"), predicate=Term.iri(WDT + p),
-                          object=Term.iri(WD + o), provenance=prov) for s, p, o in self.answers.get(document.id, [])]
+        triples = [
+            Triple(
+                subject=Term.iri(WD + s, label="<b>x</b>"),
+                predicate=Term.iri(WDT + p),
+                object=Term.iri(WD + o),
+                provenance=prov,
+            )
+            for s, p, o in self.answers.get(document.id, [])
+        ]
         return ExtractionResult(document_id=document.id, system=self.name, triples=triples, usage=usage)
 
 
@@ -66,9 +83,11 @@ class NoKB:
 
 
 def dataset() -> EvalDataset:
-    docs = [GoldDocument.model_validate(gold_line("a", TEXT, [(ARNOLD, "P19", THAL), (ARNOLD, "P102", GOP)])),
-            GoldDocument.model_validate(gold_line("b", "Some text.", [("Q1", "P31", "Q5")])),
-            GoldDocument.model_validate(gold_line("c", "More text.", [("Q2", "P31", "Q5")]))]
+    docs = [
+        GoldDocument.model_validate(gold_line("a", TEXT, [(ARNOLD, "P19", THAL), (ARNOLD, "P102", GOP)])),
+        GoldDocument.model_validate(gold_line("b", "Some text.", [("Q1", "P31", "Q5")])),
+        GoldDocument.model_validate(gold_line("c", "More text.", [("Q2", "P31", "Q5")])),
+    ]
     return EvalDataset("toy", docs)
 
 
@@ -90,7 +109,9 @@ def test_scores_each_document_and_aggregates(tmp_path):
     assert agg["per_document"]["llm_calls"] == 2
     cost = agg["per_document"]  # the prompt cache and the server's time split, per document
     assert (cost["cached_prompt_tokens"], cost["prompt_seconds"], cost["generation_seconds"]) == (60, 1.5, 0.5)
-    assert "60 prompt tokens from the cache" in markdown_report(agg) and "1.5 seconds reading prompts" in markdown_report(agg)
+    assert "60 prompt tokens from the cache" in markdown_report(
+        agg
+    ) and "1.5 seconds reading prompts" in markdown_report(agg)
     traces = [json.loads(x) for x in (tmp_path / "traces.jsonl").read_text().splitlines()]
     assert [t["trace_id"] for t in traces] == ["a", "b", "c"]
 
@@ -98,9 +119,11 @@ def test_scores_each_document_and_aggregates(tmp_path):
 def test_time_outside_the_model_counts_documents_whose_server_reported_its_time():
     from graphwright.bench.eval.runner import outside_model_seconds
 
-    rows = [{"usage": {"wall_seconds": 10.0, "prompt_seconds": 6.0, "generation_seconds": 3.5}},
-            {"usage": {"wall_seconds": 4.0, "prompt_seconds": 1.0, "generation_seconds": 2.0}},
-            {"usage": {"wall_seconds": 7.0}}]  # a server without timings (or all cached): not counted
+    rows = [
+        {"usage": {"wall_seconds": 10.0, "prompt_seconds": 6.0, "generation_seconds": 3.5}},
+        {"usage": {"wall_seconds": 4.0, "prompt_seconds": 1.0, "generation_seconds": 2.0}},
+        {"usage": {"wall_seconds": 7.0}},
+    ]  # a server without timings (or all cached): not counted
     assert outside_model_seconds(rows) == 0.75 and outside_model_seconds(rows[2:]) == 0.0
 
 
@@ -132,9 +155,14 @@ def test_html_report_escapes_document_text_and_draws_charts(tmp_path):
 
 def test_generic_gold_format_errors_name_the_line(tmp_path):
     path = tmp_path / "gold.jsonl"
-    path.write_text(json.dumps(gold_line("a", "t", [("Q1", "P1", "Q2")])) + "\n"
-                    + json.dumps({"id": "b", "text": "t", "triples": [{"subject": {"iri": "Q1"}, "predicate": {},
-                                                                        "object": {"iri": "Q2"}}]}) + "\n")
+    path.write_text(
+        json.dumps(gold_line("a", "t", [("Q1", "P1", "Q2")]))
+        + "\n"
+        + json.dumps(
+            {"id": "b", "text": "t", "triples": [{"subject": {"iri": "Q1"}, "predicate": {}, "object": {"iri": "Q2"}}]}
+        )
+        + "\n"
+    )
     with pytest.raises(UserError, match=r"gold.jsonl:2: .*predicate"):
         read_gold_jsonl(path)
 
@@ -155,12 +183,29 @@ runner = CliRunner()
 
 def test_cli_eval_run_on_a_user_gold_file_resumes_and_compares(tmp_path, default_kb):
     gold = tmp_path / "mine.jsonl"
-    gold.write_text(json.dumps(gold_line("arnold", TEXT, [(ARNOLD, "P19", THAL), (ARNOLD, "P102", GOP),
-                                                          (ARNOLD, "P27", "Q40")])) + "\n")
+    gold.write_text(
+        json.dumps(gold_line("arnold", TEXT, [(ARNOLD, "P19", THAL), (ARNOLD, "P102", GOP), (ARNOLD, "P27", "Q40")]))
+        + "\n"
+    )
     script = lean_script()
     out = tmp_path / "run1"
-    args = ["eval", "run", "--system", "cie.network", "--dataset", str(gold), "--kb", "default",
-            "--base-url", "", "--model", "scripted", "--no-cache", "--out", str(out)]
+    args = [
+        "eval",
+        "run",
+        "--system",
+        "cie.network",
+        "--dataset",
+        str(gold),
+        "--kb",
+        "default",
+        "--base-url",
+        "",
+        "--model",
+        "scripted",
+        "--no-cache",
+        "--out",
+        str(out),
+    ]
     with ScriptedOpenAIServer(script) as server:
         args[args.index("--base-url") + 1] = server.base_url
         first = runner.invoke(app, args)
@@ -250,8 +295,11 @@ async def test_configurations_sharing_answers_count_the_replayed_model_time(tmp_
 
         async def chat(self, messages, **kwargs):
             self.calls += 1
-            return ChatResponse(text=f"tags of {messages[-1]['content']}", model=self.name,
-                                usage=Usage(llm_calls=1, prompt_tokens=50, completion_tokens=5, seconds=2.5))
+            return ChatResponse(
+                text=f"tags of {messages[-1]['content']}",
+                model=self.name,
+                usage=Usage(llm_calls=1, prompt_tokens=50, completion_tokens=5, seconds=2.5),
+            )
 
     class OneCall:  # like a system: its documents' seconds are wall time
         name = "one-call"
@@ -295,13 +343,23 @@ def test_bench_tables_compare_each_configuration_with_the_reference(script, cate
     assert bench.REFERENCE in bench.CONFIGS
 
     def result(name, hits):  # ten sentences of two gold items each; `hits` of them found on each
-        rows = [{"id": f"s{i}", "counts": {category: {"matched_pred": hits, "predicted": 2, "matched_gold": hits,
-                                                      "gold": 2}, "boundaries": {}},
-                 "usage": {"seconds": 3.0}} for i in range(10)]
+        rows = [
+            {
+                "id": f"s{i}",
+                "counts": {
+                    category: {"matched_pred": hits, "predicted": 2, "matched_gold": hits, "gold": 2},
+                    "boundaries": {},
+                },
+                "usage": {"seconds": 3.0},
+            }
+            for i in range(10)
+        ]
         f1 = hits / 2
-        agg = {"micro": {category: {"precision": f1, "recall": f1, "f1": f1}, "boundaries": {"f1": f1}},
-               "error_rate": 0.0, "per_document": {"llm_calls": 1, "prompt_tokens": 10, "completion_tokens": 5,
-                                                   "seconds": 1.0}}
+        agg = {
+            "micro": {category: {"precision": f1, "recall": f1, "f1": f1}, "boundaries": {"f1": f1}},
+            "error_rate": 0.0,
+            "per_document": {"llm_calls": 1, "prompt_tokens": 10, "completion_tokens": 5, "seconds": 1.0},
+        }
         return name, agg, rows
 
     other = next(n for n in bench.CONFIGS if n != bench.REFERENCE)
@@ -319,12 +377,30 @@ def test_a_closed_ie_run_without_a_kb_scores_exact_properties():
     """`--kb none`: no property hierarchy, so only exact properties count, and no crash."""
     from graphwright.bench.eval.runner import make_scorer
 
-    gold = GoldDocument.model_validate({"id": "d", "text": "...", "triples": [
-        {"subject": {"surface": "Katrin Vogel"}, "predicate": {"iri": "P102"}, "object": {"surface": "Green Party"}}]})
-    pred = ExtractionResult(document_id="d", system="t", triples=[Triple(
-        subject=Term.iri("https://graphwright.dev/entity/Katrin%20Vogel", surface="Katrin Vogel"),
-        predicate=Term.iri("http://www.wikidata.org/prop/direct/P102"),
-        object=Term.iri("https://graphwright.dev/entity/Green%20Party", surface="Green Party"),
-        provenance=Provenance(system="t"))])
+    gold = GoldDocument.model_validate(
+        {
+            "id": "d",
+            "text": "...",
+            "triples": [
+                {
+                    "subject": {"surface": "Katrin Vogel"},
+                    "predicate": {"iri": "P102"},
+                    "object": {"surface": "Green Party"},
+                }
+            ],
+        }
+    )
+    pred = ExtractionResult(
+        document_id="d",
+        system="t",
+        triples=[
+            Triple(
+                subject=Term.iri("https://graphwright.dev/entity/Katrin%20Vogel", surface="Katrin Vogel"),
+                predicate=Term.iri("http://www.wikidata.org/prop/direct/P102"),
+                object=Term.iri("https://graphwright.dev/entity/Green%20Party", surface="Green Party"),
+                provenance=Provenance(system="t"),
+            )
+        ],
+    )
     scorer = make_scorer(EvalDataset("mine", [gold]), None)
     assert scorer.score_document(pred, gold)["triples"].f1 == 1.0

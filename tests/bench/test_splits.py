@@ -13,6 +13,7 @@ from graphwright.errors import UserError
 @pytest.fixture
 def numbered(monkeypatch):
     """A dataset of 300 items whose ids are their numbers from 1."""
+
     def load(name, limit=None):
         docs = [GoldDocument(id=str(i), text=f"Item {i}.") for i in range(1, 301)]
         return EvalDataset(name, docs[:limit] if limit else docs)

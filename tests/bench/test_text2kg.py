@@ -21,20 +21,34 @@ from graphwright.errors import DataNotFoundError
 from graphwright.linking.literals import XSD
 from graphwright.model import ExtractionResult, Provenance, Term, Triple
 
-ONTOLOGY = Ontology("ont_0_test", "Test", ("University", "City"), (
-    {"pid": "city", "label": "city", "domain": "University", "range": "City"},
-    {"pid": "established", "label": "established", "domain": "University", "range": "Year"},
-    {"pid": "motto", "label": "motto", "domain": "University", "range": "string"},
-))
-SENTENCE = Text2KGSentence("s1", "Nordhavn College was established in 1994 in Tromsø; its motto is Learn.", "ont_0_test",
-                           (("Nordhavn_College", "established", "1994"), ("Nordhavn_College", "city", "Tromsø"),
-                            ("Nordhavn_College", "motto", '"Learn"')))
+ONTOLOGY = Ontology(
+    "ont_0_test",
+    "Test",
+    ("University", "City"),
+    (
+        {"pid": "city", "label": "city", "domain": "University", "range": "City"},
+        {"pid": "established", "label": "established", "domain": "University", "range": "Year"},
+        {"pid": "motto", "label": "motto", "domain": "University", "range": "string"},
+    ),
+)
+SENTENCE = Text2KGSentence(
+    "s1",
+    "Nordhavn College was established in 1994 in Tromsø; its motto is Learn.",
+    "ont_0_test",
+    (
+        ("Nordhavn_College", "established", "1994"),
+        ("Nordhavn_College", "city", "Tromsø"),
+        ("Nordhavn_College", "motto", '"Learn"'),
+    ),
+)
 
 
 def test_only_triples_with_a_gold_relation_are_compared():
-    written = [("Nordhavn College", "established", "1994"),  # right: underscores and case aside
-               ("Nordhavn  college", "city", "Bergen"),  # wrong, and its object is not in the sentence
-               ("Nordhavn College", "founder", "Tromsø")]  # a relation no gold triple has: not compared
+    written = [
+        ("Nordhavn College", "established", "1994"),  # right: underscores and case aside
+        ("Nordhavn  college", "city", "Bergen"),  # wrong, and its object is not in the sentence
+        ("Nordhavn College", "founder", "Tromsø"),
+    ]  # a relation no gold triple has: not compared
     score = score_sentence(SENTENCE, written, ONTOLOGY)
     assert (score.right, score.compared, score.written) == (1, 2, 3)
     assert score.precision == pytest.approx(0.5) and score.recall == pytest.approx(1 / 3)
@@ -48,23 +62,36 @@ def test_a_silent_system_scores_nothing_but_conforms():
     score = score_sentence(SENTENCE, [], ONTOLOGY)
     assert (score.precision, score.recall, score.f1, score.conformance) == (0, 0, 0, 1)
     assert averaged([score, score_sentence(SENTENCE, [("Nordhavn College", "established", "1994")], ONTOLOGY)])[
-        "recall"] == pytest.approx(1 / 6)
+        "recall"
+    ] == pytest.approx(1 / 6)
 
 
 def test_results_are_written_as_the_benchmark_writes_triples():
     provenance = Provenance(system="facts")
     subject = Term.iri("https://graphwright.dev/entity/Nordhavn", surface="Nordhavn College", label="Nordhavn")
-    triples = [Triple(subject=subject, predicate=Term.iri("http://dbpedia.org/ontology/" + name, label=name),
-                      object=obj, provenance=provenance) for name, obj in [
-        ("established", Term.literal("1994", datatype=XSD + "gYear")),
-        ("openingDate", Term.literal("1994-05-02", datatype=XSD + "date")),
-        ("staff", Term.literal("310", datatype=XSD + "decimal")),
-        ("motto", Term.literal("Learn")),
-        ("city", Term.iri("http://www.wikidata.org/entity/Q25362", surface="Tromsø", label="Tromsø"))]]
+    triples = [
+        Triple(
+            subject=subject,
+            predicate=Term.iri("http://dbpedia.org/ontology/" + name, label=name),
+            object=obj,
+            provenance=provenance,
+        )
+        for name, obj in [
+            ("established", Term.literal("1994", datatype=XSD + "gYear")),
+            ("openingDate", Term.literal("1994-05-02", datatype=XSD + "date")),
+            ("staff", Term.literal("310", datatype=XSD + "decimal")),
+            ("motto", Term.literal("Learn")),
+            ("city", Term.iri("http://www.wikidata.org/entity/Q25362", surface="Tromsø", label="Tromsø")),
+        ]
+    ]
     written = benchmark_triples(ExtractionResult(document_id="s1", system="facts", triples=triples))
-    assert written == [("Nordhavn College", "established", "1994"), ("Nordhavn College", "openingDate", "1994-05-02"),
-                       ("Nordhavn College", "staff", "310"), ("Nordhavn College", "motto", '"Learn"'),
-                       ("Nordhavn College", "city", "Tromsø")]
+    assert written == [
+        ("Nordhavn College", "established", "1994"),
+        ("Nordhavn College", "openingDate", "1994-05-02"),
+        ("Nordhavn College", "staff", "310"),
+        ("Nordhavn College", "motto", '"Learn"'),
+        ("Nordhavn College", "city", "Tromsø"),
+    ]
 
 
 def test_the_ontologies_load_as_schemas():
@@ -115,5 +142,7 @@ def test_the_unscored_sentences_pool_states_no_scored_fact():
 
 
 def test_casrel_text_is_written_as_people_write():
-    assert detokenised("Peter Stöger 's club ( 1 . FC Köln ) is in Cologne , Germany .") == \
-        "Peter Stöger's club (1. FC Köln) is in Cologne, Germany."
+    assert (
+        detokenised("Peter Stöger 's club ( 1 . FC Köln ) is in Cologne , Germany .")
+        == "Peter Stöger's club (1. FC Köln) is in Cologne, Germany."
+    )

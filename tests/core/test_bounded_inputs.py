@@ -60,8 +60,10 @@ def test_with_max_chars_a_file_that_is_surely_too_long_is_refused_before_it_is_r
     (failure,), peak = _traced(lambda: list(iter_inputs([str(five_mb)], max_chars=200_000)))
     assert isinstance(failure, InputFailure) and failure.source == str(five_mb)
     size = five_mb.stat().st_size
-    assert failure.reason == (f"{five_mb} is {size:,} bytes, so it has more than the limit of 200,000 characters; "
-                              "split it into smaller files or raise --max-chars")
+    assert failure.reason == (
+        f"{five_mb} is {size:,} bytes, so it has more than the limit of 200,000 characters; "
+        "split it into smaller files or raise --max-chars"
+    )
     assert peak < 100_000  # not read
 
 
@@ -81,7 +83,10 @@ def test_without_max_chars_inputs_above_the_read_limit_are_refused(monkeypatch: 
     path = tmp_path / "a.txt"
     path.write_bytes(b"x" * 1001)
     (failure,) = iter_inputs([str(path)])
-    assert failure.reason == f"{path} is 1,001 bytes, above the 1,000 bytes read from one input; split it into smaller files"
+    assert (
+        failure.reason
+        == f"{path} is 1,001 bytes, above the 1,000 bytes read from one input; split it into smaller files"
+    )
     path.write_bytes(b"x" * 1000)
     (document,) = iter_inputs([str(path)])
     assert len(document.text) == 1000
@@ -98,8 +103,11 @@ def test_an_endless_input_is_read_only_up_to_the_limit():
 def test_stdin_is_read_only_up_to_the_limit(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b"Graz. " * 10_000)))
     (failure,) = iter_inputs(["-"], max_chars=1000)
-    assert failure == InputFailure("stdin", "stdin is more than 4,004 bytes, so it has more than the limit of "
-                                            "1,000 characters; split it into smaller files or raise --max-chars")
+    assert failure == InputFailure(
+        "stdin",
+        "stdin is more than 4,004 bytes, so it has more than the limit of "
+        "1,000 characters; split it into smaller files or raise --max-chars",
+    )
     monkeypatch.setattr(sys, "stdin", SimpleNamespace(buffer=io.BytesIO(b"Graz. " * 10)))
     (document,) = iter_inputs(["-"], max_chars=1000)
     assert document.text == "Graz. " * 10
@@ -118,7 +126,14 @@ def test_folder_order_is_sorted_paths_and_symlinked_folders_are_not_followed(tmp
     # what ``sorted(rglob("*"))`` gave before files were listed one folder at a time
     assert seen == sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in inputs.READ_SUFFIXES)
     assert [p.relative_to(root).as_posix() for p in seen] == [
-        ".hidden.txt", "a/b/c.TXT", "a/z.md", "a-b/x.text", "a.txt", "b.txt", "linked.txt"]
+        ".hidden.txt",
+        "a/b/c.TXT",
+        "a/z.md",
+        "a-b/x.text",
+        "a.txt",
+        "b.txt",
+        "linked.txt",
+    ]
 
 
 def test_an_unreadable_subfolder_is_a_failure_not_a_silent_gap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
@@ -171,12 +186,16 @@ def test_ten_thousand_files_are_read_one_at_a_time(tmp_path: Path):
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("folders, per_folder, peak_limit", [
-    (100, 1000, 4_000_000),  # ~0.1 MB measured; the sorted list of all paths held before took 42 MB
-    (1, 100_000, 25_000_000),  # one folder's sorted names: ~13 MB measured; 65 MB before
-])
-def test_a_hundred_thousand_files_are_read_one_at_a_time(tmp_path: Path, folders: int, per_folder: int,
-                                                         peak_limit: int):
+@pytest.mark.parametrize(
+    "folders, per_folder, peak_limit",
+    [
+        (100, 1000, 4_000_000),  # ~0.1 MB measured; the sorted list of all paths held before took 42 MB
+        (1, 100_000, 25_000_000),  # one folder's sorted names: ~13 MB measured; 65 MB before
+    ],
+)
+def test_a_hundred_thousand_files_are_read_one_at_a_time(
+    tmp_path: Path, folders: int, per_folder: int, peak_limit: int
+):
     _many_files(tmp_path, folders, per_folder)
     _check_many(tmp_path, folders, per_folder, peak_limit)
 

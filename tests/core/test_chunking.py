@@ -24,7 +24,7 @@ def test_chunking_short_document_is_one_piece():
 def test_chunking_pieces_keep_offsets():
     doc = Document(text="A b c. " * 100)
     for offset, piece in chunk_document(doc, 50):
-        assert doc.text[offset:offset + len(piece.text)] == piece.text
+        assert doc.text[offset : offset + len(piece.text)] == piece.text
 
 
 def test_a_long_document_keeps_its_entities_at_document_offsets():
@@ -39,12 +39,15 @@ def test_a_long_document_keeps_its_entities_at_document_offsets():
         async def run(self, piece):
             at = piece.text.find("Paris")
             mentions = [Mention(surface="Paris", span=piece.span(at, at + 5))] if at >= 0 else []
-            return ExtractionResult(document_id=piece.id, system=self.name,
-                                    entities=[Entity(iri="urn:paris", label="Paris", types=["urn:City"], mentions=mentions)])
+            return ExtractionResult(
+                document_id=piece.id,
+                system=self.name,
+                entities=[Entity(iri="urn:paris", label="Paris", types=["urn:City"], mentions=mentions)],
+            )
 
     text = "Paris is large. " + "Filler words here. " * 20 + "Paris again."
     result = asyncio.run(run_document(MentionsParis(), Document(id="d", text=text), chunk_chars=120, max_chars=10_000))
     assert len(result.entities) == 1, "one entity per (IRI, types) over the pieces"
     starts = [m.span.start for m in result.entities[0].mentions]
     assert starts == [0, text.rfind("Paris")]
-    assert all(text[m.span.start:m.span.end] == "Paris" for m in result.entities[0].mentions)
+    assert all(text[m.span.start : m.span.end] == "Paris" for m in result.entities[0].mentions)

@@ -36,16 +36,24 @@ def test_a_scan_and_a_broken_file_are_refused_with_what_to_do():
 
 
 def test_word_keeps_paragraphs_and_table_cells_in_order():
-    data = documents.docx(["Idris Penhallow founded Kestrel Ferries.", "Its flagship is the MV Corra Lynn."],
-                          [["ship", "yard"], ["MV Corra Lynn", "Arnvik Verft"]])
+    data = documents.docx(
+        ["Idris Penhallow founded Kestrel Ferries.", "Its flagship is the MV Corra Lynn."],
+        [["ship", "yard"], ["MV Corra Lynn", "Arnvik Verft"]],
+    )
     text = convert(data, "fleet.docx").text
-    assert text.split("\n\n") == ["Idris Penhallow founded Kestrel Ferries.", "Its flagship is the MV Corra Lynn.",
-                                  "ship | yard", "MV Corra Lynn | Arnvik Verft"]
+    assert text.split("\n\n") == [
+        "Idris Penhallow founded Kestrel Ferries.",
+        "Its flagship is the MV Corra Lynn.",
+        "ship | yard",
+        "MV Corra Lynn | Arnvik Verft",
+    ]
 
 
 def test_html_keeps_the_article_and_drops_the_menu_and_footer():
-    article = ["Saltmarsh Robotics was bought by Kettlewick Marine in 2023, the harbour office said on Monday.",
-               "Kettlewick Marine is run by Duncan Farrier and ships fish from Aberdeen to Bergen every week."]
+    article = [
+        "Saltmarsh Robotics was bought by Kettlewick Marine in 2023, the harbour office said on Monday.",
+        "Kettlewick Marine is run by Duncan Farrier and ships fish from Aberdeen to Bergen every week.",
+    ]
     text = convert(documents.html(article), "news.html").text
     assert all(sentence in text for sentence in article)
     assert "Cookie settings" not in text and "Subscribe now" not in text
@@ -63,12 +71,28 @@ def test_a_folder_gives_its_documents_beside_its_texts(tmp_path):
 
 
 # issue 62: text as the document lays it out
-REPORT = [["Harbour Lantern Press", "", "Iselin Varhaug founded the press in Tromso in 2011. She",
-           "studied physics at the University of Bergen and later", "worked for Equinor before she started it.", "",
-           "Its first book was a collection of hand-", "written songs from Finnmark.", "", "Annual report 2024, page 1"],
-          ["Annual report 2024 - continued", "", "The press employs forty people in Tromso.", "",
-           "Annual report 2024, page 2"],
-          ["Annual report 2024 - continued", "", "Its chairman is Olav Brekke.", "", "Annual report 2024, page 3"]]
+REPORT = [
+    [
+        "Harbour Lantern Press",
+        "",
+        "Iselin Varhaug founded the press in Tromso in 2011. She",
+        "studied physics at the University of Bergen and later",
+        "worked for Equinor before she started it.",
+        "",
+        "Its first book was a collection of hand-",
+        "written songs from Finnmark.",
+        "",
+        "Annual report 2024, page 1",
+    ],
+    [
+        "Annual report 2024 - continued",
+        "",
+        "The press employs forty people in Tromso.",
+        "",
+        "Annual report 2024, page 2",
+    ],
+    ["Annual report 2024 - continued", "", "Its chairman is Olav Brekke.", "", "Annual report 2024, page 3"],
+]
 
 
 def sentences(text: str) -> list[str]:
@@ -82,11 +106,18 @@ def test_a_pdf_paragraph_broken_over_lines_is_one_block_of_whole_sentences():
         "Harbour Lantern Press",  # the title is a block of its own, not the start of the paragraph
         "Iselin Varhaug founded the press in Tromso in 2011. She studied physics at the University of Bergen and "
         "later worked for Equinor before she started it.",
-        "Its first book was a collection of handwritten songs from Finnmark."]  # hyphenated at the line end
+        "Its first book was a collection of handwritten songs from Finnmark.",
+    ]  # hyphenated at the line end
     document = Document(text=text)
     evidence = document.sentence_around(document.find("University of Bergen"))
-    assert evidence.text == "She studied physics at the University of Bergen and later worked for Equinor before she started it."
-    assert "Harbour Lantern Press" in sentences(text) and full_name("Harbour Lantern Press", text) == "Harbour Lantern Press"
+    assert (
+        evidence.text
+        == "She studied physics at the University of Bergen and later worked for Equinor before she started it."
+    )
+    assert (
+        "Harbour Lantern Press" in sentences(text)
+        and full_name("Harbour Lantern Press", text) == "Harbour Lantern Press"
+    )
     assert page_of(converted.metadata, text.index("Olav Brekke")) == 3
 
 
@@ -97,8 +128,11 @@ def test_a_pdf_header_and_footer_repeated_on_every_page_are_dropped():
 
 
 def test_a_word_heading_is_not_part_of_the_name_or_sentence_after_it():
-    data = documents.docx(["Iselin Varhaug founded the press in 2011.", "She studied physics in Bergen."],
-                          [["year", "books"]], heading="Harbour Lantern Press")
+    data = documents.docx(
+        ["Iselin Varhaug founded the press in 2011.", "She studied physics in Bergen."],
+        [["year", "books"]],
+        heading="Harbour Lantern Press",
+    )
     text = convert(data, "press.docx").text
     assert text.startswith("Harbour Lantern Press\n\nIselin Varhaug founded")
     assert sentences(text)[:2] == ["Harbour Lantern Press", "Iselin Varhaug founded the press in 2011."]
@@ -106,8 +140,10 @@ def test_a_word_heading_is_not_part_of_the_name_or_sentence_after_it():
 
 
 def test_html_paragraphs_and_headings_are_blocks_with_their_lines_joined():
-    article = ["Saltmarsh Robotics was bought by Kettlewick Marine\nin 2023, the harbour office said on Monday.",
-               "Kettlewick Marine is run by Duncan Farrier."]
+    article = [
+        "Saltmarsh Robotics was bought by Kettlewick Marine\nin 2023, the harbour office said on Monday.",
+        "Kettlewick Marine is run by Duncan Farrier.",
+    ]
     text = convert(documents.html(article), "news.html").text
     blocks = text.split("\n\n")
     assert "Saltmarsh Robotics was bought by Kettlewick Marine in 2023, the harbour office said on Monday." in blocks

@@ -29,11 +29,14 @@ def test_values_are_read_when_asked_and_an_explicit_variable_wins_over_openais(m
     assert env.base_url == "http://127.0.0.1:2/v1" and env.retries == 0 and env.retry_delay == 1.0
 
 
-@pytest.mark.parametrize("name,value,message", [
-    ("GRAPHWRIGHT_TIMEOUT", "soon", "GRAPHWRIGHT_TIMEOUT='soon' is not a number"),
-    ("GRAPHWRIGHT_RETRIES", "1.5", "is not a whole number"),
-    ("GRAPHWRIGHT_THREADS", "0", "GRAPHWRIGHT_THREADS must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "name,value,message",
+    [
+        ("GRAPHWRIGHT_TIMEOUT", "soon", "GRAPHWRIGHT_TIMEOUT='soon' is not a number"),
+        ("GRAPHWRIGHT_RETRIES", "1.5", "is not a whole number"),
+        ("GRAPHWRIGHT_THREADS", "0", "GRAPHWRIGHT_THREADS must be at least 1"),
+    ],
+)
 def test_a_bad_number_is_a_clear_error(monkeypatch, name, value, message):
     monkeypatch.setenv(name, value)
     with pytest.raises(UserError, match=re.escape(message)):

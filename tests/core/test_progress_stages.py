@@ -24,15 +24,23 @@ class _Nothing:
 
 def stages_of(system, documents, **kw) -> dict[str, list[str]]:
     heard: dict[str, list[str]] = {}
-    asyncio.run(extract_batch(documents, system, GraphStore.in_memory(),
-                              on_stage=lambda d, stage: heard.setdefault(d.id, []).append(stage), **kw))
+    asyncio.run(
+        extract_batch(
+            documents,
+            system,
+            GraphStore.in_memory(),
+            on_stage=lambda d, stage: heard.setdefault(d.id, []).append(stage),
+            **kw,
+        )
+    )
     return heard
 
 
 def test_a_long_document_reports_each_part_then_storing():
     long = Document(id="long", text="Ada Quist founded Brightmoor. " * 40)
     assert stages_of(_Nothing(), [long], chunk_chars=500) == {
-        "long": ["extracting part 1 of 3", "extracting part 2 of 3", "extracting part 3 of 3", "storing"]}
+        "long": ["extracting part 1 of 3", "extracting part 2 of 3", "extracting part 3 of 3", "storing"]
+    }
 
 
 def test_linking_is_a_stage_and_concurrent_documents_keep_their_own(default_kb):

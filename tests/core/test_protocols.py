@@ -22,8 +22,9 @@ def parameters(function) -> list[tuple[str, object]]:
     return [(p.name, p.kind) for p in inspect.signature(function).parameters.values()]
 
 
-@pytest.mark.parametrize("protocol, implementation", [(KnowledgeBase, LocalKB), (KnowledgeBase, WikidataKB),
-                                                      (ResultStore, GraphStore)])
+@pytest.mark.parametrize(
+    "protocol, implementation", [(KnowledgeBase, LocalKB), (KnowledgeBase, WikidataKB), (ResultStore, GraphStore)]
+)
 def test_each_implementation_takes_the_protocols_parameters(protocol, implementation):
     for name in protocol_methods(protocol):
         theirs = parameters(getattr(implementation, name))

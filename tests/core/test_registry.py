@@ -23,8 +23,12 @@ def test_a_lazy_name_imports_its_module_once_and_only_when_asked(monkeypatch):
         return mod
 
     modules: dict[str, types.ModuleType] = {}  # what import_module keeps: a module is imported once
-    monkeypatch.setattr("importlib.import_module", lambda name: modules.get(name) or modules.setdefault(
-        name, module(name, "round" if name == "widgets_round" else None)))
+    monkeypatch.setattr(
+        "importlib.import_module",
+        lambda name: (
+            modules.get(name) or modules.setdefault(name, module(name, "round" if name == "widgets_round" else None))
+        ),
+    )
     assert registry.names() == ["round", "square"] and "square" in registry and imported == []
     assert registry.get("round") == "a round widget" and registry.get("round") == "a round widget"
     assert imported == ["widgets_round"]

@@ -16,9 +16,15 @@ class _LiteralSubject:
     name = "buggy"
 
     async def run(self, document):
-        subject = Term.literal("311") if "311" in document.text else Term.iri("https://example.org/Omaha", label="Omaha")
-        triple = Triple(subject=subject, predicate=Term.iri("https://example.org/p"), object=Term.iri("https://example.org/o"),
-                        provenance=Provenance(system=self.name))
+        subject = (
+            Term.literal("311") if "311" in document.text else Term.iri("https://example.org/Omaha", label="Omaha")
+        )
+        triple = Triple(
+            subject=subject,
+            predicate=Term.iri("https://example.org/p"),
+            object=Term.iri("https://example.org/o"),
+            provenance=Provenance(system=self.name),
+        )
         return ExtractionResult(document_id=document.id, system=self.name, triples=[triple])
 
 

@@ -10,8 +10,10 @@ from graphwright.remote import fetch
 from tests.support import documents
 from tests.support.site import Answer, site
 
-ARTICLE = ["Saltmarsh Robotics was bought by Kettlewick Marine in 2023, the harbour office said on Monday.",
-           "Kettlewick Marine is run by Duncan Farrier and ships fish from Aberdeen to Bergen every week."]
+ARTICLE = [
+    "Saltmarsh Robotics was bought by Kettlewick Marine in 2023, the harbour office said on Monday.",
+    "Kettlewick Marine is run by Duncan Farrier and ships fish from Aberdeen to Bergen every week.",
+]
 PAGES = [["Page 1 says: the Corra Lynn ferry was built in 1998."], ["Page 2 says: it sails from Oban."]]
 
 
@@ -22,7 +24,11 @@ def answers() -> dict[str, Answer]:
         "/report": (200, {"Content-Type": "application/pdf"}, documents.pdf(PAGES)),
         # the ending says PDF, the server says HTML (a login page in front of a report): the server wins
         "/login.pdf": (200, {"Content-Type": "text/html"}, html),
-        "/notes": (200, {"Content-Type": "text/plain; charset=latin-1"}, "Café Brindle opened in Tralee.".encode("latin-1")),
+        "/notes": (
+            200,
+            {"Content-Type": "text/plain; charset=latin-1"},
+            "Café Brindle opened in Tralee.".encode("latin-1"),
+        ),
         "/unlabelled.pdf": (200, {"Content-Type": "application/octet-stream"}, documents.pdf(PAGES)),
         "/moved": (302, {"Location": "/news"}, b""),
         "/loop": (302, {"Location": "/loop"}, b""),
@@ -86,7 +92,12 @@ def test_a_shared_server_fetches_public_hosts_only(server):
 
     with pytest.raises(InputDocumentError, match=r"local or private address \(127\.0\.0\.1\)"):
         read_url(f"{server}/moved", public_only=True)
-    for local in ("http://169.254.169.254/latest/meta-data", "http://10.1.2.3/", "http://[::1]:8000/", "http://192.168.0.9/"):
+    for local in (
+        "http://169.254.169.254/latest/meta-data",
+        "http://10.1.2.3/",
+        "http://[::1]:8000/",
+        "http://192.168.0.9/",
+    ):
         with pytest.raises(InputDocumentError, match="local or private address"):
             _refuse_local(httpx.Request("GET", local))
     _refuse_local(httpx.Request("GET", "http://93.184.216.34/page"))  # a public address passes

@@ -23,8 +23,11 @@ KEPT, GONE = make_document("doc-kept"), make_document("doc-gone")
 def fill(store: GraphStore) -> None:
     store.add_result(KEPT, make_result(KEPT))  # the same three facts as GONE's: shared edges keep a vote
     gone = make_result(GONE, system="openie")
-    gone.triples = gone.triples + [t.model_copy(update={"object": t.object.model_copy(update={"value": "1867"})})
-                                   for t in gone.triples if t.predicate.label == "date of death"]
+    gone.triples = gone.triples + [
+        t.model_copy(update={"object": t.object.model_copy(update={"value": "1867"})})
+        for t in gone.triples
+        if t.predicate.label == "date of death"
+    ]
     store.add_result(GONE, gone)
     store.add_result(GONE, make_result(GONE))  # a second system's run of the same document
     grow(store, GrowthPolicy(promote_votes=1))
@@ -32,12 +35,20 @@ def fill(store: GraphStore) -> None:
 
 def state(store: GraphStore) -> dict:
     grown = load(store)
-    return {"triples": sorted(map(str, store.triples())), "texts": store.document_texts(),
-            "edges": sorted((e.subject, e.predicate, e.object.value, tuple(sorted(e.sources))) for e in grown.edges.values()),
-            "nodes": sorted((iri, tuple(sorted(n.sources))) for iri, n in grown.nodes.items()),
-            # every export line but the times the runs were recorded at
-            "nquads": sorted(line for line in serialize_graph(store, "nquads", include_provenance=True).decode().splitlines()
-                             if "recordedAt" not in line)}
+    return {
+        "triples": sorted(map(str, store.triples())),
+        "texts": store.document_texts(),
+        "edges": sorted(
+            (e.subject, e.predicate, e.object.value, tuple(sorted(e.sources))) for e in grown.edges.values()
+        ),
+        "nodes": sorted((iri, tuple(sorted(n.sources))) for iri, n in grown.nodes.items()),
+        # every export line but the times the runs were recorded at
+        "nquads": sorted(
+            line
+            for line in serialize_graph(store, "nquads", include_provenance=True).decode().splitlines()
+            if "recordedAt" not in line
+        ),
+    }
 
 
 def test_a_deleted_document_leaves_nothing_behind_and_takes_nothing_else(tmp_path):

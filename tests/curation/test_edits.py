@@ -114,7 +114,11 @@ def test_an_edit_reads_only_the_runs_that_name_its_entity_or_an_edit_changed(sto
     original = store.run_quads
     monkeypatch.setattr(store, "run_quads", lambda d, s: read.append(d) or original(d, s))
     merge = edit_graph(store, Edit(0, "merge", source=MANYA, target=CURIE))
-    assert read == ["doc-2"] and {s for s, _, _ in facts(store)} >= {CURIE} and MANYA not in {s for s, _, _ in facts(store)}
+    assert (
+        read == ["doc-2"]
+        and {s for s, _, _ in facts(store)} >= {CURIE}
+        and MANYA not in {s for s, _, _ in facts(store)}
+    )
     read.clear()
     edit_graph(store, Edit(0, "rename", node=WD + "Q4", label="Someone"))
     assert sorted(read) == ["doc-2", "doc-4"], "the run it names, and the run the merge changed"
@@ -131,8 +135,11 @@ def test_a_merge_killed_at_any_step_leaves_the_store_as_before_or_after(tmp_path
 
     def state(path):
         with GraphStore.open(path) as s:
-            return sorted(map(str, s.triples())), sorted(map(str, s.query("SELECT ?s ?o WHERE { ?s wdt:P19 ?o }"))), \
-                [e.describe() for e in edits(s)]
+            return (
+                sorted(map(str, s.triples())),
+                sorted(map(str, s.query("SELECT ?s ?o WHERE { ?s wdt:P19 ?o }"))),
+                [e.describe() for e in edits(s)],
+            )
 
     for name in ("clean", "killed"):
         with GraphStore.open(tmp_path / name) as s:

@@ -14,13 +14,24 @@ def person(name: str) -> Entity:
     return Entity(iri=name_entity_iri(name), label=name, mentions=[Mention(surface=name)])
 
 
-def triple(subject: str, predicate: str, obj: str, *, sentence: str, confidence: float | None = None,
-           label: str | None = None, system: str = "test") -> Triple:
-    return Triple(subject=Term.iri(name_entity_iri(subject), surface=subject, label=subject),
-                  predicate=Term.iri(predicate, label=label),
-                  object=Term.iri(name_entity_iri(obj), surface=obj, label=obj),
-                  provenance=Provenance(system=system, confidence=confidence,
-                                        evidence=Span(start=0, end=len(sentence), text=sentence)))
+def triple(
+    subject: str,
+    predicate: str,
+    obj: str,
+    *,
+    sentence: str,
+    confidence: float | None = None,
+    label: str | None = None,
+    system: str = "test",
+) -> Triple:
+    return Triple(
+        subject=Term.iri(name_entity_iri(subject), surface=subject, label=subject),
+        predicate=Term.iri(predicate, label=label),
+        object=Term.iri(name_entity_iri(obj), surface=obj, label=obj),
+        provenance=Provenance(
+            system=system, confidence=confidence, evidence=Span(start=0, end=len(sentence), text=sentence)
+        ),
+    )
 
 
 def result(doc: str, triples: list[Triple], entities: list[Entity] = (), system: str = "test") -> ExtractionResult:

@@ -26,8 +26,25 @@ def test_extract_grow_then_maintain_the_grown_graph(tmp_path, default_kb):
     doc, store = tmp_path / "doc.txt", tmp_path / "store"
     doc.write_text(TEXT, encoding="utf-8")
     with ScriptedOpenAIServer(lean_script()) as server:
-        done = runner.invoke(app, ["extract", str(doc), "--system", "cie.network", "--base-url", server.base_url,
-                                   "--model", "scripted", "--no-cache", "--store", str(store), "--out", str(tmp_path / "out"), "--grow"])
+        done = runner.invoke(
+            app,
+            [
+                "extract",
+                str(doc),
+                "--system",
+                "cie.network",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--no-cache",
+                "--store",
+                str(store),
+                "--out",
+                str(tmp_path / "out"),
+                "--grow",
+            ],
+        )
     assert done.exit_code == 0, done.output
     assert "episode 1: 1 runs" in done.output
     stats = json.loads(graph("stats", "--json", store=store).output)
@@ -74,8 +91,14 @@ def test_the_grown_graph_exports_and_answers_queries(tmp_path):
     graph("merge", "--set", "embedder=null", store=store)
     out = tmp_path / "grown.ttl"
     graph("export", str(out), "--grown", store=store)
-    triples = {(t.subject.value, t.predicate.value, t.object.value) for t in ox.parse(out.read_bytes(), format=ox.RdfFormat.TURTLE)}
+    triples = {
+        (t.subject.value, t.predicate.value, t.object.value)
+        for t in ox.parse(out.read_bytes(), format=ox.RdfFormat.TURTLE)
+    }
     assert sum(p == EMPLOYER for _, p, _ in triples) == 1  # one edge: the two names are one company
-    rows = json.loads(graph("query", "--grown", "--json", f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s <{EMPLOYER}> ?o }}",
-                            store=store).output)
+    rows = json.loads(
+        graph(
+            "query", "--grown", "--json", f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s <{EMPLOYER}> ?o }}", store=store
+        ).output
+    )
     assert rows == {"n": "1"}

@@ -19,13 +19,28 @@ DAY1, DAY2 = "2026-11-01T00:00:00+00:00", "2026-11-02T00:00:00+00:00"
 
 
 def edge(state, subject, predicate, obj):
-    return next(e for e in state.edges.values() if e.subject == name_entity_iri(subject)
-                and e.predicate == predicate and e.object.value == name_entity_iri(obj))
+    return next(
+        e
+        for e in state.edges.values()
+        if e.subject == name_entity_iri(subject) and e.predicate == predicate and e.object.value == name_entity_iri(obj)
+    )
 
 
 def test_an_edge_of_a_schema_relation_is_promoted_at_once_and_carries_its_evidence(store):
-    store.add_result(None, result("d1", [triple("Lena Vogt", EMPLOYER, "Nordwind Logistik GmbH",
-                                                sentence="Lena Vogt works at Nordwind Logistik GmbH.")]))
+    store.add_result(
+        None,
+        result(
+            "d1",
+            [
+                triple(
+                    "Lena Vogt",
+                    EMPLOYER,
+                    "Nordwind Logistik GmbH",
+                    sentence="Lena Vogt works at Nordwind Logistik GmbH.",
+                )
+            ],
+        ),
+    )
     [report] = grow(store, POLICY, now=DAY1)
     state = load(store)
     e = edge(state, "Lena Vogt", EMPLOYER, "Nordwind Logistik GmbH")
@@ -39,13 +54,16 @@ def test_an_edge_of_a_schema_relation_is_promoted_at_once_and_carries_its_eviden
 
 def test_a_novel_relation_waits_for_three_documents_then_joins_the_schema(store):
     for i in (1, 2):
-        store.add_result(None, result(f"d{i}", [triple("Nordwind", NOVEL, "Kessler Werke", sentence=f"s{i}",
-                                                       label="supplies parts to")]))
+        store.add_result(
+            None,
+            result(f"d{i}", [triple("Nordwind", NOVEL, "Kessler Werke", sentence=f"s{i}", label="supplies parts to")]),
+        )
     grow(store, POLICY, now=DAY1)
     e = edge(load(store), "Nordwind", NOVEL, "Kessler Werke")
     assert (e.status, e.reason, e.votes, e.confidence) == ("pending", "relation type not in the schema", 2, 0.75)
-    store.add_result(None, result("d3", [triple("Nordwind", NOVEL, "Kessler Werke", sentence="s3",
-                                                label="supplies parts to")]))
+    store.add_result(
+        None, result("d3", [triple("Nordwind", NOVEL, "Kessler Werke", sentence="s3", label="supplies parts to")])
+    )
     [report] = grow(store, POLICY, now=DAY2)
     state = load(store)
     e = edge(state, "Nordwind", NOVEL, "Kessler Werke")
@@ -74,8 +92,16 @@ def test_one_document_read_twice_is_one_vote(store):
 
 
 def test_merging_again_changes_nothing_but_last_seen(store):
-    store.add_result(None, result("d1", [triple("Lena Vogt", EMPLOYER, "Nordwind Logistik GmbH", sentence="a"),
-                                         triple("Nordwind Logistik GmbH", NOVEL, "Kessler Werke", sentence="b")]))
+    store.add_result(
+        None,
+        result(
+            "d1",
+            [
+                triple("Lena Vogt", EMPLOYER, "Nordwind Logistik GmbH", sentence="a"),
+                triple("Nordwind Logistik GmbH", NOVEL, "Kessler Werke", sentence="b"),
+            ],
+        ),
+    )
     store.add_result(None, result("d2", [triple("Lena Vogt", EMPLOYER, "Nordwind Logistik", sentence="c")]))
     grow(store, POLICY, now=DAY1, episode_size=1)
     first = load(store)
@@ -85,7 +111,12 @@ def test_merging_again_changes_nothing_but_last_seen(store):
     assert again.counts() == first.counts()
     for key, e in first.edges.items():
         later = again.edges[key]
-        assert (later.votes, later.status, later.confidence, later.evidence) == (e.votes, e.status, e.confidence, e.evidence)
+        assert (later.votes, later.status, later.confidence, later.evidence) == (
+            e.votes,
+            e.status,
+            e.confidence,
+            e.evidence,
+        )
         assert later.last_seen == DAY2 and later.created_at == DAY1
     assert len(again.episodes) == 3
 
@@ -97,7 +128,11 @@ def test_names_merge_by_alias_and_the_merge_is_recorded(store):
     state = load(store)
     [merge] = state.merges
     assert (merge.source, merge.target, merge.method, merge.document_id) == (
-        name_entity_iri("the Nordwind Logistik"), name_entity_iri("Nordwind Logistik GmbH"), "alias", "d2")
+        name_entity_iri("the Nordwind Logistik"),
+        name_entity_iri("Nordwind Logistik GmbH"),
+        "alias",
+        "d2",
+    )
     assert len(state.nodes) == 2
     e = edge(state, "Lena Vogt", EMPLOYER, "Nordwind Logistik GmbH")
     assert e.votes == 2 and "the Nordwind Logistik" in state.nodes[name_entity_iri("Nordwind Logistik GmbH")].aliases
@@ -113,7 +148,9 @@ def test_kb_entities_and_ambiguous_names_are_never_merged_by_name(store):
     grow(store, POLICY, now=DAY1)
     state = load(store)
     assert len(state.nodes) == 4
-    assert [(m.source, m.target) for m in state.merges] == [(name_entity_iri("jonas berg"), name_entity_iri("Jonas Berg"))]
+    assert [(m.source, m.target) for m in state.merges] == [
+        (name_entity_iri("jonas berg"), name_entity_iri("Jonas Berg"))
+    ]
 
 
 def test_similar_names_merge_above_the_threshold_only(store):
@@ -121,6 +158,7 @@ def test_similar_names_merge_above_the_threshold_only(store):
 
     def embed(texts):
         import numpy as np
+
         return np.array([vectors[t] for t in texts])
 
     store.add_result(None, result("d1", [], entities=[person("Kessler Werke")]))
@@ -244,11 +282,17 @@ def test_name_keys_set_legal_forms_aside():
 
 
 def test_a_short_name_joins_the_full_name_of_the_same_document_only_when_unambiguous(store):
-    store.add_result(None, result("d1", [triple("Kuchta", EMPLOYER, "Sturmfeld", sentence="Kuchta joined Sturmfeld.")],
-                                  entities=[person("Mirela Kuchta"), person("Kuchta"), person("Sturmfeld Frachtwerk"),
-                                            person("Sturmfeld")]))
-    store.add_result(None, result("d2", [], entities=[person("Ottmar Brandis"), person("Clara Brandis"),
-                                                      person("Brandis")]))
+    store.add_result(
+        None,
+        result(
+            "d1",
+            [triple("Kuchta", EMPLOYER, "Sturmfeld", sentence="Kuchta joined Sturmfeld.")],
+            entities=[person("Mirela Kuchta"), person("Kuchta"), person("Sturmfeld Frachtwerk"), person("Sturmfeld")],
+        ),
+    )
+    store.add_result(
+        None, result("d2", [], entities=[person("Ottmar Brandis"), person("Clara Brandis"), person("Brandis")])
+    )
     grow(store, POLICY, now=DAY1)
     state = load(store)
     assert {(m.label, m.method) for m in state.merges} == {("Kuchta", "short name")}  # not "Sturmfeld"
@@ -274,9 +318,12 @@ def test_rebuilding_grows_the_graph_again_under_new_settings(store):
 
 def test_runs_are_grown_in_the_order_they_were_stored_whatever_their_times_digits():
     """The store writes seconds without trailing zeros: "27.91786Z" is before "27.917861Z" though it sorts after."""
+
     class Stored:
         def documents(self):
-            return [{"document_id": "later", "system": "s", "status": "ok", "recorded_at": "2026-11-29T08:29:27.917861Z"},
-                    {"document_id": "first", "system": "s", "status": "ok", "recorded_at": "2026-11-29T08:29:27.91786Z"}]
+            return [
+                {"document_id": "later", "system": "s", "status": "ok", "recorded_at": "2026-11-29T08:29:27.917861Z"},
+                {"document_id": "first", "system": "s", "status": "ok", "recorded_at": "2026-11-29T08:29:27.91786Z"},
+            ]
 
     assert [r["document_id"] for r in pending_runs(Stored(), None, everything=True)] == ["first", "later"]

@@ -25,13 +25,19 @@ def test_cypher_strings_and_names_escape_everything_that_could_end_them():
 
 
 def test_export_writes_nodes_edges_and_a_script(store, tmp_path):
-    store.add_result(None, result("d1", [triple(NASTY, EMPLOYER, "Kessler Werke", sentence="It's; here.",
-                                                label="employer`) RETURN 1 //")]))
+    store.add_result(
+        None,
+        result(
+            "d1", [triple(NASTY, EMPLOYER, "Kessler Werke", sentence="It's; here.", label="employer`) RETURN 1 //")]
+        ),
+    )
     grow(store, GrowthPolicy(embedder=None), now="2026-11-01T00:00:00+00:00")
     files = write_neo4j(load(store), tmp_path / "neo")
     nodes, [edge] = rows(tmp_path / "neo" / "nodes.csv"), rows(tmp_path / "neo" / "relationships.csv")
     assert sorted(n["name"] for n in nodes) == sorted([NASTY, "Kessler Werke"])
-    assert edge[":TYPE"] == "EMPLOYER_RETURN_1" and edge["votes:int"] == "1" and edge["evidence:string[]"] == "It's, here."
+    assert (
+        edge[":TYPE"] == "EMPLOYER_RETURN_1" and edge["votes:int"] == "1" and edge["evidence:string[]"] == "It's, here."
+    )
     script = files[2].read_text(encoding="utf-8")
     assert cypher_string(NASTY) in script and "\n`x`" not in script
     statements = [line for line in script.splitlines() if not line.startswith("//")]

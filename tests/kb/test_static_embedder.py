@@ -38,11 +38,15 @@ def test_static_similar_texts_score_higher_than_unrelated():
     emb = get_embedder("minilm-static")
     sim = lambda a, b: float(emb.embed([a])[0] @ emb.embed([b])[0])  # noqa: E731
     assert sim("place of birth", "born in") > sim("place of birth", "record label")
-    assert sim("member of political party", "she belongs to the Social Democrats") > \
-        sim("member of political party", "the river flows into the sea")
+    assert sim("member of political party", "she belongs to the Social Democrats") > sim(
+        "member of political party", "the river flows into the sea"
+    )
     labels = emb.embed(["member of political party", "place of birth", "employer"])
-    for sentence, want in (("Angela Merkel belongs to the CDU party.", 0), ("She was born in Hamburg.", 1),
-                           ("He works for Siemens as an engineer.", 2)):
+    for sentence, want in (
+        ("Angela Merkel belongs to the CDU party.", 0),
+        ("She was born in Hamburg.", 1),
+        ("He works for Siemens as an engineer.", 2),
+    ):
         assert int(np.argmax(labels @ emb.embed([sentence])[0])) == want, sentence
 
 

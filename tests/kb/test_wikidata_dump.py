@@ -24,9 +24,15 @@ runner = CliRunner()
 
 def _snak(pid: str, value: str, snaktype: str = "value") -> dict:
     kind = "item" if value.startswith("Q") else "property"
-    return {"snaktype": snaktype, "property": pid, "datatype": f"wikibase-{kind}",
-            "datavalue": {"type": "wikibase-entityid",
-                          "value": {"entity-type": kind, "numeric-id": int(value[1:]), "id": value}}}
+    return {
+        "snaktype": snaktype,
+        "property": pid,
+        "datatype": f"wikibase-{kind}",
+        "datavalue": {
+            "type": "wikibase-entityid",
+            "value": {"entity-type": kind, "numeric-id": int(value[1:]), "id": value},
+        },
+    }
 
 
 def _claim(pid: str, value: str, rank: str = "normal", qualifiers: dict[str, list[str]] | None = None) -> dict:
@@ -37,13 +43,27 @@ def _claim(pid: str, value: str, rank: str = "normal", qualifiers: dict[str, lis
     return st
 
 
-def _entity(eid: str, label: str | None, *, lang: str = "en", description: str = "", aliases=(), claims=(),
-            sitelinks: int = 0, kind: str = "item", **extra) -> dict:
-    out = {"type": kind, "id": eid,
-           "labels": {lang: {"language": lang, "value": label}} if label else {},
-           "descriptions": {"en": {"language": "en", "value": description}} if description else {},
-           "aliases": {"en": [{"language": "en", "value": a} for a in aliases]} if aliases else {},
-           "claims": {}, **extra}
+def _entity(
+    eid: str,
+    label: str | None,
+    *,
+    lang: str = "en",
+    description: str = "",
+    aliases=(),
+    claims=(),
+    sitelinks: int = 0,
+    kind: str = "item",
+    **extra,
+) -> dict:
+    out = {
+        "type": kind,
+        "id": eid,
+        "labels": {lang: {"language": lang, "value": label}} if label else {},
+        "descriptions": {"en": {"language": "en", "value": description}} if description else {},
+        "aliases": {"en": [{"language": "en", "value": a} for a in aliases]} if aliases else {},
+        "claims": {},
+        **extra,
+    }
     for st in claims:
         out["claims"].setdefault(st["mainsnak"]["property"], []).append(st)
     if kind == "item":
@@ -52,25 +72,46 @@ def _entity(eid: str, label: str | None, *, lang: str = "en", description: str =
 
 
 ENTITIES = [
-    _entity("Q42", "Douglas Adams", description="English writer and humorist", aliases=["Douglas Noël Adams", "DNA"],
-            claims=[_claim("P31", "Q5")], sitelinks=3),
+    _entity(
+        "Q42",
+        "Douglas Adams",
+        description="English writer and humorist",
+        aliases=["Douglas Noël Adams", "DNA"],
+        claims=[_claim("P31", "Q5")],
+        sitelinks=3,
+    ),
     # only a "mul" label; a deprecated P31 must not count
-    _entity("Q1001", "Mahatma", lang="mul", claims=[_claim("P31", "Q5"), _claim("P31", "Q7278", rank="deprecated")],
-            sitelinks=1),
+    _entity(
+        "Q1001",
+        "Mahatma",
+        lang="mul",
+        claims=[_claim("P31", "Q5"), _claim("P31", "Q7278", rank="deprecated")],
+        sitelinks=1,
+    ),
     _entity("Q5", "human", aliases=["person", "human being"], claims=[_claim("P279", "Q154954")], sitelinks=5),
     _entity("Q154954", "natural person", claims=[_claim("P279", "Q215627")], sitelinks=1),
     _entity("Q215627", "person", claims=[_claim("P279", "Q35120")], sitelinks=2),
     _entity("Q49762", "Christian Democratic Union", aliases=["CDU"], claims=[_claim("P31", "Q7278")], sitelinks=4),
     _entity("Q7278", "political party", claims=[_claim("P279", "Q43229")], sitelinks=2),
     _entity("Q999", "nur Deutsch", lang="de", claims=[_claim("P31", "Q5")], sitelinks=9),  # no English label
-    _entity("P102", "member of political party", kind="property", datatype="wikibase-item",
-            description="the political party of which a person is or has been a member", aliases=["party"],
-            claims=[_claim("P1647", "P463"), _claim("P1855", "Q42"),
-                    _claim("P2302", "Q21503250", qualifiers={"P2308": ["Q5", "Q215627"], "P2309": ["Q21503252"]}),
-                    _claim("P2302", "Q21510865", qualifiers={"P2308": ["Q7278"]}),
-                    _claim("P2302", "Q19474404")]),  # single-value constraint: not a type constraint
-    _entity("P19", "place of birth", kind="property", datatype="wikibase-item",
-            claims=[_claim("P2302", "Q21503250")]),  # declared without its class
+    _entity(
+        "P102",
+        "member of political party",
+        kind="property",
+        datatype="wikibase-item",
+        description="the political party of which a person is or has been a member",
+        aliases=["party"],
+        claims=[
+            _claim("P1647", "P463"),
+            _claim("P1855", "Q42"),
+            _claim("P2302", "Q21503250", qualifiers={"P2308": ["Q5", "Q215627"], "P2309": ["Q21503252"]}),
+            _claim("P2302", "Q21510865", qualifiers={"P2308": ["Q7278"]}),
+            _claim("P2302", "Q19474404"),
+        ],
+    ),  # single-value constraint: not a type constraint
+    _entity(
+        "P19", "place of birth", kind="property", datatype="wikibase-item", claims=[_claim("P2302", "Q21503250")]
+    ),  # declared without its class
     {"type": "lexeme", "id": "L7", "lemmas": {"en": {"language": "en", "value": "cat"}}, "lexicalCategory": "Q1084"},
 ]
 ITEMS = ["Q42", "Q1001", "Q5", "Q154954", "Q215627", "Q49762", "Q7278"]
@@ -101,7 +142,13 @@ def test_dump_import_reads_items_properties_and_constraint_classes(tmp_path, nam
     result = build_from_dump(tmp_path / "kb", dump)
     s = result.stats
     assert (s.entities_read, s.items_kept, s.properties_kept, s.unlabelled, s.other_types, s.malformed) == (
-        11, 7, 2, 1, 1, 0)
+        11,
+        7,
+        2,
+        1,
+        1,
+        0,
+    )
     assert not work_dir(tmp_path / "kb").exists()  # the intermediate files go once the KB is built
     with open_kb(result.path) as kb:
         adams = kb.get("Q42")
@@ -161,7 +208,11 @@ def test_interrupted_import_resumes_without_loss_or_duplicates(tmp_path, name):
     assert not out.exists() and state["stats"]["entities_read"] == 4 and not state["complete"]
     # lines 4 and 5, read after the batch saved at line 3 and before Ctrl-C, were saved too
     assert [json.loads(x)["id"] for x in (work / "entities.jsonl").read_text().splitlines()] == [
-        "Q42", "Q1001", "Q5", "Q154954"]
+        "Q42",
+        "Q1001",
+        "Q5",
+        "Q154954",
+    ]
     with open(work / "entities.jsonl", "ab") as fh:  # as if killed halfway through writing a line
         fh.write(b'{"id":"Q49762","label":"Christ')
     seen = []
@@ -244,11 +295,14 @@ def test_truncated_gzip_names_the_file_and_line(tmp_path):
     assert not (tmp_path / "kb").exists()
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"id,label\nQ42,Douglas Adams\n", "line 1 starts with b'id,label': not a Wikidata JSON dump"),
-    (b"", "is empty: not a Wikidata JSON dump"),
-    (b"{no json\n{nor this\n", "none of its 2 entity lines could be read"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"id,label\nQ42,Douglas Adams\n", "line 1 starts with b'id,label': not a Wikidata JSON dump"),
+        (b"", "is empty: not a Wikidata JSON dump"),
+        (b"{no json\n{nor this\n", "none of its 2 entity lines could be read"),
+    ],
+)
 def test_not_a_dump_is_a_clear_error(tmp_path, content, message):
     dump = tmp_path / "dump.json"
     dump.write_bytes(content)
@@ -269,8 +323,12 @@ def test_missing_dump_and_foreign_output_folder_fail_before_reading(tmp_path):
 
 def test_sitelinks_in_entity_jsonl_are_optional(tmp_path):
     path = tmp_path / "entities.jsonl"
-    path.write_text(json.dumps({"id": "Q1", "label": "Universe", "sitelinks": 250}) + "\n"
-                    + json.dumps({"id": "Q2", "label": "Earth"}) + "\n")
+    path.write_text(
+        json.dumps({"id": "Q1", "label": "Universe", "sitelinks": 250})
+        + "\n"
+        + json.dumps({"id": "Q2", "label": "Earth"})
+        + "\n"
+    )
     with open_kb(build_kb(tmp_path / "kb", properties_dir=False, arnold_dir=False, entity_files=[path])) as kb:
         assert kb.get("Q1").sitelinks == 250 and kb.get("Q2").sitelinks is None  # as in KBs built before
         assert kb.sparql("SELECT ?n WHERE { wd:Q1 wikibase:sitelinks ?n }")[0]["n"] == "250"
@@ -296,10 +354,13 @@ def test_cli_builds_from_a_dump_and_keeps_it_on_rerun(tmp_path):
         assert kb.get("Q1001").label == "Mahatma"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--wikidata-dump", "DUMP", "--keep-types", "Q5,human"], "--keep-types takes item ids"),
-    (["--min-sitelinks", "3", "--properties", "x"], "filter a --wikidata-dump"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--wikidata-dump", "DUMP", "--keep-types", "Q5,human"], "--keep-types takes item ids"),
+        (["--min-sitelinks", "3", "--properties", "x"], "filter a --wikidata-dump"),
+    ],
+)
 def test_cli_rejects_bad_dump_options(tmp_path, args, message):
     dump = write_dump(tmp_path / "dump.json")
     args = [str(dump) if a == "DUMP" else a for a in args]

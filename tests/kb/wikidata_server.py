@@ -17,60 +17,111 @@ WD = "http://www.wikidata.org/entity/"
 WDT = "http://www.wikidata.org/prop/direct/"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
-TRICKY_LABEL = 'Foo "bar" } UNION { ?x ?p ?o } \\ \'baz\''
+TRICKY_LABEL = "Foo \"bar\" } UNION { ?x ?p ?o } \\ 'baz'"
 
 
 def _item(qid: str, label: str, description: str = "", aliases=(), claims=None, **extra) -> dict:
-    return {"id": qid, "type": "property" if qid.startswith("P") else "item",
-            "labels": {"en": {"language": "en", "value": label}},
-            "descriptions": {"en": {"language": "en", "value": description}} if description else {},
-            "aliases": {"en": [{"language": "en", "value": a} for a in aliases]} if aliases else {},
-            "claims": claims or {}, **extra}
+    return {
+        "id": qid,
+        "type": "property" if qid.startswith("P") else "item",
+        "labels": {"en": {"language": "en", "value": label}},
+        "descriptions": {"en": {"language": "en", "value": description}} if description else {},
+        "aliases": {"en": [{"language": "en", "value": a} for a in aliases]} if aliases else {},
+        "claims": claims or {},
+        **extra,
+    }
 
 
 def _claim(pid: str, value: str, qualifiers: dict | None = None) -> dict:
-    snak = {"snaktype": "value", "property": pid,
-            "datavalue": {"value": {"entity-type": "item", "id": value}, "type": "wikibase-entityid"}}
+    snak = {
+        "snaktype": "value",
+        "property": pid,
+        "datavalue": {"value": {"entity-type": "item", "id": value}, "type": "wikibase-entityid"},
+    }
     st = {"mainsnak": snak, "type": "statement", "rank": "normal"}
     if qualifiers:
-        st["qualifiers"] = {q: [{"snaktype": "value", "property": q, "datavalue": {"value": {"id": v}}}]
-                            for q, v in qualifiers.items()}
+        st["qualifiers"] = {
+            q: [{"snaktype": "value", "property": q, "datavalue": {"value": {"id": v}}}] for q, v in qualifiers.items()
+        }
     return st
 
 
 ENTITIES = {
-    "Q2685": _item("Q2685", "Arnold Schwarzenegger", "Austrian-American actor", ["Arnie"], {"P31": [_claim("P31", "Q5")]}),
+    "Q2685": _item(
+        "Q2685", "Arnold Schwarzenegger", "Austrian-American actor", ["Arnie"], {"P31": [_claim("P31", "Q5")]}
+    ),
     "Q5": _item("Q5", "human", "common name of Homo sapiens"),
     "Q83396": _item("Q83396", "Eleanor Roosevelt", "First Lady of the United States"),
     "Q29552": _item("Q29552", "Democratic Party", "political party in the United States"),
-    "P102": _item("P102", "member of political party", "the political party of which a person is a member",
-                  ["party"], {"P1647": [_claim("P1647", "P463")],
-                              "P1855": [_claim("P1855", "Q83396", {"P102": "Q29552"})],
-                              "P2302": [_claim("P2302", "Q21503250", {"P2308": "Q5"}),  # subject type: human
-                                        _claim("P2302", "Q21510865", {"P2308": "Q7278"}),  # value type: party
-                                        _claim("P2302", "Q19474404")]},  # single-value: not a type constraint
-                  datatype="wikibase-item"),
-    "P463": _item("P463", "member of", "organization to which the subject belongs", [],
-                  {"P1647": [_claim("P1647", "P361")]}, datatype="wikibase-item"),
+    "P102": _item(
+        "P102",
+        "member of political party",
+        "the political party of which a person is a member",
+        ["party"],
+        {
+            "P1647": [_claim("P1647", "P463")],
+            "P1855": [_claim("P1855", "Q83396", {"P102": "Q29552"})],
+            "P2302": [
+                _claim("P2302", "Q21503250", {"P2308": "Q5"}),  # subject type: human
+                _claim("P2302", "Q21510865", {"P2308": "Q7278"}),  # value type: party
+                _claim("P2302", "Q19474404"),
+            ],
+        },  # single-value: not a type constraint
+        datatype="wikibase-item",
+    ),
+    "P463": _item(
+        "P463",
+        "member of",
+        "organization to which the subject belongs",
+        [],
+        {"P1647": [_claim("P1647", "P361")]},
+        datatype="wikibase-item",
+    ),
     "P361": _item("P361", "part of", "object of which the subject is a part", datatype="wikibase-item"),
-    "P4100": _item("P4100", "parliamentary group", "parliamentary group to which a member belongs",
-                   {}, {"P1647": [_claim("P1647", "P102")]}, datatype="wikibase-item"),
+    "P4100": _item(
+        "P4100",
+        "parliamentary group",
+        "parliamentary group to which a member belongs",
+        {},
+        {"P1647": [_claim("P1647", "P102")]},
+        datatype="wikibase-item",
+    ),
     "Q999": _item("Q999", TRICKY_LABEL, "an item whose label tries to break out of a SPARQL string"),
 }
 
 SEARCH = {  # (search, type) -> wbsearchentities results
     ("Arnold Schwarzenegger", "item"): [
-        {"id": "Q2685", "label": "Arnold Schwarzenegger", "description": "Austrian-American actor", "aliases": ["Arnie"],
-         "match": {"type": "label", "language": "en", "text": "Arnold Schwarzenegger"}},
-        {"id": "Q901541", "label": "Patrick Schwarzenegger", "description": "American actor",
-         "match": {"type": "label", "language": "en", "text": "Patrick Schwarzenegger"}}],
+        {
+            "id": "Q2685",
+            "label": "Arnold Schwarzenegger",
+            "description": "Austrian-American actor",
+            "aliases": ["Arnie"],
+            "match": {"type": "label", "language": "en", "text": "Arnold Schwarzenegger"},
+        },
+        {
+            "id": "Q901541",
+            "label": "Patrick Schwarzenegger",
+            "description": "American actor",
+            "match": {"type": "label", "language": "en", "text": "Patrick Schwarzenegger"},
+        },
+    ],
     ("Arnie", "item"): [
-        {"id": "Q2685", "label": "Arnold Schwarzenegger", "description": "Austrian-American actor",
-         "match": {"type": "alias", "language": "en", "text": "Arnie"}}],
+        {
+            "id": "Q2685",
+            "label": "Arnold Schwarzenegger",
+            "description": "Austrian-American actor",
+            "match": {"type": "alias", "language": "en", "text": "Arnie"},
+        }
+    ],
     ("member of political party", "property"): [
-        {"id": "P102", "label": "member of political party", "datatype": "wikibase-item",
-         "description": "the political party of which a person is a member",
-         "match": {"type": "label", "language": "en", "text": "member of political party"}}],
+        {
+            "id": "P102",
+            "label": "member of political party",
+            "datatype": "wikibase-item",
+            "description": "the political party of which a person is a member",
+            "match": {"type": "label", "language": "en", "text": "member of political party"},
+        }
+    ],
 }
 FULLTEXT = {"the party a politician belongs to": ["Property:P102", "Property:P463"]}
 
@@ -82,8 +133,14 @@ def make_store() -> ox.Store:
         store.add(ox.Quad(nn(WD + rid), nn(RDFS_LABEL), lit(ent["labels"]["en"]["value"], language="en")))
         for a in ent.get("aliases", {}).get("en", []):
             store.add(ox.Quad(nn(WD + rid), nn(SKOS_ALT), lit(a["value"], language="en")))
-    for s, p, o in [("Q2685", "P31", "Q5"), ("Q5", "P279", "Q215627"), ("Q215627", "P279", "Q795052"),
-                    ("P102", "P1647", "P463"), ("P463", "P1647", "P361"), ("P4100", "P1647", "P102")]:
+    for s, p, o in [
+        ("Q2685", "P31", "Q5"),
+        ("Q5", "P279", "Q215627"),
+        ("Q215627", "P279", "Q795052"),
+        ("P102", "P1647", "P463"),
+        ("P463", "P1647", "P361"),
+        ("P4100", "P1647", "P102"),
+    ]:
         store.add(ox.Quad(nn(WD + s), nn(WDT + p), nn(WD + o)))
     return store
 

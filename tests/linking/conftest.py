@@ -15,16 +15,30 @@ from tests.kb.fakes import HashEmbedder
 ENTITIES = [
     {"id": "Q5", "label": "human", "description": "any member of Homo sapiens"},
     {"id": "Q43229", "label": "organization", "description": "social entity with a collective goal"},
-    {"id": "Q4830453", "label": "business", "description": "organization selling goods or services",
-     "subclass_of": ["Q43229"]},
+    {
+        "id": "Q4830453",
+        "label": "business",
+        "description": "organization selling goods or services",
+        "subclass_of": ["Q43229"],
+    },
     {"id": "Q2221906", "label": "geographic location", "description": "point or area on Earth's surface"},
     {"id": "Q515", "label": "city", "description": "large human settlement", "subclass_of": ["Q2221906"]},
     {"id": "Q202444", "label": "given name", "description": "part of a personal name"},
     {"id": "Q618779", "label": "award", "description": "something given in recognition of an achievement"},
-    {"id": "Q467464", "label": "Katrín Jakobsdóttir", "aliases": ["Katrin Jakobsdottir"],
-     "description": "Prime Minister of Iceland", "types": ["Q5"]},
-    {"id": "Q7186", "label": "Marie Curie", "aliases": ["Maria Skłodowska-Curie", "Madame Curie"],
-     "description": "Polish-French physicist and chemist", "types": ["Q5"]},
+    {
+        "id": "Q467464",
+        "label": "Katrín Jakobsdóttir",
+        "aliases": ["Katrin Jakobsdottir"],
+        "description": "Prime Minister of Iceland",
+        "types": ["Q5"],
+    },
+    {
+        "id": "Q7186",
+        "label": "Marie Curie",
+        "aliases": ["Maria Skłodowska-Curie", "Madame Curie"],
+        "description": "Polish-French physicist and chemist",
+        "types": ["Q5"],
+    },
     {"id": "Q40747", "label": "Pierre", "description": "male given name", "types": ["Q202444"]},
     {"id": "Q90", "label": "Paris", "description": "capital city of France", "types": ["Q515"]},
     {"id": "Q1055", "label": "Hamburg", "description": "city in Germany", "types": ["Q515"]},
@@ -35,7 +49,13 @@ ENTITIES = [
 PROPERTIES = [
     {"id": "P26", "label": "spouse", "datatype": "wikibase-item", "subject_types": ["Q5"], "value_types": ["Q5"]},
     {"id": "P112", "label": "founded by", "datatype": "wikibase-item", "value_types": ["Q5", "Q43229"]},
-    {"id": "P108", "label": "employer", "datatype": "wikibase-item", "subject_types": ["Q5"], "value_types": ["Q43229"]},
+    {
+        "id": "P108",
+        "label": "employer",
+        "datatype": "wikibase-item",
+        "subject_types": ["Q5"],
+        "value_types": ["Q43229"],
+    },
     {"id": "P159", "label": "headquarters location", "datatype": "wikibase-item", "value_types": ["Q2221906"]},
     {"id": "P166", "label": "award received", "datatype": "wikibase-item", "value_types": ["Q618779"]},
     {"id": "P569", "label": "date of birth", "datatype": "time", "subject_types": ["Q5"]},
@@ -56,9 +76,13 @@ def _jsonl(path: Path, rows: list[dict]) -> Path:
 @pytest.fixture(scope="session")
 def small_kb(tmp_path_factory) -> LocalKB:
     root = tmp_path_factory.mktemp("linking-kb")
-    path = build_kb(root / "kb", properties_dir=False, arnold_dir=False,
-                    entity_files=[_jsonl(root / "entities.jsonl", ENTITIES)],
-                    property_files=[_jsonl(root / "properties.jsonl", PROPERTIES)])
+    path = build_kb(
+        root / "kb",
+        properties_dir=False,
+        arnold_dir=False,
+        entity_files=[_jsonl(root / "entities.jsonl", ENTITIES)],
+        property_files=[_jsonl(root / "properties.jsonl", PROPERTIES)],
+    )
     return LocalKB(path, embedder=HashEmbedder())
 
 

@@ -15,15 +15,26 @@ from graphwright.model import Document, ExtractionResult, Provenance, Term, Trip
 
 class Found:
     """A system that found the given facts."""
+
     name = "found"
 
     def __init__(self, *facts: tuple[str, str, str]):
         self.facts = facts
 
     async def run(self, document: Document) -> ExtractionResult:
-        return ExtractionResult(document_id=document.id, system=self.name, triples=[
-            Triple(subject=Term.literal(s, surface=s), predicate=Term.iri(WDT + p), object=Term.literal(o, surface=o),
-                   provenance=Provenance(system=self.name)) for s, p, o in self.facts])
+        return ExtractionResult(
+            document_id=document.id,
+            system=self.name,
+            triples=[
+                Triple(
+                    subject=Term.literal(s, surface=s),
+                    predicate=Term.iri(WDT + p),
+                    object=Term.literal(o, surface=o),
+                    provenance=Provenance(system=self.name),
+                )
+                for s, p, o in self.facts
+            ],
+        )
 
 
 def glossing(*glosses: str) -> ScriptedLLM:
@@ -32,8 +43,10 @@ def glossing(*glosses: str) -> ScriptedLLM:
 
 def objects(result: ExtractionResult) -> dict[str, str | None]:
     """Each object's name -> the QID it is linked to, None: minted."""
-    return {t.object.surface: None if is_unlinked(t.object.value) else parse_wikidata_id(t.object.value)
-            for t in result.triples}
+    return {
+        t.object.surface: None if is_unlinked(t.object.value) else parse_wikidata_id(t.object.value)
+        for t in result.triples
+    }
 
 
 def checked(default_kb, reader, text: str, *facts) -> ExtractionResult:
@@ -42,42 +55,65 @@ def checked(default_kb, reader, text: str, *facts) -> ExtractionResult:
 
 def test_a_place_the_gloss_puts_in_another_country_is_minted(default_kb):
     reader = glossing("an ancient city in Turkey")
-    out = checked(default_kb, reader, "Ilse Morgen excavated at Troy for eleven seasons.",
-                  ("Ilse Morgen", "P937", "Troy"))
+    out = checked(
+        default_kb, reader, "Ilse Morgen excavated at Troy for eleven seasons.", ("Ilse Morgen", "P937", "Troy")
+    )
     assert objects(out) == {"Troy": None}  # not Troy, Alabama, the KB's only Troy of that kind
     assert "1. Troy" in reader.calls[0]["messages"][1]["content"]
     assert out.usage.llm_calls == 1 and "an ancient city in Turkey" in json.dumps(out.extra["link_check"])
 
 
 def test_a_gloss_that_agrees_keeps_the_link(default_kb):
-    out = checked(default_kb, glossing("the capital city of Malta"), "Ilse Morgen moved to Valletta in 2019.",
-                  ("Ilse Morgen", "P551", "Valletta"))
+    out = checked(
+        default_kb,
+        glossing("the capital city of Malta"),
+        "Ilse Morgen moved to Valletta in 2019.",
+        ("Ilse Morgen", "P551", "Valletta"),
+    )
     assert objects(out) == {"Valletta": "Q23800"}
 
 
 def test_a_work_of_another_kind_is_minted(default_kb):
-    out = checked(default_kb, glossing("a novel by Leo Tolstoy"), "Ilse Morgen translated War and Peace in 1990.",
-                  ("War and Peace", "P50", "Leo Tolstoy"), ("Ilse Morgen", "P800", "War and Peace"))
+    out = checked(
+        default_kb,
+        glossing("a novel by Leo Tolstoy"),
+        "Ilse Morgen translated War and Peace in 1990.",
+        ("War and Peace", "P50", "Leo Tolstoy"),
+        ("Ilse Morgen", "P800", "War and Peace"),
+    )
     assert objects(out)["War and Peace"] is None  # the KB holds films of the name, not the novel
 
 
 def test_a_person_is_not_a_work_of_that_field(default_kb):
-    """"a film director" glosses a person, not a film."""
-    out = checked(default_kb, glossing("an American film director"), "Ilse Morgen worked with Steven Spielberg.",
-                  ("Ilse Morgen", "P1327", "Steven Spielberg"))
+    """ "a film director" glosses a person, not a film."""
+    out = checked(
+        default_kb,
+        glossing("an American film director"),
+        "Ilse Morgen worked with Steven Spielberg.",
+        ("Ilse Morgen", "P1327", "Steven Spielberg"),
+    )
     assert objects(out) == {"Steven Spielberg": "Q8877"}
 
 
 def test_a_country_and_a_name_the_text_settles_are_not_asked(default_kb):
     reader = ScriptedLLM([])  # any call fails the test
-    out = checked(default_kb, reader, "Ilse Morgen grew up in Norway and moved to London, England.",
-                  ("Ilse Morgen", "P27", "Norway"), ("Ilse Morgen", "P551", "London"))
+    out = checked(
+        default_kb,
+        reader,
+        "Ilse Morgen grew up in Norway and moved to London, England.",
+        ("Ilse Morgen", "P27", "Norway"),
+        ("Ilse Morgen", "P551", "London"),
+    )
     assert objects(out) == {"Norway": "Q20", "London": "Q84"} and not reader.calls
 
 
 def test_a_model_that_fails_leaves_the_links_of_the_text_with_a_warning(default_kb):
-    out = checked(default_kb, ScriptedLLM([LLMUnavailableError("no server")]), "Ilse Morgen moved to Valletta.",
-                  ("Ilse Morgen", "P551", "Valletta"))
+    out = checked(
+        default_kb,
+        ScriptedLLM([LLMUnavailableError("no server")]),
+        "Ilse Morgen moved to Valletta.",
+        ("Ilse Morgen", "P551", "Valletta"),
+    )
     assert objects(out) == {"Valletta": "Q23800"} and any("links not checked" in w for w in out.warnings)
 
 

@@ -20,11 +20,14 @@ def linker(default_kb):
         outcome = Resolver(judge, Document(text=text)).link_or_mint(surface, names.record(surface), None, "value", text)
         value = outcome.terms[0].value
         return None if is_unlinked(value) else parse_wikidata_id(value)
+
     return link
 
 
 def test_the_county_and_state_the_text_names_choose_the_town(linker):
-    text = "The band formed in Birmingham, where Jefferson County's steel mills once employed half of Alabama's workers."
+    text = (
+        "The band formed in Birmingham, where Jefferson County's steel mills once employed half of Alabama's workers."
+    )
     assert linker(text, "Birmingham") == "Q79867"  # Birmingham, Alabama, not the English city
 
 
@@ -44,8 +47,10 @@ def test_a_country_stays_the_country_before_its_capital(linker):
 
 
 def test_a_book_is_not_the_race_nor_the_film_of_its_name(linker):
-    text = ("J. R. R. Tolkien was a professor at Oxford when he published The Hobbit in 1937. Its sequel, "
-            "The Lord of the Rings, came out in three volumes.")
+    text = (
+        "J. R. R. Tolkien was a professor at Oxford when he published The Hobbit in 1937. Its sequel, "
+        "The Lord of the Rings, came out in three volumes."
+    )
     assert linker(text, "The Hobbit") is None  # not Q74359, the fictional race "Hobbit"
     assert linker(text, "The Lord of the Rings") is None  # not Q127367, the 2001 film with that alias
 

@@ -9,8 +9,10 @@ from graphwright.kb.namespaces import WDT
 from graphwright.linking import LinkJudge, resolve
 from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple
 
-TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the University "
-        "of Bergen. Brine & Kelp, a seaweed farm in Ålesund, sells to Denmark.")
+TEXT = (
+    "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the University "
+    "of Bergen. Brine & Kelp, a seaweed farm in Ålesund, sells to Denmark."
+)
 
 
 @pytest.fixture(scope="module")
@@ -18,30 +20,50 @@ def linked(default_kb):
     judge, doc = LinkJudge(default_kb), Document(text=TEXT)
 
     def run(*facts: tuple[str, str, str]) -> ExtractionResult:
-        triples = [Triple(subject=Term.literal(s, surface=s), predicate=Term.iri(WDT + p),
-                          object=Term.literal(o, surface=o), provenance=Provenance(system="test"))
-                   for s, p, o in facts]
+        triples = [
+            Triple(
+                subject=Term.literal(s, surface=s),
+                predicate=Term.iri(WDT + p),
+                object=Term.literal(o, surface=o),
+                provenance=Provenance(system="test"),
+            )
+            for s, p, o in facts
+        ]
         return resolve(ExtractionResult(document_id=doc.id, system="test", triples=triples), doc, judge)
+
     return run
 
 
 def shown(result) -> set[tuple[str, str, str]]:
-    return {(t.subject.label, t.predicate.value.removeprefix(WDT), t.object.label or t.object.surface)
-            for t in result.triples}
+    return {
+        (t.subject.label, t.predicate.value.removeprefix(WDT), t.object.label or t.object.surface)
+        for t in result.triples
+    }
 
 
 def test_a_person_has_no_inception_nor_place_of_formation(linked):
-    out = linked(("Maren Solberg", "P69", "University of Bergen"),  # schooling: she is a person
-                 ("Maren Solberg", "P571", "2016"), ("Maren Solberg", "P740", "Stavanger"),
-                 ("Tidewater Instruments", "P571", "2016"), ("Tidewater Instruments", "P740", "Stavanger"))
-    assert shown(out) == {("Maren Solberg", "P69", "University of Bergen"), ("Tidewater Instruments", "P571", "2016"),
-                          ("Tidewater Instruments", "P740", "Stavanger")}
+    out = linked(
+        ("Maren Solberg", "P69", "University of Bergen"),  # schooling: she is a person
+        ("Maren Solberg", "P571", "2016"),
+        ("Maren Solberg", "P740", "Stavanger"),
+        ("Tidewater Instruments", "P571", "2016"),
+        ("Tidewater Instruments", "P740", "Stavanger"),
+    )
+    assert shown(out) == {
+        ("Maren Solberg", "P69", "University of Bergen"),
+        ("Tidewater Instruments", "P571", "2016"),
+        ("Tidewater Instruments", "P740", "Stavanger"),
+    }
     misfits = [d for d in out.extra["linking"] if d.get("decision") == "type misfit"]
     assert len(misfits) == 2 and all("is a person" in d["reason"] for d in misfits)
 
 
 def test_a_city_or_an_unknown_name_is_no_country(linked):
-    out = linked(("Brine & Kelp", "P17", "Ålesund"), ("Brine & Kelp", "P17", "Stavanger"),
-                 ("Brine & Kelp", "P17", "Denmark"), ("Maren Solberg", "P27", "Bergen"))
+    out = linked(
+        ("Brine & Kelp", "P17", "Ålesund"),
+        ("Brine & Kelp", "P17", "Stavanger"),
+        ("Brine & Kelp", "P17", "Denmark"),
+        ("Maren Solberg", "P27", "Bergen"),
+    )
     assert shown(out) == {("Brine & Kelp", "P17", "Denmark")}
     assert sum("not a country" in w or "no country" in w for w in out.warnings) == 3

@@ -8,47 +8,53 @@ from graphwright.linking.literals import XSD, typed_value
 from graphwright.linking.names import full_name, is_number_or_date, match_name, names_fit
 
 
-@pytest.mark.parametrize("surface,names,kind", [
-    ("Marie Curie", ["Marie Curie"], "exact"),
-    ("marie  CURIE", ["Marie Curie"], "exact"),
-    ("Katrin Jakobsdottir", ["Katrín Jakobsdóttir"], "exact"),  # accents do not make another name
-    ("Madame Curie", ["Marie Curie", "Madame Curie"], "exact"),  # an alias
-    ("Toronto, Canada", ["Toronto"], "exact"),  # the name, then where it is
-    ("Schwarzeneger", ["Schwarzenegger"], "spelling"),
-    ("Curie", ["Marie Curie"], "part"),
-    ("Afghan", ["Afghanistan"], "demonym"),
-    # look-alikes: a shared first name, a shared word, most letters
-    ("Katrin Vogel", ["Katrín Jakobsdóttir"], "none"),
-    ("Jonas Berg", ["Jonas Rivera"], "none"),
-    ("Pierre Curie", ["Pierre"], "none"),
-    ("Irène Joliot-Curie", ["Irene Cara"], "none"),
-    ("Nordwind Logistics", ["logistics"], "none"),
-    ("chemist", ["biochemistry"], "none"),
-    ("Jon", ["Jonas"], "none"),
-    ("The Bridge", ["bridge"], "none"),  # a proper name is not the common noun it contains
-    ("the bridge", ["bridge"], "exact"),
-    ("The Hague", ["The Hague"], "exact"),
-])
+@pytest.mark.parametrize(
+    "surface,names,kind",
+    [
+        ("Marie Curie", ["Marie Curie"], "exact"),
+        ("marie  CURIE", ["Marie Curie"], "exact"),
+        ("Katrin Jakobsdottir", ["Katrín Jakobsdóttir"], "exact"),  # accents do not make another name
+        ("Madame Curie", ["Marie Curie", "Madame Curie"], "exact"),  # an alias
+        ("Toronto, Canada", ["Toronto"], "exact"),  # the name, then where it is
+        ("Schwarzeneger", ["Schwarzenegger"], "spelling"),
+        ("Curie", ["Marie Curie"], "part"),
+        ("Afghan", ["Afghanistan"], "demonym"),
+        # look-alikes: a shared first name, a shared word, most letters
+        ("Katrin Vogel", ["Katrín Jakobsdóttir"], "none"),
+        ("Jonas Berg", ["Jonas Rivera"], "none"),
+        ("Pierre Curie", ["Pierre"], "none"),
+        ("Irène Joliot-Curie", ["Irene Cara"], "none"),
+        ("Nordwind Logistics", ["logistics"], "none"),
+        ("chemist", ["biochemistry"], "none"),
+        ("Jon", ["Jonas"], "none"),
+        ("The Bridge", ["bridge"], "none"),  # a proper name is not the common noun it contains
+        ("the bridge", ["bridge"], "exact"),
+        ("The Hague", ["The Hague"], "exact"),
+    ],
+)
 def test_match_name(surface, names, kind):
     assert match_name(surface, names).kind == kind
 
 
-@pytest.mark.parametrize("datatype,text,lexical,xsd", [
-    ("time", "1911", "1911", "gYear"),
-    ("time", "in 1911", "1911", "gYear"),
-    ("time", "March 1911", "1911-03", "gYearMonth"),
-    ("time", "7 November 1867", "1867-11-07", "date"),
-    ("time", "November 7, 1867", "1867-11-07", "date"),
-    ("time", "1867-11-07", "1867-11-07", "date"),
-    ("time", "+1867-11-07T00:00:00Z", "1867-11-07", "date"),  # Wikibase's own spelling
-    ("time", "1911-00-00T00:00:00Z", "1911", "gYear"),
-    ("quantity", "1,200", "1200", "decimal"),
-    ("quantity", "3.5 million people", "3500000", "decimal"),
-    ("quantity", "42 km", "42", "decimal"),
-    ("string", "ACME-7", "ACME-7", "string"),
-    ("external-id", "113230702", "113230702", "string"),
-    ("url", "https://example.org", "https://example.org", "anyURI"),
-])
+@pytest.mark.parametrize(
+    "datatype,text,lexical,xsd",
+    [
+        ("time", "1911", "1911", "gYear"),
+        ("time", "in 1911", "1911", "gYear"),
+        ("time", "March 1911", "1911-03", "gYearMonth"),
+        ("time", "7 November 1867", "1867-11-07", "date"),
+        ("time", "November 7, 1867", "1867-11-07", "date"),
+        ("time", "1867-11-07", "1867-11-07", "date"),
+        ("time", "+1867-11-07T00:00:00Z", "1867-11-07", "date"),  # Wikibase's own spelling
+        ("time", "1911-00-00T00:00:00Z", "1911", "gYear"),
+        ("quantity", "1,200", "1200", "decimal"),
+        ("quantity", "3.5 million people", "3500000", "decimal"),
+        ("quantity", "42 km", "42", "decimal"),
+        ("string", "ACME-7", "ACME-7", "string"),
+        ("external-id", "113230702", "113230702", "string"),
+        ("url", "https://example.org", "https://example.org", "anyURI"),
+    ],
+)
 def test_typed_value(datatype, text, lexical, xsd):
     value = typed_value(datatype, text)
     assert (value.lexical, value.datatype) == (lexical, XSD + xsd)
@@ -59,10 +65,18 @@ def test_monolingual_text_is_a_language_tagged_string():
     assert (value.lexical, value.lang) == ("Nordwind Logistik GmbH", "en")
 
 
-@pytest.mark.parametrize("datatype,text", [
-    ("time", "Paris"), ("time", "31 February 2000"), ("time", "March 13th"), ("quantity", "many"),
-    ("quantity", "7 November 1867"), ("wikibase-item", "Paris"), ("globe-coordinate", "48.85, 2.35"),
-])
+@pytest.mark.parametrize(
+    "datatype,text",
+    [
+        ("time", "Paris"),
+        ("time", "31 February 2000"),
+        ("time", "March 13th"),
+        ("quantity", "many"),
+        ("quantity", "7 November 1867"),
+        ("wikibase-item", "Paris"),
+        ("globe-coordinate", "48.85, 2.35"),
+    ],
+)
 def test_values_that_do_not_parse_give_none(datatype, text):
     assert typed_value(datatype, text) is None
 
@@ -74,20 +88,29 @@ def test_numbers_and_dates_are_not_names():
     assert not is_number_or_date("1860 Munich") and not is_number_or_date("3 Doors Down")  # names
 
 
+TEXT = (
+    "Kenji Sato-Whitfield was mayor of Ridgecrest Falls. He won the Grand Prix de Vernay. Katrin Vogel founded "
+    "Nordwind Logistics in Hamburg. In Hamburg it grew. He studied at the University of Toronto in Toronto, Canada. "
+    "Marie Curie was born in Warsaw. Curie moved to Paris."
+)
 
-TEXT = ("Kenji Sato-Whitfield was mayor of Ridgecrest Falls. He won the Grand Prix de Vernay. Katrin Vogel founded "
-        "Nordwind Logistics in Hamburg. In Hamburg it grew. He studied at the University of Toronto in Toronto, Canada. "
-        "Marie Curie was born in Warsaw. Curie moved to Paris.")
 
-
-@pytest.mark.parametrize("mention,name", [
-    ("Falls", "Ridgecrest Falls"), ("Grand Prix", "Grand Prix de Vernay"), ("Logistics", "Nordwind Logistics"),
-    ("Vogel", "Katrin Vogel"), ("University", "University of Toronto"),
-    ("Hamburg", "Hamburg"),  # "In" starts a sentence; it is not part of the name
-    ("Toronto", "Toronto"),  # "of" only joins a name rightwards
-    ("Curie", "Curie"),  # one occurrence stands alone
-    ("Whitfield", "Whitfield"), ("mayor", "mayor"), ("Paris", "Paris"),
-])
+@pytest.mark.parametrize(
+    "mention,name",
+    [
+        ("Falls", "Ridgecrest Falls"),
+        ("Grand Prix", "Grand Prix de Vernay"),
+        ("Logistics", "Nordwind Logistics"),
+        ("Vogel", "Katrin Vogel"),
+        ("University", "University of Toronto"),
+        ("Hamburg", "Hamburg"),  # "In" starts a sentence; it is not part of the name
+        ("Toronto", "Toronto"),  # "of" only joins a name rightwards
+        ("Curie", "Curie"),  # one occurrence stands alone
+        ("Whitfield", "Whitfield"),
+        ("mayor", "mayor"),
+        ("Paris", "Paris"),
+    ],
+)
 def test_full_name_grows_a_piece_of_a_name(mention, name):
     assert full_name(mention, TEXT) == name
 

@@ -16,9 +16,12 @@ UNLINKED = "https://graphwright.dev/entity/"
 def triple(doc: Document, s: tuple[str, str], p: str, o: tuple[str, str] | str, literal: bool = False) -> Triple:
     """(surface, Q id) subject, P id, and an item object (surface, Q id) or a literal."""
     obj = Term.literal(o) if literal else Term.iri(WD + o[1], surface=o[0] or None)
-    return Triple(subject=Term.iri(WD + s[1], surface=s[0] or None), predicate=Term.iri(WDT + p), object=obj,
-                  provenance=Provenance(system="test", evidence=doc.sentence_around(doc.find(s[0] or "x")
-                                                                                    or doc.span(0, 1))))
+    return Triple(
+        subject=Term.iri(WD + s[1], surface=s[0] or None),
+        predicate=Term.iri(WDT + p),
+        object=obj,
+        provenance=Provenance(system="test", evidence=doc.sentence_around(doc.find(s[0] or "x") or doc.span(0, 1))),
+    )
 
 
 def run(judge, text: str, *triples) -> ExtractionResult:
@@ -28,35 +31,56 @@ def run(judge, text: str, *triples) -> ExtractionResult:
 
 
 def test_an_exact_name_of_the_right_type_is_linked(judge, small_kb):
-    evidence, decision = judge.judge("Madame Curie", small_kb.get("Q7186"), document="Madame Curie", sentence="",
-                                     prop=small_kb.get("P26"), role="value")
+    evidence, decision = judge.judge(
+        "Madame Curie",
+        small_kb.get("Q7186"),
+        document="Madame Curie",
+        sentence="",
+        prop=small_kb.get("P26"),
+        role="value",
+    )
     assert evidence.name.kind == "exact" and evidence.type_fit is True
     assert decision.linked and decision.confidence >= 0.5
 
 
 def test_a_look_alike_name_is_not_linked(judge, small_kb):
-    _, decision = judge.judge("Katrin Vogel", small_kb.get("Q467464"), document="Katrin Vogel founded it.",
-                              sentence="Katrin Vogel founded it.", prop=small_kb.get("P112"), role="value")
+    _, decision = judge.judge(
+        "Katrin Vogel",
+        small_kb.get("Q467464"),
+        document="Katrin Vogel founded it.",
+        sentence="Katrin Vogel founded it.",
+        prop=small_kb.get("P112"),
+        role="value",
+    )
     assert not decision.linked and "not its name" in decision.reason
 
 
 def test_an_exact_name_of_the_wrong_type_is_not_linked(judge, small_kb):
-    _, decision = judge.judge("Pierre", small_kb.get("Q40747"), document="Pierre", sentence="",
-                              prop=small_kb.get("P26"), role="value")
+    _, decision = judge.judge(
+        "Pierre", small_kb.get("Q40747"), document="Pierre", sentence="", prop=small_kb.get("P26"), role="value"
+    )
     assert not decision.linked and "type" in decision.reason
 
 
 def test_a_short_form_needs_the_full_name_in_the_document(judge, small_kb):
     marie = small_kb.get("Q7186")
-    assert judge.judge("Curie", marie, document="Marie Curie was born in Warsaw. Curie moved to Paris.",
-                       sentence="Curie moved to Paris.")[1].linked
+    assert judge.judge(
+        "Curie",
+        marie,
+        document="Marie Curie was born in Warsaw. Curie moved to Paris.",
+        sentence="Curie moved to Paris.",
+    )[1].linked
     assert not judge.judge("Curie", marie, document="Curie moved to Paris.", sentence="Curie moved to Paris.")[1].linked
 
 
 def test_unknown_people_and_companies_are_minted_not_forced_on_look_alikes(judge):
     text = "Katrin Vogel founded Nordwind Logistics in Hamburg."
-    out = run(judge, text, (("Nordwind Logistics", "Q177777"), "P112", ("Katrin Vogel", "Q467464")),
-              (("Nordwind Logistics", "Q177777"), "P159", ("Hamburg", "Q1055")))
+    out = run(
+        judge,
+        text,
+        (("Nordwind Logistics", "Q177777"), "P112", ("Katrin Vogel", "Q467464")),
+        (("Nordwind Logistics", "Q177777"), "P159", ("Hamburg", "Q1055")),
+    )
     founded, hq = out.triples
     assert founded.subject.value == UNLINKED + "Nordwind%20Logistics" and founded.subject.label == "Nordwind Logistics"
     assert founded.object.value == UNLINKED + "Katrin%20Vogel" and founded.object.label == "Katrin Vogel"
@@ -79,8 +103,12 @@ def test_a_name_of_only_separators_is_dropped_not_minted(judge):
 
 def test_a_fact_relating_an_entity_to_itself_is_dropped(judge):
     text = "Katrin Vogel founded Nordwind Logistics."
-    out = run(judge, text, (("Katrin Vogel", "Q467464"), "P19", ("Katrin Vogel", "Q467464")),
-              (("Nordwind Logistics", "Q177777"), "P112", ("Katrin Vogel", "Q467464")))
+    out = run(
+        judge,
+        text,
+        (("Katrin Vogel", "Q467464"), "P19", ("Katrin Vogel", "Q467464")),
+        (("Nordwind Logistics", "Q177777"), "P112", ("Katrin Vogel", "Q467464")),
+    )
     assert [(t.subject.label, t.object.label) for t in out.triples] == [("Nordwind Logistics", "Katrin Vogel")]
     assert any("relates Katrin Vogel to itself" in w for w in out.warnings)
 
@@ -99,9 +127,13 @@ def test_a_kb_entity_of_the_wrong_type_drops_the_triple(judge):
 
 def test_years_are_literals_and_never_items(judge):
     text = "Marie Curie was born on 7 November 1867. She won the Nobel Prize in Chemistry in 1911."
-    out = run(judge, text, (("Marie Curie", "Q7186"), "P569", ("7 November 1867", "Q2075")),
-              (("Marie Curie", "Q7186"), "P166", ("1911", "Q2075")),
-              (("Marie Curie", "Q7186"), "P166", ("Nobel Prize in Chemistry", "Q44585")))
+    out = run(
+        judge,
+        text,
+        (("Marie Curie", "Q7186"), "P569", ("7 November 1867", "Q2075")),
+        (("Marie Curie", "Q7186"), "P166", ("1911", "Q2075")),
+        (("Marie Curie", "Q7186"), "P166", ("Nobel Prize in Chemistry", "Q44585")),
+    )
     born, award = out.triples
     assert (born.object.kind, born.object.value, born.object.datatype) == ("literal", "1867-11-07", XSD + "date")
     assert award.object.value == WD + "Q44585"
@@ -110,9 +142,13 @@ def test_years_are_literals_and_never_items(judge):
 
 def test_literal_datatypes(judge):
     text = "Nordwind Logistics, officially Nordwind Logistik GmbH, employs 1,200 people."
-    out = run(judge, text, (("Nordwind Logistics", "Q177777"), "P1082", "1,200", True),
-              (("Nordwind Logistics", "Q177777"), "P1448", "Nordwind Logistik GmbH", True),
-              (("Nordwind Logistics", "Q177777"), "P569", "officially", True))
+    out = run(
+        judge,
+        text,
+        (("Nordwind Logistics", "Q177777"), "P1082", "1,200", True),
+        (("Nordwind Logistics", "Q177777"), "P1448", "Nordwind Logistik GmbH", True),
+        (("Nordwind Logistics", "Q177777"), "P569", "officially", True),
+    )
     population, name = out.triples
     assert (population.object.value, population.object.datatype) == ("1200", XSD + "decimal")
     assert (name.object.value, name.object.lang, name.object.datatype) == ("Nordwind Logistik GmbH", "en", None)
@@ -128,8 +164,12 @@ def test_coordinated_names_become_two_entities(judge):
 
 def test_an_entity_the_text_does_not_name_is_dropped(judge):
     doc = Document(text="She won it.")
-    t = Triple(subject=Term.iri(WD + "Q7186"), predicate=Term.iri(WDT + "P166"), object=Term.iri(WD + "Q44585"),
-               provenance=Provenance(system="test"))
+    t = Triple(
+        subject=Term.iri(WD + "Q7186"),
+        predicate=Term.iri(WDT + "P166"),
+        object=Term.iri(WD + "Q44585"),
+        provenance=Provenance(system="test"),
+    )
     out = Resolver(judge, doc).result(ExtractionResult(document_id=doc.id, system="test", triples=[t]))
     assert out.triples == [] and "not named in the text" in out.warnings[0]
 
@@ -144,13 +184,18 @@ def test_coordinated_kb_entities_are_each_linked(judge):
     text = "Nordwind Logistics ships freight between Paris and Hamburg."
     out = run(judge, text, (("Nordwind Logistics", "Q177777"), "P159", ("Paris and Hamburg", "Q90")))
     assert sorted(t.object.value for t in out.triples) == [WD + "Q1055", WD + "Q90"]
-    solo = run(judge, "It is Hamburg and Kiel.", (("Nordwind Logistics", "Q177777"), "P159", ("Hamburg and Kiel", "Q90")))
+    solo = run(
+        judge, "It is Hamburg and Kiel.", (("Nordwind Logistics", "Q177777"), "P159", ("Hamburg and Kiel", "Q90"))
+    )
     assert [t.object.value for t in solo.triples] == [UNLINKED + "Hamburg%20and%20Kiel"]  # Kiel alone is no name
 
 
 def test_a_piece_of_a_longer_name_is_not_linked_on_its_own(judge):
-    out = run(judge, "Katrin Vogel founded Nordwind Logistics in Hamburg.",
-              (("Katrin Vogel", "Q467464"), "P108", ("Logistics", "Q177777")))
+    out = run(
+        judge,
+        "Katrin Vogel founded Nordwind Logistics in Hamburg.",
+        (("Katrin Vogel", "Q467464"), "P108", ("Logistics", "Q177777")),
+    )
     (t,) = out.triples
     assert t.object.value == UNLINKED + "Nordwind%20Logistics" and t.object.surface == "Nordwind Logistics"
 

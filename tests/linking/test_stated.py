@@ -9,8 +9,10 @@ from graphwright.linking.stated import dates_in, drop_unstated, names_stated, nu
 from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple
 from graphwright.model.schema import name_entity_iri
 
-TEXT = ("Maren Solberg founded Tidewater Instruments, the Danish maker of ocean sensors, in Stavanger in "
-        "2016. The firm had eighty-five staff and revenue of 4.2 million euro by 30 July 2021.")
+TEXT = (
+    "Maren Solberg founded Tidewater Instruments, the Danish maker of ocean sensors, in Stavanger in "
+    "2016. The firm had eighty-five staff and revenue of 4.2 million euro by 30 July 2021."
+)
 
 
 def fact(subject: Term, prop: str, obj: Term) -> Triple:
@@ -29,8 +31,10 @@ def kept(*triples: Triple, kb=None) -> list[tuple[str, str]]:
 
 def test_a_copied_example_about_real_entities_is_dropped_and_counted():
     maren = name("Maren Solberg")
-    merkel_facts = [fact(maren, "P106", Term.iri(WD + "Q169470", surface="physicist", label="physicist")),
-                    fact(maren, "P19", Term.iri(WD + "Q64", surface="Berlin", label="Berlin"))]
+    merkel_facts = [
+        fact(maren, "P106", Term.iri(WD + "Q169470", surface="physicist", label="physicist")),
+        fact(maren, "P19", Term.iri(WD + "Q64", surface="Berlin", label="Berlin")),
+    ]
     stated = fact(name("Tidewater Instruments"), "P112", maren)
     doc = Document(text=TEXT)
     result = drop_unstated(ExtractionResult(document_id=doc.id, system="test", triples=[*merkel_facts, stated]), doc)

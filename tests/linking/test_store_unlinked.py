@@ -16,14 +16,33 @@ VOGEL = "https://graphwright.dev/entity/Katrin%20Vogel"
 def _result(doc: Document) -> ExtractionResult:
     prov = Provenance(system="test", evidence=doc.sentence_around(doc.find("Katrin Vogel")))
     vogel = Term.iri(VOGEL, surface="Katrin Vogel", label="Katrin Vogel")
-    return ExtractionResult(document_id=doc.id, system="test", triples=[
-        Triple(subject=vogel, predicate=Term.iri(WDT + "P19"), object=Term.iri(WD + "Q1055", label="Hamburg"),
-               provenance=prov),
-        Triple(subject=vogel, predicate=Term.iri(WDT + "P569"), object=Term.literal("1971", datatype=XSD + "gYear"),
-               provenance=prov),
-        Triple(subject=vogel, predicate=Term.iri(WDT + "P1448"), object=Term.literal("Frau Vogel", lang="en"),
-               provenance=prov)],
-        entities=[Entity(iri=VOGEL, label="Katrin Vogel", types=[WD + "Q5"], mentions=[Mention(surface="Katrin Vogel")])])
+    return ExtractionResult(
+        document_id=doc.id,
+        system="test",
+        triples=[
+            Triple(
+                subject=vogel,
+                predicate=Term.iri(WDT + "P19"),
+                object=Term.iri(WD + "Q1055", label="Hamburg"),
+                provenance=prov,
+            ),
+            Triple(
+                subject=vogel,
+                predicate=Term.iri(WDT + "P569"),
+                object=Term.literal("1971", datatype=XSD + "gYear"),
+                provenance=prov,
+            ),
+            Triple(
+                subject=vogel,
+                predicate=Term.iri(WDT + "P1448"),
+                object=Term.literal("Frau Vogel", lang="en"),
+                provenance=prov,
+            ),
+        ],
+        entities=[
+            Entity(iri=VOGEL, label="Katrin Vogel", types=[WD + "Q5"], mentions=[Mention(surface="Katrin Vogel")])
+        ],
+    )
 
 
 def test_unlinked_entities_and_literals_round_trip(tmp_path):
@@ -38,7 +57,13 @@ def test_unlinked_entities_and_literals_round_trip(tmp_path):
     assert [str(r["e"]).strip("<>") for r in rows] == [VOGEL]
     export_graph(store, tmp_path / "g.ttl")
     ttl = (tmp_path / "g.ttl").read_text(encoding="utf-8")
-    parsed = {(str(t.predicate), str(t.object)) for t in ox.parse(ttl.encode(), format=ox.RdfFormat.TURTLE)
-              if t.subject == ox.NamedNode(VOGEL)}
-    assert {(f"<{WDT}P569>", f'"1971"^^<{XSD}gYear>'), (f"<{WDT}P1448>", '"Frau Vogel"@en'),
-            ("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://graphwright.dev/ns#UnlinkedEntity>")} <= parsed
+    parsed = {
+        (str(t.predicate), str(t.object))
+        for t in ox.parse(ttl.encode(), format=ox.RdfFormat.TURTLE)
+        if t.subject == ox.NamedNode(VOGEL)
+    }
+    assert {
+        (f"<{WDT}P569>", f'"1971"^^<{XSD}gYear>'),
+        (f"<{WDT}P1448>", '"Frau Vogel"@en'),
+        ("<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>", "<https://graphwright.dev/ns#UnlinkedEntity>"),
+    } <= parsed

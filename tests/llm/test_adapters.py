@@ -38,7 +38,8 @@ async def test_the_cache_keys_an_adapter_by_its_identity_and_leaves_untuned_keys
     await cached.chat(MESSAGES, adapter="facts")
     assert len(inner.calls) == 2 and cached.hits == 1
     assert cache_key("m", MESSAGES, None, temperature=0.0, max_tokens=None) in {
-        row[0] for row in cached._db.execute("SELECT key FROM responses")}
+        row[0] for row in cached._db.execute("SELECT key FROM responses")
+    }
     inner._adapters = {"facts": "facts.gguf@bbbbbbbbbbbb"}  # a new adapter file is a new model
     await cached.chat(MESSAGES, adapter="facts")
     assert len(inner.calls) == 3
@@ -60,9 +61,13 @@ def test_a_shipped_adapter_is_used_only_as_recorded(tmp_path, monkeypatch):
     monkeypatch.setattr(adapters_module.resources, "files", lambda package: folder)
 
     good = hashlib.sha256(b"weights").hexdigest()
-    monkeypatch.setattr(adapters_module, "SHIPPED", {("m", "facts"): AdapterSpec("facts", "m", "m-facts-adapter.gguf", good)})
+    monkeypatch.setattr(
+        adapters_module, "SHIPPED", {("m", "facts"): AdapterSpec("facts", "m", "m-facts-adapter.gguf", good)}
+    )
     assert shipped_adapters("m") == {"facts": folder / "adapters" / "m-facts-adapter.gguf"}
     assert shipped_adapters("other") == {}
-    monkeypatch.setattr(adapters_module, "SHIPPED", {("m", "facts"): AdapterSpec("facts", "m", "m-facts-adapter.gguf", "0" * 64)})
+    monkeypatch.setattr(
+        adapters_module, "SHIPPED", {("m", "facts"): AdapterSpec("facts", "m", "m-facts-adapter.gguf", "0" * 64)}
+    )
     with pytest.raises(UserError, match="sha256 differs"):
         shipped_adapters("m")

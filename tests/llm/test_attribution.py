@@ -37,7 +37,8 @@ async def test_each_documents_calls_are_counted_under_their_agents_even_when_doc
     llm = TracingLLM(ScriptedLLM(["ok"] * 20), tmp_path / "trace.jsonl")
     one, two = await asyncio.gather(
         run_document(TwoAgents(llm, 1), Document(text="one"), chunk_chars=1000, max_chars=1000),
-        run_document(TwoAgents(llm, 3), Document(text="two"), chunk_chars=1000, max_chars=1000))
+        run_document(TwoAgents(llm, 3), Document(text="two"), chunk_chars=1000, max_chars=1000),
+    )
     assert {a: u.llm_calls for a, u in one.usage_by_agent.items()} == {"planner": 1, "writer": 1, UNNAMED: 1}
     assert {a: u.llm_calls for a, u in two.usage_by_agent.items()} == {"planner": 1, "writer": 3, UNNAMED: 1}
     assert sum(u.prompt_tokens for u in two.usage_by_agent.values()) == two.usage.prompt_tokens

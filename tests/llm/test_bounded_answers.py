@@ -71,20 +71,26 @@ def _peak(fn) -> tuple[object, int]:
 def _bounded(llm: ScriptedLLM) -> None:
     """Nothing sent back to the model is longer than the echo and error caps."""
     for call in llm.calls[1:]:
-        for message in call["messages"][len(MESSAGES):]:
+        for message in call["messages"][len(MESSAGES) :]:
             assert len(message["content"]) <= max(REJECTED_ECHO, CUT_OFF_ECHO) + ERROR_CHARS + 200
 
 
-@pytest.mark.parametrize("answer", [
-    "[" + "1, " * 2_000_000 + "1]",  # 6 MB of JSON
-    "The model rambles on about Graz {and [Austria]. " * 110_000,  # 5 MB of prose
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "[" + "1, " * 2_000_000 + "1]",  # 6 MB of JSON
+        "The model rambles on about Graz {and [Austria]. " * 110_000,  # 5 MB of prose
+    ],
+)
 def test_an_answer_of_megabytes_is_refused_unread_with_its_size(answer):
     assert len(answer) > 5_000_000
     tracemalloc.start()
     try:
-        with pytest.raises(ModelOutputError, match=rf"{len(answer):,} characters long, more than the "
-                                                   rf"{MAX_ANSWER_CHARS:,} accepted") as info:
+        with pytest.raises(
+            ModelOutputError,
+            match=rf"{len(answer):,} characters long, more than the "
+            rf"{MAX_ANSWER_CHARS:,} accepted",
+        ) as info:
             parse_output(answer, Person)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -111,12 +117,15 @@ async def test_a_megabyte_answer_that_is_cut_off_keeps_its_complete_part():
     assert len(reply.parsed.people) > 30_000 and all(p.name == "Ada" for p in reply.parsed.people)
 
 
-@pytest.mark.parametrize("answer", [
-    "[" * DEEP + "]" * DEEP,
-    "[" * DEEP,
-    '{"a":' * DEEP + "1" + "}" * DEEP,
-    '{"a":' * DEEP + "1",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "[" * DEEP + "]" * DEEP,
+        "[" * DEEP,
+        '{"a":' * DEEP + "1" + "}" * DEEP,
+        '{"a":' * DEEP + "1",
+    ],
+)
 async def test_deep_nesting_is_a_parse_error_not_a_recursion_error(answer):
     with pytest.raises(ModelOutputError, match="recursion limit exceeded"):
         parse_output(answer, Nested)
@@ -148,13 +157,16 @@ def test_an_error_naming_a_huge_key_is_clipped():
     assert len(str(info.value)) <= ERROR_CHARS + 2
 
 
-@pytest.mark.parametrize("answer", [
-    '{"name": "Ada',
-    '{"name": "' + "x" * 900_000,
-    '{"names": ["' + "a}" * 450_000,  # every brace inside the open string: once a full scan per brace
-    '{"name": "Ada\\',
-    '{"name": "Ada\\"',
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"name": "Ada',
+        '{"name": "' + "x" * 900_000,
+        '{"names": ["' + "a}" * 450_000,  # every brace inside the open string: once a full scan per brace
+        '{"name": "Ada\\',
+        '{"name": "Ada\\"',
+    ],
+)
 def test_an_unterminated_string_is_a_parse_error_and_nothing_to_salvage(answer):
     with pytest.raises(ModelOutputError, match="EOF while parsing a string"):
         parse_output(answer, Person)
@@ -194,11 +206,14 @@ def test_salvage_keeps_complete_values_and_stops_after_the_first_json_value():
     assert salvage('{"b": [1, 2', Loose) is None  # complete values, but never what the model needs
 
 
-@pytest.mark.parametrize("text", [
-    "```json\n" + " \n" * 2_500_000,  # an unclosed fence over 5 MB of blank lines: minutes with the old regex
-    "```" + "x```" * 1_250_000,
-    "```json\n" + "{" * 5_000_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```json\n" + " \n" * 2_500_000,  # an unclosed fence over 5 MB of blank lines: minutes with the old regex
+        "```" + "x```" * 1_250_000,
+        "```json\n" + "{" * 5_000_000,
+    ],
+)
 def test_extract_json_is_linear_on_pathological_fences(text):
     started = time.perf_counter()
     extract_json(text)
@@ -206,13 +221,16 @@ def test_extract_json_is_linear_on_pathological_fences(text):
     assert time.perf_counter() - started < 5  # generous: linear takes ~0.05 s; quadratic took minutes
 
 
-@pytest.mark.parametrize("text, body", [
-    ('```json\n{"a": 1}\n```', '{"a": 1}'),
-    ('```{"a": 1}```', '{"a": 1}'),
-    ('text ```json {"a": 1}``` more ```x```', '{"a": 1}'),
-    ('```json\n{"a": 1}', '```json\n{"a": 1}'),  # an unclosed fence: the whole text
-    ("``````", ""),
-])
+@pytest.mark.parametrize(
+    "text, body",
+    [
+        ('```json\n{"a": 1}\n```', '{"a": 1}'),
+        ('```{"a": 1}```', '{"a": 1}'),
+        ('text ```json {"a": 1}``` more ```x```', '{"a": 1}'),
+        ('```json\n{"a": 1}', '```json\n{"a": 1}'),  # an unclosed fence: the whole text
+        ("``````", ""),
+    ],
+)
 def test_extract_json_reads_the_first_fence(text, body):
     assert extract_json(text) == body
 

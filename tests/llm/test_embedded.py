@@ -76,8 +76,12 @@ async def test_embedded_schema_max_length_closes_a_runaway_string(small_model):
     from graphwright.papers.agentre.outputs import THOUGHT_CHARS, react_step_model
 
     step = react_step_model(["SearchSamples", "Finish"], ["Work_For"])
-    prompt = [{"role": "user", "content": "Answer in JSON. The thought is the word 'ha' repeated 500 times. "
-                                          "Then choose Finish."}]
+    prompt = [
+        {
+            "role": "user",
+            "content": "Answer in JSON. The thought is the word 'ha' repeated 500 times. Then choose Finish.",
+        }
+    ]
     llm = EmbeddedLLM(model_path=small_model, n_ctx=1024, threads=1)
     try:
         response = await llm.chat(prompt, json_schema=step.model_json_schema(), max_tokens=400)
@@ -116,8 +120,9 @@ async def test_the_embedded_model_ends_an_answer_where_a_stop_condition_holds():
     llm = EmbeddedLLM("qwen2.5-coder-0.5b", threads=2, n_ctx=1024, adapters={})
     try:
         with stopping(lambda text: text.count("\n") >= 5):
-            response = await llm.chat([{"role": "user", "content": "Count from 1 to 100, one number per line."}],
-                                      max_tokens=300)
+            response = await llm.chat(
+                [{"role": "user", "content": "Count from 1 to 100, one number per line."}], max_tokens=300
+            )
     finally:
         await llm.aclose()
     assert response.finish_reason == "length" and response.text.count("\n") == 5

@@ -99,8 +99,9 @@ def test_busy_cores_counts_other_processes_not_this_one():
         stop.set()
         worker.join()
     # measured once the other process spins: its interpreter's start-up is no part of the window
-    other = subprocess.Popen([sys.executable, "-c", "print('spinning', flush=True)\nwhile True: pass"],
-                             stdout=subprocess.PIPE, text=True)
+    other = subprocess.Popen(
+        [sys.executable, "-c", "print('spinning', flush=True)\nwhile True: pass"], stdout=subprocess.PIPE, text=True
+    )
     try:
         other.stdout.readline()
         theirs = busy_cores(window=0.5)

@@ -112,9 +112,11 @@ def test_openai_compat_retry_after_is_honoured():
 
 async def test_the_servers_prompt_cache_and_time_split_are_read():
     """OpenAI's cached_tokens and llama.cpp's timings (its server sends both) land in the usage."""
-    body = {"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 300, "completion_tokens": 20, "prompt_tokens_details": {"cached_tokens": 280}},
-            "timings": {"cache_n": 280, "prompt_n": 20, "prompt_ms": 450.0, "predicted_n": 20, "predicted_ms": 1200.0}}
+    body = {
+        "choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 300, "completion_tokens": 20, "prompt_tokens_details": {"cached_tokens": 280}},
+        "timings": {"cache_n": 280, "prompt_n": 20, "prompt_ms": 450.0, "predicted_n": 20, "predicted_ms": 1200.0},
+    }
     usage = (await backend(Server(httpx.Response(200, json=body))).chat(MESSAGES)).usage
     assert (usage.prompt_tokens, usage.cached_prompt_tokens, usage.completion_tokens) == (300, 280, 20)
     assert (usage.prompt_seconds, usage.generation_seconds) == (0.45, 1.2)

@@ -69,8 +69,13 @@ def test_an_answer_ended_early_counts_the_tokens_the_server_timed():
     from graphwright.llm.streaming import ChunkCollector
 
     collector = ChunkCollector(None, lambda text: text.endswith("stop"))
-    chunk = lambda piece, n: {"choices": [{"delta": {"content": piece}}],  # noqa: E731
-                              "timings": {"prompt_n": 40, "cache_n": 60, "predicted_n": n, "predicted_ms": 50.0 * n}}
+
+    def chunk(piece, n):
+        return {
+            "choices": [{"delta": {"content": piece}}],
+            "timings": {"prompt_n": 40, "cache_n": 60, "predicted_n": n, "predicted_ms": 50.0 * n},
+        }
+
     assert collector.add(chunk("go on ", 1)) is False
     assert collector.add(chunk("stop", 2)) is True
     response = collector.response("m", 1.0)

@@ -93,8 +93,18 @@ async def test_a_cache_hit_spends_no_model_time(tmp_path):
     class Timed(ScriptedLLM):
         async def chat(self, messages, **kwargs):
             response = await super().chat(messages, **kwargs)
-            return response.model_copy(update={"usage": response.usage.model_copy(update={
-                "seconds": 3.0, "prompt_seconds": 2.0, "generation_seconds": 1.0, "cached_prompt_tokens": 5})})
+            return response.model_copy(
+                update={
+                    "usage": response.usage.model_copy(
+                        update={
+                            "seconds": 3.0,
+                            "prompt_seconds": 2.0,
+                            "generation_seconds": 1.0,
+                            "cached_prompt_tokens": 5,
+                        }
+                    )
+                }
+            )
 
     llm = CachedLLM(Timed(["{}"]), tmp_path / "cache.sqlite")
     first, hit = await llm.chat(MESSAGES), await llm.chat(MESSAGES)

@@ -15,12 +15,18 @@ from graphwright.systems.base import make_system
 
 TEXT = "Lena Vogt works for Nordwind Logistik. Nordwind Logistik is based in Kiel."
 SPARSE = {"entities": {"Person": ["Lena Vogt"]}, "relations": {}}
-FULL = {"entities": {"Person": ["Lena Vogt"], "Organization": ["Nordwind Logistik"], "Place": ["Kiel"]},
-        "relations": {"works_for": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
-                      "based_in": [{"subject": "Nordwind Logistik", "object": "Kiel"}]}}
-SCHEMA = ("name: company\nrelations:\n"
-          "  works_for: {description: a person employed by an organisation, head: [Person], tail: [Organization]}\n"
-          "  based_in: {description: an organisation seated in a place, head: [Organization], tail: [Place]}\n")
+FULL = {
+    "entities": {"Person": ["Lena Vogt"], "Organization": ["Nordwind Logistik"], "Place": ["Kiel"]},
+    "relations": {
+        "works_for": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
+        "based_in": [{"subject": "Nordwind Logistik", "object": "Kiel"}],
+    },
+}
+SCHEMA = (
+    "name: company\nrelations:\n"
+    "  works_for: {description: a person employed by an organisation, head: [Person], tail: [Organization]}\n"
+    "  based_in: {description: an organisation seated in a place, head: [Organization], tail: [Place]}\n"
+)
 
 
 @pytest.fixture
@@ -44,8 +50,16 @@ def test_guided_extracts_again_with_the_density_feedback_until_adequate(schema_f
     result = asyncio.run(kgr.run(Document(text=TEXT)))
     assert result.status == "ok" and result.extra["tools"]["stopped"] == "density adequate"
     assert [a for a, _, _ in actions(result)] == [
-        "extract", "query_extraction_density", "query_quality_metrics", "query_iterative_feedback", "extract",
-        "query_extraction_density", "query_entity_disambiguation", "query_kg_storage", "finish"]
+        "extract",
+        "query_extraction_density",
+        "query_quality_metrics",
+        "query_iterative_feedback",
+        "extract",
+        "query_extraction_density",
+        "query_entity_disambiguation",
+        "query_kg_storage",
+        "finish",
+    ]
     refine = llm.calls[1]["messages"][-1]["content"]
     assert json.dumps(SPARSE["entities"]) in refine and "needs_more_extraction" in refine and "Kiel" in refine
     assert llm.calls[0]["json_schema"]["properties"]["relations"]["properties"].keys() == {"works_for", "based_in"}
@@ -60,8 +74,11 @@ def test_guided_stops_when_the_model_changes_nothing(schema_file):
     kgr, llm = system("agentic-kgr", [json.dumps(SPARSE), json.dumps(SPARSE)], schema_file)
     result = asyncio.run(kgr.run(Document(text=TEXT)))
     assert result.extra["tools"]["stopped"] == "extraction unchanged" and len(llm.calls) == 2
-    assert actions(result)[-3:] == [("query_entity_disambiguation", True, False), ("query_kg_storage", True, False),
-                                    ("finish", True, False)]
+    assert actions(result)[-3:] == [
+        ("query_entity_disambiguation", True, False),
+        ("query_kg_storage", True, False),
+        ("finish", True, False),
+    ]
     assert [e.label for e in result.entities] == ["Lena Vogt"]
 
 
@@ -83,31 +100,54 @@ def act(action, **fields):
 
 
 def test_the_agent_is_told_when_it_breaks_the_workflow(schema_file):
-    script = [act("query_kg_storage"), act("extract", kg=FULL), act("query_entity_disambiguation"),
-              act("query_extraction_density", arguments={"domain": "news"}),
-              act("query_quality_metrics", arguments={"bogus": 1}), act("query_entity_disambiguation"),
-              act("finish"), act("query_kg_storage"), act("finish")]
+    script = [
+        act("query_kg_storage"),
+        act("extract", kg=FULL),
+        act("query_entity_disambiguation"),
+        act("query_extraction_density", arguments={"domain": "news"}),
+        act("query_quality_metrics", arguments={"bogus": 1}),
+        act("query_entity_disambiguation"),
+        act("finish"),
+        act("query_kg_storage"),
+        act("finish"),
+    ]
     kgr, llm = system("agentic-kgr.agent", script, schema_file)
     result = asyncio.run(kgr.run(Document(text=TEXT)))
     assert [(a, ok) for a, ok, _ in actions(result)] == [
-        ("query_kg_storage", False), ("extract", True), ("query_entity_disambiguation", False),
-        ("query_extraction_density", True), ("query_quality_metrics", False), ("query_entity_disambiguation", True),
-        ("finish", False), ("query_kg_storage", True), ("finish", True)]
+        ("query_kg_storage", False),
+        ("extract", True),
+        ("query_entity_disambiguation", False),
+        ("query_extraction_density", True),
+        ("query_quality_metrics", False),
+        ("query_entity_disambiguation", True),
+        ("finish", False),
+        ("query_kg_storage", True),
+        ("finish", True),
+    ]
     steps = result.extra["trajectory"]["steps"]
     assert steps[0]["error"].startswith("extract first") and "bogus" in steps[4]["error"]
     assert "query_extraction_density first" in steps[2]["error"]
     # each turn shows the history so far, errors included
     assert "ERROR: extract first" in llm.calls[1]["messages"][-1]["content"]
-    assert result.extra["tools"]["stopped"] == "finished" and result.extra["tools"]["failed"] == 3 and len(result.triples) == 2
+    assert (
+        result.extra["tools"]["stopped"] == "finished"
+        and result.extra["tools"]["failed"] == 3
+        and len(result.triples) == 2
+    )
 
 
 def test_an_agent_out_of_steps_still_stores_its_last_extraction(schema_file):
-    kgr, _ = system("agentic-kgr.agent", [act("extract", kg=FULL), act("query_coverage_feedback")], schema_file,
-                    max_steps=2)
+    kgr, _ = system(
+        "agentic-kgr.agent", [act("extract", kg=FULL), act("query_coverage_feedback")], schema_file, max_steps=2
+    )
     result = asyncio.run(kgr.run(Document(text=TEXT)))
     assert result.extra["tools"]["stopped"] == "step limit" and len(result.triples) == 2
     assert [a for a, _, by_model in actions(result) if not by_model] == [
-        "query_extraction_density", "query_entity_disambiguation", "query_kg_storage", "finish"]
+        "query_extraction_density",
+        "query_entity_disambiguation",
+        "query_kg_storage",
+        "finish",
+    ]
 
 
 def test_a_model_that_never_answers_is_a_recorded_failure(schema_file):
@@ -138,19 +178,32 @@ def test_settings_are_checked(schema_file):
 
 
 def test_what_the_text_does_not_support_is_never_stored(schema_file, tmp_path):
-    noisy = {"entities": {"Person": ["Lena Vogt", "Person", "Jonas Berg"], "Organization": ["Nordwind Logistik"],
-                          "Place": ["Kiel", "Nordwind Logistik"]},
-             "relations": {"works_for": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"},
-                                         {"subject": "Lena Vogt", "object": "Lena Vogt"},
-                                         {"subject": "Kiel", "object": "Nordwind Logistik"}],
-                           "based_in": [{"subject": "Nordwind Logistik", "object": "Kiel"}]}}
+    noisy = {
+        "entities": {
+            "Person": ["Lena Vogt", "Person", "Jonas Berg"],
+            "Organization": ["Nordwind Logistik"],
+            "Place": ["Kiel", "Nordwind Logistik"],
+        },
+        "relations": {
+            "works_for": [
+                {"subject": "Lena Vogt", "object": "Nordwind Logistik"},
+                {"subject": "Lena Vogt", "object": "Lena Vogt"},
+                {"subject": "Kiel", "object": "Nordwind Logistik"},
+            ],
+            "based_in": [{"subject": "Nordwind Logistik", "object": "Kiel"}],
+        },
+    }
     cued = tmp_path / "cued.yaml"
-    cued.write_text(SCHEMA.replace("head: [Organization], tail: [Place]}", "head: [Organization], tail: [Place], "
-                                   "cues: [headquarter]}"))
+    cued.write_text(
+        SCHEMA.replace(
+            "head: [Organization], tail: [Place]}", "head: [Organization], tail: [Place], cues: [headquarter]}"
+        )
+    )
     kgr, _ = system("agentic-kgr", [json.dumps(noisy)], str(cued), loop_tools=[], max_steps=4)
     result = asyncio.run(kgr.run(Document(text=TEXT)))
     assert [(t.subject.surface, t.predicate.label, t.object.surface) for t in result.triples] == [
-        ("Lena Vogt", "works_for", "Nordwind Logistik")]
+        ("Lena Vogt", "works_for", "Nordwind Logistik")
+    ]
     reasons = "\n".join(result.warnings)
     assert "'Person' (Person): not in the text" in reasons and "'Jonas Berg' (Person): not in the text" in reasons
     assert "(Lena Vogt, works_for, Lena Vogt): subject and object are the same" in reasons
@@ -161,14 +214,21 @@ def test_what_the_text_does_not_support_is_never_stored(schema_file, tmp_path):
 
 def test_labelled_examples_come_before_the_text_in_the_extraction_format(schema_file, tmp_path):
     pool = tmp_path / "pool.jsonl"
-    pool.write_text(json.dumps({"text": "Ana Ruiz works for Kessler Werke.",
-                                "triples": [["Ana Ruiz", "works_for", "Kessler Werke"]]}) + "\n"
-                    + json.dumps({"text": "The weather in Oslo was cold.", "triples": []}) + "\n")
+    pool.write_text(
+        json.dumps(
+            {"text": "Ana Ruiz works for Kessler Werke.", "triples": [["Ana Ruiz", "works_for", "Kessler Werke"]]}
+        )
+        + "\n"
+        + json.dumps({"text": "The weather in Oslo was cold.", "triples": []})
+        + "\n"
+    )
     kgr, llm = system("agentic-kgr.single", [json.dumps(FULL)], schema_file, demos=1, pool_file=str(pool))
     asyncio.run(kgr.run(Document(text=TEXT)))
     user = llm.calls[0]["messages"][-1]["content"]
-    example = ('Examples:\nText: Ana Ruiz works for Kessler Werke.\nAnswer: {"relations": {"works_for": [{"subject": '
-               '"Ana Ruiz", "object": "Kessler Werke"}]}, "entities": {"Person": ["Ana Ruiz"], "Organization": '
-               '["Kessler Werke"]}}\n\nText: ' + TEXT)
+    example = (
+        'Examples:\nText: Ana Ruiz works for Kessler Werke.\nAnswer: {"relations": {"works_for": [{"subject": '
+        '"Ana Ruiz", "object": "Kessler Werke"}]}, "entities": {"Person": ["Ana Ruiz"], "Organization": '
+        '["Kessler Werke"]}}\n\nText: ' + TEXT
+    )
     assert user.endswith(example)
     assert list(llm.calls[0]["json_schema"]["properties"]) == ["relations", "entities"]

@@ -19,8 +19,10 @@ from graphwright.papers.agentic_kgr.rewards import (
 )
 from graphwright.papers.agentic_kgr.trajectory import Step, Trajectory
 
-GOLD = KG(entities={"Peop": ["Lena Vogt"], "Org": ["Nordwind"]},
-          relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind"}]})  # 3 items
+GOLD = KG(
+    entities={"Peop": ["Lena Vogt"], "Org": ["Nordwind"]},
+    relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind"}]},
+)  # 3 items
 
 
 def extract(kg=GOLD, valid=True):
@@ -28,9 +30,16 @@ def extract(kg=GOLD, valid=True):
 
 
 def test_tool_calls_earn_less_each_time_they_repeat_and_are_capped():
-    t = Trajectory([extract(), Step("query_extraction_density"), Step("query_extraction_density"),
-                    Step("query_extraction_density"), Step("query_quality_metrics", success=False),
-                    Step("query_entity_disambiguation", by_model=False)])
+    t = Trajectory(
+        [
+            extract(),
+            Step("query_extraction_density"),
+            Step("query_extraction_density"),
+            Step("query_extraction_density"),
+            Step("query_quality_metrics", success=False),
+            Step("query_entity_disambiguation", by_model=False),
+        ]
+    )
     assert toolcall_reward(t) == pytest.approx(0.05 + 0.025 + 0.0125 - 0.1)
     # a new extraction makes the same call new again
     t2 = Trajectory([extract(), Step("query_extraction_density"), extract(), Step("query_extraction_density")])
@@ -47,8 +56,10 @@ def test_result_reward_full_match_partial_f1_and_density_penalty():
     assert r["accuracy"] == pytest.approx(2 / 5) and r["density_penalty"] == pytest.approx(0.8 / 3)
     assert r["total"] == pytest.approx(1 + 2 / 5 - 0.8 / 3)
     # six predicted for three gold: over-generation 3/3 x 0.15
-    over = KG(entities={"Peop": ["Lena Vogt", "A", "B", "C"], "Org": ["Nordwind"]},
-              relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind"}]})
+    over = KG(
+        entities={"Peop": ["Lena Vogt", "A", "B", "C"], "Org": ["Nordwind"]},
+        relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind"}]},
+    )
     assert result_reward(over, True, GOLD)["density_penalty"] == pytest.approx(0.15)
     assert result_reward(GOLD, False, GOLD)["total"] == -1.0 and result_reward(None, True, GOLD)["format"] == -1.0
 
@@ -77,8 +88,17 @@ def test_env_reward_from_graph_deltas():
 
 
 def test_the_mix_is_alpha_env_plus_the_rest_task():
-    t = Trajectory([extract(), Step("query_extraction_density"), Step("query_entity_disambiguation"),
-                    Step("query_kg_storage"), Step("finish")], kg=GOLD, stopped="finished")
+    t = Trajectory(
+        [
+            extract(),
+            Step("query_extraction_density"),
+            Step("query_entity_disambiguation"),
+            Step("query_kg_storage"),
+            Step("finish"),
+        ],
+        kg=GOLD,
+        stopped="finished",
+    )
     same = Topology.from_pairs([("a", "b")])
     r = score(t, GOLD, same, same, Checks(), edges=1, s=RewardSettings(alpha=0.25))
     assert r.toolcall == pytest.approx(0.15) and r.trajectory == pytest.approx(0.2) and r.result["total"] == 2.5

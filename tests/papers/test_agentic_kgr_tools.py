@@ -22,11 +22,17 @@ from graphwright.papers.agentic_kgr.analysis import (
 from graphwright.papers.agentic_kgr.graph_tools import entity_disambiguation, kg_storage, standardize
 from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema, check_format
 
-SCHEMA = KGSchema("company", ["Peop", "Org", "Loc"], ["Work_For", "Live_In", "OrgBased_In"],
-                  {"Work_For": (["Peop"], ["Org"]), "Live_In": (["Peop"], ["Loc"]), "OrgBased_In": (["Org"], ["Loc"])})
+SCHEMA = KGSchema(
+    "company",
+    ["Peop", "Org", "Loc"],
+    ["Work_For", "Live_In", "OrgBased_In"],
+    {"Work_For": (["Peop"], ["Org"]), "Live_In": (["Peop"], ["Loc"]), "OrgBased_In": (["Org"], ["Loc"])},
+)
 TEXT = "Lena Vogt, who lives in Hamburg, works for Nordwind Logistik, a shipping firm based in Kiel since 1998."
-SPARSE = KG(entities={"Peop": ["Lena Vogt"], "Org": ["Nordwind Logistik"]},
-            relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}]})
+SPARSE = KG(
+    entities={"Peop": ["Lena Vogt"], "Org": ["Nordwind Logistik"]},
+    relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}]},
+)
 
 
 def test_the_format_validator_names_what_is_wrong():
@@ -35,7 +41,7 @@ def test_the_format_validator_names_what_is_wrong():
     bad = check_format('{"entities": {"Peop": "Lena"}, "relations": {}, "extra": 1}')
     assert not bad.valid and "unexpected key 'extra'" in bad.errors and any("list of names" in e for e in bad.errors)
     assert not check_format('{"entities": {}, "relations": {"Work_For": [{"subject": "a"}]}}').valid
-    assert check_format('[]').errors == ["the answer must be a JSON object with 'entities' and 'relations'"]
+    assert check_format("[]").errors == ["the answer must be a JSON object with 'entities' and 'relations'"]
 
 
 def test_density_asks_for_more_below_the_expected_density():
@@ -66,9 +72,15 @@ def test_coverage_weighs_entities_and_relations_six_to_four():
 
 
 def test_quality_scores_each_dimension_and_weighs_them():
-    kg = KG(entities={"Peop": ["Lena Vogt", "the Kiel office"], "Org": ["Nordwind Logistik"], "Loc": ["Berlin"]},
-            relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"},
-                                    {"subject": "Lena Vogt", "object": "Acme"}]})
+    kg = KG(
+        entities={"Peop": ["Lena Vogt", "the Kiel office"], "Org": ["Nordwind Logistik"], "Loc": ["Berlin"]},
+        relations={
+            "Work_For": [
+                {"subject": "Lena Vogt", "object": "Nordwind Logistik"},
+                {"subject": "Lena Vogt", "object": "Acme"},
+            ]
+        },
+    )
     out = quality_metrics(TEXT, SCHEMA, kg)
     d = out["dimension_scores"]
     size = 4 + 2  # entities + relations
@@ -97,8 +109,10 @@ def memory_with(names: dict[str, str]) -> tuple[GrowthState, Observer]:
     policy = GrowthPolicy(embedder=None)
     observer = Observer(state, policy, Resolver(state, 0.92))
     doc = Document(text="Lena Vogt works for Nordwind Logistik.")
-    kg = KG(entities={"Peop": ["Lena Vogt"], "Org": [names.get("org", "Nordwind Logistik")]},
-            relations={"Work_For": [{"subject": "Lena Vogt", "object": names.get("org", "Nordwind Logistik")}]})
+    kg = KG(
+        entities={"Peop": ["Lena Vogt"], "Org": [names.get("org", "Nordwind Logistik")]},
+        relations={"Work_For": [{"subject": "Lena Vogt", "object": names.get("org", "Nordwind Logistik")}]},
+    )
     kg_storage(kg, SCHEMA, state, observer, document=doc, system="t", episode=1)
     return state, observer
 
@@ -119,13 +133,22 @@ def test_exact_disambiguation_finds_known_entities_and_their_relations():
 
 def test_semantic_disambiguation_warns_under_point_nine():
     memory, _ = memory_with({})
-    vectors = {"Lena Vogt": [1.0, 0.0, 0.0], "Nordwind Logistik": [0.0, 1.0, 0.0], "L. Vogt": [0.85, 0.0, math.sqrt(1 - 0.85 ** 2)]}
+    vectors = {
+        "Lena Vogt": [1.0, 0.0, 0.0],
+        "Nordwind Logistik": [0.0, 1.0, 0.0],
+        "L. Vogt": [0.85, 0.0, math.sqrt(1 - 0.85**2)],
+    }
 
     def embed(texts):
         return np.array([vectors[t] for t in texts])
 
-    out = entity_disambiguation(KG(entities={"Peop": ["L. Vogt"]}), memory, disambiguation_strategy="semantic_similarity",
-                                similarity_threshold=0.8, embed=embed)
+    out = entity_disambiguation(
+        KG(entities={"Peop": ["L. Vogt"]}),
+        memory,
+        disambiguation_strategy="semantic_similarity",
+        similarity_threshold=0.8,
+        embed=embed,
+    )
     [row] = out["results"]
     assert row["best_match"]["name"] == "Lena Vogt" and row["best_match"]["confidence"] == pytest.approx(0.85)
     assert out["warnings"] and "0.85" in out["warnings"][0]
@@ -134,10 +157,16 @@ def test_semantic_disambiguation_warns_under_point_nine():
 def test_storage_reports_stored_skipped_and_failed_per_part():
     memory, observer = memory_with({})
     doc = Document(text="Lena Vogt works for Nordwind Logistik in Kiel.")
-    kg = KG(entities={"Peop": ["Lena Vogt"], "Org": ["Nordwind Logistik"], "Loc": ["Kiel"]},
-            relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
-                       "OrgBased_In": [{"subject": "Nordwind Logistik", "object": "Kiel"},
-                                       {"subject": "Nordwind Logistik", "object": "Bremen"}]})
+    kg = KG(
+        entities={"Peop": ["Lena Vogt"], "Org": ["Nordwind Logistik"], "Loc": ["Kiel"]},
+        relations={
+            "Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
+            "OrgBased_In": [
+                {"subject": "Nordwind Logistik", "object": "Kiel"},
+                {"subject": "Nordwind Logistik", "object": "Bremen"},
+            ],
+        },
+    )
     out = kg_storage(kg, SCHEMA, memory, observer, document=doc, system="t", episode=1)
     entities, relations = out["storage_status"]["entities"], out["storage_status"]["relations"]
     assert (entities["code"], entities["stored"], entities["skipped"]) == (0, 1, 2)
@@ -165,12 +194,18 @@ def test_screen_drops_type_names_and_types_outside_the_schema():
     from graphwright.papers.agentic_kgr.screen import screen
 
     text = "The Org said Lena Vogt joined Nordwind Logistik."
-    kg = KG(entities={"Org": ["Org", "Nordwind Logistik"], "Peop": ["Lena Vogt"], "Ship": ["Nordwind Logistik"]},
-            relations={"Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
-                       "Owns": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}]})
+    kg = KG(
+        entities={"Org": ["Org", "Nordwind Logistik"], "Peop": ["Lena Vogt"], "Ship": ["Nordwind Logistik"]},
+        relations={
+            "Work_For": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
+            "Owns": [{"subject": "Lena Vogt", "object": "Nordwind Logistik"}],
+        },
+    )
     kept, dropped = screen(kg, text, SCHEMA)
     assert kept.entities == {"Org": ["Nordwind Logistik"], "Peop": ["Lena Vogt"]}
     assert kept.triples() == [("Lena Vogt", "Work_For", "Nordwind Logistik")]
-    assert dropped == ["entity 'Org' (Org): a type name, not an entity",
-                       "entity 'Nordwind Logistik' (Ship): type not in the schema",
-                       "relation (Lena Vogt, Owns, Nordwind Logistik): relation not in the schema"]
+    assert dropped == [
+        "entity 'Org' (Org): a type name, not an entity",
+        "entity 'Nordwind Logistik' (Ship): type not in the schema",
+        "relation (Lena Vogt, Owns, Nordwind Logistik): relation not in the schema",
+    ]

@@ -16,8 +16,12 @@ from graphwright.systems.base import make_system
 
 TEXT = "Angela Merkel visited Paris ."
 TAGGED = "<output><person>Angela Merkel</person> visited <location>Paris</location> .</output>"
-ROLES = {"metaprompter": "expert prompt engineer", "tagger": "named entity tagger for",
-         "reviewer": "You review", "researcher": "research assistant"}
+ROLES = {
+    "metaprompter": "expert prompt engineer",
+    "tagger": "named entity tagger for",
+    "reviewer": "You review",
+    "researcher": "research assistant",
+}
 
 
 class Chat:
@@ -39,7 +43,9 @@ def settings(tmp_path, monkeypatch):
     domain = tmp_path / "news.yaml"
     domain.write_text("name: news\ndomain: News.\ntypes:\n  person: People.\n  location: Places.\n")
     examples = tmp_path / "examples.jsonl"
-    examples.write_text(json.dumps({"text": "<person>Paris Hilton</person> flew to <location>Rome</location> ."}) + "\n")
+    examples.write_text(
+        json.dumps({"text": "<person>Paris Hilton</person> flew to <location>Rome</location> ."}) + "\n"
+    )
     return {"domain_file": str(domain), "examples_file": str(examples), "metaprompt": False}
 
 
@@ -54,17 +60,30 @@ def found(result):
 
 
 async def test_review_search_and_approval(settings):
-    chat = Chat(tagger=["<output><person>Angela Merkel</person> visited Paris .</output>", "<search>Is Paris a place?</search>",
-                        TAGGED],
-                reviewer=["<feedback>Paris is missing.</feedback>", "APPROVED!"],
-                researcher=["<answer>Paris is the capital of France.</answer>"])
+    chat = Chat(
+        tagger=[
+            "<output><person>Angela Merkel</person> visited Paris .</output>",
+            "<search>Is Paris a place?</search>",
+            TAGGED,
+        ],
+        reviewer=["<feedback>Paris is missing.</feedback>", "APPROVED!"],
+        researcher=["<answer>Paris is the capital of France.</answer>"],
+    )
     result, llm = await run(chat, settings)
     assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
-    assert [s.node for s in result.trace] == ["tagger", "reviewer", "supervisor", "tagger", "researcher", "tagger",
-                                              "reviewer"]
+    assert [s.node for s in result.trace] == [
+        "tagger",
+        "reviewer",
+        "supervisor",
+        "tagger",
+        "researcher",
+        "tagger",
+        "reviewer",
+    ]
     researcher_view = chat.seen["researcher"][0][-1]["content"]
-    assert "Is Paris a place?" in researcher_view and "Angela Merkel visited" not in researcher_view, \
+    assert "Is Paris a place?" in researcher_view and "Angela Merkel visited" not in researcher_view, (
         "the researcher sees only the question"
+    )
     assert "[researcher]: <answer>Paris is the capital" in chat.seen["tagger"][2][-1]["content"]
     assert "Rome" in chat.seen["tagger"][0][0]["content"], "the examples are in the tagger's prompt"
     mention = result.entities[1].mentions[0]
@@ -72,14 +91,21 @@ async def test_review_search_and_approval(settings):
 
 
 async def test_grounding_runs_once_and_the_revision_is_final(settings):
-    chat = Chat(tagger=["<output><location>Paris Hilton</location> visited <location>Paris</location> .</output>",
-                        "<output><person>Paris Hilton</person> visited <location>Paris</location> .</output>"],
-                reviewer=["APPROVED!"])
+    chat = Chat(
+        tagger=[
+            "<output><location>Paris Hilton</location> visited <location>Paris</location> .</output>",
+            "<output><person>Paris Hilton</person> visited <location>Paris</location> .</output>",
+        ],
+        reviewer=["APPROVED!"],
+    )
     text = "Paris Hilton visited Paris ."
     llm = ScriptedLLM(chat)
     result = await make_system("agenticner.paper", llm, None, settings).run(Document(id="d", text=text))
     grounding = [s for s in result.trace if s.node == "grounding"]
-    assert len(grounding) == 1 and "'Paris Hilton' is tagged as 'location'. It should likely be person instead" in grounding[0].output
+    assert (
+        len(grounding) == 1
+        and "'Paris Hilton' is tagged as 'location'. It should likely be person instead" in grounding[0].output
+    )
     assert found(result) == [("Paris", "location"), ("Paris Hilton", "person")]
     assert len(chat.seen["reviewer"]) == 1, "the answer to grounding is not reviewed again"
 
@@ -117,16 +143,18 @@ async def test_an_output_that_is_not_the_text_is_asked_again(settings):
 
 
 async def test_an_output_that_lists_mentions_of_the_text_is_an_answer(settings):
-    chat = Chat(tagger=["<output><person>Angela Merkel</person>, <location>Paris</location></output>"],
-                reviewer=["APPROVED!"])
+    chat = Chat(
+        tagger=["<output><person>Angela Merkel</person>, <location>Paris</location></output>"], reviewer=["APPROVED!"]
+    )
     result, llm = await run(chat, {**settings, "grounding": False})
     assert [s.node for s in result.trace] == ["tagger", "reviewer"]
     assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
     assert [(m.span.start, m.span.end) for e in result.entities for m in e.mentions] == [(0, 13), (22, 27)]
 
 
-@pytest.mark.parametrize("review", ["<feedback>...</feedback>", "<feedback>APPROVED!</feedback>",
-                                    "<feedback> approved </feedback>"])
+@pytest.mark.parametrize(
+    "review", ["<feedback>...</feedback>", "<feedback>APPROVED!</feedback>", "<feedback> approved </feedback>"]
+)
 async def test_feedback_without_words_counts_as_approval(settings, review):
     chat = Chat(tagger=[TAGGED], reviewer=[review])
     result, llm = await run(chat, {**settings, "grounding": False})
@@ -135,8 +163,10 @@ async def test_feedback_without_words_counts_as_approval(settings, review):
 
 
 async def test_feedback_that_names_a_change_is_not_approval(settings):
-    chat = Chat(tagger=[TAGGED.replace("<location>Paris</location>", "Paris"), TAGGED],
-                reviewer=["<feedback>Paris is missing; otherwise APPROVED!</feedback>", "APPROVED!"])
+    chat = Chat(
+        tagger=[TAGGED.replace("<location>Paris</location>", "Paris"), TAGGED],
+        reviewer=["<feedback>Paris is missing; otherwise APPROVED!</feedback>", "APPROVED!"],
+    )
     result, llm = await run(chat, {**settings, "grounding": False})
     assert [s.node for s in result.trace] == ["tagger", "reviewer", "supervisor", "tagger", "reviewer"]
     assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]
@@ -150,8 +180,10 @@ async def test_without_researcher_the_supervisor_says_so(settings):
 
 
 async def test_single_call_baseline_and_metaprompt_cache(settings):
-    written = ("<prompt>You tag news. Types: person (people), location (places). Copy the text, add tags, answer in "
-               "<output>. " + "Be careful. " * 20 + "\n[[EXAMPLES]]</prompt>")
+    written = (
+        "<prompt>You tag news. Types: person (people), location (places). Copy the text, add tags, answer in "
+        "<output>. " + "Be careful. " * 20 + "\n[[EXAMPLES]]</prompt>"
+    )
     chat = Chat(metaprompter=[written], tagger=[TAGGED, TAGGED])
     single = {**settings, "metaprompt": True}
     result, llm = await run(chat, single, "agenticner.single")
@@ -188,7 +220,9 @@ async def test_web_search_on_a_local_server():
 
         def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            data = json.dumps({"answer": f"about {body['query']}", "results": [{"title": "T", "content": "C"}]}).encode()
+            data = json.dumps(
+                {"answer": f"about {body['query']}", "results": [{"title": "T", "content": "C"}]}
+            ).encode()
             self.send_response(200)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
@@ -220,8 +254,13 @@ def test_examples_cover_every_type_the_pool_has():
     def sample(i, tags):
         return NERSample(id=f"s{i}", tokens=[f"w{j}" for j in range(len(tags))], tags=tags)
 
-    pool = [sample(0, ["B-a", "O"]), sample(1, ["B-b", "O", "B-c"]), sample(2, ["O", "O"]), sample(3, ["B-d"]),
-            sample(4, ["O", "B-a", "O", "O"])]
+    pool = [
+        sample(0, ["B-a", "O"]),
+        sample(1, ["B-b", "O", "B-c"]),
+        sample(2, ["O", "O"]),
+        sample(3, ["B-d"]),
+        sample(4, ["O", "B-a", "O", "O"]),
+    ]
     picked = sample_examples(pool, ["a", "b", "c", "d", "e"], n=2, seed=1)
     assert {c.type for s in picked for c in s.entities} == {"a", "b", "c", "d"}  # "e" is not in the pool
     assert len(picked) == 3 and len({s.id for s in picked}) == 3
@@ -250,29 +289,36 @@ def test_kb_spotting_skips_short_phrases_overlaps_and_words_the_labels_seldom_ta
     def sample(tokens, tags):
         return NERSample(id="s", tokens=tokens.split(), tags=tags.split())
 
-    kb = GroundingKB.from_samples([
-        sample("deep learning uses a neural network", "B-field I-field O O B-algorithm I-algorithm"),
-        sample("a network of roads", "O O O O"),
-        sample("the network helps", "O B-algorithm O"),  # "network": tagged in one of its two free occurrences
-        sample("AI in the Journal of AI", "B-field O O B-conference I-conference I-conference"),
-    ])
+    kb = GroundingKB.from_samples(
+        [
+            sample("deep learning uses a neural network", "B-field I-field O O B-algorithm I-algorithm"),
+            sample("a network of roads", "O O O O"),
+            sample("the network helps", "O B-algorithm O"),  # "network": tagged in one of its two free occurrences
+            sample("AI in the Journal of AI", "B-field O O B-conference I-conference I-conference"),
+        ]
+    )
     assert kb.tagged_share["network"] == 0.5, "inside 'neural network' it was not left untagged"
     assert kb.tagged_share["ai"] == 1.0, "an occurrence inside a longer mention is not an untagged one"
     text = "Deep  learning beats a network; AI and neural network models"
     spots = kb.spot([(44, 51, "misc")], text)  # "neural" already tagged as part of a mention
-    assert [(text[s:e], t) for s, e, t in spots] == [("Deep  learning", "field")], \
+    assert [(text[s:e], t) for s, e, t in spots] == [("Deep  learning", "field")], (
         "AI is under 4 characters, network is seldom tagged, neural network overlaps a mention"
-    assert kb.retype([(0, 14, "task"), (23, 30, "algorithm"), (61, 67, "misc")], text + " robots") == \
-        [(0, 14, "field"), (23, 30, "algorithm"), (61, 67, "misc")], \
-        "a known phrase gets the KB's type; a type the KB lists stays, and so does an unknown phrase"
+    )
+    assert kb.retype([(0, 14, "task"), (23, 30, "algorithm"), (61, 67, "misc")], text + " robots") == [
+        (0, 14, "field"),
+        (23, 30, "algorithm"),
+        (61, 67, "misc"),
+    ], "a known phrase gets the KB's type; a type the KB lists stays, and so does an unknown phrase"
 
 
 @pytest.mark.parametrize("system", ["agenticner", "agenticner.lean"])
 async def test_the_small_model_team_has_no_reviewer_and_lets_the_kb_act(settings, tmp_path, system):
     kb = tmp_path / "kb.tsv"
     kb.write_text("Angela Merkel\tperson\n")
-    chat = Chat(tagger=["<output><location>Angela Merkel</location> visited <location>Paris</location> .</output>"],
-                researcher=[])
+    chat = Chat(
+        tagger=["<output><location>Angela Merkel</location> visited <location>Paris</location> .</output>"],
+        researcher=[],
+    )
     result, llm = await run(chat, {**settings, "kb_file": str(kb), "grounding": False}, system)
     assert len(llm.calls) == 1 and not chat.seen["reviewer"]
     assert found(result) == [("Angela Merkel", "person"), ("Paris", "location")]

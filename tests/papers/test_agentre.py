@@ -39,11 +39,16 @@ def keys(result):
 
 
 async def test_react_agent_uses_tools_then_finishes(inputs):
-    script = RoleScript(agent=[
-        step("SearchGuidelines", "Work_For"),
-        step("SearchKG", "Oslo"),
-        step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp"), triple("John Smith", "Live_In", "Oslo")]),
-    ])
+    script = RoleScript(
+        agent=[
+            step("SearchGuidelines", "Work_For"),
+            step("SearchKG", "Oslo"),
+            step(
+                "Finish",
+                triples=[triple("John Smith", "Work_For", "Acme Corp"), triple("John Smith", "Live_In", "Oslo")],
+            ),
+        ]
+    )
     sys_, llm = system(script, inputs)
     result = await run(sys_)
     assert result.status == "ok", result.reason
@@ -69,7 +74,9 @@ async def test_react_agent_uses_tools_then_finishes(inputs):
 
 
 async def test_search_kg_reads_the_entity_and_its_types_from_a_configured_kb(inputs, default_kb):
-    script = RoleScript(agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
+    script = RoleScript(
+        agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])]
+    )
     settings = {k: v for k, v in inputs.items() if k != "pool_file"}  # the KB alone, no labelled pool
     sys_ = make_system("agentre.paper", ScriptedLLM(script), default_kb, settings)
     result = await run(sys_)
@@ -80,10 +87,14 @@ async def test_search_kg_reads_the_entity_and_its_types_from_a_configured_kb(inp
 
 
 async def test_a_repeated_search_is_refused_and_forces_finish(inputs):
-    script = RoleScript(agent=[
-        step("SearchGuidelines", "Live_In"), step("SearchKG", "Oslo"), step("SearchGuidelines", "Live_In"),
-        step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")]),
-    ])
+    script = RoleScript(
+        agent=[
+            step("SearchGuidelines", "Live_In"),
+            step("SearchKG", "Oslo"),
+            step("SearchGuidelines", "Live_In"),
+            step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")]),
+        ]
+    )
     sys_, llm = system(script, {**inputs, "max_iterations": 6})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Live_In", "Oslo")}
@@ -98,7 +109,9 @@ async def test_a_repeated_search_is_refused_and_forces_finish(inputs):
 
 
 async def test_the_step_limit_forces_finish(inputs):
-    script = RoleScript(agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])])
+    script = RoleScript(
+        agent=[step("SearchKG", "Oslo"), step("Finish", triples=[triple("John Smith", "Live_In", "Oslo")])]
+    )
     sys_, llm = system(script, {**inputs, "max_iterations": 1})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Live_In", "Oslo")}
@@ -117,8 +130,14 @@ async def test_no_actions_finishes_at_once_with_the_prefetched_observations(inpu
 
 
 async def test_malformed_steps_are_fed_back_then_incorporated(inputs):
-    script = RoleScript(agent=["not json", "still not", "nope",  # one call's parse retries run out
-                               step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp")])])
+    script = RoleScript(
+        agent=[
+            "not json",
+            "still not",
+            "nope",  # one call's parse retries run out
+            step("Finish", triples=[triple("John Smith", "Work_For", "Acme Corp")]),
+        ]
+    )
     sys_, _ = system(script, inputs)
     result = await run(sys_)
     assert result.status == "ok" and keys(result) == {("John Smith", "Work_For", "Acme Corp")}
@@ -127,10 +146,17 @@ async def test_malformed_steps_are_fed_back_then_incorporated(inputs):
 
 
 async def test_arguments_are_grounded_in_the_sentence(inputs):
-    script = RoleScript(agent=[step("Finish", triples=[
-        triple("john smith", "Work_For", "ACME CORP"),  # case changed by the model: snapped to the text
-        triple("John Smith", "Live_In", "Bergen"),       # not in the sentence: dropped with a warning
-    ])])
+    script = RoleScript(
+        agent=[
+            step(
+                "Finish",
+                triples=[
+                    triple("john smith", "Work_For", "ACME CORP"),  # case changed by the model: snapped to the text
+                    triple("John Smith", "Live_In", "Bergen"),  # not in the sentence: dropped with a warning
+                ],
+            )
+        ]
+    )
     sys_, _ = system(script, inputs)
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Work_For", "Acme Corp")}
@@ -152,14 +178,22 @@ async def test_a_mention_related_to_itself_is_dropped_two_of_one_name_are_kept(i
 def test_grounding_forgives_the_spacing_of_tokenized_sentences():
     sentence = "ATLANTIC CITY , N.J . ( AP ) _ Judith C. Toth of Maryland 's House of Delegates spoke ."
     run = SentenceRun()
-    ground(run, [Answer(head="Atlantic City", relation="Located_In", tail="N.J."),  # joined by the model
-                 Answer(head="Judith C. Toth", relation="Work_For", tail="Maryland's House of Delegates"),
-                 Answer(head="Judith C . Toth", relation="Live_In", tail="Maryland"),  # split by the model
-                 Answer(head="Judith Toth", relation="Live_In", tail="Maryland")], sentence)  # a word missing
+    ground(
+        run,
+        [
+            Answer(head="Atlantic City", relation="Located_In", tail="N.J."),  # joined by the model
+            Answer(head="Judith C. Toth", relation="Work_For", tail="Maryland's House of Delegates"),
+            Answer(head="Judith C . Toth", relation="Live_In", tail="Maryland"),  # split by the model
+            Answer(head="Judith Toth", relation="Live_In", tail="Maryland"),
+        ],
+        sentence,
+    )  # a word missing
     # kept in the sentence's own spelling, which is the gold's
-    assert run.triples == [RETriple("ATLANTIC CITY", "Located_In", "N.J ."),
-                           RETriple("Judith C. Toth", "Work_For", "Maryland 's House of Delegates"),
-                           RETriple("Judith C. Toth", "Live_In", "Maryland")]
+    assert run.triples == [
+        RETriple("ATLANTIC CITY", "Located_In", "N.J ."),
+        RETriple("Judith C. Toth", "Work_For", "Maryland 's House of Delegates"),
+        RETriple("Judith C. Toth", "Live_In", "Maryland"),
+    ]
     assert run.dropped == [RETriple("Judith Toth", "Live_In", "Maryland")]
 
 
@@ -179,8 +213,9 @@ async def test_fixed_modes_put_context_in_one_call(inputs, mode):
 
 
 async def test_staged_mode_extracts_only_the_chosen_relations(inputs):
-    script = RoleScript(types=[{"relations": ["Live_In"]}],
-                        extract=[{"triples": [triple("John Smith", "Live_In", "Oslo")]}])
+    script = RoleScript(
+        types=[{"relations": ["Live_In"]}], extract=[{"triples": [triple("John Smith", "Live_In", "Oslo")]}]
+    )
     sys_, llm = system(script, {**inputs, "mode": "staged"})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Live_In", "Oslo")} and len(llm.calls) == 2
@@ -224,10 +259,20 @@ async def test_lean_agent_has_no_memory_and_finishes_from_the_prefetched_observa
 
 def test_agentre_is_set_up_for_small_models_and_each_setting_can_change(inputs):
     small = make_system("agentre", ScriptedLLM([]), None, inputs).config
-    assert (small.mode, small.tools, small.escalate, small.escalate_when, small.pool_types) == \
-        ("direct", ["samples", "guidelines"], 3, "any_dropped", True)
+    assert (small.mode, small.tools, small.escalate, small.escalate_when, small.pool_types) == (
+        "direct",
+        ["samples", "guidelines"],
+        3,
+        "any_dropped",
+        True,
+    )
     paper = make_system("agentre.paper", ScriptedLLM([]), None, inputs).config
-    assert (paper.mode, paper.tools, paper.escalate, paper.pool_types) == ("react", ["samples", "guidelines", "kg", "memory"], 0, False)
+    assert (paper.mode, paper.tools, paper.escalate, paper.pool_types) == (
+        "react",
+        ["samples", "guidelines", "kg", "memory"],
+        0,
+        False,
+    )
     assert make_system("agentre", ScriptedLLM([]), None, {**inputs, "mode": "react"}).config.mode == "react"
 
 
@@ -241,20 +286,33 @@ def test_settings_are_checked(inputs):
 async def test_long_text_is_cut_into_sentence_runs_with_their_evidence(inputs):
     first = "John Smith , a spokesman for Acme Corp , spoke on Monday. " * 12  # 696 characters: two runs
     second = "Carl Dahl lives in Oslo."
-    script = RoleScript(extract=[{"triples": [triple("John Smith", "Work_For", "Acme Corp")]},
-                                 {"triples": [triple("Carl Dahl", "Live_In", "Oslo")]}])
+    script = RoleScript(
+        extract=[
+            {"triples": [triple("John Smith", "Work_For", "Acme Corp")]},
+            {"triples": [triple("Carl Dahl", "Live_In", "Oslo")]},
+        ]
+    )
     sys_, llm = system(script, {**inputs, "mode": "direct"})
     result = await run(sys_, text=first + second)
     assert len(llm.calls) == 2
     evidence = {t.object.surface: t.provenance.evidence for t in result.triples}
-    assert evidence["Acme Corp"].start == 0 and evidence["Acme Corp"].text == first[:first.index("Monday.") + 7]
+    assert evidence["Acme Corp"].start == 0 and evidence["Acme Corp"].text == first[: first.index("Monday.") + 7]
     assert evidence["Oslo"].text == second, "the sentence that states it, not the whole run"
 
 
 async def test_evidence_is_the_sentence_naming_both_arguments_or_the_shortest_run_that_does(inputs):
     text = "The man John Smith works for Acme Corp . He lives in Oslo . Mary Jones was born in Rome . Later , Smith moved ."
-    script = RoleScript(extract=[{"triples": [triple("Mary Jones", "Live_In", "Rome"), triple("He", "Live_In", "Oslo"),
-                                              triple("John Smith", "Live_In", "Oslo")]}])
+    script = RoleScript(
+        extract=[
+            {
+                "triples": [
+                    triple("Mary Jones", "Live_In", "Rome"),
+                    triple("He", "Live_In", "Oslo"),
+                    triple("John Smith", "Live_In", "Oslo"),
+                ]
+            }
+        ]
+    )
     sys_, _ = system(script, {**inputs, "mode": "direct"})
     result = await run(sys_, text=text)
     evidence = {(t.subject.surface, t.object.surface): t.provenance.evidence.text for t in result.triples}
@@ -270,6 +328,7 @@ async def test_unusable_model_fails_the_document_with_the_reason(inputs):
 
     def down(messages, schema):
         from graphwright.errors import LLMUnavailableError
+
         raise LLMUnavailableError("server gone")
 
     sys_, _ = system(down, inputs)
@@ -280,8 +339,13 @@ async def test_unusable_model_fails_the_document_with_the_reason(inputs):
 async def test_memory_warm_up_writes_memory_that_a_new_run_reads(inputs, tmp_path):
     memory_dir = tmp_path / "memory"
     settings = {**inputs, "memory_dir": str(memory_dir), "mode": "direct"}
-    samples = [RESample(id="p2", text="Carl Dahl lives in Oslo and works for Nordbank .",
-                        triples=[RETriple("Carl Dahl", "Live_In", "Oslo"), RETriple("Carl Dahl", "Work_For", "Nordbank")])]
+    samples = [
+        RESample(
+            id="p2",
+            text="Carl Dahl lives in Oslo and works for Nordbank .",
+            triples=[RETriple("Carl Dahl", "Live_In", "Oslo"), RETriple("Carl Dahl", "Work_For", "Nordbank")],
+        )
+    ]
     script = RoleScript(
         extract=[{"triples": [triple("Carl Dahl", "Live_In", "Oslo"), triple("Oslo", "Live_In", "Nordbank")]}],
         summary=[{"summary": "Carl Dahl lives in Oslo."}],
@@ -293,8 +357,16 @@ async def test_memory_warm_up_writes_memory_that_a_new_run_reads(inputs, tmp_pat
     learning = script.prompts["extract"][0][1]  # a pool sentence never sees its own labels
     assert "Nordbank" not in learning.replace(samples[0].text, "")
     reflection_prompt = script.prompts["reflection"][0][1]
-    assert '["Oslo", "Live_In", "Nordbank"]' in reflection_prompt and '["Carl Dahl", "Work_For", "Nordbank"]' in reflection_prompt
-    assert {p.name for p in memory_dir.iterdir()} >= {"shallow.jsonl", "deep.json", "reflections.jsonl", "manifest.json"}
+    assert (
+        '["Oslo", "Live_In", "Nordbank"]' in reflection_prompt
+        and '["Carl Dahl", "Work_For", "Nordbank"]' in reflection_prompt
+    )
+    assert {p.name for p in memory_dir.iterdir()} >= {
+        "shallow.jsonl",
+        "deep.json",
+        "reflections.jsonl",
+        "manifest.json",
+    }
 
     # a second warm-up skips what memory has seen; a new system reads the memory from disk
     again, llm2 = system(RoleScript(), settings)
@@ -306,7 +378,10 @@ async def test_memory_warm_up_writes_memory_that_a_new_run_reads(inputs, tmp_pat
     assert "Carl Dahl | Work_For | Nordbank" in user  # another sentence does see the pool's facts
     assert "About Carl Dahl: Carl Dahl lives in Oslo." in user
     assert "Lesson: A place never lives in an organisation" in user
-    assert 'Past sentence: Carl Dahl lives in Oslo and works for Nordbank .\nright: [["Carl Dahl", "Live_In", "Oslo"]]' in user
+    assert (
+        'Past sentence: Carl Dahl lives in Oslo and works for Nordbank .\nright: [["Carl Dahl", "Live_In", "Oslo"]]'
+        in user
+    )
     assert 'wrong (do not repeat): [["Oslo", "Live_In", "Nordbank"]]' in user
 
 
@@ -352,18 +427,24 @@ async def test_copied_arguments_are_an_enum_of_the_sentences_spans(inputs):
 
 
 async def test_type_check_relabels_or_drops_triples_their_types_rule_out(inputs):
-    extracted = {"triples": [triple("John Smith", "Live_In", "Acme Corp"),  # Person -> Org: only Work_For fits
-                             triple("Acme Corp", "Live_In", "Oslo"),  # Org -> Loc: no relation fits
-                             triple("John Smith", "Live_In", "Oslo"),
-                             triple("spokesman", "Work_For", "Acme Corp")]}  # not a name: Other
+    extracted = {
+        "triples": [
+            triple("John Smith", "Live_In", "Acme Corp"),  # Person -> Org: only Work_For fits
+            triple("Acme Corp", "Live_In", "Oslo"),  # Org -> Loc: no relation fits
+            triple("John Smith", "Live_In", "Oslo"),
+            triple("spokesman", "Work_For", "Acme Corp"),
+        ]
+    }  # not a name: Other
     typed = {"e1": "Person", "e2": "Org", "e3": "Loc", "e4": "Other"}
     script = RoleScript(extract=[extracted], typer=[typed])
     sys_, llm = system(script, {**inputs, "mode": "direct", "check": "types"})
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}
     assert len(llm.calls) == 2
-    assert result.warnings == [f"dropped {t}: its argument types rule the relation out"
-                               for t in (["Acme Corp", "Live_In", "Oslo"], ["spokesman", "Work_For", "Acme Corp"])]
+    assert result.warnings == [
+        f"dropped {t}: its argument types rule the relation out"
+        for t in (["Acme Corp", "Live_In", "Oslo"], ["spokesman", "Work_For", "Acme Corp"])
+    ]
     system_prompt, user = script.prompts["typer"][0]
     assert "- Person: a person" in system_prompt
     assert "e1: John Smith\ne2: Acme Corp\ne3: Oslo\ne4: spokesman" in user
@@ -414,13 +495,19 @@ async def test_an_answer_naming_what_the_sentence_lacks_is_asked_again_once(inpu
 async def test_an_answer_that_keeps_nothing_escalates_to_calls_that_vote(inputs):
     copied = {"triples": [triple("Anna Berg", "Work_For", "Acme Corp")]}  # an example's triple: dropped
     works = triple("John Smith", "Work_For", "Acme Corp")
-    script = RoleScript(extract=[copied, {"triples": [works, triple("John Smith", "Live_In", "Acme Corp")]},
-                                 {"triples": [works, triple("John Smith", "Live_In", "Oslo")]}])
+    script = RoleScript(
+        extract=[
+            copied,
+            {"triples": [works, triple("John Smith", "Live_In", "Acme Corp")]},
+            {"triples": [works, triple("John Smith", "Live_In", "Oslo")]},
+        ]
+    )
     sys_, llm = system(script, {**inputs, "k": 2, "escalate": 2}, "agentre.fewshot")
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Work_For", "Acme Corp")}, "only what both escalation answers name"
-    assert len(llm.calls) == 3 and result.warnings == ["dropped ['Anna Berg', 'Work_For', 'Acme Corp']: an "
-                                                       "argument is not in the sentence"]
+    assert len(llm.calls) == 3 and result.warnings == [
+        "dropped ['Anna Berg', 'Work_For', 'Acme Corp']: an argument is not in the sentence"
+    ]
     first, *escalated = (call["messages"] for call in llm.calls)
     assert "Similar labelled sentences" in first[-1]["content"] and len(first) == 2
     for messages in escalated:  # the examples as earlier exchanges, the sentence the last message
@@ -440,11 +527,16 @@ async def test_an_answer_that_keeps_nothing_escalates_to_calls_that_vote(inputs)
     sys_, llm = system(agreed, {**inputs, "escalate": 3}, "agentre.fewshot")
     assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp")}
     assert len(llm.calls) == 3, "two of three escalation answers agree: the third could not change the majority"
-    partly = RoleScript(extract=[{"triples": [works, triple("Anna Berg", "Work_For", "Acme Corp")]},
-                                 {"triples": [triple("John Smith", "Live_In", "Oslo")]}])
+    partly = RoleScript(
+        extract=[
+            {"triples": [works, triple("Anna Berg", "Work_For", "Acme Corp")]},
+            {"triples": [triple("John Smith", "Live_In", "Oslo")]},
+        ]
+    )
     sys_, llm = system(partly, {**inputs, "escalate": 1, "escalate_when": "any_dropped"}, "agentre.fewshot")
-    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}, \
+    assert keys(await run(sys_)) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}, (
         "any_dropped: a partly copied answer escalates too, and keeps what it had"
+    )
     empty = RoleScript(extract=[{"triples": []}])
     sys_, llm = system(empty, {**inputs, "escalate": 2}, "agentre.fewshot")
     await run(sys_)
@@ -452,18 +544,29 @@ async def test_an_answer_that_keeps_nothing_escalates_to_calls_that_vote(inputs)
 
 
 async def test_the_pools_entity_types_rule_out_triples_whose_relation_they_break(inputs):
-    answer = {"triples": [triple("John Smith", "Work_For", "Acme Corp"), triple("John Smith", "Live_In", "ACME CORP"),
-                          triple("John Smith", "Live_In", "Oslo")]}  # Oslo: in the pool, untyped
+    answer = {
+        "triples": [
+            triple("John Smith", "Work_For", "Acme Corp"),
+            triple("John Smith", "Live_In", "ACME CORP"),
+            triple("John Smith", "Live_In", "Oslo"),
+        ]
+    }  # Oslo: in the pool, untyped
     sys_, llm = system(RoleScript(extract=[answer]), {**inputs, "pool_types": True}, "agentre.fewshot")
     result = await run(sys_)
     assert keys(result) == {("John Smith", "Work_For", "Acme Corp"), ("John Smith", "Live_In", "Oslo")}
-    assert result.warnings == ["dropped ['John Smith', 'Live_In', 'Acme Corp']: its argument types rule the relation out"]
+    assert result.warnings == [
+        "dropped ['John Smith', 'Live_In', 'Acme Corp']: its argument types rule the relation out"
+    ]
     assert len(llm.calls) == 1, "no model call: the types come from the labelled pool"
 
 
 def test_a_name_has_a_known_type_only_where_most_of_its_mentions_agree():
-    samples = [RESample(id=str(i), text="t", entities=entities) for i, entities in enumerate([
-        [("Acme", "Org"), ("Paris", "Loc")], [("Acme", "Org"), ("Paris", "Peop")], [("acme", "Loc")]])]
+    samples = [
+        RESample(id=str(i), text="t", entities=entities)
+        for i, entities in enumerate(
+            [[("Acme", "Org"), ("Paris", "Loc")], [("Acme", "Org"), ("Paris", "Peop")], [("acme", "Loc")]]
+        )
+    ]
     assert known_types(samples) == {"acme": "Org"}, "Acme: Org in 2 of 3; Paris: 1 of 2 is no majority"
 
 

@@ -49,13 +49,28 @@ def test_all_cie_architectures_are_registered():
 
 def test_cie_baseline_supervisor_delegates_then_writes_turtle(default_kb):
     script = AgentScript(
-        supervisor=[supervisor("entity_extractor", "list the entities"), supervisor("triple_extractor", "use the entities"),
-                    supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES), supervisor("finish", turtle=TURTLE)],
-        entities=[ENTITIES], triples=[{"triples": TRIPLES}], judge=[judge()])
+        supervisor=[
+            supervisor("entity_extractor", "list the entities"),
+            supervisor("triple_extractor", "use the entities"),
+            supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
+            supervisor("finish", turtle=TURTLE),
+        ],
+        entities=[ENTITIES],
+        triples=[{"triples": TRIPLES}],
+        judge=[judge()],
+    )
     result = run("cie.baseline", script, default_kb)
     assert result.status == "ok" and keys(result) == EXPECTED
-    assert [s.node for s in result.trace] == ["supervisor", "entity_extractor", "supervisor", "triple_extractor", "supervisor",
-                                              "uri_retrieval_tool", "supervisor", "finish"]
+    assert [s.node for s in result.trace] == [
+        "supervisor",
+        "entity_extractor",
+        "supervisor",
+        "triple_extractor",
+        "supervisor",
+        "uri_retrieval_tool",
+        "supervisor",
+        "finish",
+    ]
     assert result.usage.llm_calls == 7  # 4 supervisor turns, 2 extractors, 1 compact-URI judgement
     # the supervisor must delegate first: no search and no finish before triples exist
     assert routes(script.schemas["supervisor"][0]) == ["entity_extractor", "triple_extractor"]
@@ -74,9 +89,16 @@ def test_cie_baseline_supervisor_delegates_then_writes_turtle(default_kb):
 def test_cie_baseline_rejected_turtle_goes_back_with_the_problem(default_kb):
     bad = "wd:Q2685 wdt:P19 wd:Q987654321987 ."
     script = AgentScript(
-        supervisor=["not an answer", supervisor("triple_extractor"), supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
-                    supervisor("finish", turtle=bad), supervisor("finish", turtle=TURTLE)],
-        triples=[{"triples": TRIPLES}], judge=[judge()])
+        supervisor=[
+            "not an answer",
+            supervisor("triple_extractor"),
+            supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
+            supervisor("finish", turtle=bad),
+            supervisor("finish", turtle=TURTLE),
+        ],
+        triples=[{"triples": TRIPLES}],
+        judge=[judge()],
+    )
     result = run("cie.baseline", script, default_kb)
     assert keys(result) == EXPECTED
     assert "the final Turtle was rejected" in script.prompts["supervisor"][-1]
@@ -86,8 +108,14 @@ def test_cie_baseline_rejected_turtle_goes_back_with_the_problem(default_kb):
 def test_cie_sssa_planner_fills_the_structured_state(default_kb):
     steps = [planner(goto) for goto in ("entity_extractor", "property_extractor", "triple_extractor")]
     steps += [planner("uri_retrieval_tool", ALL_SEARCHES), planner("turtle_formatter")]
-    script = AgentScript(planner=steps, entities=[ENTITIES], properties=[PROPERTIES], triples=[{"triples": TRIPLES}],
-                         judge=[judge()], formatter=[{"turtle": TURTLE}])
+    script = AgentScript(
+        planner=steps,
+        entities=[ENTITIES],
+        properties=[PROPERTIES],
+        triples=[{"triples": TRIPLES}],
+        judge=[judge()],
+        formatter=[{"turtle": TURTLE}],
+    )
     result = run("cie.sssa", script, default_kb)
     assert result.status == "ok" and keys(result) == EXPECTED
     assert [s.node for s in result.trace][-2:] == ["turtle_formatter", "finish"]
@@ -125,18 +153,25 @@ def test_cie_ssa_planner_instructor_checker_loop(default_kb):
 
 def test_cie_react_uses_every_tool_and_prunes_its_messages(default_kb):
     traverse = [{"property": "wdt:P102", "subject": "wd:Q2685", "object": "wd:Q29468"}]
-    script = AgentScript(react=[
-        react("uri_retrieval_tool", searches=ALL_SEARCHES),
-        react("network_traversal_tool", traverse=traverse),
-        react("turtle_to_label_tool", turtle=TURTLE),
-        react("semantic_validation_tool", turtle=TURTLE),
-        react("message_deletion_tool", delete_ids=[2, 4], summary="IRIs: Arnold wd:Q2685, Thal wd:Q571822"),
-        react("finish", turtle=TURTLE)])
+    script = AgentScript(
+        react=[
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),
+            react("network_traversal_tool", traverse=traverse),
+            react("turtle_to_label_tool", turtle=TURTLE),
+            react("semantic_validation_tool", turtle=TURTLE),
+            react("message_deletion_tool", delete_ids=[2, 4], summary="IRIs: Arnold wd:Q2685, Thal wd:Q571822"),
+            react("finish", turtle=TURTLE),
+        ]
+    )
     result = run("cie.react", script, default_kb)
     assert result.status == "ok" and keys(result) == EXPECTED
     prompts = script.prompts["react"]
-    assert routes(script.schemas["react"][0]) == ["network_traversal_tool", "semantic_validation_tool",
-                                                   "turtle_to_label_tool", "uri_retrieval_tool"]  # search before finish
+    assert routes(script.schemas["react"][0]) == [
+        "network_traversal_tool",
+        "semantic_validation_tool",
+        "turtle_to_label_tool",
+        "uri_retrieval_tool",
+    ]  # search before finish
     assert "[2] uri_retrieval_tool:" in prompts[1] and "wd:Q2685" in prompts[1]
     assert "broader (super-property): wdt:P463 member of" in prompts[2]
     assert "(Arnold Schwarzenegger; member of political party; Republican Party)" in prompts[3]
@@ -147,11 +182,14 @@ def test_cie_react_uses_every_tool_and_prunes_its_messages(default_kb):
 
 
 def test_cie_react_bad_tool_input_is_fed_back(default_kb):
-    script = AgentScript(react=[
-        react("uri_retrieval_tool", searches=ALL_SEARCHES),
-        react("network_traversal_tool", traverse=[{"property": "wdt:P999999999", "subject": "", "object": ""}]),
-        react("message_deletion_tool", delete_ids=[0]),
-        react("finish", turtle=TURTLE)])
+    script = AgentScript(
+        react=[
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),
+            react("network_traversal_tool", traverse=[{"property": "wdt:P999999999", "subject": "", "object": ""}]),
+            react("message_deletion_tool", delete_ids=[0]),
+            react("finish", turtle=TURTLE),
+        ]
+    )
     result = run("cie.react", script, default_kb)
     assert keys(result) == EXPECTED
     assert "ERROR: network traversal: 'wdt:P999999999' is not a known property" in script.prompts["react"][2]
@@ -159,9 +197,13 @@ def test_cie_react_bad_tool_input_is_fed_back(default_kb):
 
 
 def test_cie_react_step_limit_keeps_the_last_checked_turtle(default_kb):
-    script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES),
-                                react("semantic_validation_tool", turtle=TURTLE),
-                                react("uri_retrieval_tool", searches=ALL_SEARCHES)])
+    script = AgentScript(
+        react=[
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),
+            react("semantic_validation_tool", turtle=TURTLE),
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),
+        ]
+    )
     result = run("cie.react", script, default_kb, max_steps=3)
     assert keys(result) == EXPECTED
     assert {t.provenance.agent for t in result.triples} == {"fallback"}
@@ -169,9 +211,13 @@ def test_cie_react_step_limit_keeps_the_last_checked_turtle(default_kb):
 
 def test_cie_react_step_limit_keeps_the_good_lines_of_a_broken_turtle(default_kb):
     broken = TURTLE + "\nwd:Q2685 wdt:P26 Maria Shriver ."  # an unquoted name: the parser rejects the whole
-    script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES),
-                                react("semantic_validation_tool", turtle=broken),
-                                react("uri_retrieval_tool", searches=ALL_SEARCHES)])
+    script = AgentScript(
+        react=[
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),
+            react("semantic_validation_tool", turtle=broken),
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),
+        ]
+    )
     result = run("cie.react", script, default_kb, max_steps=3)
     assert keys(result) == EXPECTED
     assert any("Maria Shriver" in w for w in result.warnings)
@@ -179,17 +225,25 @@ def test_cie_react_step_limit_keeps_the_good_lines_of_a_broken_turtle(default_kb
 
 def test_cie_react_closes_a_tool_called_twice_with_the_same_input(default_kb):
     traverse = [{"property": "wdt:P19", "subject": "wd:Q2685", "object": "wd:Q571822"}]
-    script = AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES),
-                                react("network_traversal_tool", traverse=traverse),
-                                react("uri_retrieval_tool", searches=ALL_SEARCHES),  # the same search again
-                                react("network_traversal_tool", traverse=traverse),
-                                react("finish", turtle=TURTLE)])
+    script = AgentScript(
+        react=[
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),
+            react("network_traversal_tool", traverse=traverse),
+            react("uri_retrieval_tool", searches=ALL_SEARCHES),  # the same search again
+            react("network_traversal_tool", traverse=traverse),
+            react("finish", turtle=TURTLE),
+        ]
+    )
     result = run("cie.react", script, default_kb)
     assert keys(result) == EXPECTED
     assert "uri_retrieval_tool is now closed" in script.prompts["react"][3]
     assert "network_traversal_tool is now closed" in script.prompts["react"][4]
-    assert set(routes(script.schemas["react"][4])) == {"semantic_validation_tool", "turtle_to_label_tool",
-                                                       "message_deletion_tool", "finish"}
+    assert set(routes(script.schemas["react"][4])) == {
+        "semantic_validation_tool",
+        "turtle_to_label_tool",
+        "message_deletion_tool",
+        "finish",
+    }
 
 
 def test_cie_react_caps_the_requests_of_one_action(default_kb):
@@ -230,15 +284,25 @@ def test_searches_are_completed_with_the_forgotten_parts_of_the_triples():
     out = complete_searches(asked, TRIPLES, mapped)
     assert out[0] == asked[0]
     assert {(r["term"], r["kind"]) for r in out[1:]} == {
-        ("place of birth", "property"), ("member of political party", "property"), ("Republican Party", "entity")}
+        ("place of birth", "property"),
+        ("member of political party", "property"),
+        ("Republican Party", "entity"),
+    }
 
 
 def test_a_context_overflow_wraps_up_the_run_instead_of_failing_it(default_kb):
     def overflow(schema):
         raise ContextOverflowError("request (4165 tokens) exceeds the available context size (4096 tokens)")
 
-    script = AgentScript(supervisor=[supervisor("triple_extractor"), supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
-                                     overflow], triples=[{"triples": TRIPLES}], judge=[judge()])
+    script = AgentScript(
+        supervisor=[
+            supervisor("triple_extractor"),
+            supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
+            overflow,
+        ],
+        triples=[{"triples": TRIPLES}],
+        judge=[judge()],
+    )
     result = run("cie.baseline", script, default_kb)
     assert result.status == "ok" and keys(result) == EXPECTED  # the draft from triples and mapping
     assert any("exceeds the available context" in w for w in result.warnings)
@@ -247,7 +311,9 @@ def test_a_context_overflow_wraps_up_the_run_instead_of_failing_it(default_kb):
 def test_entity_and_property_lists_keep_each_phrase_once():
     from graphwright.papers.cie.common.outputs import EntityList, PropertyList
 
-    looped = PropertyList.model_validate_json('{"properties": ["instance of", "occupation", "instance of", " ", "occupation "]}')
+    looped = PropertyList.model_validate_json(
+        '{"properties": ["instance of", "occupation", "instance of", " ", "occupation "]}'
+    )
     assert looped.properties == ["instance of", "occupation"]
     assert EntityList(entities=["Kue cubit", "Indonesia", "Kue cubit"]).entities == ["Kue cubit", "Indonesia"]
 
@@ -256,8 +322,13 @@ def test_the_react_view_cuts_a_tool_answer_larger_than_its_budget():
     from graphwright.papers.cie.react.system import render_view
 
     huge = "wd:Q42 Douglas Adams (English writer). " * 2000  # 80,000 characters of search results
-    state = {"messages": [{"id": 0, "author": "react_agent", "content": "search"},
-                          {"id": 1, "author": "uri_retrieval_tool", "content": huge}], "steps": 1}
+    state = {
+        "messages": [
+            {"id": 0, "author": "react_agent", "content": "search"},
+            {"id": 1, "author": "uri_retrieval_tool", "content": huge},
+        ],
+        "steps": 1,
+    }
     view = render_view(state, limit=4000, max_steps=10)
     assert len(view) < 4500 and "cut at 4000 characters" in view
     assert "[0] react_agent" not in view, "older messages give way to the newest"

@@ -39,15 +39,28 @@ def test_cie_network_routes_through_agents_and_tools(default_kb):
     )
     result = run(script, default_kb)
     assert result.status == "ok"
-    keys = {(t.subject.value.rsplit("/", 1)[1], t.predicate.value.rsplit("/", 1)[1], t.object.value.rsplit("/", 1)[1]) for t in result.triples}
+    keys = {
+        (t.subject.value.rsplit("/", 1)[1], t.predicate.value.rsplit("/", 1)[1], t.object.value.rsplit("/", 1)[1])
+        for t in result.triples
+    }
     assert keys == {("Q2685", "P19", "Q571822"), ("Q2685", "P102", "Q29468")}
     nodes = [s.node for s in result.trace]
-    assert nodes == ["extractor", "uri_mapping_and_refinement", "uri_retrieval_tool", "uri_mapping_and_refinement",
-                     "validation_and_output", "turtle_to_label_tool", "validation_and_output", "finish"]
+    assert nodes == [
+        "extractor",
+        "uri_mapping_and_refinement",
+        "uri_retrieval_tool",
+        "uri_mapping_and_refinement",
+        "validation_and_output",
+        "turtle_to_label_tool",
+        "validation_and_output",
+        "finish",
+    ]
     assert result.usage.llm_calls == 5
     # the tool's candidates reached the URI agent, and the labels reached the validator
     assert "wd:Q2685" in script.prompts["uri"][1]
-    assert "place of birth" in script.prompts["validation"][1] and "All IRIs are known" in script.prompts["validation"][1]
+    assert (
+        "place of birth" in script.prompts["validation"][1] and "All IRIs are known" in script.prompts["validation"][1]
+    )
     birth = next(t for t in result.triples if t.predicate.value.endswith("P19"))
     assert birth.provenance.evidence.text == "Arnold Schwarzenegger was born in Thal."
     assert birth.subject.surface == "Arnold Schwarzenegger" and birth.subject.label == "Arnold Schwarzenegger"
@@ -60,8 +73,11 @@ def _routes(schema):
 def test_cie_network_strict_routing_schema_follows_the_state(default_kb):
     script = AgentScript(
         extractor=[extractor()],
-        uri=[uri_agent("uri_retrieval_tool", SEARCHES), uri_agent("uri_retrieval_tool", SEARCHES),
-             uri_agent("validation_and_output", mapping=MAPPING)],
+        uri=[
+            uri_agent("uri_retrieval_tool", SEARCHES),
+            uri_agent("uri_retrieval_tool", SEARCHES),
+            uri_agent("validation_and_output", mapping=MAPPING),
+        ],
         validation=[validator("turtle_to_label_tool"), validator("finish")],
     )
     llm = ScriptedLLM(script)
@@ -82,9 +98,17 @@ def test_cie_network_strict_routing_schema_follows_the_state(default_kb):
     # after the search, each surface form may only map to its candidates or "none"
     handover = next(v for v in uri_after_tool["anyOf"] if v["properties"]["goto"]["const"] == "validation_and_output")
     choices = handover["properties"]["uri_mapping"]["properties"]
-    assert set(choices) == {"Arnold Schwarzenegger", "place of birth", "Thal", "member of political party", "Republican Party"}
+    assert set(choices) == {
+        "Arnold Schwarzenegger",
+        "place of birth",
+        "Thal",
+        "member of political party",
+        "Republican Party",
+    }
     assert choices["Arnold Schwarzenegger"]["enum"][0] == "wd:Q2685" and choices["Thal"]["enum"][-1] == "none"
-    assert "wdt:P19" in choices["place of birth"]["enum"] and not any(i.startswith("wd:") for i in choices["place of birth"]["enum"][:-1])
+    assert "wdt:P19" in choices["place of birth"]["enum"] and not any(
+        i.startswith("wd:") for i in choices["place of birth"]["enum"][:-1]
+    )
     assert "turtle_to_label_tool" not in _routes(schemas[-1])  # the label tool just answered
     # the URI agent's hand-over carries a draft Turtle built from the mapping
     assert "wd:Q2685 wdt:P19 wd:Q571822 ." in script.prompts["validation"][0]
@@ -122,8 +146,11 @@ def test_cie_network_rejects_unknown_iri_and_missing_tool_input(default_kb):
     bad = [*MAPPING[:-1], {"surface": "Republican Party", "iri": "wd:Q999999999"}]
     script = AgentScript(
         extractor=[extractor()],
-        uri=[uri_agent("uri_retrieval_tool"), uri_agent("validation_and_output", mapping=bad),
-             uri_agent("validation_and_output", mapping=MAPPING)],
+        uri=[
+            uri_agent("uri_retrieval_tool"),
+            uri_agent("validation_and_output", mapping=bad),
+            uri_agent("validation_and_output", mapping=MAPPING),
+        ],
         validation=[validator("finish")],
     )
     result = run(script, default_kb)
@@ -136,9 +163,11 @@ def test_cie_network_final_turtle_is_parsed_and_checked(default_kb):
     script = AgentScript(
         extractor=[extractor()],
         uri=[uri_agent("validation_and_output", mapping=MAPPING)],
-        validation=[validator("finish", turtle="wd:Q2685 wdt:P19 wd:Q571822"),  # missing final dot
-                    validator("finish", turtle="wd:Q2685 wd:P19 wd:Q571822 .\nwd:Q2685 wdt:P102 wd:Q29468 ."),
-                    validator("finish", turtle=TURTLE)],
+        validation=[
+            validator("finish", turtle="wd:Q2685 wdt:P19 wd:Q571822"),  # missing final dot
+            validator("finish", turtle="wd:Q2685 wd:P19 wd:Q571822 .\nwd:Q2685 wdt:P102 wd:Q29468 ."),
+            validator("finish", turtle=TURTLE),
+        ],
     )
     result = run(script, default_kb)
     assert "Invalid Turtle" in script.prompts["validation"][1]
@@ -189,8 +218,14 @@ def test_cie_network_unreachable_model_is_a_recorded_failure(default_kb):
 def test_uri_agent_answer_in_the_constrained_shape_is_a_mapping():
     from graphwright.papers.cie.network.outputs import UriMappingOutput
 
-    out = UriMappingOutput.model_validate({"thought": "t", "goto": "validation_and_output", "tool_input": [],
-                                           "uri_mapping": {"Thal": "wd:Q571822", "spouse": "none"}})
+    out = UriMappingOutput.model_validate(
+        {
+            "thought": "t",
+            "goto": "validation_and_output",
+            "tool_input": [],
+            "uri_mapping": {"Thal": "wd:Q571822", "spouse": "none"},
+        }
+    )
     assert [(m.surface, m.iri) for m in out.uri_mapping] == [("Thal", "wd:Q571822")]
 
 
@@ -198,12 +233,17 @@ def test_requests_get_the_kind_of_their_role_and_missing_terms_are_added():
     from graphwright.papers.cie.common.uri import complete_requests
 
     triples = [{"subject": "Maria Shriver", "predicate": "daughter of", "object": "Eunice Kennedy Shriver"}]
-    asked = [{"term": "maria shriver", "mode": "label", "kind": "property"},
-             {"term": "Maria Shriver is the daughter of Eunice", "mode": "example", "kind": "property"}]
+    asked = [
+        {"term": "maria shriver", "mode": "label", "kind": "property"},
+        {"term": "Maria Shriver is the daughter of Eunice", "mode": "example", "kind": "property"},
+    ]
     done = {"eunice kennedy shriver": {"term": "Eunice Kennedy Shriver", "kind": "entity", "options": []}}
     requests = complete_requests(asked, triples, done)
-    assert requests == [{"term": "maria shriver", "mode": "label", "kind": "entity"}, asked[1],
-                        {"term": "daughter of", "mode": "fused", "kind": "property"}]
+    assert requests == [
+        {"term": "maria shriver", "mode": "label", "kind": "entity"},
+        asked[1],
+        {"term": "daughter of", "mode": "fused", "kind": "property"},
+    ]
 
 
 def test_strict_routes_make_validation_check_first_and_repair_once():
@@ -211,14 +251,31 @@ def test_strict_routes_make_validation_check_first_and_repair_once():
 
     handover = [{"node": "uri_mapping_and_refinement", "goto": "validation_and_output"}]
     state = {"turtle": TURTLE, "uri_mapping": MAPPING, "call_trace": handover}
-    assert open_routes("validation_and_output", state, strict=True) == ["turtle_to_label_tool", "semantic_validation_tool"]
-    checked = {**state, "last_call": "turtle_to_label_tool", "check_problems": 1,
-               "call_trace": handover + [{"node": "validation_and_output", "goto": "turtle_to_label_tool"},
-                                         {"node": "turtle_to_label_tool", "goto": "validation_and_output"}]}
+    assert open_routes("validation_and_output", state, strict=True) == [
+        "turtle_to_label_tool",
+        "semantic_validation_tool",
+    ]
+    checked = {
+        **state,
+        "last_call": "turtle_to_label_tool",
+        "check_problems": 1,
+        "call_trace": handover
+        + [
+            {"node": "validation_and_output", "goto": "turtle_to_label_tool"},
+            {"node": "turtle_to_label_tool", "goto": "validation_and_output"},
+        ],
+    }
     assert open_routes("validation_and_output", checked, strict=True) == [
-        "semantic_validation_tool", "finish", "extractor", "uri_mapping_and_refinement"]
+        "semantic_validation_tool",
+        "finish",
+        "extractor",
+        "uri_mapping_and_refinement",
+    ]
     clean = {**checked, "check_problems": 0}  # send-backs only answer a problem a check found
     assert open_routes("validation_and_output", clean, strict=True) == ["semantic_validation_tool", "finish"]
-    repaired = {**checked, "call_trace": [{"node": "validation_and_output", "goto": "extractor"}] + checked["call_trace"]}
+    repaired = {
+        **checked,
+        "call_trace": [{"node": "validation_and_output", "goto": "extractor"}] + checked["call_trace"],
+    }
     assert open_routes("validation_and_output", repaired, strict=True) == ["semantic_validation_tool", "finish"]
     assert "extractor" in open_routes("validation_and_output", repaired, strict=False)

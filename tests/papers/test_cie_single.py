@@ -46,8 +46,9 @@ def test_cie_single_candidates_for_a_short_text(default_kb):
 
 
 def test_cie_single_caps_and_misspelt_names(default_kb):
-    found = retrieve_candidates(default_kb, "Arnold Schwarzeneger married Maria Shriver in July.", max_entities=3,
-                                max_properties=2)
+    found = retrieve_candidates(
+        default_kb, "Arnold Schwarzeneger married Maria Shriver in July.", max_entities=3, max_properties=2
+    )
     ids = [c.id for c in found.entities]
     assert len(ids) <= 3 and len(found.properties) <= 2
     assert "Q2685" in ids and "Q230654" in ids  # a misspelt name is searched, not only looked up
@@ -75,13 +76,20 @@ def test_cie_single_valid_reply_becomes_triples(default_kb):
     result = run(llm, default_kb)
     assert result.status == "ok" and result.system == "cie.single"
     assert [t.key() for t in result.triples] == [
-        (WD + "Q2685", WDT + "P19", WD + "Q571822"), (WD + "Q2685", WDT + "P102", WD + "Q29468")]  # duplicate dropped
+        (WD + "Q2685", WDT + "P19", WD + "Q571822"),
+        (WD + "Q2685", WDT + "P102", WD + "Q29468"),
+    ]  # duplicate dropped
     birth = result.triples[0]
     assert birth.subject.label == "Arnold Schwarzenegger" and birth.subject.surface == "Arnold Schwarzenegger"
     assert birth.predicate.label == "place of birth" and birth.object.surface == "Thal"
     assert birth.provenance.evidence.text == "Arnold Schwarzenegger was born in Thal."
     prov = birth.provenance
-    assert (prov.system, prov.agent, prov.model, prov.prompt_version) == ("cie.single.v1", "single", "scripted-model", "single.v1")
+    assert (prov.system, prov.agent, prov.model, prov.prompt_version) == (
+        "cie.single.v1",
+        "single",
+        "scripted-model",
+        "single.v1",
+    )
     assert [(s.node, s.kind) for s in result.trace] == [("candidate_retrieval", "tool"), ("single", "agent")]
     assert result.usage.llm_calls == 1 and result.usage.total_tokens > 0
     assert result.output.splitlines()[0] == "wd:Q2685 wdt:P19 wd:Q571822 ."
@@ -144,10 +152,26 @@ def test_cie_single_from_the_cli(tmp_path: Path, default_kb):
     doc = tmp_path / "doc.txt"
     doc.write_text(TEXT, encoding="utf-8")
     with ScriptedOpenAIServer(lambda messages, fmt: answer(BIRTH, PARTY)) as server:
-        result = CliRunner().invoke(app, [
-            "extract", str(doc), "--system", "cie.single", "--base-url", server.base_url, "--model", "scripted",
-            "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"), "--no-cache",
-            "--set", "max_entities=20"])
+        result = CliRunner().invoke(
+            app,
+            [
+                "extract",
+                str(doc),
+                "--system",
+                "cie.single",
+                "--base-url",
+                server.base_url,
+                "--model",
+                "scripted",
+                "--store",
+                str(tmp_path / "store"),
+                "--out",
+                str(tmp_path / "out"),
+                "--no-cache",
+                "--set",
+                "max_entities=20",
+            ],
+        )
         assert result.exit_code == 0, result.output
         assert len(server.requests) == 1
         assert "enum" in json.dumps(server.requests[0]["response_format"])

@@ -26,26 +26,66 @@ def test_extract_with_a_user_schema_into_the_store(tmp_path):
     doc = tmp_path / "news.txt"
     doc.write_text(SENTENCE, encoding="utf-8")
     script = RoleScript(extract=[{"triples": [triple("John Smith", "Work_For", "Acme Corp")]}])  # agentre's default:
-    with ScriptedOpenAIServer(script) as server:                                            # one few-shot call
-        result = runner.invoke(app, ["extract", str(doc), "--system", "agentre", "--kb", "none", *served(server),
-                                     "--store", str(tmp_path / "store"), "--out", str(tmp_path / "out"),
-                                     "--set", f"schema_file={schema}", "--set", f"pool_file={pool}",
-                                     "--set", "retriever=bm25"])
+    with ScriptedOpenAIServer(script) as server:  # one few-shot call
+        result = runner.invoke(
+            app,
+            [
+                "extract",
+                str(doc),
+                "--system",
+                "agentre",
+                "--kb",
+                "none",
+                *served(server),
+                "--store",
+                str(tmp_path / "store"),
+                "--out",
+                str(tmp_path / "out"),
+                "--set",
+                f"schema_file={schema}",
+                "--set",
+                f"pool_file={pool}",
+                "--set",
+                "retriever=bm25",
+            ],
+        )
     assert result.exit_code == 0, result.output
     ttl = tmp_path / "g.ttl"
     assert runner.invoke(app, ["graph", "export", str(ttl), "--store", str(tmp_path / "store")]).exit_code == 0
-    graph = {(t.subject.value, t.predicate.value, t.object.value) for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)}
-    assert ("https://graphwright.dev/entity/John%20Smith", "https://graphwright.dev/schema/news/Work_For",
-            "https://graphwright.dev/entity/Acme%20Corp") in graph
+    graph = {
+        (t.subject.value, t.predicate.value, t.object.value)
+        for t in ox.parse(ttl.read_bytes(), format=ox.RdfFormat.TURTLE)
+    }
+    assert (
+        "https://graphwright.dev/entity/John%20Smith",
+        "https://graphwright.dev/schema/news/Work_For",
+        "https://graphwright.dev/entity/Acme%20Corp",
+    ) in graph
 
 
 def test_warm_up_fills_memory_and_resumes(tmp_path):
     schema, pool = write_inputs(tmp_path)
     memory = tmp_path / "memory"
-    args = ["agentre", "warm-up", "--memory-dir", str(memory), "--samples", "1", "--set", f"schema_file={schema}",
-            "--set", f"pool_file={pool}", "--set", "retriever=bm25", "--set", "mode=direct"]
-    script = RoleScript(extract=[{"triples": [triple("Anna Berg", "Work_For", "Acme Corp")]}],
-                        summary=[{"summary": "Anna Berg speaks for Acme Corp."}])
+    args = [
+        "agentre",
+        "warm-up",
+        "--memory-dir",
+        str(memory),
+        "--samples",
+        "1",
+        "--set",
+        f"schema_file={schema}",
+        "--set",
+        f"pool_file={pool}",
+        "--set",
+        "retriever=bm25",
+        "--set",
+        "mode=direct",
+    ]
+    script = RoleScript(
+        extract=[{"triples": [triple("Anna Berg", "Work_For", "Acme Corp")]}],
+        summary=[{"summary": "Anna Berg speaks for Acme Corp."}],
+    )
     with ScriptedOpenAIServer(script) as server:
         first = runner.invoke(app, [*args, *served(server)])
         assert first.exit_code == 0, first.output
@@ -65,8 +105,22 @@ def test_eval_run_on_conll04_scores_strict_triples(tmp_path):
 
     out = tmp_path / "run"
     with ScriptedOpenAIServer(reply) as server:
-        result = runner.invoke(app, ["eval", "run", "--system", "agentre.zeroshot", "--dataset", "conll04", "-n", "2",
-                                     *served(server), "--out", str(out)])
+        result = runner.invoke(
+            app,
+            [
+                "eval",
+                "run",
+                "--system",
+                "agentre.zeroshot",
+                "--dataset",
+                "conll04",
+                "-n",
+                "2",
+                *served(server),
+                "--out",
+                str(out),
+            ],
+        )
     assert result.exit_code == 0, result.output
     aggregate = json.loads((out / "aggregate.json").read_text())
     assert aggregate["categories"] == ["triples", "boundaries"]

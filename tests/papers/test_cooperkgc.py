@@ -20,28 +20,50 @@ TEXT = "Katrin Vogel founded Nordwind Logistics in Hamburg in 2009. Jonas Berg b
 @pytest.fixture
 def schemas(tmp_path):
     (tmp_path / "people.yaml").write_text(
-        "domain: Short news.\ntypes:\n  person: People.\n  organisation: Companies.\n  location: Places.\n")
+        "domain: Short news.\ntypes:\n  person: People.\n  organisation: Companies.\n  location: Places.\n"
+    )
     (tmp_path / "jobs.yaml").write_text(
         "relations:\n  works_for: {description: employed by, head: [person], tail: [organisation]}\n"
-        "  based_in: {description: seat of, head: [organisation], tail: [location]}\n")
+        "  based_in: {description: seat of, head: [organisation], tail: [location]}\n"
+    )
     (tmp_path / "business.yaml").write_text(
         "events:\n  Founding: {roles: [Founder, Company, Place, Time]}\n"
-        "  Appointment: {roles: [Person, Company, Position, Time]}\n")
-    return {"ner": str(tmp_path / "people.yaml"), "re": str(tmp_path / "jobs.yaml"), "ee": str(tmp_path / "business.yaml")}
+        "  Appointment: {roles: [Person, Company, Position, Time]}\n"
+    )
+    return {
+        "ner": str(tmp_path / "people.yaml"),
+        "re": str(tmp_path / "jobs.yaml"),
+        "ee": str(tmp_path / "business.yaml"),
+    }
 
 
 def task_of(messages) -> str:
     system = messages[0]["content"]
-    return next(t for t, words in (("ner", "expert in named entity"), ("re", "expert in relation"),
-                                   ("ee", "expert in event")) if words in system)
+    return next(
+        t
+        for t, words in (("ner", "expert in named entity"), ("re", "expert in relation"), ("ee", "expert in event"))
+        if words in system
+    )
 
 
-NER_R0 = {"entities": [["person", "Katrin Vogel"], ["organisation", "Nordwind Logistics"],
-                       ["person", "Nobody Here"],  # not in the text: the simplifier drops it
-                       ["animal", "Hamburg"]]}  # not a type of the schema
+NER_R0 = {
+    "entities": [
+        ["person", "Katrin Vogel"],
+        ["organisation", "Nordwind Logistics"],
+        ["person", "Nobody Here"],  # not in the text: the simplifier drops it
+        ["animal", "Hamburg"],
+    ]
+}  # not a type of the schema
 RE_R0 = {"triples": [["Jonas Berg", "works_for", "Nordwind Logistics"], ["Katrin Vogel", "likes", "Hamburg"]]}
-EE_R0 = {"events": [{"type": "Founding", "trigger": "founded",
-                     "arguments": [["Founder", "katrin vogel"], ["Position", "chief executive"]]}]}
+EE_R0 = {
+    "events": [
+        {
+            "type": "Founding",
+            "trigger": "founded",
+            "arguments": [["Founder", "katrin vogel"], ["Position", "chief executive"]],
+        }
+    ]
+}
 
 
 def run(system: str, llm, settings: dict) -> object:
@@ -67,13 +89,19 @@ def test_each_expert_reads_its_peers_simplified_answers_from_the_last_round(sche
     assert all("last round" not in u for u in first_round)
     re_round_1 = next(user for task, user in seen[3:] if task == "re")
     # its own last answer and the peers', simplified: the invalid entity, type, relation and role are gone
-    assert 'Your answer in the last round was: {"triples": [["Jonas Berg", "works_for", "Nordwind Logistics"]]}' in re_round_1
+    assert (
+        'Your answer in the last round was: {"triples": [["Jonas Berg", "works_for", "Nordwind Logistics"]]}'
+        in re_round_1
+    )
     assert '{"entities": [["person", "Katrin Vogel"], ["organisation", "Nordwind Logistics"]]}' in re_round_1
     assert "Nobody Here" not in re_round_1 and "animal" not in re_round_1
     assert '"arguments": [["Founder", "Katrin Vogel"]]' in re_round_1  # the text's own spelling
     assert "Position" not in re_round_1  # not a role of Founding
     # round by round: what each expert said after each round
-    assert result.extra["rounds"][0]["ner"]["entities"] == [["person", "Katrin Vogel"], ["organisation", "Nordwind Logistics"]]
+    assert result.extra["rounds"][0]["ner"]["entities"] == [
+        ["person", "Katrin Vogel"],
+        ["organisation", "Nordwind Logistics"],
+    ]
     assert ["person", "Jonas Berg"] in result.extra["rounds"][1]["ner"]["entities"]
 
 
@@ -125,7 +153,7 @@ def test_the_graph_holds_typed_entities_relations_and_event_nodes_on_shared_name
     assert [t.predicate.value for t in result.triples] == ["https://graphwright.dev/schema/jobs/works_for"]
     event = result.events[0]
     assert event.type == "https://graphwright.dev/schema/business/event/Founding"
-    assert event.trigger == "founded" and TEXT[event.trigger_span.start:event.trigger_span.end] == "founded"
+    assert event.trigger == "founded" and TEXT[event.trigger_span.start : event.trigger_span.end] == "founded"
     founder = event.arguments[0]
     assert founder.role == "https://graphwright.dev/schema/business/role/Founder"
     assert founder.entity.value == katrin.iri == name_entity_iri("Katrin Vogel")  # one node for the name
@@ -138,7 +166,11 @@ def test_single_call_asks_each_task_once_under_its_schema(schemas):
     result = run("cooperkgc.single", llm, schemas)
     assert len(llm.calls) == 3 and len(result.events) == 1
     ner_schema = next(c["json_schema"] for c in llm.calls if task_of(c["messages"]) == "ner")
-    assert ner_schema["properties"]["entities"]["items"]["prefixItems"][0]["enum"] == ["person", "organisation", "location"]
+    assert ner_schema["properties"]["entities"]["items"]["prefixItems"][0]["enum"] == [
+        "person",
+        "organisation",
+        "location",
+    ]
 
 
 def test_two_stage_extracts_under_the_labels_it_chose_first(schemas):
@@ -159,14 +191,20 @@ def test_two_stage_extracts_under_the_labels_it_chose_first(schemas):
 
 
 def test_the_vote_keeps_what_most_members_said():
-    ner = [NERAnswer(entities=[["person", "A"], ["person", "B"]]), NERAnswer(entities=[["person", "A"]]),
-           NERAnswer(entities=[["person", "C"], ["person", "A"], ["person", "A"]])]
+    ner = [
+        NERAnswer(entities=[["person", "A"], ["person", "B"]]),
+        NERAnswer(entities=[["person", "A"]]),
+        NERAnswer(entities=[["person", "C"], ["person", "A"], ["person", "A"]]),
+    ]
     assert majority(ner).entities == [["person", "A"]]
     re_ = [REAnswer(triples=[["A", "r", "B"]]), REAnswer(triples=[["A", "r", "B"]]), REAnswer()]
     assert majority(re_).triples == [["A", "r", "B"]]
     e = lambda *args: EventItem(type="Founding", trigger="founded", arguments=[list(a) for a in args])  # noqa: E731
-    ee = [EEAnswer(events=[e(("Founder", "A"), ("Place", "H"))]), EEAnswer(events=[e(("Founder", "A"))]),
-          EEAnswer(events=[EventItem(type="Appointment", trigger="became")])]
+    ee = [
+        EEAnswer(events=[e(("Founder", "A"), ("Place", "H"))]),
+        EEAnswer(events=[e(("Founder", "A"))]),
+        EEAnswer(events=[EventItem(type="Appointment", trigger="became")]),
+    ]
     assert majority(ee).events == [e(("Founder", "A"))]
 
 
@@ -188,17 +226,32 @@ def test_a_bad_team_or_background_is_a_clear_error(schemas):
 
 
 def test_a_round_is_checked_against_the_ner_experts_types_and_names(schemas):
-    answers = {"ner": {"entities": [["person", "Katrin Vogel"], ["organisation", "Nordwind Logistics"], ["location", "Hamburg"]]},
-               # works_for takes a person head and an organisation tail: the second triple has them the other way round
-               "re": {"triples": [["Katrin Vogel", "works_for", "Nordwind Logistics"], ["Nordwind Logistics", "works_for", "Katrin Vogel"],
-                                  ["Jonas Berg", "works_for", "Nordwind Logistics"]]},  # a head the NER expert did not type stays
-               "ee": {"events": [{"type": "Founding", "trigger": "founded", "arguments": [["Founder", "Katrin Vogel"]]},
-                                 {"type": "Founding", "trigger": "Katrin Vogel", "arguments": []},  # a name is no trigger
-                                 {"type": "Appointment", "trigger": "chief executive", "arguments": [["Position", "chief executive"]]}]}}
+    answers = {
+        "ner": {
+            "entities": [["person", "Katrin Vogel"], ["organisation", "Nordwind Logistics"], ["location", "Hamburg"]]
+        },
+        # works_for takes a person head and an organisation tail: the second triple has them the other way round
+        "re": {
+            "triples": [
+                ["Katrin Vogel", "works_for", "Nordwind Logistics"],
+                ["Nordwind Logistics", "works_for", "Katrin Vogel"],
+                ["Jonas Berg", "works_for", "Nordwind Logistics"],
+            ]
+        },  # a head the NER expert did not type stays
+        "ee": {
+            "events": [
+                {"type": "Founding", "trigger": "founded", "arguments": [["Founder", "Katrin Vogel"]]},
+                {"type": "Founding", "trigger": "Katrin Vogel", "arguments": []},  # a name is no trigger
+                {"type": "Appointment", "trigger": "chief executive", "arguments": [["Position", "chief executive"]]},
+            ]
+        },
+    }
     llm = ScriptedLLM(lambda m, s: json.dumps(answers[task_of(m)]))
     result = run("cooperkgc", llm, {**schemas, "rounds": 0})
     assert [(t.subject.surface, t.object.surface) for t in result.triples] == [
-        ("Katrin Vogel", "Nordwind Logistics"), ("Jonas Berg", "Nordwind Logistics")]
+        ("Katrin Vogel", "Nordwind Logistics"),
+        ("Jonas Berg", "Nordwind Logistics"),
+    ]
     assert [e.trigger for e in result.events] == ["founded"]
 
 
@@ -206,8 +259,13 @@ def test_a_relation_with_cue_words_needs_one_in_a_sentence_naming_its_arguments(
     from graphwright.papers.cooperkgc.answers import simplify_re
 
     text = "Kenji Sato is a politician. He was born in Sacramento. His brother Hiro Sato played baseball."
-    answer = REAnswer(triples=[["Kenji Sato", "born_in", "Sacramento"], ["Kenji Sato", "parent_of", "Hiro Sato"],
-                               ["Kenji Sato", "works_for", "Sacramento"]])
+    answer = REAnswer(
+        triples=[
+            ["Kenji Sato", "born_in", "Sacramento"],
+            ["Kenji Sato", "parent_of", "Hiro Sato"],
+            ["Kenji Sato", "works_for", "Sacramento"],
+        ]
+    )
     cues = {"born_in": ["born"], "parent_of": ["son", "daughter", "father", "mother"], "works_for": []}
     kept = simplify_re(answer, text, ["born_in", "parent_of", "works_for"], cues).triples
     # "born" is in the sentence naming Sacramento; no sentence naming the brothers says son or father
@@ -220,10 +278,15 @@ def test_events_of_a_long_document_split_into_pieces_are_numbered_over_the_docum
     llm = ScriptedLLM(lambda m, s: json.dumps({"ner": NER_R0, "re": RE_R0, "ee": EE_R0}[task_of(m)]))
     system = make_system("cooperkgc", llm, None, {**schemas, "rounds": 0})
     text = TEXT + " " + TEXT
-    result = asyncio.run(run_document(system, Document(id="long", text=text), chunk_chars=len(TEXT) + 1, max_chars=10_000))
-    assert [e.iri for e in result.events] == ["urn:graphwright:event:long:cooperkgc:0", "urn:graphwright:event:long:cooperkgc:1"]
+    result = asyncio.run(
+        run_document(system, Document(id="long", text=text), chunk_chars=len(TEXT) + 1, max_chars=10_000)
+    )
+    assert [e.iri for e in result.events] == [
+        "urn:graphwright:event:long:cooperkgc:0",
+        "urn:graphwright:event:long:cooperkgc:1",
+    ]
     second = result.events[1].trigger_span
-    assert second.start > len(TEXT) and text[second.start:second.end] == "founded"  # offsets in the whole document
+    assert second.start > len(TEXT) and text[second.start : second.end] == "founded"  # offsets in the whole document
 
 
 def test_demonstrations_are_the_nearest_labelled_texts_and_each_vote_member_gets_another():
@@ -232,10 +295,14 @@ def test_demonstrations_are_the_nearest_labelled_texts_and_each_vote_member_gets
     from graphwright.papers.cooperkgc.team import Expert
     from graphwright.retrieval import make_index
 
-    pool = [("Ana Ruiz founded Tallo in Lima.", NERAnswer(entities=[["person", "Ana Ruiz"]])),
-            ("The river floods every spring.", NERAnswer()),
-            ("Ana Ruiz moved to Lima.", NERAnswer(entities=[["location", "Lima"]]))]
-    background = Background("ner", "toy", EntityDomain(name="toy", domain="d", types={"person": "p", "location": "l"}), pool)
+    pool = [
+        ("Ana Ruiz founded Tallo in Lima.", NERAnswer(entities=[["person", "Ana Ruiz"]])),
+        ("The river floods every spring.", NERAnswer()),
+        ("Ana Ruiz moved to Lima.", NERAnswer(entities=[["location", "Lima"]])),
+    ]
+    background = Background(
+        "ner", "toy", EntityDomain(name="toy", domain="d", types={"person": "p", "location": "l"}), pool
+    )
     background.__dict__["_index"] = make_index("bm25", [t for t, _ in pool])  # no embedding model in a unit test
     system, _ = Expert("ner", background).prompt("Ana Ruiz moved to Lima in May.", demos=1)
     assert 'Example text: Ana Ruiz moved to Lima.\nAnswer: {"entities": [["location", "Lima"]]}' in system

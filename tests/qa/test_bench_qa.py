@@ -13,15 +13,29 @@ from graphwright.bench import qa as bench_qa
 from graphwright.bench.data.qa_data import Passage, QADataset, Question
 from graphwright.llm.fake import ScriptedLLM
 
-PASSAGES = [Passage("Kestrel Ferries", "Kestrel Ferries", "Kestrel Ferries was founded by Idris Penhallow."),
-            Passage("Idris Penhallow", "Idris Penhallow", "Idris Penhallow was born in Holyhead.")]
-TRIPLES = {"Kestrel Ferries was": [["Kestrel Ferries", "founded by", "Idris Penhallow"]],
-           "Idris Penhallow was": [["Idris Penhallow", "born in", "Holyhead"]]}
+PASSAGES = [
+    Passage("Kestrel Ferries", "Kestrel Ferries", "Kestrel Ferries was founded by Idris Penhallow."),
+    Passage("Idris Penhallow", "Idris Penhallow", "Idris Penhallow was born in Holyhead."),
+]
+TRIPLES = {
+    "Kestrel Ferries was": [["Kestrel Ferries", "founded by", "Idris Penhallow"]],
+    "Idris Penhallow was": [["Idris Penhallow", "born in", "Holyhead"]],
+}
 
 
 def dataset() -> QADataset:
-    return QADataset("toy", PASSAGES, [Question("q1", "Where was the founder of Kestrel Ferries born?", ["Holyhead"],
-                                                ["Kestrel Ferries", "Idris Penhallow"])])
+    return QADataset(
+        "toy",
+        PASSAGES,
+        [
+            Question(
+                "q1",
+                "Where was the founder of Kestrel Ferries born?",
+                ["Holyhead"],
+                ["Kestrel Ferries", "Idris Penhallow"],
+            )
+        ],
+    )
 
 
 def model(name: str = "scripted") -> ScriptedLLM:
@@ -31,14 +45,16 @@ def model(name: str = "scripted") -> ScriptedLLM:
             return json.dumps({"triples": next(t for k, t in TRIPLES.items() if k in text)})
         cited = [line[1:3] for line in text.splitlines() if "Holyhead" in line][:1]
         return json.dumps({"answer": "Holyhead" if cited else "Cardiff", "citations": cited})
+
     return ScriptedLLM(reply, name=name)
 
 
 async def run(bench, llm):
     store, runs = await bench.index("toy", dataset(), llm, "openie")
     try:
-        results = {c: await bench.ask(c, "toy", dataset(), llm, store, "openie")
-                   for c in ("graph", "walk", "bm25", "none")}
+        results = {
+            c: await bench.ask(c, "toy", dataset(), llm, store, "openie") for c in ("graph", "walk", "bm25", "none")
+        }
         return runs, results, bench.table("toy", dataset(), runs, results, llm.name, "cmd", "openie")
     finally:
         store.close()
@@ -68,9 +84,13 @@ async def test_bench_qa_resumes_and_rebuilds_from_the_ledger(tmp_path, monkeypat
         store.close()
     assert set(found) == {"graph", "walk", "bm25"} and len(first.calls) == calls
     for config, rows in found.items():
-        assert [(r["support_recall"], r["passages"]) for r in rows] == \
-            [(r["support_recall"], r["passages"]) for r in results[config]], config
-    assert json.loads((tmp_path / "ledger" / "qa--retrieval-toy-test.json").read_text())["configs"]["walk"][0]["passages"] == 2
+        assert [(r["support_recall"], r["passages"]) for r in rows] == [
+            (r["support_recall"], r["passages"]) for r in results[config]
+        ], config
+    assert (
+        json.loads((tmp_path / "ledger" / "qa--retrieval-toy-test.json").read_text())["configs"]["walk"][0]["passages"]
+        == 2
+    )
     table = bench.retrieval_table("toy", dataset(), found, "cmd", "test")
     assert "| walk | 2.0 | 1.000 | [1.000, 1.000] | +0.000 (+0.000 to +0.000) |" in table
 
@@ -103,7 +123,10 @@ async def test_another_reader_reads_the_same_graph_into_its_own_ledger(tmp_path,
         assert json.loads(mine.read_text())["model"] == "big-server-model"
         assert json.loads((tmp_path / "ledger" / "qa--walk-toy--scripted.json").read_text())["model"] == "scripted"
 
-        shutil.copy(tmp_path / "ledger" / "qa--bm25-toy--scripted.json", tmp_path / "ledger" / "qa--bm25-toy--big-server-model.json")
+        shutil.copy(
+            tmp_path / "ledger" / "qa--bm25-toy--scripted.json",
+            tmp_path / "ledger" / "qa--bm25-toy--big-server-model.json",
+        )
         with pytest.raises(SystemExit, match="holds the answers of scripted"):
             await bench.ask("bm25", "toy", dataset(), reader, store, "openie")
     finally:
@@ -115,4 +138,6 @@ def test_the_first_30_questions_are_dev_and_the_rest_test():
     bench = bench_qa
     questions = list(range(100))
     dev, test = bench.split_questions(questions, "dev"), bench.split_questions(questions, "test")
-    assert dev == list(range(30)) and test == list(range(30, 100)) and bench.split_questions(questions, "all") == questions
+    assert (
+        dev == list(range(30)) and test == list(range(30, 100)) and bench.split_questions(questions, "all") == questions
+    )

@@ -10,17 +10,27 @@ from graphwright.qa.answer import Source
 from graphwright.qa.conversation import Conversations, Turn, contains_answer, rewrite, unsupported_answer
 from graphwright.qa.engine import QAResult
 
-ABOUT_TIDEWATER = [Turn("Who founded Tidewater Instruments?", "Who founded Tidewater Instruments?", "Maren Solberg",
-                        True, "Tidewater Instruments")]
+ABOUT_TIDEWATER = [
+    Turn(
+        "Who founded Tidewater Instruments?",
+        "Who founded Tidewater Instruments?",
+        "Maren Solberg",
+        True,
+        "Tidewater Instruments",
+    )
+]
 
 
-@pytest.mark.parametrize("question, asked", [
-    ("When was it founded?", "When was Tidewater Instruments founded?"),
-    ("What does the company make?", "What does Tidewater Instruments make?"),
-    ("Where is its headquarters?", "Where is Tidewater Instruments's headquarters?"),
-    ("Who runs Brine & Kelp?", "Who runs Brine & Kelp?"),  # a question that names what it asks about
-    ("How many people work there?", "How many people work there?"),  # nothing points back
-])
+@pytest.mark.parametrize(
+    "question, asked",
+    [
+        ("When was it founded?", "When was Tidewater Instruments founded?"),
+        ("What does the company make?", "What does Tidewater Instruments make?"),
+        ("Where is its headquarters?", "Where is Tidewater Instruments's headquarters?"),
+        ("Who runs Brine & Kelp?", "Who runs Brine & Kelp?"),  # a question that names what it asks about
+        ("How many people work there?", "How many people work there?"),  # nothing points back
+    ],
+)
 def test_a_follow_up_is_asked_about_the_last_turns_topic(question, asked):
     assert rewrite(question, ABOUT_TIDEWATER) == asked
 

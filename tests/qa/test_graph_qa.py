@@ -40,9 +40,15 @@ def node(name: str) -> Term:
 def fill(store: GraphStore) -> GraphStore:
     for doc_id, text in TEXTS.items():
         document = Document(id=doc_id, text=text)
-        triples = [Triple(subject=node(s), predicate=Term.iri(minted_relation_iri("openie", p), label=p), object=node(o),
-                          provenance=Provenance(system="openie", evidence=document.sentence_around(document.find(o))))
-                   for s, p, o in FACTS[doc_id]]
+        triples = [
+            Triple(
+                subject=node(s),
+                predicate=Term.iri(minted_relation_iri("openie", p), label=p),
+                object=node(o),
+                provenance=Provenance(system="openie", evidence=document.sentence_around(document.find(o))),
+            )
+            for s, p, o in FACTS[doc_id]
+        ]
         store.add_result(document, ExtractionResult(document_id=doc_id, system="openie", triples=triples))
     return store
 
@@ -59,7 +65,9 @@ def test_facts_carry_labels_evidence_and_document(store):
     assert director.text == "Arnvik Verft director Solveig Hammerstad"
     assert director.evidence == {"yard": "Its director is Solveig Hammerstad."}
     assert len(facts) == 3  # built by (object), located in, director
-    assert GraphFacts(store, documents={"ship"}).around([name_entity_iri("Arnvik Verft")])[0].predicate_label == "built by"
+    assert (
+        GraphFacts(store, documents={"ship"}).around([name_entity_iri("Arnvik Verft")])[0].predicate_label == "built by"
+    )
 
 
 def test_question_names_and_seeds():
@@ -97,8 +105,10 @@ def test_the_walk_reaches_the_answer_three_hops_away_and_cites_it(store):
 
 def test_an_evidence_sentence_is_shown_once():
     sentence = "Kestrel Ferries was founded by Idris Penhallow in 1988."
-    facts = [Fact(f"n:{i}", "p", f"o:{i}", "Kestrel Ferries", p, o, True, {"ferries": sentence})
-             for i, (p, o) in enumerate([("founded by", "Idris Penhallow"), ("founded in", "1988")])]
+    facts = [
+        Fact(f"n:{i}", "p", f"o:{i}", "Kestrel Ferries", p, o, True, {"ferries": sentence})
+        for i, (p, o) in enumerate([("founded by", "Idris Penhallow"), ("founded in", "1988")])
+    ]
     first, second = fact_sources([RankedFact(f, 1.0 - i / 10, 1) for i, f in enumerate(facts)])
     assert first.text == f'Kestrel Ferries | founded by | Idris Penhallow - "{sentence}"'
     assert second.text == "Kestrel Ferries | founded in | 1988 (as F1)"
@@ -124,7 +134,10 @@ def test_passage_baseline_ranks_passages_and_keeps_to_a_pool():
     llm = ScriptedLLM(lambda messages, schema: json.dumps({"answer": "Bergen", "citations": ["P1"]}))
     qa = PassageQA(llm, passages, "bm25", k=2)
     assert [s.documents for s in qa.retrieve("Where is the shipyard Arnvik Verft?")][0] == ["yard"]
-    assert [s.documents[0] for s in qa.retrieve("Where is Arnvik Verft?", pool=["ferries", "other"])] == ["other", "ferries"]
+    assert [s.documents[0] for s in qa.retrieve("Where is Arnvik Verft?", pool=["ferries", "other"])] == [
+        "other",
+        "ferries",
+    ]
     result = asyncio.run(qa.ask("Where is Arnvik Verft?"))
     assert result.answer == "Bergen" and result.citations[0].documents == ["yard"]
     closed = asyncio.run(ClosedBookQA(ScriptedLLM([json.dumps({"answer": "Bergen", "citations": []})])).ask("Where?"))
@@ -190,7 +203,9 @@ def test_global_questions_asked_at_once_summarise_the_communities_once(store, tm
     qa = GraphQA(store, ScriptedLLM(reply))
 
     async def both():
-        return await asyncio.gather(qa.ask("What is this about?", mode="global"), qa.ask("Who built what?", mode="global"))
+        return await asyncio.gather(
+            qa.ask("What is this about?", mode="global"), qa.ask("Who built what?", mode="global")
+        )
 
     first, second = asyncio.run(both())
     assert len(summaries) == len(set(summaries)) > 0  # each community summarised by one of the two questions

@@ -91,10 +91,16 @@ def test_without_guessing_a_question_about_what_no_passage_mentions_gets_no_mode
 def test_the_notes_reader_writes_its_notes_before_the_answer_and_the_short_one_none(store):
     """The notes reader: the schema puts the notes before the answer, so the model writes them first; the
     result carries them. The short reader (the default, and always closed book) has no notes field."""
-    reply = {"notes": "Arnvik Verft: built the MV Corra Lynn; Arnvik Verft: director Solveig Hammerstad",
-             "answer": "Solveig Hammerstad", "citations": ["P1"]}
-    llm = ScriptedLLM(lambda messages, schema: json.dumps(reply if "notes" in schema["properties"]
-                                                          else {k: reply[k] for k in ("answer", "citations")}))
+    reply = {
+        "notes": "Arnvik Verft: built the MV Corra Lynn; Arnvik Verft: director Solveig Hammerstad",
+        "answer": "Solveig Hammerstad",
+        "citations": ["P1"],
+    }
+    llm = ScriptedLLM(
+        lambda messages, schema: json.dumps(
+            reply if "notes" in schema["properties"] else {k: reply[k] for k in ("answer", "citations")}
+        )
+    )
     result = asyncio.run(GraphQA(store, llm, embedder="minilm", reader="notes").ask(QUESTION, mode="passages"))
     schema = llm.calls[0]["json_schema"]
     assert list(schema["properties"]) == ["notes", "answer", "citations"] and schema["required"][0] == "notes"

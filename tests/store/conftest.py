@@ -35,7 +35,11 @@ def make_result(document: Document, system: str = SYSTEM, label: str = "Marie Cu
 
     def prov(span, conf, agent="extractor"):
         return Provenance(
-            evidence=span, system=system, agent=agent, model="qwen2.5-0.5b", prompt_version="extractor.v2",
+            evidence=span,
+            system=system,
+            agent=agent,
+            model="qwen2.5-0.5b",
+            prompt_version="extractor.v2",
             confidence=conf,
         )
 
@@ -59,7 +63,7 @@ def make_result(document: Document, system: str = SYSTEM, label: str = "Marie Cu
             Triple(
                 subject=curie,
                 predicate=Term.iri(WDT + "P1449", label="nickname"),
-                object=Term.literal("Manya \"Mania\" Skłodowska", surface="Manya"),
+                object=Term.literal('Manya "Mania" Skłodowska', surface="Manya"),
                 provenance=Provenance(system=system),
             ),
         ],

@@ -17,8 +17,9 @@ LABELS = "SELECT ?l WHERE { ?s rdfs:label ?l } ORDER BY ?l"
 # The fixture's 91 quads joined six times over: COUNT gives no row before the join ends, and no machine
 # counts 5.7e11 rows in 1.5 s (a three-way join counts its 7.5e5 in 0.15 s here: four-way would be ~14 s,
 # close enough to the limit for a machine ten times faster)
-EVERY_QUAD_SIX_TIMES_OVER = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(
-    f"GRAPH ?g{i} {{ ?s{i} ?p{i} ?o{i} }}" for i in range(6)) + " }"
+EVERY_QUAD_SIX_TIMES_OVER = (
+    "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"GRAPH ?g{i} {{ ?s{i} ?p{i} ?o{i} }}" for i in range(6)) + " }"
+)
 
 
 @pytest.fixture

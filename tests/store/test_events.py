@@ -30,10 +30,13 @@ from graphwright.store.html_view import graph_data
 from .conftest import EVIL, SYSTEM, make_document, make_result
 from .page_harness import needs_node, run_page
 
-SCHEMA = EventSchema(name="company news", events=[
-    EventType(name="Acquisition", roles=["Buyer", "Acquired", "Place"]),
-    EventType(name="Appointment", roles=["Person", "Organization", "Time"]),
-])
+SCHEMA = EventSchema(
+    name="company news",
+    events=[
+        EventType(name="Acquisition", roles=["Buyer", "Acquired", "Place"]),
+        EventType(name="Appointment", roles=["Person", "Organization", "Time"]),
+    ],
+)
 ACQUISITION, APPOINTMENT = SCHEMA.type_iri("Acquisition"), SCHEMA.type_iri("Appointment")
 BUYER, ACQUIRED, PLACE = (SCHEMA.role_iri(r) for r in ("Buyer", "Acquired", "Place"))
 PERSON, ORGANIZATION, TIME = (SCHEMA.role_iri(r) for r in ("Person", "Organization", "Time"))
@@ -47,29 +50,42 @@ def make_news(doc_id: str = "news:1/ä") -> Document:
     return Document(id=doc_id, text="Acme Corp acquired Widget Inc in Berlin. Marie Curie joined Acme Corp in 2020.")
 
 
-def make_events(document: Document, system: str = SYSTEM, trigger: str = "acquired",
-                words: str = "Acme Corp") -> list[Event]:
+def make_events(
+    document: Document, system: str = SYSTEM, trigger: str = "acquired", words: str = "Acme Corp"
+) -> list[Event]:
     """Two events: one with a spanned trigger, evidence and three arguments (an unlinked entity with a
     span, a KB entity without one), and one with neither span nor evidence and a literal argument."""
     text = document.text
     at = text.find("acquired")
     acme = Term.iri(name_entity_iri(words), surface=words, label=words)
     acquisition = Event(
-        iri=event_iri(document.id, system, 0), type=ACQUISITION, trigger=trigger,
+        iri=event_iri(document.id, system, 0),
+        type=ACQUISITION,
+        trigger=trigger,
         trigger_span=document.span(at, at + len("acquired")),
         arguments=[
             EventArgument(role=BUYER, entity=acme, span=document.span(0, 9)),
             EventArgument(role=ACQUIRED, entity=Term.iri(WD + "Q95", surface="Widget Inc", label="Widget Inc")),
             EventArgument(role=PLACE, entity=Term.iri(WD + "Q64", surface="Berlin"), span=document.find("Berlin")),
         ],
-        provenance=Provenance(evidence=document.sentence_around(document.find("acquired")), system=system,
-                              agent="ee-expert", model="qwen2.5-0.5b", prompt_version="ee.v1", confidence=0.75),
+        provenance=Provenance(
+            evidence=document.sentence_around(document.find("acquired")),
+            system=system,
+            agent="ee-expert",
+            model="qwen2.5-0.5b",
+            prompt_version="ee.v1",
+            confidence=0.75,
+        ),
     )
     appointment = Event(
-        iri=event_iri(document.id, system, 1), type=APPOINTMENT, trigger="joined",
+        iri=event_iri(document.id, system, 1),
+        type=APPOINTMENT,
+        trigger="joined",
         arguments=[
             EventArgument(role=PERSON, entity=Term.iri(WD + "Q7186", surface="Marie Curie", label="Marie Curie")),
-            EventArgument(role=ORGANIZATION, entity=acme, span=document.span(text.rfind("Acme"), text.rfind("Acme") + 9)),
+            EventArgument(
+                role=ORGANIZATION, entity=acme, span=document.span(text.rfind("Acme"), text.rfind("Acme") + 9)
+            ),
             EventArgument(role=TIME, entity=Term.literal("2020", datatype=GYEAR, surface="2020")),
         ],
         provenance=Provenance(system=system),
@@ -133,14 +149,19 @@ def test_events_kg_graph_holds_typed_nodes_with_one_edge_per_role(stored, news):
     e0, e1 = node(event_iri(news.id, SYSTEM, 0)), node(event_iri(news.id, SYSTEM, 1))
     rdf_type, trigger, label = node(v.RDF_TYPE), node(v.TRIGGER), node(v.LABEL)
     expected = {
-        ox.Triple(e0, rdf_type, node(v.EVENT)), ox.Triple(e0, rdf_type, node(ACQUISITION)),
-        ox.Triple(e0, trigger, ox.Literal("acquired")), ox.Triple(e0, label, ox.Literal("acquired")),
-        ox.Triple(e0, node(BUYER), node(ACME)), ox.Triple(e0, node(ACQUIRED), node(WD + "Q95")),
+        ox.Triple(e0, rdf_type, node(v.EVENT)),
+        ox.Triple(e0, rdf_type, node(ACQUISITION)),
+        ox.Triple(e0, trigger, ox.Literal("acquired")),
+        ox.Triple(e0, label, ox.Literal("acquired")),
+        ox.Triple(e0, node(BUYER), node(ACME)),
+        ox.Triple(e0, node(ACQUIRED), node(WD + "Q95")),
         ox.Triple(e0, node(PLACE), node(WD + "Q64")),
-        ox.Triple(e1, rdf_type, node(APPOINTMENT)), ox.Triple(e1, node(PERSON), node(WD + "Q7186")),
+        ox.Triple(e1, rdf_type, node(APPOINTMENT)),
+        ox.Triple(e1, node(PERSON), node(WD + "Q7186")),
         ox.Triple(e1, node(TIME), ox.Literal("2020", datatype=node(GYEAR))),
         # argument entities are labelled and typed as triple terms are
-        ox.Triple(node(ACME), label, ox.Literal("Acme Corp")), ox.Triple(node(ACME), rdf_type, node(v.UNLINKED_ENTITY)),
+        ox.Triple(node(ACME), label, ox.Literal("Acme Corp")),
+        ox.Triple(node(ACME), rdf_type, node(v.UNLINKED_ENTITY)),
         ox.Triple(node(WD + "Q95"), label, ox.Literal("Widget Inc")),
     }
     assert expected <= quads
@@ -154,9 +175,12 @@ def test_events_record_in_the_provenance_graph(stored, news):
     rec = node(v.event_record_iri(news.id, SYSTEM, 0))
     props = {(q.predicate.value, q.object) for q in stored.oxigraph.quads_for_pattern(rec, None, None, prov)}
     assert {
-        (v.RDF_TYPE, node(v.EVENT_RECORD)), (v.EVENT_NODE, node(event_iri(news.id, SYSTEM, 0))),
-        (v.EVENT_TYPE, node(ACQUISITION)), (v.SURFACE, ox.Literal("acquired")),
-        (v.SPAN_START, ox.Literal("10", datatype=node(v.XSD_INTEGER))), (v.AGENT, ox.Literal("ee-expert")),
+        (v.RDF_TYPE, node(v.EVENT_RECORD)),
+        (v.EVENT_NODE, node(event_iri(news.id, SYSTEM, 0))),
+        (v.EVENT_TYPE, node(ACQUISITION)),
+        (v.SURFACE, ox.Literal("acquired")),
+        (v.SPAN_START, ox.Literal("10", datatype=node(v.XSD_INTEGER))),
+        (v.AGENT, ox.Literal("ee-expert")),
         (v.EVIDENCE_TEXT, ox.Literal("Acme Corp acquired Widget Inc in Berlin.")),
         (v.HAS_ARGUMENT, node(v.argument_iri(news.id, SYSTEM, 0, 1))),
     } <= props
@@ -170,19 +194,25 @@ def test_events_rerun_replaces_the_events_of_that_document_and_system(stored, ne
     assert len(stored.events(system="other")) == 2  # the other system's run is untouched
     stale = node(event_iri(news.id, SYSTEM, 1))
     assert not list(stored.oxigraph.quads_for_pattern(stale, None, None, None))
-    assert not list(stored.oxigraph.quads_for_pattern(None, None, ox.Literal("acquired"),
-                                                       ox.NamedNode(v.doc_graph(news.id, SYSTEM))))
+    assert not list(
+        stored.oxigraph.quads_for_pattern(
+            None, None, ox.Literal("acquired"), ox.NamedNode(v.doc_graph(news.id, SYSTEM))
+        )
+    )
     assert {r["system"]: r["events"] for r in stored.documents()} == {SYSTEM: 1, "other": 2}
     stored.record_failure(news.id, SYSTEM, "rerun failed")
     assert stored.events(system=SYSTEM) == []
 
 
-@pytest.mark.parametrize("where, update, match", [
-    ("event", {"iri": "not an iri"}, "event 0 'not an iri' node"),
-    ("event", {"type": "Acquisition"}, "event 0 .* type 'Acquisition' is not an absolute IRI"),
-    ("argument", {"role": "Buyer role"}, "event 0 .* argument 0 role"),
-    ("argument", {"entity": Term.iri("Acme Corp")}, "event 0 .* argument 0 entity"),
-])
+@pytest.mark.parametrize(
+    "where, update, match",
+    [
+        ("event", {"iri": "not an iri"}, "event 0 'not an iri' node"),
+        ("event", {"type": "Acquisition"}, "event 0 .* type 'Acquisition' is not an absolute IRI"),
+        ("argument", {"role": "Buyer role"}, "event 0 .* argument 0 role"),
+        ("argument", {"entity": Term.iri("Acme Corp")}, "event 0 .* argument 0 entity"),
+    ],
+)
 def test_events_bad_iri_names_the_event_and_writes_nothing(stored, news, where, update, match):
     result = make_event_result(news)
     event = result.events[0]
@@ -201,24 +231,30 @@ def test_events_bad_iri_names_the_event_and_writes_nothing(stored, news, where, 
 
 def test_events_are_found_with_sparql_with_their_arguments(stored, news):
     rows = stored.query("SELECT ?e ?trigger WHERE { GRAPH ?g { ?e a gw:Event ; gw:trigger ?trigger } } ORDER BY ?e")
-    assert rows == [{"e": event_iri(news.id, SYSTEM, 0), "trigger": "acquired"},
-                    {"e": event_iri(news.id, SYSTEM, 1), "trigger": "joined"}]
+    assert rows == [
+        {"e": event_iri(news.id, SYSTEM, 0), "trigger": "acquired"},
+        {"e": event_iri(news.id, SYSTEM, 1), "trigger": "joined"},
+    ]
     rows = stored.query("""
         SELECT ?role ?arg ?label WHERE {
             ?e a gw:Event ; gw:trigger "acquired" ; ?role ?arg .
             FILTER (?role NOT IN (rdf:type, gw:trigger, rdfs:label))
             OPTIONAL { ?arg rdfs:label ?label }
         } ORDER BY ?role""")  # the default graph is the KG union
-    assert rows == [{"role": ACQUIRED, "arg": WD + "Q95", "label": "Widget Inc"},
-                    {"role": BUYER, "arg": ACME, "label": "Acme Corp"},
-                    {"role": PLACE, "arg": WD + "Q64", "label": None}]
+    assert rows == [
+        {"role": ACQUIRED, "arg": WD + "Q95", "label": "Widget Inc"},
+        {"role": BUYER, "arg": ACME, "label": "Acme Corp"},
+        {"role": PLACE, "arg": WD + "Q64", "label": None},
+    ]
     # the trigger span and the argument spans are in the records
     rows = stored.query("""
         SELECT ?start ?surface ?from WHERE { GRAPH ?g {
             ?r a gw:EventRecord ; gw:event ?e ; gw:start ?start ; gw:argument ?a .
             ?a gw:role ?role ; gw:surface ?surface ; gw:start ?from } } ORDER BY ?from""")
-    assert rows == [{"start": "10", "surface": "Acme Corp", "from": "0"},
-                    {"start": "10", "surface": "Berlin", "from": "33"}]
+    assert rows == [
+        {"start": "10", "surface": "Acme Corp", "from": "0"},
+        {"start": "10", "surface": "Berlin", "from": "33"},
+    ]
 
 
 # ---------------------------------------------------------------- exports
@@ -230,8 +266,11 @@ def test_events_every_export_parses_back_with_the_event_edges(stored, news, fmt)
     parsed = {q.triple for q in ox.parse(data, format=FORMATS[fmt])}
     assert parsed == kg_triples(stored)
     e0 = node(event_iri(news.id, SYSTEM, 0))
-    assert {ox.Triple(e0, node(v.RDF_TYPE), node(v.EVENT)), ox.Triple(e0, node(BUYER), node(ACME)),
-            ox.Triple(e0, node(v.TRIGGER), ox.Literal("acquired"))} <= parsed
+    assert {
+        ox.Triple(e0, node(v.RDF_TYPE), node(v.EVENT)),
+        ox.Triple(e0, node(BUYER), node(ACME)),
+        ox.Triple(e0, node(v.TRIGGER), ox.Literal("acquired")),
+    } <= parsed
     if fmt == "jsonld":
         json.loads(data)
     if fmt in QUAD_FORMATS:
@@ -289,8 +328,11 @@ def test_events_html_view_draws_event_nodes_with_role_edges(stored, news):
     assert [n["label"] for n in events] == ["Acquisition: acquired", "Appointment: joined"]
     assert (events[0]["type"], events[0]["trigger"]) == (ACQUISITION, "acquired")
     assert events[0]["support"][0]["evidence"] == "Acme Corp acquired Widget Inc in Berlin."
-    roles = [(e["label"], nodes[e["target"]]["label"]) for e in data["edges"]
-             if e["kind"] == "role" and e["source"] == events[0]["id"]]
+    roles = [
+        (e["label"], nodes[e["target"]]["label"])
+        for e in data["edges"]
+        if e["kind"] == "role" and e["source"] == events[0]["id"]
+    ]
     assert roles == [("Buyer", "Acme Corp"), ("Acquired", "Widget Inc"), ("Place", "Q64")]
     [buyer] = [e for e in data["edges"] if e["iri"] == BUYER]
     assert buyer["support"][0]["surfaces"] == ["acquired", "Acme Corp"]

@@ -40,7 +40,10 @@ def test_export_triple_formats_reparse_to_the_kg(filled, fmt):
     assert ox.Triple(CURIE, ox.NamedNode(WDT + "P570"), year) in triples
     assert ox.Triple(ox.NamedNode(WD + "Q270"), LABEL, ox.Literal("Warszawa 🇵🇱")) in triples
     # an entity's types are typed nodes of the graph
-    assert ox.Triple(CURIE, ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), ox.NamedNode(WD + "Q5")) in triples
+    assert (
+        ox.Triple(CURIE, ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), ox.NamedNode(WD + "Q5"))
+        in triples
+    )
     # 3 triples + 5 labels + 1 type; no provenance by default
     assert len(triples) == 9
     assert not any(t.predicate.value.startswith(v.GW) for t in triples)
@@ -80,7 +83,8 @@ def test_export_quad_formats_keep_named_graphs(filled, document):
         assert {q.graph_name.value for q in quads} == {v.doc_graph(document.id, SYSTEM)}
         quads = parse(serialize_graph(filled, fmt, include_provenance=True), fmt)
         assert {q.graph_name.value for q in quads} == {
-            v.doc_graph(document.id, SYSTEM), v.prov_graph(document.id, SYSTEM)
+            v.doc_graph(document.id, SYSTEM),
+            v.prov_graph(document.id, SYSTEM),
         }
 
 
@@ -95,8 +99,13 @@ def test_export_filters_by_document(store):
 
 
 def test_export_to_path_guesses_format_from_extension(filled, tmp_path):
-    for name, fmt in [("kg.ttl", "turtle"), ("kg.nt", "ntriples"), ("kg.jsonld", "jsonld"), ("out/kg.nq", "nquads"),
-                      ("kg.trig", "trig")]:
+    for name, fmt in [
+        ("kg.ttl", "turtle"),
+        ("kg.nt", "ntriples"),
+        ("kg.jsonld", "jsonld"),
+        ("out/kg.nq", "nquads"),
+        ("kg.trig", "trig"),
+    ]:
         written = export_graph(filled, tmp_path / name)
         data = (tmp_path / name).read_bytes()
         assert written == len(data) > 0

@@ -52,21 +52,96 @@ from .page_harness import needs_node, run_page
 
 PIECES = [
     # quotes and escapes of every syntax involved
-    "'", '"', '"""', "'''", '\\', '\\\\', '\\"', "\\n", "\\u0022", "\\U0000003E", "\\u003c/script>", "%00", "%3E",
+    "'",
+    '"',
+    '"""',
+    "'''",
+    "\\",
+    "\\\\",
+    '\\"',
+    "\\n",
+    "\\u0022",
+    "\\U0000003E",
+    "\\u003c/script>",
+    "%00",
+    "%3E",
     # line breaks, tabs and other whitespace
-    "\n", "\r", "\r\n", "\t", "\x0b", "\x0c", "\x85", "\u00a0", "\u2028", "\u2029", " ",
+    "\n",
+    "\r",
+    "\r\n",
+    "\t",
+    "\x0b",
+    "\x0c",
+    "\x85",
+    "\u00a0",
+    "\u2028",
+    "\u2029",
+    " ",
     # markup
-    "<", ">", "&", "&amp;", "&lt;", "&#0;", "</script><script>alert(1)</script>", "</SCRIPT >", "<!--", "-->",
-    "<![CDATA[", "]]>", "</title>", "<b onmouseover=x>", "__GW_DATA__", "__GW_TITLE__", "__GW_EMPTY_HIDDEN__",
+    "<",
+    ">",
+    "&",
+    "&amp;",
+    "&lt;",
+    "&#0;",
+    "</script><script>alert(1)</script>",
+    "</SCRIPT >",
+    "<!--",
+    "-->",
+    "<![CDATA[",
+    "]]>",
+    "</title>",
+    "<b onmouseover=x>",
+    "__GW_DATA__",
+    "__GW_TITLE__",
+    "__GW_EMPTY_HIDDEN__",
     # SPARQL, Turtle, N-Triples and JSON-LD fragments
-    '"} ; DROP ALL ; SELECT * {', "'} UNION { ?s ?p ?o }", "} #", '" . <http://evil/s> <http://evil/p> "o',
-    "@prefix ev: <http://evil/> .", "_:b0", "^^xsd:integer", "@en", '"@id": "http://evil/"', "{", "}", "#",
-    "http://x/> <y", "gwe:", "wd:Q42", ".", "-", "_", "~", ":",
+    '"} ; DROP ALL ; SELECT * {',
+    "'} UNION { ?s ?p ?o }",
+    "} #",
+    '" . <http://evil/s> <http://evil/p> "o',
+    "@prefix ev: <http://evil/> .",
+    "_:b0",
+    "^^xsd:integer",
+    "@en",
+    '"@id": "http://evil/"',
+    "{",
+    "}",
+    "#",
+    "http://x/> <y",
+    "gwe:",
+    "wd:Q42",
+    ".",
+    "-",
+    "_",
+    "~",
+    ":",
     # bidi, invisible and astral characters, case mappings that change length
-    "\u202e", "\u200f", "\u200e", "\u2066", "\u200b", "\ufeff", "\ufffe", "\uffff", "\U0001f600", "🇵🇱",
-    "\U0001d11e", "\U0010ffff", "e\u0301", "İ", "ß", "ﬁ",
+    "\u202e",
+    "\u200f",
+    "\u200e",
+    "\u2066",
+    "\u200b",
+    "\ufeff",
+    "\ufffe",
+    "\uffff",
+    "\U0001f600",
+    "🇵🇱",
+    "\U0001d11e",
+    "\U0010ffff",
+    "e\u0301",
+    "İ",
+    "ß",
+    "ﬁ",
     # C0 and C1 controls, NUL
-    "\x00", "\x01", "\x08", "\x1b[31m", "\x1f", "\x7f", "\x80", "\x9f",
+    "\x00",
+    "\x01",
+    "\x08",
+    "\x1b[31m",
+    "\x1f",
+    "\x7f",
+    "\x80",
+    "\x9f",
 ]
 _ANY_CHAR = st.characters(exclude_categories=("Cs",))  # every code point but lone surrogates
 _WORDS = st.text(alphabet="abcXYZ 019äé", max_size=6)
@@ -75,8 +150,8 @@ _WORDS = st.text(alphabet="abcXYZ 019äé", max_size=6)
 def hostile_text(min_size: int = 0, max_parts: int = 6) -> st.SearchStrategy[str]:
     """Ordinary words, hostile fragments and arbitrary characters, concatenated."""
     part = st.one_of(st.sampled_from(PIECES), _WORDS, st.text(alphabet=_ANY_CHAR, max_size=4))
-    return st.lists(part, min_size=max(min_size, 0), max_size=max_parts).map("".join).filter(
-        lambda s: len(s) >= min_size
+    return (
+        st.lists(part, min_size=max(min_size, 0), max_size=max_parts).map("".join).filter(lambda s: len(s) >= min_size)
     )
 
 
@@ -91,8 +166,9 @@ def _maybe(strategy: st.SearchStrategy) -> st.SearchStrategy:
 
 
 def _span(text: st.SearchStrategy[str]) -> st.SearchStrategy[Span]:
-    return st.builds(lambda start, n, t: Span(start=start, end=start + n, text=t),
-                     st.integers(0, 500), st.integers(0, 200), text)
+    return st.builds(
+        lambda start, n, t: Span(start=start, end=start + n, text=t), st.integers(0, 500), st.integers(0, 200), text
+    )
 
 
 def _entity_iri(index: int) -> st.SearchStrategy[str]:
@@ -105,23 +181,37 @@ EVENT_SCHEMA = EventSchema(name="news <\"'>", events=[EventType(name="E")])
 
 
 def _argument(text: st.SearchStrategy[str], index: int) -> st.SearchStrategy[EventArgument]:
-    iri = st.builds(lambda i, s, label: Term.iri(i, surface=s, label=label), _entity_iri(300 + index), _maybe(text),
-                    _maybe(text))
+    iri = st.builds(
+        lambda i, s, label: Term.iri(i, surface=s, label=label), _entity_iri(300 + index), _maybe(text), _maybe(text)
+    )
     literal = st.builds(lambda val, s: Term.literal(val, surface=s), text, _maybe(text))
-    return st.builds(EventArgument, role=hostile_text().map(EVENT_SCHEMA.role_iri), entity=iri | literal,
-                     span=_maybe(_span(_maybe(text))))
+    return st.builds(
+        EventArgument,
+        role=hostile_text().map(EVENT_SCHEMA.role_iri),
+        entity=iri | literal,
+        span=_maybe(_span(_maybe(text))),
+    )
 
 
 @st.composite
 def hostile_events(draw: st.DrawFn, document_id: str, system: str) -> list[Event]:
     text = hostile_text()
-    return [Event(
-        iri=event_iri(document_id, system, i), type=EVENT_SCHEMA.type_iri(draw(text)), trigger=draw(text),
-        trigger_span=draw(_maybe(_span(_maybe(text)))),
-        arguments=[draw(_argument(text, j)) for j in range(draw(st.integers(0, 2)))],
-        provenance=Provenance(evidence=draw(_maybe(_span(_maybe(text)))), system=draw(text),
-                              agent=draw(_maybe(text)), confidence=draw(_maybe(st.floats(0.0, 1.0)))),
-    ) for i in range(draw(st.integers(0, 2)))]
+    return [
+        Event(
+            iri=event_iri(document_id, system, i),
+            type=EVENT_SCHEMA.type_iri(draw(text)),
+            trigger=draw(text),
+            trigger_span=draw(_maybe(_span(_maybe(text)))),
+            arguments=[draw(_argument(text, j)) for j in range(draw(st.integers(0, 2)))],
+            provenance=Provenance(
+                evidence=draw(_maybe(_span(_maybe(text)))),
+                system=draw(text),
+                agent=draw(_maybe(text)),
+                confidence=draw(_maybe(st.floats(0.0, 1.0))),
+            ),
+        )
+        for i in range(draw(st.integers(0, 2)))
+    ]
 
 
 @st.composite
@@ -135,26 +225,38 @@ def hostile_results(draw: st.DrawFn, max_triples: int = 3) -> ExtractionResult:
             obj = Term.literal(draw(text), surface=draw(_maybe(text)), lang=lang)
         else:
             obj = Term.iri(draw(_entity_iri(100 + i)), surface=draw(_maybe(text)), label=draw(_maybe(text)))
-        triples.append(Triple(
-            subject=Term.iri(draw(_entity_iri(i)), surface=draw(_maybe(text)), label=draw(text)),
-            predicate=Term.iri(f"{WDT}P{i + 1}", surface=draw(_maybe(text)), label=draw(text)),
-            object=obj,
-            provenance=Provenance(
-                evidence=draw(_maybe(_span(_maybe(text)))), system=draw(text), agent=draw(_maybe(text)),
-                model=draw(_maybe(text)), prompt_version=draw(_maybe(text)),
-                confidence=draw(_maybe(st.floats(0.0, 1.0))),
-            ),
-        ))
+        triples.append(
+            Triple(
+                subject=Term.iri(draw(_entity_iri(i)), surface=draw(_maybe(text)), label=draw(text)),
+                predicate=Term.iri(f"{WDT}P{i + 1}", surface=draw(_maybe(text)), label=draw(text)),
+                object=obj,
+                provenance=Provenance(
+                    evidence=draw(_maybe(_span(_maybe(text)))),
+                    system=draw(text),
+                    agent=draw(_maybe(text)),
+                    model=draw(_maybe(text)),
+                    prompt_version=draw(_maybe(text)),
+                    confidence=draw(_maybe(st.floats(0.0, 1.0))),
+                ),
+            )
+        )
     entities = [
-        Entity(iri=draw(_entity_iri(200 + i)), label=draw(_maybe(text)),
-               types=draw(st.sampled_from([[], [WD + "Q5"]])),
-               mentions=draw(st.lists(st.builds(Mention, surface=text, span=_maybe(_span(_maybe(text)))), max_size=2)))
+        Entity(
+            iri=draw(_entity_iri(200 + i)),
+            label=draw(_maybe(text)),
+            types=draw(st.sampled_from([[], [WD + "Q5"]])),
+            mentions=draw(st.lists(st.builds(Mention, surface=text, span=_maybe(_span(_maybe(text)))), max_size=2)),
+        )
         for i in range(draw(st.integers(0, 2)))
     ]
     document_id = draw(hostile_text(min_size=1))
     return ExtractionResult(
-        document_id=document_id, system=system, reason=draw(_maybe(text)),
-        triples=triples, entities=entities, warnings=draw(st.lists(text, max_size=2)),
+        document_id=document_id,
+        system=system,
+        reason=draw(_maybe(text)),
+        triples=triples,
+        entities=entities,
+        warnings=draw(st.lists(text, max_size=2)),
         events=draw(hostile_events(document_id, system)),
     )
 
@@ -171,12 +273,24 @@ def kitchen_sink_result() -> ExtractionResult:
         provenance=Provenance(evidence=span, system=s, agent=s, model=s, prompt_version=s, confidence=0.5),
     )
     linked = triple.model_copy(update={"object": Term.iri(WD + "Q90", surface="Paris", label=s + "2")})
-    event = Event(iri=event_iri(s, s, 0), type=EVENT_SCHEMA.type_iri(s), trigger=s, trigger_span=span,
-                  arguments=[EventArgument(role=EVENT_SCHEMA.role_iri(s), entity=triple.subject, span=span),
-                             EventArgument(role=EVENT_SCHEMA.role_iri(s + "2"), entity=Term.literal(s, surface=s))],
-                  provenance=triple.provenance)
+    event = Event(
+        iri=event_iri(s, s, 0),
+        type=EVENT_SCHEMA.type_iri(s),
+        trigger=s,
+        trigger_span=span,
+        arguments=[
+            EventArgument(role=EVENT_SCHEMA.role_iri(s), entity=triple.subject, span=span),
+            EventArgument(role=EVENT_SCHEMA.role_iri(s + "2"), entity=Term.literal(s, surface=s)),
+        ],
+        provenance=triple.provenance,
+    )
     return ExtractionResult(
-        document_id=s, system=s, reason=s, triples=[triple, linked], warnings=[s], events=[event],
+        document_id=s,
+        system=s,
+        reason=s,
+        triples=[triple, linked],
+        warnings=[s],
+        events=[event],
         entities=[Entity(iri=minted, label=s, types=[WD + "Q5"], mentions=[Mention(surface=s, span=span)])],
     )
 
@@ -284,9 +398,18 @@ def assert_export_round_trips(store: GraphStore, result: ExtractionResult, fmt: 
 
 
 def _one_literal(value: str) -> ExtractionResult:
-    return ExtractionResult(document_id="d", system="s", triples=[Triple(
-        subject=Term.iri(WD + "Q1", label=value), predicate=Term.iri(WDT + "P1"), object=Term.literal(value),
-        provenance=Provenance(system="s", evidence=Span(start=0, end=1, text=value)))])
+    return ExtractionResult(
+        document_id="d",
+        system="s",
+        triples=[
+            Triple(
+                subject=Term.iri(WD + "Q1", label=value),
+                predicate=Term.iri(WDT + "P1"),
+                object=Term.literal(value),
+                provenance=Provenance(system="s", evidence=Span(start=0, end=1, text=value)),
+            )
+        ],
+    )
 
 
 @SETTINGS
@@ -323,12 +446,21 @@ def test_hostile_export_loads_into_a_fresh_store_unchanged(result):
 def test_hostile_iri_or_language_tag_in_a_result_is_a_clear_error_and_writes_nothing(text, where):
     entity = Entity(iri=text if where == "entity" else WD + "Q1", label="x")
     obj = {"datatype": Term.literal("v", datatype=text), "lang": Term.literal("v", lang=text or None)}.get(
-        where, Term.literal("v"))
-    triple = Triple(subject=Term.iri(WD + "Q1"), predicate=Term.iri(text if where == "predicate" else WDT + "P1"),
-                    object=obj, provenance=Provenance(system="s"))
-    event = Event(iri=event_iri("d", "s", 0), type=text if where == "event type" else WD + "Q1190554",
-                  trigger="t", arguments=[EventArgument(role=text if where == "role" else WD + "P1",
-                                                        entity=Term.iri(WD + "Q1"))], provenance=Provenance(system="s"))
+        where, Term.literal("v")
+    )
+    triple = Triple(
+        subject=Term.iri(WD + "Q1"),
+        predicate=Term.iri(text if where == "predicate" else WDT + "P1"),
+        object=obj,
+        provenance=Provenance(system="s"),
+    )
+    event = Event(
+        iri=event_iri("d", "s", 0),
+        type=text if where == "event type" else WD + "Q1190554",
+        trigger="t",
+        arguments=[EventArgument(role=text if where == "role" else WD + "P1", entity=Term.iri(WD + "Q1"))],
+        provenance=Provenance(system="s"),
+    )
     result = ExtractionResult(document_id="d", system="s", triples=[triple], entities=[entity], events=[event])
     with GraphStore.in_memory() as store:
         store.add_result(None, kitchen_sink_result())
@@ -344,8 +476,10 @@ def test_hostile_iri_or_language_tag_in_a_result_is_a_clear_error_and_writes_not
             # BCP47 tags are case-insensitive; the store keeps them lower-cased.
             assert (back.object.lang or "") == (text.lower() if where == "lang" else "")
             [stored_event] = store.events(document_id="d")
-            assert (stored_event.type, stored_event.arguments[0].role) == (v.expand(event.type),
-                                                                          v.expand(event.arguments[0].role))
+            assert (stored_event.type, stored_event.arguments[0].role) == (
+                v.expand(event.type),
+                v.expand(event.arguments[0].role),
+            )
 
 
 # ---------------------------------------------------------------- minted IRIs
@@ -363,7 +497,7 @@ def folded(name: str) -> str:
 def test_iri_minted_from_a_hostile_name_is_valid_and_keeps_the_name(name):
     iri = name_entity_iri(name)
     node = ox.NamedNode(iri)  # raises on an invalid IRI
-    assert iri.startswith(UNLINKED) and unquote(iri[len(UNLINKED):]) == folded(name)
+    assert iri.startswith(UNLINKED) and unquote(iri[len(UNLINKED) :]) == folded(name)
     assert not set(iri) & set('<>"{}|^`\\ ') and iri.isascii()
     triple = ox.Triple(node, ox.NamedNode(v.LABEL), ox.Literal(name))
     for fmt in ("turtle", "ntriples"):
@@ -446,8 +580,6 @@ def test_hostile_text_in_the_html_view_stays_text(result, title):
         assert_page_is_inert(store, title)
 
 
-
-
 def utf16_len(s: str) -> int:
     return len(s.encode("utf-16-le")) // 2
 
@@ -462,15 +594,23 @@ def case_fold(s: str) -> str:
 @given(hostile_text(min_size=1), hostile_text(min_size=1), hostile_text(min_size=1), hostile_text())
 @example("Marie " + KITCHEN_SINK, KITCHEN_SINK, "x", "y")
 @example("İrem Curie", "Paris", "born", "")  # "İ".toLowerCase() is two units: marks were shifted
-def test_hostile_text_in_the_html_view_is_shown_by_the_page_script_as_text(tmp_path_factory, subject, value,
-                                                                             surface, title):
+def test_hostile_text_in_the_html_view_is_shown_by_the_page_script_as_text(
+    tmp_path_factory, subject, value, surface, title
+):
     # The evidence holds the surfaces, so the page highlights them: the marks must be those words.
     evidence = f"{subject} said {surface} and {value}."
-    result = ExtractionResult(document_id="d", system="s", triples=[Triple(
-        subject=Term.iri(name_entity_iri(subject), surface=subject, label=subject),
-        predicate=Term.iri(WDT + "P1449", surface=surface, label=surface),
-        object=Term.literal(value, surface=value),
-        provenance=Provenance(system="s", evidence=Span(start=0, end=len(evidence), text=evidence)))])
+    result = ExtractionResult(
+        document_id="d",
+        system="s",
+        triples=[
+            Triple(
+                subject=Term.iri(name_entity_iri(subject), surface=subject, label=subject),
+                predicate=Term.iri(WDT + "P1449", surface=surface, label=surface),
+                object=Term.literal(value, surface=value),
+                provenance=Provenance(system="s", evidence=Span(start=0, end=len(evidence), text=evidence)),
+            )
+        ],
+    )
     with stored(result) as store:
         out = run_page(assert_page_is_inert(store, title), tmp_path_factory.mktemp("page"))
     assert (out["edges"], out["nodes"], out["badGeometry"]) == (1, 2, 0)
@@ -552,7 +692,6 @@ def test_hostile_language_tag_is_rejected_or_stays_one_literal(value, lang):
 def test_minted_iri_of_a_hostile_name_is_found_by_sparql(name):
     iri = name_entity_iri(name)
     with labelled_store([]) as store:
-        store.add_result(None, ExtractionResult(document_id="m", system="s",
-                                                entities=[Entity(iri=iri, label=name)]))
+        store.add_result(None, ExtractionResult(document_id="m", system="s", entities=[Entity(iri=iri, label=name)]))
         rows = store.query(f"SELECT ?l WHERE {{ {gw_sparql.sparql_iri(iri)} rdfs:label ?l }}")
         assert rows == [{"l": name}]

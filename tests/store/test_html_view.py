@@ -87,9 +87,18 @@ def test_html_view_caps_edges(store, document):
 
 def _unlinked_result(document) -> ExtractionResult:
     vogel = Term.iri("https://graphwright.dev/entity/Katrin%20Vogel", surface="Katrin Vogel", label="Katrin Vogel")
-    return ExtractionResult(document_id=document.id, system="s", triples=[Triple(
-        subject=Term.iri(WD + "Q7186", label="Marie Curie"), predicate=Term.iri(WDT + "P26", label="spouse"),
-        object=vogel, provenance=Provenance(system="s"))])
+    return ExtractionResult(
+        document_id=document.id,
+        system="s",
+        triples=[
+            Triple(
+                subject=Term.iri(WD + "Q7186", label="Marie Curie"),
+                predicate=Term.iri(WDT + "P26", label="spouse"),
+                object=vogel,
+                provenance=Provenance(system="s"),
+            )
+        ],
+    )
 
 
 def test_html_view_marks_unlinked_entities(store, document):
@@ -116,8 +125,6 @@ def _many(doc_id: str, n: int) -> ExtractionResult:
     return ExtractionResult(document_id=doc_id, system="s", triples=triples)
 
 
-
-
 @needs_node
 def test_html_view_script_runs_and_shows_evidence(store, document, tmp_path):
     store.add_result(document, make_result(document, label=EVIL))
@@ -127,8 +134,17 @@ def test_html_view_script_runs_and_shows_evidence(store, document, tmp_path):
     assert not out["emptyShown"]
     assert out["selected"]
     assert out["marks"] == ["Marie Curie", "Warschau", "geboren"]
-    for text in (EVIL, "place of birth", WDT + "P19", document.id, "cie.react.v1", "extractor", "qwen2.5-0.5b",
-                 "0.88", "Marie Curie wurde in Warschau geboren."):
+    for text in (
+        EVIL,
+        "place of birth",
+        WDT + "P19",
+        document.id,
+        "cie.react.v1",
+        "extractor",
+        "qwen2.5-0.5b",
+        "0.88",
+        "Marie Curie wurde in Warschau geboren.",
+    ):
         assert text in out["edgePanel"]
     assert out["panelAfterDrag"] == out["edgePanel"]
     assert "Triples (3)" in out["nodePanel"]

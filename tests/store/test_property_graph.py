@@ -37,14 +37,14 @@ def test_graphml_keeps_a_hostile_label_as_data(store, document):
 
 
 def test_neo4j_zip_has_admin_import_headers_and_quoted_fields(store, document, tmp_path):
-    store.add_result(document, make_result(document, label="Curie, \"Marie\"; née Skłodowska"))
+    store.add_result(document, make_result(document, label='Curie, "Marie"; née Skłodowska'))
     export_graph(store, tmp_path / "graph.zip")
     with zipfile.ZipFile(tmp_path / "graph.zip") as archive:
         nodes = list(csv.reader(io.StringIO(archive.read("nodes.csv").decode())))
         edges = list(csv.reader(io.StringIO(archive.read("relationships.csv").decode())))
     assert nodes[0][0] == "id:ID" and edges[0][:3] == [":START_ID", ":END_ID", ":TYPE"]
     curie = next(row for row in nodes[1:] if row[0] == WD + "Q7186")
-    assert curie[1] == "Curie, \"Marie\"; née Skłodowska" and curie[-1] == "Entity"
+    assert curie[1] == 'Curie, "Marie"; née Skłodowska' and curie[-1] == "Entity"
     types = {row[2] for row in edges[1:]}
     assert "PLACE_OF_BIRTH" in types and len(edges) == 4
 

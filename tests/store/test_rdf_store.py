@@ -86,10 +86,14 @@ def test_rdf_store_each_run_has_its_own_named_graphs(store, document, result):
     store.add_result(other, make_result(other, system="agentre"))
     names = {g.value for g in store.oxigraph.named_graphs()}
     assert names == {
-        v.doc_graph(document.id, SYSTEM), v.prov_graph(document.id, SYSTEM),
-        v.doc_graph("doc-2", SYSTEM), v.prov_graph("doc-2", SYSTEM),
-        v.doc_graph("doc-2", "agentre"), v.prov_graph("doc-2", "agentre"),
-        v.text_graph(document.id), v.text_graph("doc-2"),  # each document's text, once
+        v.doc_graph(document.id, SYSTEM),
+        v.prov_graph(document.id, SYSTEM),
+        v.doc_graph("doc-2", SYSTEM),
+        v.prov_graph("doc-2", SYSTEM),
+        v.doc_graph("doc-2", "agentre"),
+        v.prov_graph("doc-2", "agentre"),
+        v.text_graph(document.id),
+        v.text_graph("doc-2"),  # each document's text, once
         v.MERGED_KG_GRAPH,  # every KG merged: the default graph of queries
     }
     # The KG graph holds the triples, labels and entity types; the reification lives only in provenance.
@@ -101,7 +105,10 @@ def test_rdf_store_each_run_has_its_own_named_graphs(store, document, result):
     assert store.count(document_id="doc-2", system="agentre") == 3
     assert len(store.triples(document_id=document.id)) == 3
     # the run records of the documents asked for, as the web app names the sources of an answer
-    assert [(r["document_id"], r["system"]) for r in store.documents(["doc-2"])] == [("doc-2", "agentre"), ("doc-2", SYSTEM)]
+    assert [(r["document_id"], r["system"]) for r in store.documents(["doc-2"])] == [
+        ("doc-2", "agentre"),
+        ("doc-2", SYSTEM),
+    ]
     assert store.documents([]) == [] and len(store.documents()) == 3
     untitled = make_document("doc-3").model_copy(update={"source": None})  # given as text alone
     store.add_result(untitled, make_result(untitled))
@@ -192,7 +199,9 @@ def test_rdf_store_labels_cover_every_labelled_iri(filled):
 
 def test_rdf_store_prefixed_iris_are_expanded(store, document):
     triple = Triple(
-        subject=Term.iri("wd:Q1"), predicate=Term.iri("wdt:P31"), object=Term.literal("1", datatype="xsd:integer"),
+        subject=Term.iri("wd:Q1"),
+        predicate=Term.iri("wdt:P31"),
+        object=Term.literal("1", datatype="xsd:integer"),
         provenance=Provenance(system="s"),
     )
     store.add_result(document, ExtractionResult(document_id=document.id, system="s", triples=[triple]))

@@ -22,17 +22,31 @@ TEXT = "Tidewater Instruments runs its office out of Stavanger. In 2020 it runs 
 def result(document: Document, system: str = "facts") -> ExtractionResult:
     phrase = "runs its office out of"
     sentences = [document.sentence_around(document.find(city)) for city in ("Stavanger", "Oslo")]
-    tidewater = Term.iri("https://graphwright.dev/entity/Tidewater%20Instruments", surface="Tidewater Instruments",
-                         label="Tidewater Instruments")
-    cities = [Term.iri(WD + "Q25416", surface="Stavanger", label="Stavanger"),
-              Term.iri(WD + "Q585", surface="Oslo", label="Oslo")]
+    tidewater = Term.iri(
+        "https://graphwright.dev/entity/Tidewater%20Instruments",
+        surface="Tidewater Instruments",
+        label="Tidewater Instruments",
+    )
+    cities = [
+        Term.iri(WD + "Q25416", surface="Stavanger", label="Stavanger"),
+        Term.iri(WD + "Q585", surface="Oslo", label="Oslo"),
+    ]
     predicate = Term.iri(phrase_relation_iri(phrase), surface=phrase, label=phrase)
-    triples = [Triple(subject=tidewater, predicate=predicate, object=city,
-                      provenance=Provenance(system=system, evidence=sentence))
-               for city, sentence in zip(cities, sentences)]
+    triples = [
+        Triple(
+            subject=tidewater, predicate=predicate, object=city, provenance=Provenance(system=system, evidence=sentence)
+        )
+        for city, sentence in zip(cities, sentences)
+    ]
     year = Term.literal("2020", datatype="http://www.w3.org/2001/XMLSchema#gYear", surface="2020")
-    triples.append(Triple(subject=tidewater, predicate=predicate, object=year,
-                          provenance=Provenance(system=system, evidence=sentences[1])))
+    triples.append(
+        Triple(
+            subject=tidewater,
+            predicate=predicate,
+            object=year,
+            provenance=Provenance(system=system, evidence=sentences[1]),
+        )
+    )
     return ExtractionResult(document_id=document.id, system=system, triples=triples)
 
 
@@ -68,7 +82,9 @@ def test_a_swapped_mapping_turns_the_facts_round_and_keeps_values_under_the_phra
     done = map_relation(store, "runs its office out of", WDT + "P1830", swap=True, label="owner of")
     assert (done.facts, done.kept) == (2, 1)
     triples = store.triples()
-    owned = {(t.subject.label, t.subject.surface, t.object.label) for t in triples if t.predicate.value == WDT + "P1830"}
+    owned = {
+        (t.subject.label, t.subject.surface, t.object.label) for t in triples if t.predicate.value == WDT + "P1830"
+    }
     assert owned == {("Stavanger", "Stavanger", "Tidewater Instruments"), ("Oslo", "Oslo", "Tidewater Instruments")}
     [kept] = [t for t in triples if t.predicate.value != WDT + "P1830"]
     assert kept.object.value == "2020" and kept.predicate.label == "runs its office out of"
@@ -84,10 +100,14 @@ def test_the_command_maps_a_phrase_onto_a_kb_property(tmp_path, default_kb):
     with GraphStore.open(tmp_path / "store") as graph_store:
         graph_store.add_result(document, result(document))
     runner = CliRunner()
-    done = runner.invoke(app, ["graph", "map-relation", "runs its office out of", "P159", "--store", str(tmp_path / "store")])
+    done = runner.invoke(
+        app, ["graph", "map-relation", "runs its office out of", "P159", "--store", str(tmp_path / "store")]
+    )
     assert done.exit_code == 0, done.output
     assert "mapped 3 facts in 1 documents onto headquarters location" in done.output
     with GraphStore.open_for_reading(tmp_path / "store") as graph_store:
         assert {t.predicate.value for t in graph_store.triples()} == {WDT + "P159"}
-    wrong = runner.invoke(app, ["graph", "map-relation", "runs its office out of", "Q64", "--store", str(tmp_path / "store")])
+    wrong = runner.invoke(
+        app, ["graph", "map-relation", "runs its office out of", "Q64", "--store", str(tmp_path / "store")]
+    )
     assert wrong.exit_code == 1 and "Q64 is not a property" in wrong.output

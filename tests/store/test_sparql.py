@@ -27,7 +27,7 @@ def test_sparql_escape_sparql_string(raw, escaped):
 
 @pytest.mark.parametrize(
     "label",
-    [EVIL, 'x" } ; ?s ?p ?o . FILTER("1"="1', "x' . ?s ?p ?o #", "tab\tand\nnewline \\\" end"],
+    [EVIL, 'x" } ; ?s ?p ?o . FILTER("1"="1', "x' . ?s ?p ?o #", 'tab\tand\nnewline \\" end'],
 )
 def test_sparql_escaped_literal_matches_exactly_that_label(store, document, label):
     store.add_result(document, make_result(document, label=label))

@@ -14,18 +14,30 @@ relations:
 types: {Person: a person, Org: an organisation, Loc: a place}
 """
 POOL = [
-    {"id": "p1", "text": "Anna Berg , a spokeswoman for Acme Corp , spoke .", "triples": [["Anna Berg", "Work_For", "Acme Corp"]],
-     "entities": [["Anna Berg", "Person"], ["Acme Corp", "Org"]]},
-    {"id": "p2", "text": "Carl Dahl lives in Oslo and works for Nordbank .",
-     "triples": [["Carl Dahl", "Live_In", "Oslo"], ["Carl Dahl", "Work_For", "Nordbank"]]},
+    {
+        "id": "p1",
+        "text": "Anna Berg , a spokeswoman for Acme Corp , spoke .",
+        "triples": [["Anna Berg", "Work_For", "Acme Corp"]],
+        "entities": [["Anna Berg", "Person"], ["Acme Corp", "Org"]],
+    },
+    {
+        "id": "p2",
+        "text": "Carl Dahl lives in Oslo and works for Nordbank .",
+        "triples": [["Carl Dahl", "Live_In", "Oslo"], ["Carl Dahl", "Work_For", "Nordbank"]],
+    },
     {"id": "p3", "text": "The weather in Oslo was cold .", "triples": []},
 ]
 SENTENCE = "John Smith , a spokesman for Acme Corp , lives in Oslo ."
 
-ROLES = {"agent": "You are a relation extraction agent", "extract": "You extract relation triples",
-         "types": "You decide which relations", "reflection": "You review a relation extraction",
-         "summary": "You keep a short summary", "typer": "You give the type of each",
-         "checker": "You check, pair by pair"}
+ROLES = {
+    "agent": "You are a relation extraction agent",
+    "extract": "You extract relation triples",
+    "types": "You decide which relations",
+    "reflection": "You review a relation extraction",
+    "summary": "You keep a short summary",
+    "typer": "You give the type of each",
+    "checker": "You check, pair by pair",
+}
 
 
 def write_inputs(folder: Path) -> tuple[Path, Path]:

@@ -17,10 +17,14 @@ MAPPING = [
     {"surface": "Republican Party", "iri": "wd:Q29468"},
 ]
 TURTLE = "wd:Q2685 wdt:P19 wd:Q571822 .\nwd:Q2685 wdt:P102 wd:Q29468 ."
-SEARCHES = [{"term": t, "mode": "label", "kind": k} for t, k in
-            [("Arnold Schwarzenegger", "entity"), ("place of birth", "property"), ("Thal", "entity")]]
-ALL_SEARCHES = [{"term": m["surface"], "mode": "label", "kind": "property" if m["iri"].startswith("wdt:") else "entity"}
-                for m in MAPPING]
+SEARCHES = [
+    {"term": t, "mode": "label", "kind": k}
+    for t, k in [("Arnold Schwarzenegger", "entity"), ("place of birth", "property"), ("Thal", "entity")]
+]
+ALL_SEARCHES = [
+    {"term": m["surface"], "mode": "label", "kind": "property" if m["iri"].startswith("wdt:") else "entity"}
+    for m in MAPPING
+]
 
 
 def judge(expected=None):
@@ -43,7 +47,13 @@ def extractor(goto="uri_mapping_and_refinement", triples=TRIPLES):
 
 
 def uri_agent(goto, tool_input=(), mapping=()):
-    return {"thought": "t", "goto": goto, "tool_input": list(tool_input), "uri_mapping": list(mapping), "instruction": ""}
+    return {
+        "thought": "t",
+        "goto": goto,
+        "tool_input": list(tool_input),
+        "uri_mapping": list(mapping),
+        "instruction": "",
+    }
 
 
 def validator(goto, turtle=TURTLE):
@@ -52,13 +62,21 @@ def validator(goto, turtle=TURTLE):
 
 def lean_extractor(triples=TRIPLES, goto="uri_mapping_and_refinement", instruction=""):
     """cie.network with lean=true (the default): triples as [subject, predicate, object] lists."""
-    return {"triples": [[t["subject"], t["predicate"], t["object"]] for t in triples], "goto": goto, "instruction": instruction}
+    return {
+        "triples": [[t["subject"], t["predicate"], t["object"]] for t in triples],
+        "goto": goto,
+        "instruction": instruction,
+    }
 
 
 def lean_uri_agent(goto="validation_and_output", mapping=MAPPING, tool_input=(), instruction=""):
     """The URI agent's answer in the candidate-constrained shape {surface: iri}."""
-    return {"goto": goto, "uri_mapping": {m["surface"]: m["iri"] for m in mapping}, "tool_input": list(tool_input),
-            "instruction": instruction}
+    return {
+        "goto": goto,
+        "uri_mapping": {m["surface"]: m["iri"] for m in mapping},
+        "tool_input": list(tool_input),
+        "instruction": instruction,
+    }
 
 
 def lean_validator(goto="finish", remove=(), instruction=""):
@@ -67,8 +85,11 @@ def lean_validator(goto="finish", remove=(), instruction=""):
 
 def lean_script(triples=TRIPLES, mapping=MAPPING, remove=()) -> AgentScript:
     """A complete lean cie.network run: extract, (searches), map, (checks), validate."""
-    return AgentScript(extractor=[lean_extractor(triples)], uri=[lean_uri_agent(mapping=mapping)],
-                       validation=[lean_validator(remove=remove)])
+    return AgentScript(
+        extractor=[lean_extractor(triples)],
+        uri=[lean_uri_agent(mapping=mapping)],
+        validation=[lean_validator(remove=remove)],
+    )
 
 
 class AgentScript:
@@ -96,16 +117,28 @@ class AgentScript:
         return reply if isinstance(reply, str) else json.dumps(reply)
 
 
-ROLES = {"extractor": "You are the Extractor agent", "uri": "You are the URI Mapping", "validation": "You are the Validation",
-         # the other cie architectures
-         "supervisor": "You are the Supervisor", "planner": "You are the Planner", "instructor": "You are the Agent Instructor",
-         "checker": "You are the Result Checker", "entities": "You are the Entity Extractor",
-         "properties": "You are the Property Extractor", "triples": "You are the Triple Extractor",
-         "formatter": "You are the Turtle Formatter", "judge": "You judge search results",
-         "react": "You are an agent that turns"}
+ROLES = {
+    "extractor": "You are the Extractor agent",
+    "uri": "You are the URI Mapping",
+    "validation": "You are the Validation",
+    # the other cie architectures
+    "supervisor": "You are the Supervisor",
+    "planner": "You are the Planner",
+    "instructor": "You are the Agent Instructor",
+    "checker": "You are the Result Checker",
+    "entities": "You are the Entity Extractor",
+    "properties": "You are the Property Extractor",
+    "triples": "You are the Triple Extractor",
+    "formatter": "You are the Turtle Formatter",
+    "judge": "You judge search results",
+    "react": "You are an agent that turns",
+}
 
-LEAN_ROLES = {"extractor": "You are the extractor.", "uri": "You are uri_mapping_and_refinement.",
-              "validation": "You are validation_and_output."}
+LEAN_ROLES = {
+    "extractor": "You are the extractor.",
+    "uri": "You are uri_mapping_and_refinement.",
+    "validation": "You are validation_and_output.",
+}
 
 
 # --- the other cie architectures ------------------------------------------------------------
@@ -115,7 +148,13 @@ PROPERTIES = {"properties": ["place of birth", "member of political party"]}
 
 
 def supervisor(goto, instruction="", tool_input=(), turtle=""):
-    return {"thought": f"next: {goto}", "goto": goto, "instruction": instruction, "tool_input": list(tool_input), "turtle": turtle}
+    return {
+        "thought": f"next: {goto}",
+        "goto": goto,
+        "instruction": instruction,
+        "tool_input": list(tool_input),
+        "turtle": turtle,
+    }
 
 
 def planner(goto, tool_input=()):
@@ -124,31 +163,71 @@ def planner(goto, tool_input=()):
 
 
 def react(goto, **fields):
-    base = {"thought": f"I use {goto}", "goto": goto, "searches": [], "traverse": [], "turtle": "", "delete_ids": [], "summary": ""}
+    base = {
+        "thought": f"I use {goto}",
+        "goto": goto,
+        "searches": [],
+        "traverse": [],
+        "turtle": "",
+        "delete_ids": [],
+        "summary": "",
+    }
     return {**base, **fields}
 
 
 def ssa_script(property_extractor=False):
     """A complete cie.ssa run: planner -> instructor -> worker -> checker, three times, then the formatter."""
-    plan = [{"thought": "t", "next_step": step, "goto": goto} for goto, step in
-            [("agent_instructor", "extract entities"), ("agent_instructor", "extract triples"),
-             ("agent_instructor", "find IRIs"), ("result_formatter", "complete")]]
-    instruct = [{"goto": goto, "instruction": f"please {goto}", "tool_input": list(tool_input)} for goto, tool_input in
-                [("entity_extractor", ()), ("triple_extractor", ()), ("uri_retrieval_tool", ALL_SEARCHES)]]
-    return AgentScript(planner=plan, instructor=instruct,
-                       checker=[{"comment": "entities complete"}, {"comment": "triples fine"}, {"comment": "IRIs fit"}],
-                       entities=[ENTITIES], triples=[{"triples": TRIPLES}], judge=[judge()], formatter=[{"turtle": TURTLE}])
+    plan = [
+        {"thought": "t", "next_step": step, "goto": goto}
+        for goto, step in [
+            ("agent_instructor", "extract entities"),
+            ("agent_instructor", "extract triples"),
+            ("agent_instructor", "find IRIs"),
+            ("result_formatter", "complete"),
+        ]
+    ]
+    instruct = [
+        {"goto": goto, "instruction": f"please {goto}", "tool_input": list(tool_input)}
+        for goto, tool_input in [
+            ("entity_extractor", ()),
+            ("triple_extractor", ()),
+            ("uri_retrieval_tool", ALL_SEARCHES),
+        ]
+    ]
+    return AgentScript(
+        planner=plan,
+        instructor=instruct,
+        checker=[{"comment": "entities complete"}, {"comment": "triples fine"}, {"comment": "IRIs fit"}],
+        entities=[ENTITIES],
+        triples=[{"triples": TRIPLES}],
+        judge=[judge()],
+        formatter=[{"turtle": TURTLE}],
+    )
 
 
 def architecture_script(system: str) -> AgentScript:
     """A short successful run of each supervisor or ReAct architecture."""
     if system == "cie.baseline":
-        return AgentScript(supervisor=[supervisor("triple_extractor"), supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
-                                       supervisor("finish", turtle=TURTLE)], triples=[{"triples": TRIPLES}], judge=[judge()])
+        return AgentScript(
+            supervisor=[
+                supervisor("triple_extractor"),
+                supervisor("uri_retrieval_tool", tool_input=ALL_SEARCHES),
+                supervisor("finish", turtle=TURTLE),
+            ],
+            triples=[{"triples": TRIPLES}],
+            judge=[judge()],
+        )
     if system == "cie.sssa":
-        return AgentScript(planner=[planner("triple_extractor"), planner("uri_retrieval_tool", ALL_SEARCHES),
-                                    planner("turtle_formatter")],
-                           triples=[{"triples": TRIPLES}], judge=[judge()], formatter=[{"turtle": TURTLE}])
+        return AgentScript(
+            planner=[
+                planner("triple_extractor"),
+                planner("uri_retrieval_tool", ALL_SEARCHES),
+                planner("turtle_formatter"),
+            ],
+            triples=[{"triples": TRIPLES}],
+            judge=[judge()],
+            formatter=[{"turtle": TURTLE}],
+        )
     if system == "cie.ssa":
         return ssa_script()
     return AgentScript(react=[react("uri_retrieval_tool", searches=ALL_SEARCHES), react("finish", turtle=TURTLE)])

@@ -25,17 +25,26 @@ def text(i: int) -> str:
 
 def answerer(delay: float = 0.02):
     """A scripted model that takes ``delay`` seconds per answer, so that kills land inside a batch."""
+
     def answer(messages, response_format) -> str:
         time.sleep(delay)
-        return json.dumps({"triples": [{"head": "John Smith", "relation": "Work_For", "tail": "Acme Corp"},
-                                       {"head": "John Smith", "relation": "Live_In", "tail": "Oslo"}]})
+        return json.dumps(
+            {
+                "triples": [
+                    {"head": "John Smith", "relation": "Work_For", "tail": "Acme Corp"},
+                    {"head": "John Smith", "relation": "Live_In", "tail": "Oslo"},
+                ]
+            }
+        )
+
     return answer
 
 
 def start(args: list[str], failpoints: str = "") -> subprocess.Popen:
     env = {**os.environ, "GRAPHWRIGHT_FAILPOINTS": failpoints}
-    return subprocess.Popen([sys.executable, "-m", "graphwright.cli", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "graphwright.cli", *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
 
 
 def cli(args: list[str], failpoints: str = "", kill_after: float | None = None) -> int:
@@ -52,15 +61,47 @@ def cli(args: list[str], failpoints: str = "", kill_after: float | None = None) 
 
 
 def extract_args(server, inputs, where: Path) -> list[str]:
-    return ["extract", str(inputs["folder"]), "--system", "agentre.zeroshot", "--kb", "none", "--model", "scripted",
-            "--base-url", server.base_url, "--no-cache", "--concurrency", "3", "--store", str(where / "store"),
-            "--out", str(where / "out"), *inputs["settings"]]
+    return [
+        "extract",
+        str(inputs["folder"]),
+        "--system",
+        "agentre.zeroshot",
+        "--kb",
+        "none",
+        "--model",
+        "scripted",
+        "--base-url",
+        server.base_url,
+        "--no-cache",
+        "--concurrency",
+        "3",
+        "--store",
+        str(where / "store"),
+        "--out",
+        str(where / "out"),
+        *inputs["settings"],
+    ]
 
 
 def eval_args(server, inputs, where: Path) -> list[str]:
-    return ["eval", "run", "--system", "agentre.zeroshot", "--dataset", str(inputs["gold"]), "--kb", "none",
-            "--model", "scripted", "--base-url", server.base_url, "--no-cache", "--out", str(where / "run"),
-            *inputs["settings"]]
+    return [
+        "eval",
+        "run",
+        "--system",
+        "agentre.zeroshot",
+        "--dataset",
+        str(inputs["gold"]),
+        "--kb",
+        "none",
+        "--model",
+        "scripted",
+        "--base-url",
+        server.base_url,
+        "--no-cache",
+        "--out",
+        str(where / "run"),
+        *inputs["settings"],
+    ]
 
 
 def extract_state(where: Path) -> dict:
@@ -72,12 +113,16 @@ def extract_state(where: Path) -> dict:
     with GraphStore.open(where / "store") as store:
         runs = store.documents()
         assert len(runs) == len({r["document_id"] for r in runs}), "a document stored twice"
-        stored = {doc: sorted((t.subject.value, t.predicate.value, t.object.value) for t in triples)
-                  for doc, _, triples in store.triples_by_run()}
+        stored = {
+            doc: sorted((t.subject.value, t.predicate.value, t.object.value) for t in triples)
+            for doc, _, triples in store.triples_by_run()
+        }
         quads = len(store.oxigraph)
     return {
-        "results": {r["document_id"]: (r["status"], [(t["subject"]["value"], t["object"]["value"]) for t in r["triples"]])
-                    for r in rows},
+        "results": {
+            r["document_id"]: (r["status"], [(t["subject"]["value"], t["object"]["value"]) for t in r["triples"]])
+            for r in rows
+        },
         "store": {r["document_id"]: (r["status"], r["triples"], stored[r["document_id"]]) for r in runs},
         "quads": quads,
     }
@@ -92,8 +137,11 @@ def eval_state(where: Path) -> dict:
     traces = read_jsonl(run / "traces.jsonl")
     assert sorted(t["trace_id"] for t in traces) == sorted(r["id"] for r in rows), "one trace per scored document"
     aggregate = json.loads((run / "aggregate.json").read_text(encoding="utf-8"))
-    return {"rows": {r["id"]: (r["status"], r["prediction"], r["counts"]) for r in read_documents(run)},
-            "macro": aggregate["macro"], "documents": aggregate["documents"]}
+    return {
+        "rows": {r["id"]: (r["status"], r["prediction"], r["counts"]) for r in read_documents(run)},
+        "macro": aggregate["macro"],
+        "documents": aggregate["documents"],
+    }
 
 
 def write_documents(where: Path) -> dict:
@@ -103,7 +151,28 @@ def write_documents(where: Path) -> dict:
     for i in range(DOCUMENTS):
         (folder / f"note{i:02}.txt").write_text(text(i), encoding="utf-8")
     gold = where / "gold.jsonl"
-    gold.write_text("".join(json.dumps({"id": f"d{i:02}", "text": text(i), "triples": [
-        {"subject": {"iri": "John Smith"}, "predicate": {"iri": "Work_For"}, "object": {"iri": "Acme Corp"}}]}) + "\n"
-        for i in range(DOCUMENTS)), encoding="utf-8")
-    return {"folder": folder, "gold": gold, "settings": ["--set", f"schema_file={schema}", "--set", f"pool_file={pool}"]}
+    gold.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": f"d{i:02}",
+                    "text": text(i),
+                    "triples": [
+                        {
+                            "subject": {"iri": "John Smith"},
+                            "predicate": {"iri": "Work_For"},
+                            "object": {"iri": "Acme Corp"},
+                        }
+                    ],
+                }
+            )
+            + "\n"
+            for i in range(DOCUMENTS)
+        ),
+        encoding="utf-8",
+    )
+    return {
+        "folder": folder,
+        "gold": gold,
+        "settings": ["--set", f"schema_file={schema}", "--set", f"pool_file={pool}"],
+    }

@@ -20,25 +20,37 @@ def pdf(pages: list[list[str]]) -> bytes:
         page_id, content_id = 3 + 2 * i, 4 + 2 * i
         kids.append(page_id)
         body = "BT /F1 12 Tf 14 TL 72 720 Td " + " ".join(f"({_pdf_escape(line)}) Tj T*" for line in lines) + " ET"
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {content_id} 0 R "
-                       f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {content_id} 0 R "
+            f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>".encode()
+        )
         data = body.encode("latin-1")
         objects.append(b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
-    head = [b"<< /Type /Catalog /Pages 2 0 R >>",
-            f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()]
+    head = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode(),
+    ]
     font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
     return _assemble(head + objects + [font])
 
 
 def scanned_pdf() -> bytes:
     """One page holding a 2x2 grey image and no text: what a scanner gives."""
-    image = b"<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 " \
-            b"/Length 4 >>\nstream\n\x80\x80\x80\x80\nendstream"
+    image = (
+        b"<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 "
+        b"/Length 4 >>\nstream\n\x80\x80\x80\x80\nendstream"
+    )
     content = b"q 200 0 0 200 100 400 cm /Im1 Do Q"
-    return _assemble([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                      b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-                      b"/Resources << /XObject << /Im1 5 0 R >> >> >>",
-                      b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream", image])
+    return _assemble(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+            b"/Resources << /XObject << /Im1 5 0 R >> >> >>",
+            b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+            image,
+        ]
+    )
 
 
 def _assemble(objects: list[bytes]) -> bytes:
@@ -76,7 +88,9 @@ def docx(paragraphs: list[str], table: list[list[str]], heading: str | None = No
 
 def html(article: list[str]) -> bytes:
     paragraphs = "".join(f"<p>{p}</p>" for p in article)
-    return (f"<!doctype html><html><head><title>News</title></head><body>"
-            f"<nav><ul><li><a href='/'>Home</a></li><li><a href='/shop'>Shop</a></li><li>Subscribe now</li></ul></nav>"
-            f"<article><h1>Harbour news</h1>{paragraphs}</article>"
-            f"<footer>Copyright 2026 Example Media. Cookie settings. Privacy policy.</footer></body></html>").encode()
+    return (
+        f"<!doctype html><html><head><title>News</title></head><body>"
+        f"<nav><ul><li><a href='/'>Home</a></li><li><a href='/shop'>Shop</a></li><li>Subscribe now</li></ul></nav>"
+        f"<article><h1>Harbour news</h1>{paragraphs}</article>"
+        f"<footer>Copyright 2026 Example Media. Cookie settings. Privacy policy.</footer></body></html>"
+    ).encode()

@@ -90,9 +90,16 @@ class Gate:
 
 def completion(text: str, model: str = "scripted") -> dict:
     return {
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": model,
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": len(text) // 4 + 1, "total_tokens": 100 + len(text) // 4 + 1},
+        "usage": {
+            "prompt_tokens": 100,
+            "completion_tokens": len(text) // 4 + 1,
+            "total_tokens": 100 + len(text) // 4 + 1,
+        },
     }
 
 
@@ -141,7 +148,9 @@ class ScriptedOpenAIServer:
                 if fault == "error500":
                     return self._send(500, {"error": {"message": "injected server error"}})
                 if fault == "rate_limit":
-                    return self._send(429, {"error": {"message": "injected rate limit"}}, {"Retry-After": plan.retry_after})
+                    return self._send(
+                        429, {"error": {"message": "injected rate limit"}}, {"Retry-After": plan.retry_after}
+                    )
                 if fault == "hang":
                     time.sleep(plan.hang_seconds)
                     return self._cut()
@@ -161,7 +170,7 @@ class ScriptedOpenAIServer:
                 if fault == "slow":
                     step = max(1, len(data) // 20)
                     for i in range(0, len(data), step):
-                        self.wfile.write(data[i: i + step])
+                        self.wfile.write(data[i : i + step])
                         self.wfile.flush()
                         time.sleep(plan.slow_seconds / 20)
                     return None
@@ -174,12 +183,19 @@ class ScriptedOpenAIServer:
             def _stream(self, text: str, model: str):
                 """The answer as server-sent chunks of a few characters, then its usage, as OpenAI streams."""
                 whole = completion(text, model)
-                pieces = [text[i:i + 4] for i in range(0, len(text), 4)]
+                pieces = [text[i : i + 4] for i in range(0, len(text), 4)]
                 events = [{"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": None}]} for p in pieces]
-                events += [{"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
-                           {"choices": [], "usage": whole["usage"]}]
-                data = "".join(f"data: {json.dumps({'object': 'chat.completion.chunk', 'model': model, **e})}\n\n"
-                               for e in events) + "data: [DONE]\n\n"
+                events += [
+                    {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                    {"choices": [], "usage": whole["usage"]},
+                ]
+                data = (
+                    "".join(
+                        f"data: {json.dumps({'object': 'chat.completion.chunk', 'model': model, **e})}\n\n"
+                        for e in events
+                    )
+                    + "data: [DONE]\n\n"
+                )
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Content-Length", str(len(data.encode())))

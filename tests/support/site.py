@@ -14,6 +14,7 @@ Answer = tuple[int, dict[str, str], bytes]  # status, headers, body
 def site(answers: dict[str, Answer], endless: frozenset[str] = frozenset()) -> Iterator[str]:
     """Serve ``answers`` (a path not there is a 404); a path in ``endless`` streams text with no length
     until the client hangs up. Yields the base URL."""
+
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 - the name http.server calls
             if self.path in endless:

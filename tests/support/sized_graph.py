@@ -13,8 +13,16 @@ from graphwright.store import GraphStore
 
 FIRST = ["Ingrid", "Tomas", "Maren", "Oskar", "Liv", "Henrik", "Sigrid", "Anders", "Kari", "Jonas", "Eira", "Mats"]
 LAST = ["Halvorsen", "Varhaug", "Solberg", "Lindqvist", "Aasen", "Brekke", "Nygaard", "Tveit", "Rønning"]
-COMPANIES = ["Lumen Fjord", "Tidewater Instruments", "Harbour Lantern Press", "Northwind Analytics",
-             "Kestrel Marine Robotics", "Bergvik Paper Mills", "Solstrand Energy", "Fjellhus Architects"]
+COMPANIES = [
+    "Lumen Fjord",
+    "Tidewater Instruments",
+    "Harbour Lantern Press",
+    "Northwind Analytics",
+    "Kestrel Marine Robotics",
+    "Bergvik Paper Mills",
+    "Solstrand Energy",
+    "Fjellhus Architects",
+]
 CITIES = ["Stavanger", "Bergen", "Trondheim", "Tromsø", "Ålesund", "Bodø", "Drammen", "Kristiansand"]
 RELATIONS = [("P108", "employer"), ("P19", "place of birth"), ("P69", "educated at")]
 UNIVERSITIES = ["University of Bergen", "Norwegian University of Science and Technology", "University of Oslo"]
@@ -45,10 +53,18 @@ def fill_store(path: Path, edges: int) -> None:
     document = Document(id="register", text=text, source="register.txt")
     triples = []
     for subject, prop, label, obj in _triples(edges):
-        value = (Term.literal(obj, datatype="http://www.w3.org/2001/XMLSchema#gYear") if obj.isdigit()
-                 else Term.iri(iri(obj), label=obj))
-        triples.append(Triple(subject=Term.iri(iri(subject), label=subject),
-                              predicate=Term.iri(WDT + prop, label=label), object=value,
-                              provenance=Provenance(system="facts", confidence=0.9)))
+        value = (
+            Term.literal(obj, datatype="http://www.w3.org/2001/XMLSchema#gYear")
+            if obj.isdigit()
+            else Term.iri(iri(obj), label=obj)
+        )
+        triples.append(
+            Triple(
+                subject=Term.iri(iri(subject), label=subject),
+                predicate=Term.iri(WDT + prop, label=label),
+                object=value,
+                provenance=Provenance(system="facts", confidence=0.9),
+            )
+        )
     with GraphStore.open(path) as store:
         store.add_result(document, ExtractionResult(document_id=document.id, system="facts", triples=triples))

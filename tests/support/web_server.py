@@ -26,6 +26,7 @@ def reply(delay: float = 0.0):
     "Oslo" where it asks where someone lives, "2009" where it asks "When was" (which no
     source says), else "Acme Corp", citing the first passage, else the first numbered source; with notes
     when the prompt asks for them."""
+
     def answer(messages, response_format) -> str:
         time.sleep(delay)
         system, user = messages[0]["content"], messages[-1]["content"]
@@ -35,11 +36,14 @@ def reply(delay: float = 0.0):
             question = user.rpartition("Question:")[2]
             said = "Oslo" if "live" in question else "2009" if "When was" in question else "Acme Corp"
             return json.dumps({**notes, "answer": said, "citations": cited})
-        triples = [{"head": "John Smith", "relation": "Work_For", "tail": "Acme Corp"},
-                   {"head": "John Smith", "relation": "Live_In", "tail": "Oslo"}]
+        triples = [
+            {"head": "John Smith", "relation": "Work_For", "tail": "Acme Corp"},
+            {"head": "John Smith", "relation": "Live_In", "tail": "Oslo"},
+        ]
         if EVIL in user:
             triples.append({"head": EVIL, "relation": "Live_In", "tail": "Oslo"})
         return json.dumps({"triples": triples})
+
     return answer
 
 
@@ -65,13 +69,29 @@ class ServeProcess:
         self.child: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60.0) -> ServeProcess:
-        args = [sys.executable, "-m", "graphwright.cli", "serve", "--store", str(self.where / "store"),
-                "--data", str(self.where / "serve"), "--port", str(self.port), "--model", self.model,
-                "--base-url", self.model_url, "--no-cache", *self.extra]
+        args = [
+            sys.executable,
+            "-m",
+            "graphwright.cli",
+            "serve",
+            "--store",
+            str(self.where / "store"),
+            "--data",
+            str(self.where / "serve"),
+            "--port",
+            str(self.port),
+            "--model",
+            self.model,
+            "--base-url",
+            self.model_url,
+            "--no-cache",
+            *self.extra,
+        ]
         log = self.where / f"serve-{self.port}.log"  # a file, not a pipe: nothing to drain or leak
         with log.open("ab") as err:
-            self.child = subprocess.Popen(args, env={**os.environ, "GRAPHWRIGHT_RETRIES": "0"},
-                                          stdout=subprocess.DEVNULL, stderr=err)
+            self.child = subprocess.Popen(
+                args, env={**os.environ, "GRAPHWRIGHT_RETRIES": "0"}, stdout=subprocess.DEVNULL, stderr=err
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.child.poll() is not None:

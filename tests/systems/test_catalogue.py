@@ -13,16 +13,38 @@ from graphwright.systems.base import DEFAULT_SYSTEM, ROLES, SYSTEMS, make_system
 from tests.support.agentre_script import write_inputs
 
 REGISTERED = [
-    "agentic-kgr", "agentic-kgr.agent", "agentic-kgr.single", "agenticner", "agenticner.lean", "agenticner.paper",
-    "agenticner.single", "agentre", "agentre.fewshot", "agentre.lean", "agentre.paper", "agentre.zeroshot",
-    "cie.baseline", "cie.network", "cie.react", "cie.single", "cie.ssa", "cie.sssa", "cooperkgc", "cooperkgc.single",
-    "cooperkgc.twostage", "cooperkgc.vote", "facts", "openie",
+    "agentic-kgr",
+    "agentic-kgr.agent",
+    "agentic-kgr.single",
+    "agenticner",
+    "agenticner.lean",
+    "agenticner.paper",
+    "agenticner.single",
+    "agentre",
+    "agentre.fewshot",
+    "agentre.lean",
+    "agentre.paper",
+    "agentre.zeroshot",
+    "cie.baseline",
+    "cie.network",
+    "cie.react",
+    "cie.single",
+    "cie.ssa",
+    "cie.sssa",
+    "cooperkgc",
+    "cooperkgc.single",
+    "cooperkgc.twostage",
+    "cooperkgc.vote",
+    "facts",
+    "openie",
 ]
 
 
 def test_the_registered_names_are_the_catalogued_ones():
     assert system_names() == REGISTERED
-    assert all(callable(SYSTEMS.get(name).factory) for name in REGISTERED), "each package registers the names it is listed for"
+    assert all(callable(SYSTEMS.get(name).factory) for name in REGISTERED), (
+        "each package registers the names it is listed for"
+    )
     linking = {name for name in REGISTERED if SYSTEMS.get(name).capabilities.links_to_kb}
     assert linking == {"facts", "cie.baseline", "cie.network", "cie.react", "cie.single", "cie.ssa", "cie.sssa"}
     catalogue = system_catalogue()
@@ -59,7 +81,11 @@ def test_a_preset_keeps_what_it_fixes_and_takes_the_rest(tmp_path):
     while not hasattr(system, "config"):  # under the linking and stated-only wrappers
         system = system.system
     assert (system.name, system.config.mode, system.config.tools, system.config.k) == (
-        "agentre.fewshot", "direct", ["guidelines", "samples"], 2)
+        "agentre.fewshot",
+        "direct",
+        ["guidelines", "samples"],
+        2,
+    )
 
 
 class NeverAsked(LLM):

@@ -14,9 +14,11 @@ from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document
 from graphwright.systems.base import make_system
 
-TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The Danish firm makes ocean sensors "
-        "and sponsors the fishing festival. Her son Erik Solberg studied at the University of Oslo and now "
-        "coaches the Stavanger rowing club.")
+TEXT = (
+    "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The Danish firm makes ocean sensors "
+    "and sponsors the fishing festival. Her son Erik Solberg studied at the University of Oslo and now "
+    "coaches the Stavanger rowing club."
+)
 EXTRACTED = [
     ["Tidewater Instruments", "founded by", "Maren Solberg"],
     ["Tidewater Instruments", "was founded on", "2016"],
@@ -33,7 +35,7 @@ EXTRACTED = [
 
 
 def mapping_answer(user: str) -> str:
-    """"coaches" is P6087 coach of sports team; "sponsors" has no property here."""
+    """ "coaches" is P6087 coach of sports team; "sponsors" has no property here."""
     answer = {}
     for number, block in re.findall(r"(\d+)\. (.*?)(?=\n\d+\. |\Z)", user, re.DOTALL):
         letters = re.findall(r"([a-h])\) coach of sports team", block)
@@ -57,6 +59,7 @@ def scripted(extracted=EXTRACTED, mapping=mapping_answer) -> ScriptedLLM:
         if is_link_check({"messages": messages}):
             return glosses(messages[-1]["content"])
         return json.dumps({"triples": extracted})
+
     return ScriptedLLM(reply)
 
 
@@ -72,6 +75,7 @@ async def run(default_kb, llm, text: str = TEXT, **settings):
 def facts_of(result) -> set[tuple[str, str, str]]:
     def show(term) -> str:
         return term.label if term.kind == "iri" else term.value
+
     return {(show(t.subject), t.predicate.value.removeprefix(WDT), show(t.object)) for t in result.triples}
 
 
@@ -148,17 +152,27 @@ async def test_a_broken_mapping_answer_keeps_the_facts_under_their_phrases(defau
 
 async def test_glean_asks_once_more_for_what_the_first_answer_left_out(default_kb):
     text = "Maren Solberg founded Tidewater Instruments in 2016. Tidewater Instruments is based in Stavanger."
-    answers = iter([{"triples": [["Tidewater Instruments", "founded by", "Maren Solberg"]]},
-                    {"triples": [["Tidewater Instruments", "founded by", "Maren Solberg"],
-                                 ["Tidewater Instruments", "headquarters", "Stavanger"]]}])
+    answers = iter(
+        [
+            {"triples": [["Tidewater Instruments", "founded by", "Maren Solberg"]]},
+            {
+                "triples": [
+                    ["Tidewater Instruments", "founded by", "Maren Solberg"],
+                    ["Tidewater Instruments", "headquarters", "Stavanger"],
+                ]
+            },
+        ]
+    )
     llm = ScriptedLLM(lambda messages, schema: json.dumps(next(answers)))
     found = await run(default_kb, llm, text=text, glean=True)
     assert len(llm.calls) == 2 and found.usage.llm_calls == 2
     second = llm.calls[1]["messages"]
     assert second[2]["role"] == "assistant" and "founded by" in second[2]["content"]
     assert "still missing" in second[3]["content"]
-    assert {("Tidewater Instruments", "P112", "Maren Solberg"), ("Tidewater Instruments", "P159", "Stavanger")} <= \
-        facts_of(found)
+    assert {
+        ("Tidewater Instruments", "P112", "Maren Solberg"),
+        ("Tidewater Instruments", "P159", "Stavanger"),
+    } <= facts_of(found)
 
 
 async def test_the_texts_own_kinship_word_wins_over_the_models(default_kb):
@@ -183,8 +197,10 @@ async def test_a_fact_across_two_sentences_cites_the_one_that_refers_back(defaul
 
 
 async def test_a_fact_cites_the_sentence_of_its_value_or_of_the_name_given_later(default_kb):
-    text = ("Brask Maritime is a Danish shipbuilder. The company was founded in 1987 by Lene Brask. "
-            "Brask Maritime's best-known vessel is the Nordlys.")
+    text = (
+        "Brask Maritime is a Danish shipbuilder. The company was founded in 1987 by Lene Brask. "
+        "Brask Maritime's best-known vessel is the Nordlys."
+    )
     llm = scripted([["Brask Maritime", "founded on", "1987"], ["Brask Maritime", "founded by", "Lene Brask"]])
     result = await run(default_kb, llm, text, in_passing=False)
     assert {t.provenance.evidence.text for t in result.triples} == {"The company was founded in 1987 by Lene Brask."}
@@ -194,14 +210,18 @@ async def test_a_four_digit_count_is_a_number_where_the_relation_takes_no_date(d
     text = "Skarvik Robotics was founded in 2019 and employs 2400 people."
     llm = scripted([["Skarvik Robotics", "employees", "2400"], ["Skarvik Robotics", "founded on", "2019"]])
     result = await run(default_kb, llm, text, in_passing=False)
-    values = {t.predicate.value.removeprefix(WDT): (t.object.value, t.object.datatype.rsplit("#", 1)[-1])
-              for t in result.triples}
+    values = {
+        t.predicate.value.removeprefix(WDT): (t.object.value, t.object.datatype.rsplit("#", 1)[-1])
+        for t in result.triples
+    }
     assert values == {"P1128": ("2400", "decimal"), "P571": ("2019", "gYear")}
 
 
 async def test_a_model_with_the_facts_adapter_gets_the_short_prompt_and_the_adapter(default_kb):
-    tuned = ScriptedLLM(lambda messages, schema: json.dumps({"triples": EXTRACTED[:3]}),
-                        adapters={"facts": "qwen-facts-adapter.gguf@0123456789ab"})
+    tuned = ScriptedLLM(
+        lambda messages, schema: json.dumps({"triples": EXTRACTED[:3]}),
+        adapters={"facts": "qwen-facts-adapter.gguf@0123456789ab"},
+    )
     result = await run(default_kb, tuned, map_with_model=False)
     [call] = tuned.calls
     assert call["adapter"] == "facts"
@@ -215,9 +235,13 @@ async def test_a_model_with_the_facts_adapter_gets_the_short_prompt_and_the_adap
 
 
 async def test_adapter_none_and_a_model_without_it_get_the_full_prompt(default_kb):
-    for llm, settings in ((scripted(EXTRACTED[:3]), {}),
-                          (ScriptedLLM(lambda m, s: json.dumps({"triples": EXTRACTED[:3]}), adapters={"facts": "x@1"}),
-                           {"adapter": "none"})):
+    for llm, settings in (
+        (scripted(EXTRACTED[:3]), {}),
+        (
+            ScriptedLLM(lambda m, s: json.dumps({"triples": EXTRACTED[:3]}), adapters={"facts": "x@1"}),
+            {"adapter": "none"},
+        ),
+    ):
         await run(default_kb, llm, map_with_model=False, **settings)
         assert llm.calls[0]["adapter"] is None
         assert "born on (date)" in llm.calls[0]["messages"][0]["content"]
@@ -225,27 +249,41 @@ async def test_adapter_none_and_a_model_without_it_get_the_full_prompt(default_k
 
 async def test_a_function_word_is_no_argument_and_never_ontario(default_kb):
     text = "Kystferje AS opened its new ferry terminal on 4 June 2021 in Stavanger."
-    llm = ScriptedLLM(lambda m, s: json.dumps({"triples": [["Kystferje AS", "headquarters", "on"],
-                                                            ["Kystferje AS", "headquarters", "Stavanger"]]}))
+    llm = ScriptedLLM(
+        lambda m, s: json.dumps(
+            {"triples": [["Kystferje AS", "headquarters", "on"], ["Kystferje AS", "headquarters", "Stavanger"]]}
+        )
+    )
     result = await run(default_kb, llm, text=text, map_with_model=False)
     assert facts_of(result) == {("Kystferje AS", "P159", "Stavanger")}
     assert any("'on' is a function word" in w for w in result.warnings)
 
 
 async def test_a_fact_turned_round_is_kept_only_where_a_sentence_states_it(default_kb):
-    text = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the "
-            "University of Bergen. Sofie Halvmark is chief executive of Korvbro Analytics.")
-    llm = ScriptedLLM(lambda m, s: json.dumps({"triples": [
-        ["Maren Solberg", "founded", "University of Bergen"],  # a small model's slip: no sentence says so
-        ["Sofie Halvmark", "chief executive", "Korvbro Analytics"],  # the other way round, and stated
-        ["Maren Solberg", "founded", "Tidewater Instruments"],  # "founded by", read backwards, and stated
-    ]}))
+    text = (
+        "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the "
+        "University of Bergen. Sofie Halvmark is chief executive of Korvbro Analytics."
+    )
+    llm = ScriptedLLM(
+        lambda m, s: json.dumps(
+            {
+                "triples": [
+                    ["Maren Solberg", "founded", "University of Bergen"],  # a small model's slip: no sentence says so
+                    ["Sofie Halvmark", "chief executive", "Korvbro Analytics"],  # the other way round, and stated
+                    ["Maren Solberg", "founded", "Tidewater Instruments"],  # "founded by", read backwards, and stated
+                ]
+            }
+        )
+    )
     result = await run(default_kb, llm, text=text, map_with_model=False)
-    assert facts_of(result) == {("Korvbro Analytics", "P169", "Sofie Halvmark"),
-                                ("Tidewater Instruments", "P112", "Maren Solberg")}
+    assert facts_of(result) == {
+        ("Korvbro Analytics", "P169", "Sofie Halvmark"),
+        ("Tidewater Instruments", "P112", "Maren Solberg"),
+    }
     assert result.extra["dropped"]["turned round"] == 1
-    assert any("Maren Solberg, founded, University of Bergen" in w and "no sentence states it" in w
-               for w in result.warnings)
+    assert any(
+        "Maren Solberg, founded, University of Bergen" in w and "no sentence states it" in w for w in result.warnings
+    )
 
 
 def test_a_looping_answer_is_caught_when_a_fact_comes_the_third_time():

@@ -12,8 +12,11 @@ from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.types import infer_types, shape_type
 
-UBISOFT = Document(id="u", text="Ubisoft is a French publisher. Its studio Ubisoft Montreal made Assassin's Creed, and "
-                                "Ubisoft Annecy makes sports games. Yves Guillemot runs Ubisoft.")
+UBISOFT = Document(
+    id="u",
+    text="Ubisoft is a French publisher. Its studio Ubisoft Montreal made Assassin's Creed, and "
+    "Ubisoft Annecy makes sports games. Yves Guillemot runs Ubisoft.",
+)
 MEITNER = Document(id="m", text="Lise Meitner was born in Vienna. In 1938 Meitner fled to Stockholm.")
 
 
@@ -30,8 +33,9 @@ def test_a_name_the_text_introduces_on_its_own_does_not_grow_into_a_longer_one()
 
 
 def test_a_description_before_a_name_is_left_out_also_when_the_model_wrote_it_as_a_name():
-    text = Document(id="k", text="Copenhagen enzyme maker Korvbro Biosystems has named a new chief. Korvbro was "
-                                 "founded in 2009.")
+    text = Document(
+        id="k", text="Copenhagen enzyme maker Korvbro Biosystems has named a new chief. Korvbro was founded in 2009."
+    )
     assert without_description("Copenhagen enzyme maker Korvbro Biosystems") == "Korvbro Biosystems"
     assert without_description("University of Oslo") == "University of Oslo"
     grounder = Grounder(text, ["Copenhagen enzyme maker Korvbro Biosystems"], max_words=10)
@@ -55,13 +59,15 @@ def test_coordinated_names_split_unless_they_are_one_name():
 
 def test_types_come_from_the_kb_then_the_name_then_the_relations():
     known = {"Vienna": "place"}.get
-    facts = [("Lise Meitner", (frozenset({"person"}), frozenset({"place"})), "Vienna"),
-             ("Lise Meitner", (frozenset({"person"}), frozenset({"organisation"})), "Helvaro Holding AG"),
-             ("Velomora", (frozenset({"organisation"}), frozenset({"person"})), "Kazimír Ondráček"),
-             # the model read this one backwards: one vote against two
-             ("Sofie Halvmark", (frozenset({"organisation"}), frozenset({"person"})), "Korvbro"),
-             ("Sofie Halvmark", (frozenset({"person"}), frozenset({"organisation", "place"})), "Korvbro"),
-             ("Sofie Halvmark", (frozenset({"person"}), frozenset({"place"})), "Vienna")]
+    facts = [
+        ("Lise Meitner", (frozenset({"person"}), frozenset({"place"})), "Vienna"),
+        ("Lise Meitner", (frozenset({"person"}), frozenset({"organisation"})), "Helvaro Holding AG"),
+        ("Velomora", (frozenset({"organisation"}), frozenset({"person"})), "Kazimír Ondráček"),
+        # the model read this one backwards: one vote against two
+        ("Sofie Halvmark", (frozenset({"organisation"}), frozenset({"person"})), "Korvbro"),
+        ("Sofie Halvmark", (frozenset({"person"}), frozenset({"organisation", "place"})), "Korvbro"),
+        ("Sofie Halvmark", (frozenset({"person"}), frozenset({"place"})), "Vienna"),
+    ]
     types = infer_types(facts, known)
     assert types["Vienna"] == "place" and types["Lise Meitner"] == "person"
     assert types["Helvaro Holding AG"] == "organisation" and types["Sofie Halvmark"] == "person"
@@ -70,43 +76,69 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
 
 
 def passing(default_kb, text: str, names=()) -> set[tuple[str, str, str]]:
-    return {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="p", text=text), KBNames(default_kb), list(names)).facts()}
+    return {
+        (h, r, o) for h, r, o, _ in PassingFacts(Document(id="p", text=text), KBNames(default_kb), list(names)).facts()
+    }
 
 
 def test_facts_said_in_passing_about_people(default_kb):
-    found = passing(default_kb, "The project was led by the Austrian physicist Greta Holmqvist and the chemist Aron "
-                                "Veld. Her father, Paul Holmqvist, was a German-born photographer. Mira Sand, a local "
-                                "schoolteacher who ran the club, joined later. Her son Tomas Holmqvist is a Canadian rower.")
-    assert found == {("Greta Holmqvist", "occupation", "physicist"), ("Greta Holmqvist", "citizen of", "Austrian"),
-                     ("Aron Veld", "occupation", "chemist"), ("Paul Holmqvist", "occupation", "photographer"),
-                     ("Paul Holmqvist", "born in", "German"), ("Mira Sand", "occupation", "schoolteacher"),
-                     ("Tomas Holmqvist", "occupation", "rower"), ("Tomas Holmqvist", "citizen of", "Canadian"),
-                     # "Her father" after a sentence about Greta; "Her son" after one that begins with Mira Sand
-                     ("Greta Holmqvist", "parent", "Paul Holmqvist"), ("Mira Sand", "child", "Tomas Holmqvist")}
+    found = passing(
+        default_kb,
+        "The project was led by the Austrian physicist Greta Holmqvist and the chemist Aron "
+        "Veld. Her father, Paul Holmqvist, was a German-born photographer. Mira Sand, a local "
+        "schoolteacher who ran the club, joined later. Her son Tomas Holmqvist is a Canadian rower.",
+    )
+    assert found == {
+        ("Greta Holmqvist", "occupation", "physicist"),
+        ("Greta Holmqvist", "citizen of", "Austrian"),
+        ("Aron Veld", "occupation", "chemist"),
+        ("Paul Holmqvist", "occupation", "photographer"),
+        ("Paul Holmqvist", "born in", "German"),
+        ("Mira Sand", "occupation", "schoolteacher"),
+        ("Tomas Holmqvist", "occupation", "rower"),
+        ("Tomas Holmqvist", "citizen of", "Canadian"),
+        # "Her father" after a sentence about Greta; "Her son" after one that begins with Mira Sand
+        ("Greta Holmqvist", "parent", "Paul Holmqvist"),
+        ("Mira Sand", "child", "Tomas Holmqvist"),
+    }
 
 
 def test_facts_said_in_passing_about_organisations_and_places(default_kb):
-    found = passing(default_kb, "Dutch logistics software company Kranvelt Systems bought the Porto-based start-up "
-                                "Ribeira Mapas. The deal was signed in Kelowna, British Columbia, near Carvoeiro, a "
-                                "village in Brittany. Kranvelt Systems is a Belgian maker of route planners.",
-                    names=["Kranvelt Systems"])
-    assert found == {("Kranvelt Systems", "country", "Dutch"), ("Ribeira Mapas", "headquarters", "Porto"),
-                     ("Kelowna", "located in", "British Columbia"), ("Carvoeiro", "located in", "Brittany"),
-                     ("Kranvelt Systems", "country", "Belgian")}
+    found = passing(
+        default_kb,
+        "Dutch logistics software company Kranvelt Systems bought the Porto-based start-up "
+        "Ribeira Mapas. The deal was signed in Kelowna, British Columbia, near Carvoeiro, a "
+        "village in Brittany. Kranvelt Systems is a Belgian maker of route planners.",
+        names=["Kranvelt Systems"],
+    )
+    assert found == {
+        ("Kranvelt Systems", "country", "Dutch"),
+        ("Ribeira Mapas", "headquarters", "Porto"),
+        ("Kelowna", "located in", "British Columbia"),
+        ("Carvoeiro", "located in", "Brittany"),
+        ("Kranvelt Systems", "country", "Belgian"),
+    }
 
 
 def test_nothing_is_read_into_relatives_offices_or_makers(default_kb):
-    found = passing(default_kb, "Her brother Ivo Marsh met the bicycle maker Velomora Bikes and the foreign minister "
-                                "Jules Arnaud under Vice-Admiral Karl Brem.")
+    found = passing(
+        default_kb,
+        "Her brother Ivo Marsh met the bicycle maker Velomora Bikes and the foreign minister "
+        "Jules Arnaud under Vice-Admiral Karl Brem.",
+    )
     assert found == {("Jules Arnaud", "position held", "foreign minister")}
 
 
 def test_a_name_in_the_relation_becomes_the_object_and_a_founding_year_its_inception():
     from graphwright.systems.facts.listed import name_out_of_relation
-    assert name_out_of_relation("Lise Meitner", "received the Max Planck Medal", "1949") == \
-        [("Lise Meitner", "received", "Max Planck Medal")]
-    assert name_out_of_relation("Anders Brolund", "founded Korvbro", "2009") == \
-        [("Anders Brolund", "founded", "Korvbro"), ("Korvbro", "founded on", "2009")]
+
+    assert name_out_of_relation("Lise Meitner", "received the Max Planck Medal", "1949") == [
+        ("Lise Meitner", "received", "Max Planck Medal")
+    ]
+    assert name_out_of_relation("Anders Brolund", "founded Korvbro", "2009") == [
+        ("Anders Brolund", "founded", "Korvbro"),
+        ("Korvbro", "founded on", "2009"),
+    ]
 
 
 def test_coordinated_names_lose_their_descriptions_and_amounts_their_year():
@@ -118,12 +150,18 @@ def test_coordinated_names_lose_their_descriptions_and_amounts_their_year():
 
 
 def test_relatives_named_in_passing_and_whose_they_are(default_kb):
-    found = passing(default_kb, "Fjordlys was founded by the meteorologist Sigrid Aasen and her husband Pål Aasen. "
-                                "Moira Tallcott rows for Canada. Her older brother, Evan Tallcott, played for the "
-                                "Vancouver Canucks, and her mother, Diane, ran a club.")
+    found = passing(
+        default_kb,
+        "Fjordlys was founded by the meteorologist Sigrid Aasen and her husband Pål Aasen. "
+        "Moira Tallcott rows for Canada. Her older brother, Evan Tallcott, played for the "
+        "Vancouver Canucks, and her mother, Diane, ran a club.",
+    )
     kin = {fact for fact in found if fact[1] in ("spouse", "sibling", "parent", "child")}
-    assert kin == {("Sigrid Aasen", "spouse", "Pål Aasen"), ("Moira Tallcott", "sibling", "Evan Tallcott"),
-                   ("Moira Tallcott", "parent", "Diane")}
+    assert kin == {
+        ("Sigrid Aasen", "spouse", "Pål Aasen"),
+        ("Moira Tallcott", "sibling", "Evan Tallcott"),
+        ("Moira Tallcott", "parent", "Diane"),
+    }
 
 
 def test_a_list_of_occupations_is_several():
@@ -132,16 +170,25 @@ def test_a_list_of_occupations_is_several():
 
 
 def test_an_organisation_referred_to_by_its_noun_is_the_one_named_last(default_kb):
-    text = ("Fjordlys Analytics sells forecasts. The Bergen company was bought by Vindholt Energi. The Danish "
-            "firm owns two wind farms, and the company Fjordlys Analytics keeps its name.")
-    found = {(h, r, o) for h, r, o, _ in PassingFacts(Document(id="f", text=text), KBNames(default_kb), [],
-                                                      frozenset({"Fjordlys Analytics", "Vindholt Energi"})).facts()}
+    text = (
+        "Fjordlys Analytics sells forecasts. The Bergen company was bought by Vindholt Energi. The Danish "
+        "firm owns two wind farms, and the company Fjordlys Analytics keeps its name."
+    )
+    found = {
+        (h, r, o)
+        for h, r, o, _ in PassingFacts(
+            Document(id="f", text=text), KBNames(default_kb), [], frozenset({"Fjordlys Analytics", "Vindholt Energi"})
+        ).facts()
+    }
     assert found == {("Fjordlys Analytics", "headquarters", "Bergen"), ("Vindholt Energi", "country", "Danish")}
 
 
 def test_a_year_the_text_writes_only_in_a_full_date_is_that_date():
-    grounder = Grounder(Document(id="d", text="He founded the firm on 14 April 1998. In 2019 it was sold, in May 2019."),
-                        [], max_words=10)
+    grounder = Grounder(
+        Document(id="d", text="He founded the firm on 14 April 1998. In 2019 it was sold, in May 2019."),
+        [],
+        max_words=10,
+    )
     assert grounder.ground("1998").value.lexical == "1998-04-14"
     assert grounder.ground("2019").value.lexical == "2019"  # written alone too: the model's year stands
 
@@ -155,15 +202,19 @@ def test_a_clause_the_model_wrote_as_an_argument_is_no_full_name_to_grow_into():
 
 async def test_an_office_written_as_an_occupation_is_a_position_held(default_kb):
     text = "Russia's chief negotiator was Sergei Witte, a former finance minister."
-    llm = ScriptedLLM(lambda messages, schema: json.dumps({"triples": [["Sergei Witte", "occupation", "finance minister"]]}))
+    llm = ScriptedLLM(
+        lambda messages, schema: json.dumps({"triples": [["Sergei Witte", "occupation", "finance minister"]]})
+    )
     found = await make_system("facts", llm, default_kb).run(Document(id="w", text=text))
     assert {t.predicate.value.rsplit("/", 1)[-1] for t in found.triples} == {"P39"}
 
 
 def test_names_that_begin_with_a_number_and_values_in_their_written_forms():
-    text = ("1036 Ganymed has an orbital period of 374976 seconds. The 320 South Boston Building has 22 floors. "
-            "Trane has an operating income of 875.4 million USD. AIDAstella is 253260.0mm long. "
-            "Its ISBN is 1-56947-301-3. Akeem Ayers' draft round was 2.")
+    text = (
+        "1036 Ganymed has an orbital period of 374976 seconds. The 320 South Boston Building has 22 floors. "
+        "Trane has an operating income of 875.4 million USD. AIDAstella is 253260.0mm long. "
+        "Its ISBN is 1-56947-301-3. Akeem Ayers' draft round was 2."
+    )
     grounder = Grounder(Document(id="n", text=text), ["Akeem Ayers"], max_words=10)
     assert grounder.ground("1036 Ganymed").kind == "item"
     assert grounder.ground("320 South Boston Building").kind == "item"
@@ -175,8 +226,9 @@ def test_names_that_begin_with_a_number_and_values_in_their_written_forms():
 
 
 def test_a_role_written_only_in_capitals_is_read_without_failing(default_kb):
-    found = passing(default_kb, "Mara Vint, who was born in Oslo and was the Chief of the Harbour Office in 1990, "
-                                "won a medal.")
+    found = passing(
+        default_kb, "Mara Vint, who was born in Oslo and was the Chief of the Harbour Office in 1990, won a medal."
+    )
     assert found == {("Mara Vint", "occupation", "chief")}
 
 

@@ -14,9 +14,14 @@ from graphwright.model import Document
 from graphwright.systems.base import make_system
 from tests.systems.test_facts_schema import SCHEMA, TEXT
 
-NEAR = {"text": "Dr. Aino Kettunen is the director of Saimaa Polytechnic, established in 1992 in Lappeenranta.",
-        "triples": [["Saimaa Polytechnic", "director", "Aino Kettunen"], ["Saimaa Polytechnic", "established", "1992"],
-                    ["Saimaa Polytechnic", "city", "Lappeenranta"]]}
+NEAR = {
+    "text": "Dr. Aino Kettunen is the director of Saimaa Polytechnic, established in 1992 in Lappeenranta.",
+    "triples": [
+        ["Saimaa Polytechnic", "director", "Aino Kettunen"],
+        ["Saimaa Polytechnic", "established", "1992"],
+        ["Saimaa Polytechnic", "city", "Lappeenranta"],
+    ],
+}
 FAR = {"text": "The pasta sauce holds tomatoes, basil and garlic.", "triples": [["pasta sauce", "motto", "basil"]]}
 UNLABELLED = {"text": "Saimaa Polytechnic has a director and a motto.", "triples": []}
 
@@ -37,6 +42,7 @@ def recorder(seen: list[list[dict]]) -> ScriptedLLM:
     def reply(messages, schema) -> str:
         seen.append(messages)
         return json.dumps({"triples": [["Nordhavn Technical College", "director", "Ilse Brandvik"]]})
+
     return ScriptedLLM(reply)
 
 
@@ -55,7 +61,8 @@ async def test_the_nearest_example_is_shown_before_the_text_in_the_user_message(
     assert '["Saimaa Polytechnic", "director", "Aino Kettunen"]' in user
     assert FAR["text"] not in user and UNLABELLED["text"] not in user, "one example, and never one without facts"
     assert ("Nordhavn Technical College", "director", "Ilse Brandvik") in {
-        (t.subject.surface, t.predicate.label, t.object.surface) for t in result.triples}
+        (t.subject.surface, t.predicate.label, t.object.surface) for t in result.triples
+    }
 
 
 async def test_examples_work_without_a_schema_and_the_passage_never_demonstrates_itself(default_kb, tmp_path):
@@ -81,8 +88,10 @@ def test_an_example_with_a_relation_outside_the_schema_names_its_line(default_kb
 def test_with_examples_a_name_keeps_the_users_form_where_the_text_holds_its_words():
     from graphwright.systems.facts.arguments import Grounder
 
-    text = ("The Train song Mermaid is followed by the John Lennon song Imagine. Elliot See died in St Louis. "
-            "Marcolini played for Torino F.C. in 1998 and moved to Washington, D.C. later.")
+    text = (
+        "The Train song Mermaid is followed by the John Lennon song Imagine. Elliot See died in St Louis. "
+        "Marcolini played for Torino F.C. in 1998 and moved to Washington, D.C. later."
+    )
     document = Document(id="d", text=text)
     users = Grounder(document, [], 10, written_forms=True)
     assert users.ground("Mermaid (Train song)").words == "Mermaid (Train song)"
@@ -100,19 +109,34 @@ def test_with_examples_a_name_keeps_the_users_form_where_the_text_holds_its_word
 
 async def test_what_the_examples_put_under_a_relation_overrides_its_declared_range(default_kb, tmp_path):
     schema = tmp_path / "bodies.json"  # DBpedia declares epoch a number; its data holds dates
-    schema.write_text(json.dumps({"name": "bodies", "relations": {
-        "epoch": {"head": ["CelestialBody"], "tail": ["number"]},
-        "apoapsis": {"head": ["CelestialBody"], "tail": ["number"]}}}), encoding="utf-8")
-    pool = write(tmp_path / "pool.jsonl", [{"text": "The epoch of 101 Helena is 31 July 2016.",
-                                             "triples": [["101 Helena", "epoch", "2016-07-31"]]}])
+    schema.write_text(
+        json.dumps(
+            {
+                "name": "bodies",
+                "relations": {
+                    "epoch": {"head": ["CelestialBody"], "tail": ["number"]},
+                    "apoapsis": {"head": ["CelestialBody"], "tail": ["number"]},
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    pool = write(
+        tmp_path / "pool.jsonl",
+        [{"text": "The epoch of 101 Helena is 31 July 2016.", "triples": [["101 Helena", "epoch", "2016-07-31"]]}],
+    )
     text = "The epoch of 1089 Tama is 26 November 2005 and its apoapsis is 373513000.0 kilometres."
 
     def answer(messages, schema) -> str:
         return json.dumps({"triples": [["1089 Tama", "epoch", "2005-11-26"], ["1089 Tama", "apoapsis", "373513000.0"]]})
 
     async def extracted(settings):
-        system = make_system("facts", ScriptedLLM(answer), default_kb,
-                             {"schema_file": str(schema), "outside_schema": "drop", "linking": "open", **settings})
+        system = make_system(
+            "facts",
+            ScriptedLLM(answer),
+            default_kb,
+            {"schema_file": str(schema), "outside_schema": "drop", "linking": "open", **settings},
+        )
         return await system.run(Document(id="d", text=text))
 
     with_examples, without = await extracted({"pool_file": pool}), await extracted({})

@@ -16,8 +16,10 @@ from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.systems.base import make_system
 
-TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The company makes ocean sensors and "
-        "employs 40 people. Solberg studied at the University of Oslo.")
+TEXT = (
+    "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. The company makes ocean sensors and "
+    "employs 40 people. Solberg studied at the University of Oslo."
+)
 
 
 @pytest.mark.slow
@@ -41,12 +43,15 @@ def test_facts_runs_on_the_real_small_model(default_kb):
 @pytest.mark.slow
 def test_facts_with_a_schema_runs_on_the_real_small_model(default_kb, tmp_path):
     schema = tmp_path / "startups.yaml"
-    schema.write_text("name: startups\nrelations:\n"
-                      "  founder: {head: [Company], tail: [Person]}\n"
-                      "  foundingYear: {head: [Company], tail: [Year]}\n"
-                      "  location: {head: [Company], tail: [City]}\n"
-                      "  numberOfEmployees: {head: [Company], tail: [number]}\n"
-                      "  almaMater: {head: [Person], tail: [University]}\n", encoding="utf-8")
+    schema.write_text(
+        "name: startups\nrelations:\n"
+        "  founder: {head: [Company], tail: [Person]}\n"
+        "  foundingYear: {head: [Company], tail: [Year]}\n"
+        "  location: {head: [Company], tail: [City]}\n"
+        "  numberOfEmployees: {head: [Company], tail: [number]}\n"
+        "  almaMater: {head: [Person], tail: [University]}\n",
+        encoding="utf-8",
+    )
     llm = make_llm("embedded:qwen2.5-coder-0.5b", cache=False, threads=2)
     system = make_system("facts", llm, default_kb, {"schema_file": str(schema), "outside_schema": "drop"})
     try:
@@ -62,9 +67,11 @@ def test_facts_with_a_schema_runs_on_the_real_small_model(default_kb, tmp_path):
             assert unstated(term, TEXT, default_kb) is None, term
 
 
-REVIEW_TEXT = ("Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the University "
-               "of Bergen and worked for Equinor before she started the company. Tidewater Instruments makes underwater "
-               "sensors and employs 40 people. Its first customer was Brine & Kelp, a seaweed farm in Ålesund.")
+REVIEW_TEXT = (
+    "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the University "
+    "of Bergen and worked for Equinor before she started the company. Tidewater Instruments makes underwater "
+    "sensors and employs 40 people. Its first customer was Brine & Kelp, a seaweed farm in Ålesund."
+)
 
 
 @pytest.mark.slow

@@ -14,9 +14,11 @@ from graphwright.model import Document
 from graphwright.model.schema import phrase_relation_iri
 from graphwright.systems.base import make_system
 
-TEXT = ("Dr. Ilse Brandvik is the director of Nordhavn Technical College, which was established in 1994 in "
-        "Tromsø. The college, affiliated with Arctic Marine University, has 310 academic staff. Its motto is "
-        "Learning by the Sea. Ilse Brandvik studied at Lund University.")
+TEXT = (
+    "Dr. Ilse Brandvik is the director of Nordhavn Technical College, which was established in 1994 in "
+    "Tromsø. The college, affiliated with Arctic Marine University, has 310 academic staff. Its motto is "
+    "Learning by the Sea. Ilse Brandvik studied at Lund University."
+)
 SCHEMA = {
     "name": "college",
     "relations": {
@@ -54,6 +56,7 @@ def scripted(seen: list[str]) -> ScriptedLLM:
     def reply(messages, schema) -> str:
         seen.append(messages[0]["content"] + messages[-1]["content"])
         return json.dumps({"triples": EXTRACTED})
+
     return ScriptedLLM(reply)
 
 
@@ -65,6 +68,7 @@ async def run(default_kb, schema_file, seen, **settings):
 def shown(result) -> set[tuple[str, str, str]]:
     def name(term) -> str:
         return term.surface if term.kind == "iri" else term.value
+
     return {(name(t.subject), t.predicate.label, name(t.object)) for t in result.triples}
 
 
@@ -107,5 +111,6 @@ async def test_a_nouns_of_reads_from_object_to_subject(default_kb, schema_file):
 
 def test_the_model_cannot_be_asked_to_map_onto_a_schema(default_kb, schema_file):
     with pytest.raises(UserError, match="map_with_model"):
-        make_system("facts", ScriptedLLM(lambda m, s: "{}"), default_kb,
-                    {"schema_file": schema_file, "map_with_model": True})
+        make_system(
+            "facts", ScriptedLLM(lambda m, s: "{}"), default_kb, {"schema_file": schema_file, "map_with_model": True}
+        )

@@ -19,29 +19,47 @@ def run(triples, **settings):
 
 
 def test_kept_triples_are_nodes_values_and_phrases_with_evidence():
-    result, llm = run([["Mara Quill", "founded", "Tidewell Robotics"], ["Tidewell Robotics", "founded in", "2019"],
-                       ["Tidewell Robotics", "Based In", "Leeds"]])
+    result, llm = run(
+        [
+            ["Mara Quill", "founded", "Tidewell Robotics"],
+            ["Tidewell Robotics", "founded in", "2019"],
+            ["Tidewell Robotics", "Based In", "Leeds"],
+        ]
+    )
     founded, year, based = result.triples
     assert founded.subject.value == "https://graphwright.dev/entity/Mara%20Quill"
     assert founded.predicate.value == "https://graphwright.dev/schema/openie/founded"
     assert year.object.kind == "literal" and year.object.datatype.endswith("#gYear")  # 2019 is no node
     assert based.predicate.label == "based in"  # one relation, whatever the case
     # no sentence names both: the two sentences from the subject's to the object's are the evidence
-    assert based.provenance.evidence.text == "Mara Quill founded Tidewell Robotics in 2019. The company is based in Leeds."
+    assert (
+        based.provenance.evidence.text == "Mara Quill founded Tidewell Robotics in 2019. The company is based in Leeds."
+    )
     assert founded.provenance.evidence.text == "Mara Quill founded Tidewell Robotics in 2019."
     assert {e.label for e in result.entities} == {"Mara Quill", "Tidewell Robotics", "Leeds"}
     assert len(llm.calls) == 1
 
 
 def test_what_the_passage_does_not_hold_is_dropped_with_the_reason():
-    result, _ = run([["Mara Quill", "born in", "Paris"], ["x", "in", "Max Orrin"], ["Leeds", "is", "leeds"],
-                     ["Mara Quill", "was the person who in the end decided to found", "Tidewell Robotics"],
-                     ["Tidewell Robotics", "based in Leeds", "Leeds"], ["Tidewell Robotics", "in", "2019"]])
+    result, _ = run(
+        [
+            ["Mara Quill", "born in", "Paris"],
+            ["x", "in", "Max Orrin"],
+            ["Leeds", "is", "leeds"],
+            ["Mara Quill", "was the person who in the end decided to found", "Tidewell Robotics"],
+            ["Tidewell Robotics", "based in Leeds", "Leeds"],
+            ["Tidewell Robotics", "in", "2019"],
+        ]
+    )
     assert result.triples == []
     assert [w.split(": ", 1)[1] for w in result.warnings] == [
-        "the passage does not hold 'Paris'", "the passage does not hold 'x'",  # not the x of "Max"
-        "subject and object are the same", "the relation is a sentence", "the relation holds the object",
-        "the relation names none"]
+        "the passage does not hold 'Paris'",
+        "the passage does not hold 'x'",  # not the x of "Max"
+        "subject and object are the same",
+        "the relation is a sentence",
+        "the relation holds the object",
+        "the relation names none",
+    ]
 
 
 def test_descriptions_before_a_name_are_trimmed():
@@ -63,7 +81,9 @@ def test_a_subject_named_by_a_number_is_a_node_and_the_passage_is_stored():
     from graphwright.store.rdf_store import GraphStore
 
     text = "311 is a rock band from Omaha. Nick Hexum is the current vocalist of 311."
-    llm = ScriptedLLM([json.dumps({"triples": [["311", "current vocalist", "Nick Hexum"], ["311", "formed in", "1988"]]})])
+    llm = ScriptedLLM(
+        [json.dumps({"triples": [["311", "current vocalist", "Nick Hexum"], ["311", "formed in", "1988"]]})]
+    )
     document = Document(id="band", text=text + " It formed in 1988.")
     result = asyncio.run(make_system("openie", llm, None, {}).run(document))
     band, formed = result.triples

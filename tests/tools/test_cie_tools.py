@@ -43,8 +43,14 @@ def constrained_kb(tmp_path_factory):
     root = tmp_path_factory.mktemp("constrained")
     (root / "ontology.ttl").write_text(ONTOLOGY, encoding="utf-8")
     data = package_data_dir()
-    path = build_kb(root / "kb", properties_dir=False, arnold_dir=False, ontology_files=[root / "ontology.ttl"],
-                    property_files=[data / DATA_FILES[0]], entity_files=[data / DATA_FILES[1]])
+    path = build_kb(
+        root / "kb",
+        properties_dir=False,
+        arnold_dir=False,
+        ontology_files=[root / "ontology.ttl"],
+        property_files=[data / DATA_FILES[0]],
+        entity_files=[data / DATA_FILES[1]],
+    )
     with LocalKB(path) as kb:
         yield kb
 
@@ -54,6 +60,7 @@ def verdicts(kb, turtle):
 
 
 # --- type constraints and semantic validation ------------------------------------------------
+
 
 def test_ontology_domain_and_range_become_type_constraints(constrained_kb):
     p102 = constrained_kb.get("P102")
@@ -110,8 +117,13 @@ def test_semantic_validation_names_constraints_the_offline_dump_lacks():
 
     class KB:  # the property as read from the offline dump: constraints declared, classes missing
         def get(self, ident):
-            return KBRecord(id="P102", kind="property", label="member of political party", datatype="wikibase-item",
-                            unchecked_constraints=["subject type", "value type"])
+            return KBRecord(
+                id="P102",
+                kind="property",
+                label="member of political party",
+                datatype="wikibase-item",
+                unchecked_constraints=["subject type", "value type"],
+            )
 
     check = check_triple(KB(), parse_turtle("wd:Q2685 wdt:P102 wd:Q29468 .")[0])
     assert check.verdict == "valid"
@@ -120,6 +132,7 @@ def test_semantic_validation_names_constraints_the_offline_dump_lacks():
 
 
 # --- network traversal -----------------------------------------------------------------------
+
 
 def test_network_traversal_neighbours_of_p102(default_kb):
     result = network_traversal(default_kb, TraversalRequest(property="wdt:P102"))
@@ -132,11 +145,15 @@ def test_network_traversal_neighbours_of_p102(default_kb):
 
 
 def test_network_traversal_type_check_allows_one_superclass_level(constrained_kb):
-    fits = network_traversal(constrained_kb, TraversalRequest(property="wdt:P102", subject="wd:Q2685", object="wd:Q29468"))
+    fits = network_traversal(
+        constrained_kb, TraversalRequest(property="wdt:P102", subject="wd:Q2685", object="wd:Q29468")
+    )
     assert fits.properties[0].fits is True
     # P463 has the slice's derived types; one level up, human and political party reach person and organization
     assert fits.properties[1].id == "P463" and fits.properties[1].fits is True
-    wrong = network_traversal(constrained_kb, TraversalRequest(property="wdt:P102", subject="wd:Q571822", object="wd:Q29468"))
+    wrong = network_traversal(
+        constrained_kb, TraversalRequest(property="wdt:P102", subject="wd:Q571822", object="wd:Q29468")
+    )
     assert wrong.properties[0].fits is False and "[types do not fit]" in render_traversal(wrong)
     # Jane's class is two levels below human: beyond the one level traversal allows
     deep = network_traversal(constrained_kb, TraversalRequest(property="wdt:P102", subject="wd:Q9999003"))
@@ -152,6 +169,7 @@ def test_network_traversal_rejects_unknown_properties_and_bad_iris(default_kb):
 
 # --- turtle to label ---------------------------------------------------------------------------
 
+
 def test_turtle_to_label_labels_a_correct_triple_and_flags_made_up_iris(default_kb):
     ok = turtle_to_label(default_kb, "wd:Q2685 wdt:P102 wd:Q29468 .")
     assert ok.ok and [t.predicate.label for t in ok.triples] == ["member of political party"]
@@ -163,15 +181,23 @@ def test_turtle_to_label_labels_a_correct_triple_and_flags_made_up_iris(default_
 def test_a_rejected_turtle_keeps_every_statement_that_parses_alone():
     from graphwright.tools.turtle import salvage_turtle
 
-    turtle = ("@prefix ex: <http://example.org/> .\n"
-              "wd:Q2685 wdt:P102 wd:Q29468 .\n"
-              "wd:Q2685 wdt:P26 Maria Shriver .\n"  # an unquoted name: the whole document fails to parse
-              "ex:a wdt:P31 wd:Q5 ;\n    wdt:P27 wd:Q30 .")
+    turtle = (
+        "@prefix ex: <http://example.org/> .\n"
+        "wd:Q2685 wdt:P102 wd:Q29468 .\n"
+        "wd:Q2685 wdt:P26 Maria Shriver .\n"  # an unquoted name: the whole document fails to parse
+        "ex:a wdt:P31 wd:Q5 ;\n    wdt:P27 wd:Q30 ."
+    )
     triples, errors = salvage_turtle(turtle)
     assert [(t.subject.value.rsplit("/", 1)[-1], t.predicate.value.rsplit("/", 1)[-1]) for t in triples] == [
-        ("Q2685", "P102"), ("a", "P31"), ("a", "P27")]
+        ("Q2685", "P102"),
+        ("a", "P31"),
+        ("a", "P27"),
+    ]
     assert len(errors) == 1 and "Maria Shriver" in errors[0]
-    assert len(salvage_turtle("wd:Q2685 wdt:P102 wd:Q29468 .")[0]) == 1 and salvage_turtle("wd:Q2685 wdt:P102 wd:Q29468 .")[1] == []
+    assert (
+        len(salvage_turtle("wd:Q2685 wdt:P102 wd:Q29468 .")[0]) == 1
+        and salvage_turtle("wd:Q2685 wdt:P102 wd:Q29468 .")[1] == []
+    )
 
 
 def test_the_final_check_keeps_the_good_triples_of_a_partly_broken_turtle(default_kb):
@@ -186,23 +212,32 @@ def test_the_final_check_keeps_the_good_triples_of_a_partly_broken_turtle(defaul
 
 # --- URI retrieval, compact mode ----------------------------------------------------------------
 
+
 def test_compact_uri_retrieval_keeps_only_a_candidate_or_none(default_kb):
-    requests = [SearchRequest(term="Arnold Schwarzenegger", mode="label", kind="entity"),
-                SearchRequest(term="member of political party", mode="label", kind="property"),
-                SearchRequest(term="zzqqxx unfindable", mode="label", kind="entity")]
+    requests = [
+        SearchRequest(term="Arnold Schwarzenegger", mode="label", kind="entity"),
+        SearchRequest(term="member of political party", mode="label", kind="property"),
+        SearchRequest(term="zzqqxx unfindable", mode="label", kind="entity"),
+    ]
     results = uri_retrieval(default_kb, requests, k=3)
     seen = {}
 
     def judge(messages, json_schema=None):
         seen["schema"] = json_schema
         # the model names an IRI it was not offered for the second term: it must not survive
-        return json.dumps({"Arnold Schwarzenegger": {"iri": "wd:Q2685", "reason": "the actor"},
-                           "member of political party": {"iri": "wdt:P19", "reason": "guess"},
-                           **({"zzqqxx unfindable": {"iri": "none", "reason": "nothing fits"}}
-                              if results[2].candidates else {})})
+        return json.dumps(
+            {
+                "Arnold Schwarzenegger": {"iri": "wd:Q2685", "reason": "the actor"},
+                "member of political party": {"iri": "wdt:P19", "reason": "guess"},
+                **({"zzqqxx unfindable": {"iri": "none", "reason": "nothing fits"}} if results[2].candidates else {}),
+            }
+        )
 
     choices = asyncio.run(summarize_results(ScriptedLLM(judge), results, "Arnold is a Republican."))
-    assert [(c.term, c.iri) for c in choices][:2] == [("Arnold Schwarzenegger", "wd:Q2685"), ("member of political party", None)]
+    assert [(c.term, c.iri) for c in choices][:2] == [
+        ("Arnold Schwarzenegger", "wd:Q2685"),
+        ("member of political party", None),
+    ]
     assert choices[0].label == "Arnold Schwarzenegger"
     enum = seen["schema"]["properties"]["Arnold Schwarzenegger"]["properties"]["iri"]["enum"]
     assert "wd:Q2685" in enum and enum[-1] == "none"
@@ -225,6 +260,7 @@ def test_compact_uri_retrieval_judges_a_few_terms_per_call(default_kb):
 
 # --- message deletion ---------------------------------------------------------------------------
 
+
 def test_message_deletion_keeps_the_task_and_the_latest_message():
     messages = [{"id": i, "author": "a", "content": f"m{i}"} for i in range(5)]
     kept, note = delete_messages(messages, [1, 2], summary="m1 and m2 said X")
@@ -240,10 +276,13 @@ def test_message_deletion_keeps_the_task_and_the_latest_message():
 
 # --- ontology reader errors ---------------------------------------------------------------------
 
+
 def test_ontology_terms_outside_wikidata_namespaces_are_named(tmp_path):
     path = tmp_path / "onto.ttl"
-    path.write_text("<http://example.org/worksFor> <http://www.w3.org/2000/01/rdf-schema#domain> "
-                    "<http://example.org/Person> .", encoding="utf-8")
+    path.write_text(
+        "<http://example.org/worksFor> <http://www.w3.org/2000/01/rdf-schema#domain> <http://example.org/Person> .",
+        encoding="utf-8",
+    )
     with pytest.raises(UserError, match="http://example.org/worksFor is not a Wikidata-style IRI"):
         read_rdf_ontology(path)
     bad = tmp_path / "bad.ttl"

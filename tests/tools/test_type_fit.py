@@ -21,8 +21,15 @@ ENTITIES = [
     {"id": "Q3", "label": "Untyped thing"},
     {"id": "Q4", "label": "Odd thing", "types": ["Q9000002"]},
 ]
-PROPERTIES = [{"id": "P26", "label": "spouse", "datatype": "wikibase-item", "subject_types": ["Q215627"],
-               "value_types": ["Q215627", "Q95074"]}]
+PROPERTIES = [
+    {
+        "id": "P26",
+        "label": "spouse",
+        "datatype": "wikibase-item",
+        "subject_types": ["Q215627"],
+        "value_types": ["Q215627", "Q95074"],
+    }
+]
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +37,13 @@ def small_kb(tmp_path_factory):
     root = tmp_path_factory.mktemp("typed")
     for name, rows in (("entities.jsonl", ENTITIES), ("properties.jsonl", PROPERTIES)):
         (root / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    path = build_kb(root / "kb", properties_dir=False, arnold_dir=False, entity_files=[root / "entities.jsonl"],
-                    property_files=[root / "properties.jsonl"])
+    path = build_kb(
+        root / "kb",
+        properties_dir=False,
+        arnold_dir=False,
+        entity_files=[root / "entities.jsonl"],
+        property_files=[root / "properties.jsonl"],
+    )
     with LocalKB(path) as kb:
         yield kb
 

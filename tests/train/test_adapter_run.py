@@ -20,10 +20,17 @@ def rows(n: int) -> list[dict]:
     out = []
     for i in range(n):
         name = ["Ida Holm", "Aino Berg", "Carl Dahl"][i % 3]
-        out.append({"source": f"doc-{i}", "document": i + 1, "messages": [
-            {"role": "system", "content": "List every fact."},
-            {"role": "user", "content": f"{name} works for Holm Data."},
-            {"role": "assistant", "content": f'{{"triples": [["{name}", "works for", "Holm Data"]]}}'}]})
+        out.append(
+            {
+                "source": f"doc-{i}",
+                "document": i + 1,
+                "messages": [
+                    {"role": "system", "content": "List every fact."},
+                    {"role": "user", "content": f"{name} works for Holm Data."},
+                    {"role": "assistant", "content": f'{{"triples": [["{name}", "works for", "Holm Data"]]}}'},
+                ],
+            }
+        )
     return out
 
 
@@ -99,8 +106,13 @@ def test_a_changed_training_file_or_recipe_is_refused(tiny, tmp_path):
         train_adapter(tiny, data, out, RECIPE, max_steps=2)
     write(data, rows(6))
     with pytest.raises(UserError, match="learning_rate"):
-        train_adapter(tiny, data, out, AdapterRecipe(rank=4, alpha=8, accumulation=2, warmup_steps=1,
-                                                     learning_rate=1e-3), max_steps=2)
+        train_adapter(
+            tiny,
+            data,
+            out,
+            AdapterRecipe(rank=4, alpha=8, accumulation=2, warmup_steps=1, learning_rate=1e-3),
+            max_steps=2,
+        )
 
 
 def test_the_loss_is_the_answer_only(tiny):

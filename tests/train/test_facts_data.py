@@ -20,8 +20,14 @@ from graphwright.errors import UserError
 from graphwright.systems.facts.relations import Mapping, relation_table, table_entry
 
 WRITTEN = Path(__file__).resolve().parents[2] / "data" / "training"
-LABELS = {"P30": "continent", "P131": "located in the administrative territorial entity", "P17": "country",
-          "P569": "date of birth", "P40": "child", "P26": "spouse"}
+LABELS = {
+    "P30": "continent",
+    "P131": "located in the administrative territorial entity",
+    "P17": "country",
+    "P569": "date of birth",
+    "P40": "child",
+    "P26": "spouse",
+}
 
 
 def test_a_relation_is_written_as_the_table_maps_it_back():
@@ -42,18 +48,33 @@ def mention(name: str, sent: int, start: int, end: int, kind: str = "LOC") -> di
 
 
 def test_a_document_becomes_its_text_and_every_fact_once():
-    doc = {"sents": [["Bergen", "is", "a", "city", "in", "Vestland", ",", "Norway", "."],
-                     ["Its", "mayor", "Ida", "Holm", "married", "Carl", "Dahl", "in", "1990", "."]],
-           "vertexSet": [[mention("Bergen", 0, 0, 1)], [mention("Vestland", 0, 5, 6)], [mention("Norway", 0, 7, 8)],
-                         [mention("Ida Holm", 1, 2, 4, "PER")], [mention("Carl Dahl", 1, 5, 7, "PER")]],
-           "labels": [{"h": 1, "t": 0, "r": "P150", "evidence": [0]},  # Vestland contains Bergen: turned round
-                      {"h": 0, "t": 2, "r": "P17", "evidence": [0]},
-                      {"h": 3, "t": 4, "r": "P26", "evidence": [1]}, {"h": 4, "t": 3, "r": "P26", "evidence": [1]}]}
+    doc = {
+        "sents": [
+            ["Bergen", "is", "a", "city", "in", "Vestland", ",", "Norway", "."],
+            ["Its", "mayor", "Ida", "Holm", "married", "Carl", "Dahl", "in", "1990", "."],
+        ],
+        "vertexSet": [
+            [mention("Bergen", 0, 0, 1)],
+            [mention("Vestland", 0, 5, 6)],
+            [mention("Norway", 0, 7, 8)],
+            [mention("Ida Holm", 1, 2, 4, "PER")],
+            [mention("Carl Dahl", 1, 5, 7, "PER")],
+        ],
+        "labels": [
+            {"h": 1, "t": 0, "r": "P150", "evidence": [0]},  # Vestland contains Bergen: turned round
+            {"h": 0, "t": 2, "r": "P17", "evidence": [0]},
+            {"h": 3, "t": 4, "r": "P26", "evidence": [1]},
+            {"h": 4, "t": 3, "r": "P26", "evidence": [1]},
+        ],
+    }
     counts = Counts()
     [example] = docred_examples(doc, "re-docred:dev-0", LABELS, counts)
     assert example.text == "Bergen is a city in Vestland, Norway. Its mayor Ida Holm married Carl Dahl in 1990."
-    assert example.triples == [("Bergen", "located in", "Vestland"), ("Bergen", "country", "Norway"),
-                               ("Ida Holm", "spouse", "Carl Dahl")]  # a symmetric fact once
+    assert example.triples == [
+        ("Bergen", "located in", "Vestland"),
+        ("Bergen", "country", "Norway"),
+        ("Ida Holm", "spouse", "Carl Dahl"),
+    ]  # a symmetric fact once
     answer = json.loads(example.messages()[-1]["content"])
     assert answer == {"triples": [list(t) for t in example.triples]}
     assert "Bergen is a city" in example.messages()[1]["content"]
@@ -62,28 +83,46 @@ def test_a_document_becomes_its_text_and_every_fact_once():
 
 def test_a_long_document_is_cut_into_windows_with_the_facts_inside_each():
     filler = ["word"] * 120 + ["."]
-    doc = {"sents": [["Ida", "Holm", "lives", "in", "Oslo", "."] + filler, filler,
-                     ["Carl", "Dahl", "lives", "in", "Bergen", "."] + filler],
-           "vertexSet": [[mention("Ida Holm", 0, 0, 2, "PER")], [mention("Oslo", 0, 4, 5)],
-                         [mention("Carl Dahl", 2, 0, 2, "PER")], [mention("Bergen", 2, 4, 5)]],
-           "labels": [{"h": 0, "t": 1, "r": "P551", "evidence": [0]}, {"h": 2, "t": 3, "r": "P551", "evidence": [2]},
-                      {"h": 0, "t": 3, "r": "P551", "evidence": [0, 2]}]}  # evidence across windows: in none
+    doc = {
+        "sents": [
+            ["Ida", "Holm", "lives", "in", "Oslo", "."] + filler,
+            filler,
+            ["Carl", "Dahl", "lives", "in", "Bergen", "."] + filler,
+        ],
+        "vertexSet": [
+            [mention("Ida Holm", 0, 0, 2, "PER")],
+            [mention("Oslo", 0, 4, 5)],
+            [mention("Carl Dahl", 2, 0, 2, "PER")],
+            [mention("Bergen", 2, 4, 5)],
+        ],
+        "labels": [
+            {"h": 0, "t": 1, "r": "P551", "evidence": [0]},
+            {"h": 2, "t": 3, "r": "P551", "evidence": [2]},
+            {"h": 0, "t": 3, "r": "P551", "evidence": [0, 2]},
+        ],
+    }  # evidence across windows: in none
     counts = Counts()
     examples = docred_examples(doc, "re-docred:dev-1", LABELS | {"P551": "residence"}, counts)
     assert [e.source for e in examples] == ["re-docred:dev-1:0-0", "re-docred:dev-1:1-1", "re-docred:dev-1:2-2"]
-    assert [e.triples for e in examples] == [[("Ida Holm", "lives in", "Oslo")], [],  # a window that states nothing
-                                             [("Carl Dahl", "lives in", "Bergen")]]
+    assert [e.triples for e in examples] == [
+        [("Ida Holm", "lives in", "Oslo")],
+        [],  # a window that states nothing
+        [("Carl Dahl", "lives in", "Bergen")],
+    ]
     assert sum(counts.left_out.values()) == 1
 
 
 def test_a_written_text_names_only_what_it_holds():
     good = {"id": "x", "text": "Ida Holm works for Holm Data.", "triples": [["Ida Holm", "works for", "Holm Data"]]}
     assert check_written(good) == []
-    assert check_written({**good, "triples": [["Ida Holm", "works for", "Holm Data AS"]]}) == \
-        ["'Holm Data AS' is not in the text"]
-    assert check_written({**good, "triples": [["Ida Holm", "Works For", "Holm Data"]] * 2}) == \
-        ["relation 'Works For' is not in lower case", "relation 'Works For' is not in lower case",
-         "a fact is listed twice"]
+    assert check_written({**good, "triples": [["Ida Holm", "works for", "Holm Data AS"]]}) == [
+        "'Holm Data AS' is not in the text"
+    ]
+    assert check_written({**good, "triples": [["Ida Holm", "Works For", "Holm Data"]] * 2}) == [
+        "relation 'Works For' is not in lower case",
+        "relation 'Works For' is not in lower case",
+        "a fact is listed twice",
+    ]
 
 
 def test_the_committed_written_texts_pass_their_check():

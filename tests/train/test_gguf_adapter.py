@@ -12,8 +12,14 @@ from graphwright.train.gguf_adapter import gguf_tensor_name
 
 
 def test_peft_names_become_llama_cpp_names():
-    assert gguf_tensor_name("base_model.model.model.layers.3.self_attn.q_proj.lora_A.weight") == "blk.3.attn_q.weight.lora_a"
-    assert gguf_tensor_name("base_model.model.model.layers.27.mlp.down_proj.lora_B.weight") == "blk.27.ffn_down.weight.lora_b"
+    assert (
+        gguf_tensor_name("base_model.model.model.layers.3.self_attn.q_proj.lora_A.weight")
+        == "blk.3.attn_q.weight.lora_a"
+    )
+    assert (
+        gguf_tensor_name("base_model.model.model.layers.27.mlp.down_proj.lora_B.weight")
+        == "blk.27.ffn_down.weight.lora_b"
+    )
     with pytest.raises(UserError, match="not a LoRA weight"):
         gguf_tensor_name("base_model.model.lm_head.lora_A.weight")
 
@@ -54,8 +60,7 @@ def test_llama_cpp_applies_the_converted_adapter_as_peft_does(tmp_path):
         server = llm._ensure_started()
 
         def top(adapter):
-            request = {"prompt": ids, "max_tokens": 1, "n_probs": 5, "temperature": 0,
-                       "lora": llm.lora_field(adapter)}
+            request = {"prompt": ids, "max_tokens": 1, "n_probs": 5, "temperature": 0, "lora": llm.lora_field(adapter)}
             reply = server.handle_completions(request)
             return {t["id"]: t["logprob"] for t in reply["choices"][0]["logprobs"]["content"][0]["top_logprobs"]}
 

@@ -14,15 +14,19 @@ from graphwright.model.labelled import RESample, RETriple  # noqa: E402
 from graphwright.train.grpo import GRPORecipe, train_grpo  # noqa: E402
 from tests.support.tiny_model import build_tiny_chat_model  # noqa: E402
 
-SCHEMA = ("name: company\nrelations:\n"
-          "  works_for: {description: a person employed by an organisation, head: [Person], tail: [Organization]}\n")
+SCHEMA = (
+    "name: company\nrelations:\n"
+    "  works_for: {description: a person employed by an organisation, head: [Person], tail: [Organization]}\n"
+)
 TEXTS = ["Lena Vogt works for Nordwind .", "Ana Ruiz works for Kessler ."]
-GOOD = ['{"thought": "", "action": "extract", "kg": {"entities": {"Person": ["Lena Vogt"], "Organization": '
-        '["Nordwind"]}, "relations": {"works_for": [{"subject": "Lena Vogt", "object": "Nordwind"}]}}}',
-        '{"thought": "", "action": "query_extraction_density", "arguments": {}}',
-        '{"thought": "", "action": "query_entity_disambiguation", "arguments": {}}',
-        '{"thought": "", "action": "query_kg_storage", "arguments": {}}',
-        '{"thought": "", "action": "finish", "arguments": {}}']
+GOOD = [
+    '{"thought": "", "action": "extract", "kg": {"entities": {"Person": ["Lena Vogt"], "Organization": '
+    '["Nordwind"]}, "relations": {"works_for": [{"subject": "Lena Vogt", "object": "Nordwind"}]}}}',
+    '{"thought": "", "action": "query_extraction_density", "arguments": {}}',
+    '{"thought": "", "action": "query_entity_disambiguation", "arguments": {}}',
+    '{"thought": "", "action": "query_kg_storage", "arguments": {}}',
+    '{"thought": "", "action": "finish", "arguments": {}}',
+]
 BAD = ["nonsense"] * 5
 
 
@@ -48,9 +52,14 @@ def test_grpo_trains_the_adapter_on_scored_rollouts(tmp_path, monkeypatch):
 
     schema = tmp_path / "company.yaml"
     schema.write_text(SCHEMA)
-    samples = [RESample(id=str(i), text=t, triples=[RETriple(*t.split(" works for ")[0:1],
-                                                              "works_for", t.split(" works for ")[1][:-2])])
-               for i, t in enumerate(TEXTS)]
+    samples = [
+        RESample(
+            id=str(i),
+            text=t,
+            triples=[RETriple(*t.split(" works for ")[0:1], "works_for", t.split(" works for ")[1][:-2])],
+        )
+        for i, t in enumerate(TEXTS)
+    ]
 
     class Data:
         pool = samples
@@ -74,7 +83,10 @@ def test_grpo_trains_the_adapter_on_scored_rollouts(tmp_path, monkeypatch):
     assert len(rows) == 4  # 2 steps x 1 prompt x 2 rollouts
     good, bad = rows[0], rows[1]
     assert good["stopped"] == "finished" and good["tool_calls"] == {
-        "query_extraction_density": 1, "query_entity_disambiguation": 1, "query_kg_storage": 1}
+        "query_extraction_density": 1,
+        "query_entity_disambiguation": 1,
+        "query_kg_storage": 1,
+    }
     assert good["rewards"]["result"]["total"] == pytest.approx(2.5)  # full match, format right
     assert good["rewards"]["toolcall"] == pytest.approx(0.15) and good["rewards"]["trajectory"] == pytest.approx(0.2)
     assert bad["rewards"]["result"]["total"] == -1.0 and bad["failed_calls"] == 5 and bad["kept"] is False

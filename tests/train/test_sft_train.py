@@ -19,10 +19,16 @@ def examples(n: int, rationale: bool) -> list[dict]:
         answer = f'Triples: [["{name}", "Work_For", "Acme"]]'
         if rationale:
             answer = f"Rationale: {name} is a spokesman of Acme.\n{answer}"
-        rows.append({"id": str(i), "messages": [
-            {"role": "system", "content": "You extract relation triples."},
-            {"role": "user", "content": f"Sentence: {name} , a spokesman for Acme , said ."},
-            {"role": "assistant", "content": answer}]})
+        rows.append(
+            {
+                "id": str(i),
+                "messages": [
+                    {"role": "system", "content": "You extract relation triples."},
+                    {"role": "user", "content": f"Sentence: {name} , a spokesman for Acme , said ."},
+                    {"role": "assistant", "content": answer},
+                ],
+            }
+        )
     return rows
 
 

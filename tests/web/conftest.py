@@ -25,8 +25,14 @@ def settings(tmp_path):
 
 @pytest.fixture
 def config(tmp_path, model_server):
-    return ServeConfig(store=tmp_path / "store", data=tmp_path / "serve", models=["scripted"],
-                       base_url=model_server.base_url, cache=False, max_upload_bytes=64 * 1024)
+    return ServeConfig(
+        store=tmp_path / "store",
+        data=tmp_path / "serve",
+        models=["scripted"],
+        base_url=model_server.base_url,
+        cache=False,
+        max_upload_bytes=64 * 1024,
+    )
 
 
 @pytest.fixture

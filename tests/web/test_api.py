@@ -35,8 +35,10 @@ def test_info_offers_the_served_choices(client):
 
 
 def test_a_job_runs_uploads_and_pasted_text_into_the_store(client, settings):
-    files = [("a.txt", SENTENCE.encode(), "text/plain"),
-             ("b.txt", ("Note 2 .\r\n" + SENTENCE + "\r\n").encode(), "text/plain")]  # Windows line ends kept
+    files = [
+        ("a.txt", SENTENCE.encode(), "text/plain"),
+        ("b.txt", ("Note 2 .\r\n" + SENTENCE + "\r\n").encode(), "text/plain"),
+    ]  # Windows line ends kept
     job = finished(client, submit(client, settings, files, text="Note 3 . " + SENTENCE, name="pasted", concurrency="2"))
     assert job["state"] == "done" and job["counts"] == {"pending": 0, "ok": 3, "skipped": 0, "failed": 0}
     assert [d["name"] for d in job["documents"]] == ["a.txt", "b.txt", "pasted"]
@@ -69,8 +71,10 @@ def test_a_job_runs_the_system_its_request_built_to_check_the_settings(client, s
 
 
 def test_a_file_that_is_not_text_fails_with_its_reason_and_the_others_run(client, settings):
-    files = [("photo.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" * 20, "image/jpeg"),
-             ("good.txt", SENTENCE.encode(), "text/plain")]
+    files = [
+        ("photo.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" * 20, "image/jpeg"),
+        ("good.txt", SENTENCE.encode(), "text/plain"),
+    ]
     job = finished(client, submit(client, settings, files))
     by_name = {d["name"]: d for d in job["documents"]}
     assert by_name["good.txt"]["status"] == "ok"
@@ -86,7 +90,6 @@ def test_a_refused_file_is_explained_in_the_browsers_terms_and_a_failed_only_job
     assert job["label"] == "done, 1 of 1 failed"
 
 
-
 def test_web_addresses_are_fetched_by_the_server_and_each_failure_says_why(client, config, settings):
     answers = {"/news": (200, {"Content-Type": "text/html; charset=utf-8"}, documents.html([SENTENCE]))}
     with site(answers) as url:
@@ -100,21 +103,31 @@ def test_web_addresses_are_fetched_by_the_server_and_each_failure_says_why(clien
         assert [r["source"] for r in client.get("/api/documents").json()] == [f"{url}/news"]
 
         token = "a-long-enough-test-token-123"  # served to others, as `serve --host 0.0.0.0 --token ...` is
-        shared = replace(config, store=config.store.with_name("shared-store"), data=config.data.with_name("shared"),
-                         loopback_only=False, token=token)
-        with TestClient(create_app(shared), base_url="http://192.0.2.10:8000",
-                        headers={"Authorization": f"Bearer {token}"}) as other:
+        shared = replace(
+            config,
+            store=config.store.with_name("shared-store"),
+            data=config.data.with_name("shared"),
+            loopback_only=False,
+            token=token,
+        )
+        with TestClient(
+            create_app(shared), base_url="http://192.0.2.10:8000", headers={"Authorization": f"Bearer {token}"}
+        ) as other:
             job = finished(other, submit(other, settings, urls=f"{url}/news"))
         assert "local or private address" in job["documents"][0]["reason"]
 
-@pytest.mark.parametrize("form, message", [
-    ({"system": "no.such.system"}, "no.such.system"),
-    ({"model": "gpt-9"}, "not served here"),
-    ({"kb": "elsewhere"}, "not served here"),
-    ({"settings": "{not json"}, "JSON object"),
-    ({"settings": json.dumps({"mode": "sideways"})}, "mode"),
-    ({"concurrency": "0"}, "greater than or equal to 1"),
-])
+
+@pytest.mark.parametrize(
+    "form, message",
+    [
+        ({"system": "no.such.system"}, "no.such.system"),
+        ({"model": "gpt-9"}, "not served here"),
+        ({"kb": "elsewhere"}, "not served here"),
+        ({"settings": "{not json"}, "JSON object"),
+        ({"settings": json.dumps({"mode": "sideways"})}, "mode"),
+        ({"concurrency": "0"}, "greater than or equal to 1"),
+    ],
+)
 def test_a_wrong_choice_is_refused_before_the_job_exists(client, settings, form, message):
     data = {"system": "agentre.zeroshot", "kb": "none", "settings": json.dumps(settings), "text": SENTENCE, **form}
     response = client.post("/api/jobs", data=data)
@@ -133,8 +146,11 @@ def test_sparql_reads_and_refuses_updates(client, settings):
     finished(client, submit(client, settings, text=SENTENCE))
     rows = client.post("/api/sparql", json={"query": "SELECT ?l WHERE { ?s rdfs:label ?l } ORDER BY ?l"}).json()
     assert rows["columns"] == ["l"] and "Acme Corp" in [r["l"] for r in rows["rows"]]
-    for update in ("INSERT DATA { <urn:a> <urn:b> <urn:c> }", "PREFIX x: <urn:x#>\n DELETE WHERE { ?s ?p ?o }",
-                   "drop all"):
+    for update in (
+        "INSERT DATA { <urn:a> <urn:b> <urn:c> }",
+        "PREFIX x: <urn:x#>\n DELETE WHERE { ?s ?p ?o }",
+        "drop all",
+    ):
         response = client.post("/api/sparql", json={"query": update})
         assert response.status_code == 403 and "read-only" in response.json()["detail"]
     assert client.post("/api/sparql", json={"query": "SELECT WHERE {"}).status_code == 400
@@ -150,7 +166,10 @@ def test_a_runaway_sparql_query_is_stopped_with_a_503_and_the_server_goes_on(con
         # over is more rows than any machine counts in a second: the time limit is met first on any machine
         every = " ".join(f"GRAPH ?g{i} {{ ?s{i} ?p{i} ?o{i} }}" for i in range(8))
         count = f"SELECT (COUNT(*) AS ?n) WHERE {{ {every} }}"
-        for stopped in (client.post("/api/sparql", json={"query": count}), client.get("/sparql", params={"query": count})):
+        for stopped in (
+            client.post("/api/sparql", json={"query": count}),
+            client.get("/sparql", params={"query": count}),
+        ):
             assert stopped.status_code == 503 and "1 s limit" in stopped.json()["detail"]
         rows = client.post("/api/sparql", json={"query": "SELECT ?l WHERE { ?s rdfs:label ?l }"}).json()
         assert "Acme Corp" in [r["l"] for r in rows["rows"]] and rows["truncated"] is False
@@ -205,7 +224,10 @@ def test_the_sparql_protocol_endpoint_answers_in_the_format_asked_for(client, se
     tsv = client.get("/sparql", params=select, headers={"Accept": "text/tab-separated-values"})
     assert tsv.text.splitlines()[0] == "?l" and '"Oslo"' in tsv.text.splitlines()
     xml = client.get("/sparql", params=select, headers={"Accept": "application/sparql-results+xml"})
-    assert xml.headers["content-type"].startswith("application/sparql-results+xml") and "<literal>Oslo</literal>" in xml.text
+    assert (
+        xml.headers["content-type"].startswith("application/sparql-results+xml")
+        and "<literal>Oslo</literal>" in xml.text
+    )
     ranked = client.get("/sparql", params=select, headers={"Accept": "text/csv;q=0.5, application/sparql-results+xml"})
     assert ranked.headers["content-type"].startswith("application/sparql-results+xml"), "q decides"
     anything = client.get("/sparql", params=select, headers={"Accept": "*/*"})
@@ -251,7 +273,9 @@ def test_a_document_deleted_leaves_the_store_the_graph_page_and_the_exports(clie
     gone = next(r["document_id"] for r in runs if r["triples"] == 1)
     deleted = client.delete(f"/api/documents/{gone}")
     assert deleted.status_code == 200 and deleted.json()["runs"] == 1
-    assert [r["document_id"] for r in client.get("/api/documents").json()] == [r["document_id"] for r in runs if r["document_id"] != gone]
+    assert [r["document_id"] for r in client.get("/api/documents").json()] == [
+        r["document_id"] for r in runs if r["document_id"] != gone
+    ]
     assert client.get("/api/graph").json()["total"] == 2, "the graph page follows"
     assert gone not in client.get("/api/export", params={"format": "nquads", "provenance": True}).text
     assert client.delete(f"/api/documents/{gone}").status_code == 404
@@ -262,11 +286,14 @@ def test_ask_answers_from_the_graph_with_citations(client, settings):
     answer = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none"}).json()
     assert answer["answer"] == "Acme Corp" and answer["supported"] and answer["citations"]
     assert client.post("/api/ask", json={"question": "x", "mode": "sideways"}).status_code == 422
-    passages = client.post("/api/ask", json={"question": "Who does John Smith work for?", "kb": "none",
-                                             "mode": "passages"}).json()
+    passages = client.post(
+        "/api/ask", json={"question": "Who does John Smith work for?", "kb": "none", "mode": "passages"}
+    ).json()
     assert [s["text"] for s in passages["sources"] if s["id"].startswith("P")] == [SENTENCE], "the job's text, whole"
     named = passages["document_names"]
-    assert named and all(named.get(d) for s in passages["sources"] for d in s["documents"]), "each source's file by name"
+    assert named and all(named.get(d) for s in passages["sources"] for d in s["documents"]), (
+        "each source's file by name"
+    )
     unknown = {"question": "Who founded Tidewater Instruments?", "kb": "none", "mode": "passages"}
     honest = client.post("/api/ask", json=unknown).json()
     assert honest["nothing"] == "Tidewater Instruments" and honest["answer"] == "" and honest["usage"]["llm_calls"] == 0
@@ -300,7 +327,10 @@ def test_an_uploaded_pdf_is_read_page_by_page_and_its_facts_say_their_page(clien
 
     pages = [[f"Page {n} of the harbour report has nothing to say about people."] for n in range(1, 11)]
     pages[6] = [SENTENCE]  # the facts are on page 7
-    files = [("report.pdf", documents.pdf(pages), "application/pdf"), ("scan.pdf", documents.scanned_pdf(), "application/pdf")]
+    files = [
+        ("report.pdf", documents.pdf(pages), "application/pdf"),
+        ("scan.pdf", documents.scanned_pdf(), "application/pdf"),
+    ]
     job = finished(client, submit(client, settings, files))
     assert job["counts"]["ok"] == 1 and job["counts"]["failed"] == 1
     scan = next(d for d in job["documents"] if d["name"] == "scan.pdf")
@@ -312,8 +342,9 @@ def test_an_uploaded_pdf_is_read_page_by_page_and_its_facts_say_their_page(clien
 
     # extracted again from the stored text (pages kept), as a job, not skipped as already stored
     document_id = next(d["document_id"] for d in job["documents"] if d["name"] == "report.pdf")
-    again = client.post(f"/api/documents/{document_id}/extract",
-                        json={"system": "agentre.zeroshot", "kb": "none", "settings": settings})
+    again = client.post(
+        f"/api/documents/{document_id}/extract", json={"system": "agentre.zeroshot", "kb": "none", "settings": settings}
+    )
     redone = finished(client, again)
     assert redone["counts"]["ok"] == 1 and redone["documents"][0]["document_id"] == document_id
     assert all(s.get("page") == 7 for e in client.get("/api/graph").json()["edges"] for s in e["support"])
@@ -331,8 +362,9 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
     assert client.get("/api/graph").json()["total"] == 1
     assert client.get("/api/documents").json()[0]["triples"] == 1, "the run's count follows the removal"
     assert [e["number"] for e in client.get("/api/edits").json()] == [rename["number"], removed["number"]]
-    assert [e["what"] for e in client.get("/api/edits").json()][0] == "rename John Smith to 'J. Smith'", \
+    assert [e["what"] for e in client.get("/api/edits").json()][0] == "rename John Smith to 'J. Smith'", (
         "the old name, not the new one twice"
+    )
     assert removed["what"] == "remove J. Smith | Live_In | Oslo", "named by label, as the graph page shows them"
     assert client.post("/api/edits", json={"kind": "merge", "source": smith, "target": smith}).status_code == 400
     assert client.post("/api/edits", json={"kind": "merge", "source": "urn:x", "target": smith}).status_code == 404
@@ -345,12 +377,14 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
 
 def test_chat_streams_the_answer_as_it_is_written_then_the_result(client, settings):
     finished(client, submit(client, settings, text=SENTENCE))
-    with client.stream("POST", "/api/chat", json={"question": "Who does John Smith work for?", "kb": "none",
-                                                  "mode": "passages"}) as stream:
+    with client.stream(
+        "POST", "/api/chat", json={"question": "Who does John Smith work for?", "kb": "none", "mode": "passages"}
+    ) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         blocks = "".join(stream.iter_text()).strip().split("\n\n")
-    events = [(b.split("\n")[0].removeprefix("event: "), json.loads(b.split("\n")[1].removeprefix("data: ")))
-              for b in blocks]
+    events = [
+        (b.split("\n")[0].removeprefix("event: "), json.loads(b.split("\n")[1].removeprefix("data: "))) for b in blocks
+    ]
     partial = [data["text"] for kind, data in events if kind == "answer"]
     assert len(partial) >= 2 and partial[-1] == "Acme Corp" and all("Acme Corp".startswith(p) for p in partial)
     kind, result = events[-1]
@@ -380,8 +414,11 @@ def test_a_chat_remembers_who_it_is_about_and_supports_only_what_its_citations_h
     assert not third["supported"] and third["model_answer"] == "2009"  # no cited fact says 2009
     assert third["answer"].startswith("The graph does not state this. What it holds about John Smith:")
     history = client.get(f"/api/chat/{conversation}").json()["turns"]  # what a new tab reopens
-    assert [t["question"] for t in history] == ["Who does John Smith work for?", "Where does he live?",
-                                                "When was his employer founded?"]
+    assert [t["question"] for t in history] == [
+        "Who does John Smith work for?",
+        "Where does he live?",
+        "When was his employer founded?",
+    ]
     assert [t["supported"] for t in history] == [True, True, False] and history[0]["citations"]
     assert chat_result(client, "Where does he live?")["asked"] == "Where does he live?", "a new conversation"
     assert client.get("/api/chat/not-an-id").status_code == 404

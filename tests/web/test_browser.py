@@ -13,13 +13,23 @@ import pytest
 from tests.support.openai_server import ScriptedOpenAIServer
 from tests.support.web_server import EVIL, SENTENCE, ServeProcess, job_settings, reply
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (pip install playwright)")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the browser tests need playwright (pip install playwright)"
+)
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="the browser tests need Chromium: apt-get install chromium "
-                                "(.ci/run installs it)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="the browser tests need Chromium: apt-get install chromium (.ci/run installs it)"
+)
 # Chromium as root in a sandbox-less container, with no calls home (the machine has no network)
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +112,11 @@ def test_upload_run_browse_and_query(served, page):
     page.wait_for_selector("#jobs td.state-done", timeout=30_000)  # the job's end arrives by the event stream
     # the job's documents are fetched after the event that ends it: wait for them rather than race them
     wait_until(page, "document.querySelectorAll('#job-documents td.status-ok').length === 2")
-    wait_until(page, "[...document.querySelectorAll('#documents td')].filter(td => "
-                     "td.textContent === '<img src=x onerror=window.pwned=2>.txt').length === 1")
+    wait_until(
+        page,
+        "[...document.querySelectorAll('#documents td')].filter(td => "
+        "td.textContent === '<img src=x onerror=window.pwned=2>.txt').length === 1",
+    )
 
     page.goto(serve.url + "/graph")
     wait_until(page, "window.gwGraph && window.gwGraph.edges().length === 3")
@@ -118,9 +131,12 @@ def test_upload_run_browse_and_query(served, page):
     click_element(page, node)
     wait_until(page, f"document.querySelector('#details h2').textContent === {json.dumps(EVIL)}")
     assert page.locator("#details script, #details b").count() == 0
-    assert page.evaluate(f"{node}.selected()") and page.evaluate(f"{node}.width()") == width, "a selected node keeps its size"
-    assert page.evaluate("document.querySelector('#document option:nth-child(2)').textContent").endswith(".txt"), \
+    assert page.evaluate(f"{node}.selected()") and page.evaluate(f"{node}.width()") == width, (
+        "a selected node keeps its size"
+    )
+    assert page.evaluate("document.querySelector('#document option:nth-child(2)').textContent").endswith(".txt"), (
         "documents are listed by file name"
+    )
 
     page.goto(serve.url + "/query")
     page.fill("#query", "SELECT ?name WHERE { ?s rdfs:label ?name } ORDER BY ?name")
@@ -151,14 +167,18 @@ def test_upload_run_browse_and_query(served, page):
     wait_until(page, "window.gwGraph.nodes().length === 2 && document.querySelectorAll('#edits .edit').length === 1")
     assert "merge Oslo into Acme Corp" in page.text_content("#edits .edit"), "named, not by IRI, after the merge"
     page.click("#edits button.edit-undo")
-    wait_until(page, "window.gwGraph.nodes().length === 3 && document.querySelector('#edits .edit').textContent.includes('undone')")
+    wait_until(
+        page,
+        "window.gwGraph.nodes().length === 3 && document.querySelector('#edits .edit').textContent.includes('undone')",
+    )
 
 
 def test_a_job_links_each_document_to_its_facts_on_the_graph_page(served, page):
     serve, settings = served
     page.goto(serve.url + "/")
-    page.set_input_files("#files", files=[{"name": "linked.txt", "mimeType": "text/plain",
-                                           "buffer": ("Note 9 . " + SENTENCE).encode()}])
+    page.set_input_files(
+        "#files", files=[{"name": "linked.txt", "mimeType": "text/plain", "buffer": ("Note 9 . " + SENTENCE).encode()}]
+    )
     page.select_option("#system", "agentre.zeroshot")
     page.select_option("#kb", "none")
     page.fill("#settings", json.dumps(settings))
@@ -168,8 +188,11 @@ def test_a_job_links_each_document_to_its_facts_on_the_graph_page(served, page):
     wait_until(page, "location.pathname === '/graph' && document.getElementById('document').value !== ''")
     assert page.evaluate("document.getElementById('document').selectedOptions[0].textContent") == "linked.txt"
     assert page.evaluate("document.getElementById('system').value") == "agentre.zeroshot"
-    wait_until(page, "window.gwGraph.edges().length > 0 && window.gwGraph.edges().every(e => e.data('support')"
-                     ".every(s => s.document_id === document.getElementById('document').value))")
+    wait_until(
+        page,
+        "window.gwGraph.edges().length > 0 && window.gwGraph.edges().every(e => e.data('support')"
+        ".every(s => s.document_id === document.getElementById('document').value))",
+    )
 
 
 def test_the_ask_page_in_passages_mode_shows_what_the_model_read_and_cites_the_passage(served, page):
@@ -211,12 +234,15 @@ def test_a_chat_of_three_turns_with_citations_kept_for_the_conversation(served, 
     serve, _ = served
     page.goto(serve.url + "/chat")
     wait_until(page, "document.querySelectorAll('#model option').length > 0")
-    for n, question in enumerate(["Who does John Smith work for?", "Where does John Smith live?",
-                                  "Who founded Tidewater Instruments?"], 1):
+    for n, question in enumerate(
+        ["Who does John Smith work for?", "Where does John Smith live?", "Who founded Tidewater Instruments?"], 1
+    ):
         page.fill("#question", question)
         page.click("#send")
-        wait_until(page, f"document.querySelectorAll('#turns .turn').length === {n} && "
-                         "!document.getElementById('send').disabled")
+        wait_until(
+            page,
+            f"document.querySelectorAll('#turns .turn').length === {n} && !document.getElementById('send').disabled",
+        )
     answers = page.locator("#turns .turn .answer").all_text_contents()
     assert answers[:2] == ["Acme Corp", "Oslo"]
     assert answers[2] == "The graph holds nothing about Tidewater Instruments."
@@ -228,8 +254,9 @@ def test_a_chat_of_three_turns_with_citations_kept_for_the_conversation(served, 
     assert page.locator("#turns .turn").nth(0).locator(".citations li").count() >= 1
     page.fill("#question", "Where does he live?")  # a follow-up in the reopened conversation
     page.click("#send")
-    wait_until(page, "document.querySelectorAll('#turns .turn').length === 4 && "
-                     "!document.getElementById('send').disabled")
+    wait_until(
+        page, "document.querySelectorAll('#turns .turn').length === 4 && !document.getElementById('send').disabled"
+    )
     assert "asked as: Where does John Smith live?" in page.locator("#turns .turn").nth(3).text_content()
     page.click("#clear")  # a new conversation
     page.reload()
@@ -248,12 +275,15 @@ def test_a_ten_page_pdf_dropped_on_the_jobs_page_gives_facts_with_their_page(ser
     pages[6] = [SENTENCE]  # the facts are on page 7
     page.goto(serve.url + "/")
     wait_until(page, "document.querySelectorAll('#system option').length > 0")
-    page.evaluate("""b64 => {
+    page.evaluate(
+        """b64 => {
         const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
         const files = new DataTransfer();
         files.items.add(new File([bytes], "report.pdf", {type: "application/pdf"}));
         document.getElementById("drop").dispatchEvent(new DragEvent("drop", {dataTransfer: files, bubbles: true}));
-    }""", base64.b64encode(documents.pdf(pages)).decode())
+    }""",
+        base64.b64encode(documents.pdf(pages)).decode(),
+    )
     assert page.text_content("#dropped") == "1 file(s) ready"
     page.select_option("#system", "agentre.zeroshot")
     page.select_option("#kb", "none")
@@ -263,8 +293,12 @@ def test_a_ten_page_pdf_dropped_on_the_jobs_page_gives_facts_with_their_page(ser
     page.goto(serve.url + "/graph")
     page.select_option("#document", label="report.pdf")
     # the filtered graph, not the one drawn before it (clicking an edge the redraw removes selects nothing)
-    wait_until(page, "window.gwGraph && window.gwGraph.edges().length > 0 && window.gwGraph.edges()"
-                     ".every(e => e.data('support').every(s => s.page === 7))", 60)  # a busy machine redraws slowly
+    wait_until(
+        page,
+        "window.gwGraph && window.gwGraph.edges().length > 0 && window.gwGraph.edges()"
+        ".every(e => e.data('support').every(s => s.page === 7))",
+        60,
+    )  # a busy machine redraws slowly
     click_element(page, "window.gwGraph.edges()[0]")
     page.wait_for_selector("#details .support")
     details = page.text_content("#details")
@@ -293,13 +327,21 @@ def test_the_job_table_shows_each_document_running_and_a_job_of_refused_files_as
     wait_until(page, f"{states}.includes('stored')", 30)
     wait_until(page, "[...document.querySelectorAll('#jobs td')].some(td => td.textContent === 'done')")
 
-    page.set_input_files("#files", files=[{"name": "photo.png", "mimeType": "image/png",
-                                           "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64)}])
+    page.set_input_files(
+        "#files",
+        files=[
+            {"name": "photo.png", "mimeType": "image/png", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(64)}
+        ],
+    )
     page.click("#run")
-    wait_until(page, "[...document.querySelectorAll('#jobs td')].some(td => td.textContent === 'done, 1 of 1 failed')",
-               30)
-    wait_until(page, "document.querySelector('#job-documents tbody tr') && document.querySelector("
-                     "'#job-documents tbody tr').textContent.includes('photo.png')")  # the new job's rows, not the last
+    wait_until(
+        page, "[...document.querySelectorAll('#jobs td')].some(td => td.textContent === 'done, 1 of 1 failed')", 30
+    )
+    wait_until(
+        page,
+        "document.querySelector('#job-documents tbody tr') && document.querySelector("
+        "'#job-documents tbody tr').textContent.includes('photo.png')",
+    )  # the new job's rows, not the last
     reason = page.locator("#job-documents tbody tr").first.text_content()
     assert "this app reads text, PDF, Word (.docx) and HTML files" in reason and "--" not in reason
 
@@ -370,13 +412,17 @@ def test_labels_are_readable_and_never_overlap_at_20_and_200_edges(sized_served,
     assert hubs and set(hubs) <= {label["label"] for label in named}, "every hub is named"
     assert len(named) >= 0.4 * nodes
     # zoomed in on the largest hub, the labels keep their size and nearly every name on screen is drawn
-    page.evaluate("() => { const cy = window.gwGraph, hub = cy.nodes().max(n => n.degree(false)).ele;"
-                  " cy.zoom({level: cy.zoom() * 2.5, renderedPosition: hub.renderedPosition()}); }")
+    page.evaluate(
+        "() => { const cy = window.gwGraph, hub = cy.nodes().max(n => n.degree(false)).ele;"
+        " cy.zoom({level: cy.zoom() * 2.5, renderedPosition: hub.renderedPosition()}); }"
+    )
     closer = placed_labels(page)
     on_screen = page.evaluate("""() => { const cy = window.gwGraph, w = cy.width(), h = cy.height();
         return cy.nodes().filter(n => { const p = n.renderedPosition(); return p.x > 0 && p.y > 0 && p.x < w && p.y < h; }).length; }""")
-    assert all(label["overLabels"] == 0 and label["px"] == pytest.approx(12 if label["node"] else 10, abs=0.01)
-               for label in closer)
+    assert all(
+        label["overLabels"] == 0 and label["px"] == pytest.approx(12 if label["node"] else 10, abs=0.01)
+        for label in closer
+    )
     assert sum(label["node"] for label in closer) >= 0.85 * on_screen
     assert sum(not label["node"] for label in closer) > sum(not label["node"] for label in labels), "relations appear"
     page.screenshot(path=str(tmp_path / f"graph-{edges}-closer.png"))

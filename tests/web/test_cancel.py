@@ -29,8 +29,9 @@ def slow_client(config, model, monkeypatch):
 
 def submit(client, settings, texts: list[str], prefix: str = "note") -> str:
     files = [("files", (f"{prefix}{i:02}.txt", text.encode(), "text/plain")) for i, text in enumerate(texts)]
-    response = client.post("/api/jobs", data={"system": "agentre.zeroshot", "kb": "none",
-                                              "settings": json.dumps(settings)}, files=files)
+    response = client.post(
+        "/api/jobs", data={"system": "agentre.zeroshot", "kb": "none", "settings": json.dumps(settings)}, files=files
+    )
     assert response.status_code == 202, response.text
     return response.json()["id"]
 

@@ -38,7 +38,9 @@ def test_the_index_patched_run_by_run_equals_a_fresh_read():
         assert ("Marie Curie", "date of death", "1934", 1) in patched
 
         facets = index.facets(3)
-        assert [d["iri"] for d in facets["documents"]] == ["doc-1", "doc-2"] and facets["types"][0]["iri"].endswith("Q5")
+        assert [d["iri"] for d in facets["documents"]] == ["doc-1", "doc-2"] and facets["types"][0]["iri"].endswith(
+            "Q5"
+        )
         # the filter names each document by its file, and by its id too where two files share a name
         assert [d["label"] for d in facets["documents"]] == ["texts/curie.txt (doc-1)", "texts/curie.txt (doc-2)"]
         born = index.select(3, Filters(document="doc-1"), 10)
@@ -64,9 +66,14 @@ def test_filters_keep_unscored_facts_name_systems_as_runs_and_type_nodes_by_inst
     for triple in result.triples:  # provenance names the system with its version, as cie.* writes it
         triple.provenance = triple.provenance.model_copy(update={"system": "cie.network.v1"})
     result.entities = []  # no entity records: the node's type comes from its instance-of fact
-    result.triples.append(Triple(subject=Term.iri(WD + "Q7186", label="Marie Curie"),
-                                 predicate=Term.iri(WDT + "P31", label="instance of"),
-                                 object=Term.iri(WD + "Q5", label="human"), provenance=Provenance(system="cie.network.v1")))
+    result.triples.append(
+        Triple(
+            subject=Term.iri(WD + "Q7186", label="Marie Curie"),
+            predicate=Term.iri(WDT + "P31", label="instance of"),
+            object=Term.iri(WD + "Q5", label="human"),
+            provenance=Provenance(system="cie.network.v1"),
+        )
+    )
     with GraphStore.in_memory() as store:
         store.add_result(document, result)
         index = GraphIndex(store, [])

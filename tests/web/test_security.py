@@ -70,7 +70,10 @@ def test_serve_refuses_another_address_without_a_token(tmp_path):
 
     from graphwright.cli import app
 
-    result = CliRunner().invoke(app, ["serve", "--host", "0.0.0.0", "--store", str(tmp_path / "store"),
-                                      "--data", str(tmp_path / "serve")], env={"GRAPHWRIGHT_API_TOKEN": ""})
+    result = CliRunner().invoke(
+        app,
+        ["serve", "--host", "0.0.0.0", "--store", str(tmp_path / "store"), "--data", str(tmp_path / "serve")],
+        env={"GRAPHWRIGHT_API_TOKEN": ""},
+    )
     assert result.exit_code == 1 and "--token" in result.output
     assert not (tmp_path / "serve").exists()  # refused before anything was created

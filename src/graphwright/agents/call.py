@@ -39,7 +39,10 @@ def format_instructions(output_type: type[BaseModel], fmt: OutputFormat) -> str:
         return "Answer with one JSON object with these fields, in this order:\n" + "\n".join(fields)
     tags = "".join(f"<{name}>...</{name}>" for name in output_type.model_fields)
     return (
-        "Answer with these XML tags, in this order: " + tags + "\n" + "\n".join(fields)
+        "Answer with these XML tags, in this order: "
+        + tags
+        + "\n"
+        + "\n".join(fields)
         + "\nTags holding lists hold a JSON array."
     )
 
@@ -60,8 +63,15 @@ async def call_agent(
     """``history``: turns between the system message and the user's (worked examples as exchanges)."""
     messages = [{"role": "system", "content": system}, *(history or []), {"role": "user", "content": user}]
     if fmt == "json":
-        reply = await chat_structured(llm, messages, output_type, max_retries=max_retries, max_tokens=max_tokens,
-                                      schema=schema, salvage_cut_off=salvage_cut_off)
+        reply = await chat_structured(
+            llm,
+            messages,
+            output_type,
+            max_retries=max_retries,
+            max_tokens=max_tokens,
+            schema=schema,
+            salvage_cut_off=salvage_cut_off,
+        )
         return AgentReply(output=reply.parsed, raw=reply.text, errors=list(reply.errors))
     errors: list[str] = []
     for _ in range(max_retries + 1):

@@ -20,7 +20,7 @@ def copyable_spans(text: str, max_words: int = 8, limit: int = 1500) -> list[str
     spans: dict[str, None] = {}
     for n in range(1, max_words + 1):
         for i in range(len(words) - n + 1):
-            raw = text[words[i][0]:words[i + n - 1][1]]
+            raw = text[words[i][0] : words[i + n - 1][1]]
             # a period stays: "Md." and "Ark." end abbreviations; tokenized corpora write "N.J ."
             for span in (raw, raw.strip(_EDGE + " ")):
                 if any(c.isalnum() for c in span):

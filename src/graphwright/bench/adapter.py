@@ -64,9 +64,11 @@ def milestone_adapters(run: Path) -> dict[str, Path]:
 
 def table(results, model: str, command: str, title: str, words: dict[str, int]) -> str:
     lines = header(title, model, command)
-    lines += ["| configuration | documents | triple P | triple R | triple F1 | ΔF1 vs untuned (95%) | facts written | "
-              "prompt tokens / doc | completion tokens / doc | model s / doc | model s / 100 words | failed |",
-              "|---|" + "---|" * 11]
+    lines += [
+        "| configuration | documents | triple P | triple R | triple F1 | ΔF1 vs untuned (95%) | facts written | "
+        "prompt tokens / doc | completion tokens / doc | model s / doc | model s / 100 words | failed |",
+        "|---|" + "---|" * 11,
+    ]
     cells = f1_uncertainty([rows for _, _, rows in results], "triples", 0)
     for (name, _, rows), (_, difference) in zip(results, cells):
         counts = sum((counts_from_dict(r["counts"])["triples"] for r in rows), Counts())
@@ -74,13 +76,18 @@ def table(results, model: str, command: str, title: str, words: dict[str, int]) 
         n = len(rows) or 1
         model_s = sum(u.get("prompt_seconds", 0) + u.get("generation_seconds", 0) for u in usage)
         hundreds = sum(words[r["id"]] for r in rows) / 100 or 1
-        lines.append(f"| {name} | {len(rows)} | {counts.precision:.3f} | {counts.recall:.3f} | {counts.f1:.3f} | "
-                     f"{difference} | {counts.predicted} | {sum(u.get('prompt_tokens', 0) for u in usage) / n:,.0f} | "
-                     f"{sum(u.get('completion_tokens', 0) for u in usage) / n:,.0f} | {model_s / n:.1f} | "
-                     f"{model_s / hundreds:.1f} | {sum(r['status'] != 'ok' for r in rows)} |")
-    lines += ["", "Triples match when the property is the gold one and subject and object each match a gold entity "
-              "by any of its mention names (no gold entities are given). ΔF1: paired 95% bootstrap interval over "
-              "the documents."]
+        lines.append(
+            f"| {name} | {len(rows)} | {counts.precision:.3f} | {counts.recall:.3f} | {counts.f1:.3f} | "
+            f"{difference} | {counts.predicted} | {sum(u.get('prompt_tokens', 0) for u in usage) / n:,.0f} | "
+            f"{sum(u.get('completion_tokens', 0) for u in usage) / n:,.0f} | {model_s / n:.1f} | "
+            f"{model_s / hundreds:.1f} | {sum(r['status'] != 'ok' for r in rows)} |"
+        )
+    lines += [
+        "",
+        "Triples match when the property is the gold one and subject and object each match a gold entity "
+        "by any of its mention names (no gold entities are given). ΔF1: paired 95% bootstrap interval over "
+        "the documents.",
+    ]
     return "\n".join(lines)
 
 
@@ -88,8 +95,10 @@ async def run(args) -> None:
     if args.use == "curve":
         adapters = milestone_adapters(args.run)
         if not adapters and args.configs != [UNTUNED]:
-            sys.exit(f"{args.run} holds no milestone adapters (adapter-doc<N>) yet; --configs untuned runs the "
-                     "untuned model alone")
+            sys.exit(
+                f"{args.run} holds no milestone adapters (adapter-doc<N>) yet; --configs untuned runs the "
+                "untuned model alone"
+            )
         data, section = dev_slice(args.docs), "adapter-curve"
         title = f"facts adapter: learning curve on the {len(data.documents)} held-out Re-DocRED dev documents"
     else:
@@ -102,18 +111,24 @@ async def run(args) -> None:
     # may add nothing but their errors, so each adapter also runs without them (on the same answers, replayed)
     configs = {UNTUNED: {"adapter": "none"}}
     for name in adapters:
-        configs |= {f"tuned ({name})": {"adapter": name},
-                    f"tuned ({name}), no in-passing rules": {"adapter": name, "in_passing": False}}
+        configs |= {
+            f"tuned ({name})": {"adapter": name},
+            f"tuned ({name}), no in-passing rules": {"adapter": name, "in_passing": False},
+        }
     if args.configs:
-        configs = {name: settings for name, settings in configs.items() if name in args.configs or
-                   any(name.startswith(f"tuned ({c})") for c in args.configs)}
+        configs = {
+            name: settings
+            for name, settings in configs.items()
+            if name in args.configs or any(name.startswith(f"tuned ({c})") for c in args.configs)
+        }
     answers = ReplayLLM(llm, ADAPTER_RUNS / f"answers-{data.name}.jsonl")  # keyed by adapter identity
     results = []
     for name, settings in configs.items():
         identity = llm.adapters.get(settings["adapter"], "none")
         folder = ADAPTER_RUNS / f"{slug(name)}-{identity.replace('@', '-')}-{data.name}"
-        agg, rows = await run_config(f"{name} on {data.name}", "facts", settings, data, kb, llm, folder,
-                                     len(data.documents), replay=answers)
+        agg, rows = await run_config(
+            f"{name} on {data.name}", "facts", settings, data, kb, llm, folder, len(data.documents), replay=answers
+        )
         results.append((f"{name}: {identity}" if name != UNTUNED else name, agg, rows))
     await llm.aclose()
     words = {d.id: len(d.text.split()) for d in data.documents}
@@ -124,8 +139,9 @@ async def run(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("use", choices=("curve", "test"))
-    parser.add_argument("--run", type=Path, default=None, help="curve: the training run (default: `graphwright train "
-                        "facts`' own)")
+    parser.add_argument(
+        "--run", type=Path, default=None, help="curve: the training run (default: `graphwright train facts`' own)"
+    )
     parser.add_argument("--adapter", type=Path, help="test: the adapter file (GGUF)")
     parser.add_argument("--docs", type=int, default=20)
     parser.add_argument("--configs", type=lambda s: s.split(","), default=None, help="only these configurations")

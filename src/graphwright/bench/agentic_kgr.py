@@ -31,8 +31,14 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     # the prompt compression's effect: tool observations in the re-extraction prompt whole, not cut to 400 tokens
     "agentic-kgr, whole observations": ("agentic-kgr", {**DEMOS, "observation_tokens": None}),
 }
-TOOLS = ("query_extraction_density", "query_quality_metrics", "query_iterative_feedback", "query_coverage_feedback",
-         "query_entity_disambiguation", "query_kg_storage")
+TOOLS = (
+    "query_extraction_density",
+    "query_quality_metrics",
+    "query_iterative_feedback",
+    "query_coverage_feedback",
+    "query_entity_disambiguation",
+    "query_kg_storage",
+)
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
@@ -46,29 +52,44 @@ def tool_table(rows: list[dict]) -> list[str]:
         return []
     n = len(stats)
     mean = lambda values: sum(values) / n  # noqa: E731
-    lines = ["", f"agentic-kgr's actions per sentence (means over {n} sentences):", "",
-             "| steps | extractions | " + " | ".join(t.removeprefix("query_") for t in TOOLS) + " | failed calls |",
-             "|---|---|" + "---|" * (len(TOOLS) + 1),
-             f"| {mean([s['steps'] for s in stats]):.2f} | {mean([s['extractions'] for s in stats]):.2f} | "
-             + " | ".join(f"{mean([s['calls'].get(t, 0) for s in stats]):.2f}" for t in TOOLS)
-             + f" | {mean([s['failed'] for s in stats]):.2f} |"]
+    lines = [
+        "",
+        f"agentic-kgr's actions per sentence (means over {n} sentences):",
+        "",
+        "| steps | extractions | " + " | ".join(t.removeprefix("query_") for t in TOOLS) + " | failed calls |",
+        "|---|---|" + "---|" * (len(TOOLS) + 1),
+        f"| {mean([s['steps'] for s in stats]):.2f} | {mean([s['extractions'] for s in stats]):.2f} | "
+        + " | ".join(f"{mean([s['calls'].get(t, 0) for s in stats]):.2f}" for t in TOOLS)
+        + f" | {mean([s['failed'] for s in stats]):.2f} |",
+    ]
     stops = Counter(s["stopped"] for s in stats)
-    lines += ["", "Why the rollouts stopped: " + ", ".join(f"{why} {count}" for why, count in stops.most_common()) + "."]
+    lines += [
+        "",
+        "Why the rollouts stopped: " + ", ".join(f"{why} {count}" for why, count in stops.most_common()) + ".",
+    ]
     return lines
 
 
 def table(dataset: str, results, model: str, command: str, sentences: str) -> str:
     lines = header(f"agentic-kgr on {sentences}{dataset} test sentences (strict triple micro scores)", model, command)
-    lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | error rate | LLM calls | "
-              "prompt tokens | completion tokens | seconds |", "|---|" + "---|" * 11]
+    lines += [
+        f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | error rate | LLM calls | "
+        "prompt tokens | completion tokens | seconds |",
+        "|---|" + "---|" * 11,
+    ]
     for (name, agg, rows), (interval, difference) in zip(results, uncertainty_cells(results, "triples", REFERENCE)):
         m, cost = agg["micro"]["triples"], agg["per_document"]
         seconds = sum(r["usage"]["seconds"] for r in rows) / max(1, len(rows))
-        lines.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {interval} | {difference} | "
-                     f"{agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
-                     f"{cost['completion_tokens']:.0f} | {seconds:.1f} |")
-    lines += ["", uncertainty_note(REFERENCE) + " Per-sentence values are means. The single call's answer is the "
-              "agent's first extraction, answered once and counted in both rows."]
+        lines.append(
+            f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {interval} | {difference} | "
+            f"{agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
+            f"{cost['completion_tokens']:.0f} | {seconds:.1f} |"
+        )
+    lines += [
+        "",
+        uncertainty_note(REFERENCE) + " Per-sentence values are means. The single call's answer is the "
+        "agent's first extraction, answered once and counted in both rows.",
+    ]
     agent = next((rows for name, _, rows in results if name == "agentic-kgr"), None)
     return "\n".join(lines + (tool_table(agent) if agent else []))
 

@@ -52,16 +52,23 @@ class CutReplay(LLM):
             return answer
         self.generated.append(self.cap)
         cut = answer.text[: int(len(answer.text) * self.cap / tokens)]
-        return answer.model_copy(update={"text": cut, "finish_reason": "length",
-                                         "usage": answer.usage.model_copy(update={"completion_tokens": self.cap})})
+        return answer.model_copy(
+            update={
+                "text": cut,
+                "finish_reason": "length",
+                "usage": answer.usage.model_copy(update={"completion_tokens": self.cap}),
+            }
+        )
 
 
 async def sweep(dataset: str, limit: int, caps: list[int], kb, judge) -> list[str]:
     gold = load_dataset(dataset, limit).documents
     docs = [Document(id=d.id, text=d.text) for d in gold]
     name = f"cie.single-{dataset}-{slug(MODEL).replace(':', '_')}"
-    answers = {row["key"]: ChatResponse.model_validate(row["response"])
-               for row in read_jsonl(LEDGER / f"linking--answers-{name}.jsonl")}
+    answers = {
+        row["key"]: ChatResponse.model_validate(row["response"])
+        for row in read_jsonl(LEDGER / f"linking--answers-{name}.jsonl")
+    }
     rows = []
     for cap in caps:
         llm = CutReplay(answers, cap)
@@ -73,8 +80,10 @@ async def sweep(dataset: str, limit: int, caps: list[int], kb, judge) -> list[st
             results.append(resolve(await system.run(doc), doc, judge))
         _, triples = scored(results, gold, kb)
         kept = sum(len(r.triples) for r in results)
-        rows.append(f"| {dataset} ({len(docs)}) | {cap or 'as the input'} | {statistics.mean(llm.generated):.0f} | {sum(llm.generated):,} | "
-                    f"{kept} | {triples.precision:.3f} | {triples.recall:.3f} | {triples.f1:.3f} | {llm.missing} |")
+        rows.append(
+            f"| {dataset} ({len(docs)}) | {cap or 'as the input'} | {statistics.mean(llm.generated):.0f} | {sum(llm.generated):,} | "
+            f"{kept} | {triples.precision:.3f} | {triples.recall:.3f} | {triples.f1:.3f} | {llm.missing} |"
+        )
         print(rows[-1], file=sys.stderr, flush=True)
     return rows
 
@@ -87,8 +96,11 @@ def main() -> None:
     caps = [int(c) for c in args.caps.split(",")]
     kb = open_kb("default")
     judge = LinkJudge(kb)
-    lines = ["| data | cap (tokens) | generated per call | generated in all | triples kept | triple P | triple R | "
-             "triple F1 | calls not in the ledger |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data | cap (tokens) | generated per call | generated in all | triples kept | triple P | triple R | "
+        "triple F1 | calls not in the ledger |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for spec in args.docs.split(","):
         dataset, _, limit = spec.partition(":")
         lines += asyncio.run(sweep(dataset, int(limit), caps, kb, judge))

@@ -58,20 +58,32 @@ def change(cs: list[Counts], base: list[Counts]) -> str:
 
 def table(results: dict[str, list[dict]], dev: int, docs: int, model: str, command: str) -> str:
     base = results["none of them"]
-    lines = header(f"cie.network's steps for small models on rebel-sample (documents 1-{dev} read while designing, "
-                   f"{dev + 1}-{docs} held out)", model, command)
-    lines += ["| setting | part | triple P | triple R | micro F1 [95% CI] | macro F1 | Δ micro F1 (paired 95% CI) | "
-              "Δ macro F1 (paired 95% CI) | LLM calls | tokens |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = header(
+        f"cie.network's steps for small models on rebel-sample (documents 1-{dev} read while designing, "
+        f"{dev + 1}-{docs} held out)",
+        model,
+        command,
+    )
+    lines += [
+        "| setting | part | triple P | triple R | micro F1 [95% CI] | macro F1 | Δ micro F1 (paired 95% CI) | "
+        "Δ macro F1 (paired 95% CI) | LLM calls | tokens |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, rows in results.items():
         for part, sl in ((f"1-{dev}", slice(0, dev)), (f"{dev + 1}-{docs}", slice(dev, docs))):
             part_rows = rows[sl]
             calls = sum(r["usage"]["llm_calls"] for r in part_rows) / len(part_rows)
-            tokens = sum(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in part_rows) / len(part_rows)
+            tokens = sum(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in part_rows) / len(
+                part_rows
+            )
             delta = "- | -" if rows is base else change(counts(part_rows), counts(base[sl]))
             lines.append(f"| {name} | {part} | {scores(counts(part_rows))} | {delta} | {calls:.1f} | {tokens:.0f} |")
-    lines += ["", "Micro F1 over the summed counts with its bootstrap interval; macro F1 is the mean over documents "
-              "(the 20-document tables above). Δ: against none of them, on the same documents and answers. "
-              "All rows: lean=true, validator=false, linking=closed, the rebel KB."]
+    lines += [
+        "",
+        "Micro F1 over the summed counts with its bootstrap interval; macro F1 is the mean over documents "
+        "(the 20-document tables above). Δ: against none of them, on the same documents and answers. "
+        "All rows: lean=true, validator=false, linking=closed, the rebel KB.",
+    ]
     return "\n".join(lines)
 
 
@@ -84,8 +96,9 @@ async def main_async(args, command: str) -> None:
     results = {}
     for name, settings in CONFIGS.items():
         folder = RUNS / "cie-rules" / slug(name)
-        _, rows = await run_config(name, "cie.network", {**SETTINGS, **settings}, data, kb, llm, folder, args.docs,
-                                   replay=replay)
+        _, rows = await run_config(
+            name, "cie.network", {**SETTINGS, **settings}, data, kb, llm, folder, args.docs, replay=replay
+        )
         save(folder)
         results[name] = sorted(rows, key=lambda r: order[r["id"]])
     write_section(BENCH_MD, "cie-rules", table(results, args.dev, args.docs, llm.name, command))

@@ -36,8 +36,11 @@ CONFIGS: dict[str, tuple[str, dict]] = {
     "cooperkgc": ("cooperkgc", {}),
 }
 # the score each task is ranked by, and the others shown beside it
-CATEGORIES = {"ner": ("mentions",), "re": ("triples", "boundaries"),
-              "ee": ("argument_roles", "trigger_types", "triggers", "arguments")}
+CATEGORIES = {
+    "ner": ("mentions",),
+    "re": ("triples", "boundaries"),
+    "ee": ("argument_roles", "trigger_types", "triggers", "arguments"),
+}
 
 
 async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str, dict, list[dict]]]:
@@ -59,8 +62,11 @@ def per_round(dataset: str, rows: list[dict], category: str) -> list[Counts]:
             result = ExtractionResult(document_id=doc.id, system="cooperkgc")
             if row.get("rounds"):
                 answers = row["rounds"][min(t, len(row["rounds"]) - 1)]
-                system.fill(result, Document(id=doc.id, text=doc.text),
-                            {k: ANSWER_TYPES[k.partition("-")[0]].model_validate(v) for k, v in answers.items()})
+                system.fill(
+                    result,
+                    Document(id=doc.id, text=doc.text),
+                    {k: ANSWER_TYPES[k.partition("-")[0]].model_validate(v) for k, v in answers.items()},
+                )
             else:
                 result.status = "failed"
             counts = counts + scorer.score_document(result, doc)[category]
@@ -72,28 +78,46 @@ def table(dataset: str, results, model: str, command: str, sentences: str) -> st
     task = load_dataset(dataset, 1).task
     main, *others = CATEGORIES[task]
     lines = header(f"cooperkgc on {sentences}{dataset} test items ({task}, strict micro scores)", model, command)
-    lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) |"
-              + "".join(f" {c} F1 |" for c in others) + " error rate | LLM calls | prompt tokens | completion tokens | seconds |",
-              "|---|" + "---|" * (10 + len(others))]
+    lines += [
+        f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) |"
+        + "".join(f" {c} F1 |" for c in others)
+        + " error rate | LLM calls | prompt tokens | completion tokens | seconds |",
+        "|---|" + "---|" * (10 + len(others)),
+    ]
     for (name, agg, rows), (interval, difference) in zip(results, uncertainty_cells(results, main, REFERENCE)):
         m, cost = agg["micro"], agg["per_document"]
         seconds = sum(r["usage"]["seconds"] for r in rows) / max(1, len(rows))
-        lines.append(f"| {name} | {m[main]['precision']:.3f} | {m[main]['recall']:.3f} | {m[main]['f1']:.3f} | {interval} | "
-                     f"{difference} |" + "".join(f" {m[c]['f1']:.3f} |" for c in others)
-                     + f" {agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
-                     f"{cost['completion_tokens']:.0f} | {seconds:.1f} |")
-    lines += ["", f"Scores: {main} (the others beside it). Per-item values are means over the items. "
-              + uncertainty_note(REFERENCE) + " A request an earlier configuration already made (same prompt, "
-              "temperature 0) gets that answer again and counts its calls, tokens and recorded seconds."]
+        lines.append(
+            f"| {name} | {m[main]['precision']:.3f} | {m[main]['recall']:.3f} | {m[main]['f1']:.3f} | {interval} | "
+            f"{difference} |"
+            + "".join(f" {m[c]['f1']:.3f} |" for c in others)
+            + f" {agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
+            f"{cost['completion_tokens']:.0f} | {seconds:.1f} |"
+        )
+    lines += [
+        "",
+        f"Scores: {main} (the others beside it). Per-item values are means over the items. "
+        + uncertainty_note(REFERENCE)
+        + " A request an earlier configuration already made (same prompt, "
+        "temperature 0) gets that answer again and counts its calls, tokens and recorded seconds.",
+    ]
     cooper = next((rows for name, _, rows in results if name == "cooperkgc"), None)
     if cooper:
         rounds = per_round(dataset, cooper, main)
-        lines += ["", f"cooperkgc's {main} F1 after each round (a collaboration that settled keeps its last answer):", "",
-                  "| round | " + " | ".join(str(t) for t in range(len(rounds))) + " |",
-                  "|---|" + "---|" * len(rounds), "| F1 | " + " | ".join(f"{c.f1:.3f}" for c in rounds) + " |"]
+        lines += [
+            "",
+            f"cooperkgc's {main} F1 after each round (a collaboration that settled keeps its last answer):",
+            "",
+            "| round | " + " | ".join(str(t) for t in range(len(rounds))) + " |",
+            "|---|" + "---|" * len(rounds),
+            "| F1 | " + " | ".join(f"{c.f1:.3f}" for c in rounds) + " |",
+        ]
         settled = [r.get("settled_after") for r in cooper if r.get("rounds")]
-        lines += ["", f"Collaborations that settled before the last round: {sum(s is not None for s in settled)} of "
-                      f"{len(settled)}."]
+        lines += [
+            "",
+            f"Collaborations that settled before the last round: {sum(s is not None for s in settled)} of "
+            f"{len(settled)}.",
+        ]
     return "\n".join(lines)
 
 

@@ -55,19 +55,33 @@ def produced_by(name: str) -> ProducedBy:
     return ProducedBy(FACTS_RUNS / f"{name}.commits.json")
 
 
-def save_ledger(name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts],
-                settings: dict) -> None:
-    rows = [{"id": t.id, "status": r.status, "reason": r.reason, "counts": {k: v for k, v in vars(c).items()
-                                                                           if not isinstance(v, list)},
-             "usage": r.usage.model_dump(), "dropped": r.extra.get("dropped"), "unstated": r.extra.get("unstated"),
-             "mapping": r.extra.get("mapping")} for t, r, c in zip(texts, found, counts)]
+def save_ledger(
+    name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts], settings: dict
+) -> None:
+    rows = [
+        {
+            "id": t.id,
+            "status": r.status,
+            "reason": r.reason,
+            "counts": {k: v for k, v in vars(c).items() if not isinstance(v, list)},
+            "usage": r.usage.model_dump(),
+            "dropped": r.extra.get("dropped"),
+            "unstated": r.extra.get("unstated"),
+            "mapping": r.extra.get("mapping"),
+        }
+        for t, r, c in zip(texts, found, counts)
+    ]
     LEDGER.mkdir(parents=True, exist_ok=True)
     produced = produced_by(name)
     for row in rows:
         row["produced_by"] = produced.commits.get(row["id"])
-    saved = {"run": {"name": name, "commit": commit(), "outputs_from": produced.summary(), "settings": settings},
-             "documents": rows}
-    (LEDGER / f"facts--{name}.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    saved = {
+        "run": {"name": name, "commit": commit(), "outputs_from": produced.summary(), "settings": settings},
+        "documents": rows,
+    }
+    (LEDGER / f"facts--{name}.json").write_text(
+        json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 def as_counts(c: FactCounts) -> Counts:
@@ -75,9 +89,11 @@ def as_counts(c: FactCounts) -> Counts:
 
 
 def table(scored: dict[str, tuple[list[FactText], list[ExtractionResult], list[FactCounts]]]) -> list[str]:
-    lines = ["| system | kind | texts | P | R | F1 | facts written | minted (restating a stated fact) | "
-             "wrong links | calls / text | tokens / text | model s / text | other s / text |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| system | kind | texts | P | R | F1 | facts written | minted (restating a stated fact) | "
+        "wrong links | calls / text | tokens / text | model s / text | other s / text |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, (texts, found, counts) in scored.items():
         for kind in [*KINDS, "all"]:
             chosen = [i for i, t in enumerate(texts) if kind in ("all", t.kind)]
@@ -94,7 +110,8 @@ def table(scored: dict[str, tuple[list[FactText], list[ExtractionResult], list[F
                 f"{c.minted} ({c.minted_stated}) | {c.wrong_links}/{c.links} | "
                 f"{sum(u.llm_calls for u in usage) / len(chosen):.1f} | "
                 f"{sum(u.prompt_tokens + u.completion_tokens for u in usage) / len(chosen):,.0f} | "
-                f"{model_s:.1f} | {other_s} |")
+                f"{model_s:.1f} | {other_s} |"
+            )
     names = list(scored)
     if len(names) > 1:
         lines += ["", "Paired F1 differences on the same texts (95% bootstrap interval over texts):", ""]
@@ -123,13 +140,17 @@ def configurations(args) -> list[tuple[str, str, tuple[str, dict]]]:
     if not args.adapter:
         return [(s + (f" ({args.variant[0]})" if args.variant[0] else ""), s, args.variant) for s in args.systems]
     tuned = (f"tuned-{args.adapter.stem}", {**args.variant[1], "adapter": "facts"})
-    return [("facts (untuned)", "facts", (args.variant[0], {**args.variant[1], "adapter": "none"})),
-            (f"facts ({args.adapter.name})", "facts", tuned)]
+    return [
+        ("facts (untuned)", "facts", (args.variant[0], {**args.variant[1], "adapter": "none"})),
+        (f"facts ({args.adapter.name})", "facts", tuned),
+    ]
 
 
 async def run(args) -> str:
     kb = open_kb("default")
-    llm = make_llm(args.model, cache=not args.no_cache, **({"adapters": {"facts": args.adapter}} if args.adapter else {}))
+    llm = make_llm(
+        args.model, cache=not args.no_cache, **({"adapters": {"facts": args.adapter}} if args.adapter else {})
+    )
     texts = load_fact_texts(args.texts, split=args.split)
     scored, names = {}, []
     for label, system_name, variant in configurations(args):
@@ -143,8 +164,11 @@ async def run(args) -> str:
     await llm.aclose()
     settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
     body = header(f"bench-facts, {args.split} split ({len(texts)} texts){settings}", llm.name, args.command)
-    body += [f"- code: scored at {commit()}; outputs produced at "
-             + "; ".join(f"{label}: {produced_by(n).summary()}" for label, n in names), ""] + table(scored)
+    body += [
+        f"- code: scored at {commit()}; outputs produced at "
+        + "; ".join(f"{label}: {produced_by(n).summary()}" for label, n in names),
+        "",
+    ] + table(scored)
     return "\n".join(body)
 
 
@@ -153,12 +177,20 @@ def main() -> None:
     parser.add_argument("--systems", default="facts,cie.network,openie", type=lambda s: s.split(","))
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
     parser.add_argument("--texts", default=None, help="the folder of the texts (default: examples/facts/texts)")
-    parser.add_argument("--adapter", type=Path, default=None, help="a facts adapter (GGUF): facts untuned against "
-                        "facts with it, in one table (issue 60)")
+    parser.add_argument(
+        "--adapter",
+        type=Path,
+        default=None,
+        help="a facts adapter (GGUF): facts untuned against facts with it, in one table (issue 60)",
+    )
     model_options(parser, "name:key=value+key=value: settings for the systems, with their own runs and ledger")
     args = parser.parse_args()
     args.command = "python -m graphwright.bench.facts " + " ".join(sys.argv[1:])
-    section = f"facts-{args.split}" + (f"-{args.variant[0]}" if args.variant[0] else "") + ("-adapter" if args.adapter else "")
+    section = (
+        f"facts-{args.split}"
+        + (f"-{args.variant[0]}" if args.variant[0] else "")
+        + ("-adapter" if args.adapter else "")
+    )
     write_section(BENCH_MD, section, asyncio.run(run(args)))
     print(f"wrote the {section} table to {BENCH_MD}", file=sys.stderr)
 

@@ -49,8 +49,15 @@ def cases(kb, judge: LinkJudge, docs) -> list[dict]:
                 span = document.find(term.surface)
                 sentence = document.sentence_around(span).text if span else doc.text
                 hits = kb.search(term.surface, kind="entity", mode="label", k=CANDIDATES)
-                pairs = [(h.record.id, judge.evidence(term.surface, h.record, document=doc.text, sentence=sentence,
-                                                      prop=prop, role=role)) for h in hits]
+                pairs = [
+                    (
+                        h.record.id,
+                        judge.evidence(
+                            term.surface, h.record, document=doc.text, sentence=sentence, prop=prop, role=role
+                        ),
+                    )
+                    for h in hits
+                ]
                 out.append({"surface": term.surface, "gold": term.iri, "in_kb": kb.contains(term.iri), "pairs": pairs})
     return out
 
@@ -92,10 +99,13 @@ def rates(cases_: list[dict], w: np.ndarray, threshold: float) -> dict:
     right = sum(decide(c, w, threshold) == c["gold"] for c in inside)
     wrong_in = sum(decide(c, w, threshold) not in (None, c["gold"]) for c in inside)
     wrong_out = sum(decide(c, w, threshold) is not None for c in outside)
-    return {"mentions_in_kb": len(inside), "mentions_outside_kb": len(outside),
-            "right_link_rate": round(right / max(1, len(inside)), 4),
-            "wrong_link_rate_in_kb": round(wrong_in / max(1, len(inside)), 4),
-            "wrong_link_rate_outside_kb": round(wrong_out / max(1, len(outside)), 4)}
+    return {
+        "mentions_in_kb": len(inside),
+        "mentions_outside_kb": len(outside),
+        "right_link_rate": round(right / max(1, len(inside)), 4),
+        "wrong_link_rate_in_kb": round(wrong_in / max(1, len(inside)), 4),
+        "wrong_link_rate_outside_kb": round(wrong_out / max(1, len(outside)), 4),
+    }
 
 
 def closed_world(cases_: list[dict]) -> dict:
@@ -103,8 +113,10 @@ def closed_world(cases_: list[dict]) -> dict:
     inside = [c for c in cases_ if c["in_kb"]]
     outside = [c for c in cases_ if not c["in_kb"]]
     top = lambda c: c["pairs"][0][0] if c["pairs"] else None  # noqa: E731
-    return {"right_link_rate": round(sum(top(c) == c["gold"] for c in inside) / max(1, len(inside)), 4),
-            "wrong_link_rate_outside_kb": round(sum(top(c) is not None for c in outside) / max(1, len(outside)), 4)}
+    return {
+        "right_link_rate": round(sum(top(c) == c["gold"] for c in inside) / max(1, len(inside)), 4),
+        "wrong_link_rate_outside_kb": round(sum(top(c) is not None for c in outside) / max(1, len(outside)), 4),
+    }
 
 
 def main() -> None:
@@ -126,20 +138,28 @@ def main() -> None:
     curve = {t: rates(fit_cases, w, t) for t in grid}
 
     def utility(r: dict) -> float:
-        wrong = r["wrong_link_rate_in_kb"] * r["mentions_in_kb"] + r["wrong_link_rate_outside_kb"] * r["mentions_outside_kb"]
+        wrong = (
+            r["wrong_link_rate_in_kb"] * r["mentions_in_kb"]
+            + r["wrong_link_rate_outside_kb"] * r["mentions_outside_kb"]
+        )
         return r["right_link_rate"] * r["mentions_in_kb"] - args.wrong_cost * wrong
 
     allowed = [t for t in grid if curve[t]["wrong_link_rate_outside_kb"] <= args.max_wrong] or [grid[-1]]
     threshold = max(allowed, key=lambda t: (utility(curve[t]), -t))
     result = {
-        "features": list(FEATURES), "weights": [round(float(v), 4) for v in w], "threshold": threshold,
+        "features": list(FEATURES),
+        "weights": [round(float(v), 4) for v in w],
+        "threshold": threshold,
         "note": f"fitted {date.today().isoformat()} by `python -m graphwright.bench.fit_link_judge` on rebel-sample documents "
-                f"{args.fit} ({len(pairs)} name-matched pairs, {int(y.sum())} right) against the default KB; "
-                f"threshold: most right links minus {args.wrong_cost} x wrong links, with a wrong-link rate "
-                f"outside the KB <= {args.max_wrong}",
-        "fit": rates(fit_cases, w, threshold), "held_out": rates(held_cases, w, threshold),
+        f"{args.fit} ({len(pairs)} name-matched pairs, {int(y.sum())} right) against the default KB; "
+        f"threshold: most right links minus {args.wrong_cost} x wrong links, with a wrong-link rate "
+        f"outside the KB <= {args.max_wrong}",
+        "fit": rates(fit_cases, w, threshold),
+        "held_out": rates(held_cases, w, threshold),
         "held_out_closed_world": closed_world(held_cases),
-        "fit_curve": {str(t): {k: v for k, v in r.items() if k.endswith("rate") or "rate_" in k} for t, r in curve.items()},
+        "fit_curve": {
+            str(t): {k: v for k, v in r.items() if k.endswith("rate") or "rate_" in k} for t, r in curve.items()
+        },
     }
     OUT.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=2))

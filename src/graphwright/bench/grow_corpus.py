@@ -46,8 +46,10 @@ def gold_keys(facts: dict) -> dict[str, str]:
 
 def node_gold(state: GrowthState, keys: dict[str, str]) -> dict[str, set[str]]:
     """node IRI -> the gold entities its names match (two or more: a wrong merge)."""
-    return {iri: {keys[k] for k in {name_key(n) for n in {node.label, *node.aliases}} if k in keys}
-            for iri, node in state.nodes.items()}
+    return {
+        iri: {keys[k] for k in {name_key(n) for n in {node.label, *node.aliases}} if k in keys}
+        for iri, node in state.nodes.items()
+    }
 
 
 def matches(state: GrowthState, facts: dict, relation_iri) -> tuple[dict[int, list], list]:
@@ -59,8 +61,11 @@ def matches(state: GrowthState, facts: dict, relation_iri) -> tuple[dict[int, li
     for i, fact in enumerate(facts["facts"]):
         p = relation_iri(fact["relation"])
         for e in state.edges.values():
-            if (e.predicate == p and str(fact["subject"]) in golds_of.get(e.subject, ())
-                    and str(fact["object"]) in golds_of.get(e.object.value, ())):
+            if (
+                e.predicate == p
+                and str(fact["subject"]) in golds_of.get(e.subject, ())
+                and str(fact["object"]) in golds_of.get(e.object.value, ())
+            ):
                 found.setdefault(i, []).append(e)
                 used.add(e.key)
     return found, [e for e in state.edges.values() if e.key not in used]
@@ -84,30 +89,44 @@ def read_graph(states: dict[str, GrowthState], facts: dict, relation_iri) -> lis
             by_gold[g] = by_gold.get(g, 0) + 1
     split = sorted((g, n) for g, n in by_gold.items() if n > 1)
     wrong = [g for g in golds_of.values() if len(g) > 1]
-    lines = [f"- gold entities on more than one node (duplicates left): {len(split)}"
-             + (": " + "; ".join(f"{g} ({n})" for g, n in split) if split else ""),
-             f"- nodes matching two or more gold entities (wrong merges): {len(wrong)}"
-             + (": " + "; ".join(" / ".join(sorted(g)) for g in wrong) if wrong else ""), ""]
+    lines = [
+        f"- gold entities on more than one node (duplicates left): {len(split)}"
+        + (": " + "; ".join(f"{g} ({n})" for g, n in split) if split else ""),
+        f"- nodes matching two or more gold entities (wrong merges): {len(wrong)}"
+        + (": " + "; ".join(" / ".join(sorted(g)) for g in wrong) if wrong else ""),
+        "",
+    ]
     results = {name: matches(state, facts, relation_iri) for name, state in states.items()}
-    lines += ["| recurring fact | documents | votes | " + " | ".join(names) + " |", "|---|---|---|" + "---|" * len(names)]
+    lines += [
+        "| recurring fact | documents | votes | " + " | ".join(names) + " |",
+        "|---|---|---|" + "---|" * len(names),
+    ]
     for i, fact in enumerate(facts["facts"]):
         if len(fact["documents"]) < 3:
             continue
         cells = [status(results[n][0].get(i, []))[0] for n in names]
         votes = status(results[names[0]][0].get(i, []))[1]
-        lines.append(f"| {fact['subject']} {fact['relation']} {fact['object']} | {len(fact['documents'])} | {votes} | "
-                     + " | ".join(cells) + " |")
+        lines.append(
+            f"| {fact['subject']} {fact['relation']} {fact['object']} | {len(fact['documents'])} | {votes} | "
+            + " | ".join(cells)
+            + " |"
+        )
     lines.append("")
     for name in names:
         found, others = results[name]
         promoted_right = sum(status(v)[0] == "promoted" for v in found.values())
         promoted_other = [e for e in others if e.status == "promoted"]
-        lines.append(f"- {name}: {promoted_right} gold facts promoted ({sum(1 for i, v in found.items() if status(v)[0] == 'promoted' and len(facts['facts'][i]['documents']) >= 3)} "
-                     f"of the 15 recurring), {len(promoted_other)} promoted edges the gold does not hold, "
-                     f"{sum(e.status == 'pending' for e in others)} such edges pending")
+        lines.append(
+            f"- {name}: {promoted_right} gold facts promoted ({sum(1 for i, v in found.items() if status(v)[0] == 'promoted' and len(facts['facts'][i]['documents']) >= 3)} "
+            f"of the 15 recurring), {len(promoted_other)} promoted edges the gold does not hold, "
+            f"{sum(e.status == 'pending' for e in others)} such edges pending"
+        )
     found, others = results[names[0]]
-    lines += ["", f"Every edge the gold does not hold ({len(others)}), read by hand; status under "
-                  + " / ".join(names) + ":", ""]
+    lines += [
+        "",
+        f"Every edge the gold does not hold ({len(others)}), read by hand; status under " + " / ".join(names) + ":",
+        "",
+    ]
     for e in sorted(others, key=lambda e: (-e.votes, e.predicate_label or "")):
         subject = first.nodes[e.subject].label if e.subject in first.nodes else e.subject
         obj = first.nodes[e.object.value].label if e.object.value in first.nodes else e.object.value
@@ -129,9 +148,11 @@ def ageing(state: GrowthState) -> list[str]:
     for days in (10, 46):
         copy = deepcopy(state)
         aged = age(copy, GrowthPolicy(), Tick((last + timedelta(days=days)).isoformat(), copy.episode))
-        out.append(f"- ageing {days} days after the run: {aged.decayed} edges decayed (confidence x "
-                   f"{math.exp(-0.08 * max(0, days - 7)):.2f}), {aged.removed_edges} edges and "
-                   f"{aged.removed_entities} entities removed")
+        out.append(
+            f"- ageing {days} days after the run: {aged.decayed} edges decayed (confidence x "
+            f"{math.exp(-0.08 * max(0, days - 7)):.2f}), {aged.removed_edges} edges and "
+            f"{aged.removed_entities} entities removed"
+        )
     return out
 
 
@@ -140,8 +161,7 @@ def cautious_copy(store: GraphStore, episode_size: int, terms: tuple[set[str], s
     an edge needs 3 documents (confidence 0.875) to be promoted. Grown in memory; the store is not touched."""
     with GraphStore.in_memory() as copy:
         copy.oxigraph.extend(q for q in store.oxigraph if not q.graph_name.value.startswith("urn:graphwright:grown:"))
-        grow(copy, GrowthPolicy(stage_below=0.51), episode_size=episode_size, relations=terms[0],
-             entity_types=terms[1])
+        grow(copy, GrowthPolicy(stage_below=0.51), episode_size=episode_size, relations=terms[0], entity_types=terms[1])
         return load(copy)
 
 
@@ -157,8 +177,10 @@ def main() -> None:
     parser.add_argument("--episode-size", type=int, default=10)
     args = parser.parse_args()
     store, out = FOLDER / "store", FOLDER / "out"
-    extract = (f"extract examples/growing/texts --system agentic-kgr --config examples/growing/agentic-kgr.yaml "
-               f"--kb none --model {args.model} --no-cache")
+    extract = (
+        f"extract examples/growing/texts --system agentic-kgr --config examples/growing/agentic-kgr.yaml "
+        f"--kb none --model {args.model} --no-cache"
+    )
     merge = f"graph merge --rebuild --episode-size {args.episode_size} --schema examples/growing/schema.yaml"
     cli(*extract.split(), "--store", str(store), "--out", str(out))
     cli(*merge.split(), "--store", str(store))
@@ -172,27 +194,41 @@ def main() -> None:
         before = state.counts()
         grow(graph_store, GrowthPolicy(), everything=True)  # the same runs again
         again = load(graph_store)
-    lines = header("One graph grown over the 50 made-up texts of examples/growing (agentic-kgr)", args.model,
-                   f"python -m graphwright.bench.grow_corpus --model {args.model}")
-    lines += [f"- commands: `graphwright {extract}`, then `graphwright {merge}`", "",
-              f"- runs folded in: {len(runs)}; distinct entity IRIs in the runs: {len(iris)}; nodes after "
-              f"resolution: {before['entities']}; merges: {before['merges']} ("
-              + ", ".join(f"{m} {sum(x.method == m for x in state.merges)}" for m in sorted({x.method for x in state.merges}))
-              + f"); edges: {before['edges']} promoted, {before['pending']} pending; schema version {state.schema_version}",
-              ""]
-    lines += ["| episode | runs | entities | edges | pending | promoted | merges | entity gain | relation gain | "
-              "degree entropy | Laplacian change |", "|---|" + "---|" * 10]
+    lines = header(
+        "One graph grown over the 50 made-up texts of examples/growing (agentic-kgr)",
+        args.model,
+        f"python -m graphwright.bench.grow_corpus --model {args.model}",
+    )
+    lines += [
+        f"- commands: `graphwright {extract}`, then `graphwright {merge}`",
+        "",
+        f"- runs folded in: {len(runs)}; distinct entity IRIs in the runs: {len(iris)}; nodes after "
+        f"resolution: {before['entities']}; merges: {before['merges']} ("
+        + ", ".join(f"{m} {sum(x.method == m for x in state.merges)}" for m in sorted({x.method for x in state.merges}))
+        + f"); edges: {before['edges']} promoted, {before['pending']} pending; schema version {state.schema_version}",
+        "",
+    ]
+    lines += [
+        "| episode | runs | entities | edges | pending | promoted | merges | entity gain | relation gain | "
+        "degree entropy | Laplacian change |",
+        "|---|" + "---|" * 10,
+    ]
     for ep in state.episodes:
         c, m = ep.counts, ep.metrics
-        lines.append(f"| {ep.number} | {ep.documents} | {c['entities']} | {c['edges']} | {c['pending']} | "
-                     f"{c['promoted']} | {c['new_merges']} | {m['entity_coverage_gain']:.2f} | "
-                     f"{m['relation_coverage_gain']:.2f} | {m['degree_entropy']:.3f} | {m['laplacian_change']:.3f} |")
+        lines.append(
+            f"| {ep.number} | {ep.documents} | {c['entities']} | {c['edges']} | {c['pending']} | "
+            f"{c['promoted']} | {c['new_merges']} | {m['entity_coverage_gain']:.2f} | "
+            f"{m['relation_coverage_gain']:.2f} | {m['degree_entropy']:.3f} | {m['laplacian_change']:.3f} |"
+        )
     lines += [""] + read_graph({"default": state, "stage_below 0.51": cautious}, facts, schema.relation_iri)
     lines += [""] + ageing(again)
     changed = {k: (before[k], v) for k, v in again.counts().items() if before[k] != v}
-    lines += ["", "Folding the same 50 runs in again (`graph merge --all`) changed "
-              + (", ".join(f"{k} {a} -> {b}" for k, (a, b) in changed.items()) if changed else "no count")
-              + "; last-seen times moved to the new episode."]
+    lines += [
+        "",
+        "Folding the same 50 runs in again (`graph merge --all`) changed "
+        + (", ".join(f"{k} {a} -> {b}" for k, (a, b) in changed.items()) if changed else "no count")
+        + "; last-seen times moved to the new episode.",
+    ]
     write_section(BENCH_MD, "grow-corpus", "\n".join(lines))
     print("\n".join(lines))
 

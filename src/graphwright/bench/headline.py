@@ -65,8 +65,17 @@ async def run_comparison(c: Comparison, split: str, upto: int, llm) -> None:
     shared = ReplayLLM(llm, LEDGER / f"headline--answers-{c.dataset}-{split}.jsonl")
     for system in (c.single, c.system):
         settings = {**data.system_settings, **c.settings}
-        await run_config(f"{system} on {c.dataset} {split}", system, settings, data, kb, llm,
-                         folder(system, c.dataset, split), upto, replay=shared)
+        await run_config(
+            f"{system} on {c.dataset} {split}",
+            system,
+            settings,
+            data,
+            kb,
+            llm,
+            folder(system, c.dataset, split),
+            upto,
+            replay=shared,
+        )
 
 
 def ledger_rows(system: str, dataset: str, split: str) -> list[dict]:
@@ -85,13 +94,22 @@ def _commits(*runs: list[dict]) -> str:
     return ", ".join(sorted({r.get("produced_by", "not recorded") for rows in runs for r in rows}))
 
 
-def _row(label: str, data: str, mine: list[Counts], theirs: list[Counts], tokens: tuple[float, float],
-         ledger: str, commits: str) -> str:
+def _row(
+    label: str,
+    data: str,
+    mine: list[Counts],
+    theirs: list[Counts],
+    tokens: tuple[float, float],
+    ledger: str,
+    commits: str,
+) -> str:
     f1, base = sum(mine, Counts()).f1, sum(theirs, Counts()).f1
     low, high = difference_interval(mine, theirs)
     ratio = f"{tokens[0] / tokens[1]:.2f}" if tokens[1] else "–"
-    return (f"| {label} | {data} | {f1:.3f} | {base:.3f} | {f1 - base:+.3f} ({low:+.3f} to {high:+.3f}) | {ratio} | "
-            f"{ledger} | {commits} |")
+    return (
+        f"| {label} | {data} | {f1:.3f} | {base:.3f} | {f1 - base:+.3f} ({low:+.3f} to {high:+.3f}) | {ratio} | "
+        f"{ledger} | {commits} |"
+    )
 
 
 def comparison_row(c: Comparison, split: str) -> str | None:
@@ -105,9 +123,15 @@ def comparison_row(c: Comparison, split: str) -> str | None:
     a = [counts_from_dict(mine[i]["counts"])[c.category] for i in shared]
     b = [counts_from_dict(theirs[i]["counts"])[c.category] for i in shared]
     ledger = f"headline--{split}--{c.system}-{c.dataset}.json, headline--{split}--{c.single}-{c.dataset}.json"
-    return _row(f"{c.system} vs {c.single}", f"{c.dataset} {split} items {items} ({count})", a, b,
-                (_tokens([mine[i] for i in shared]), _tokens([theirs[i] for i in shared])), ledger,
-                _commits(list(mine.values()), list(theirs.values())))
+    return _row(
+        f"{c.system} vs {c.single}",
+        f"{c.dataset} {split} items {items} ({count})",
+        a,
+        b,
+        (_tokens([mine[i] for i in shared]), _tokens([theirs[i] for i in shared])),
+        ledger,
+        _commits(list(mine.values()), list(theirs.values())),
+    )
 
 
 def facts_row(split: str) -> str | None:
@@ -119,17 +143,34 @@ def facts_row(split: str) -> str | None:
             return None
         runs.append({r["id"]: r for r in json.loads(path.read_text(encoding="utf-8"))["documents"]})
     shared = [i for i in runs[0] if i in runs[1]]
-    counts = [[Counts(matched_pred=r[i]["counts"]["right"], predicted=r[i]["counts"]["predicted"],
-                      matched_gold=r[i]["counts"]["found"], gold=r[i]["counts"]["gold"]) for i in shared] for r in runs]
-    return _row("facts vs cie.network (the default it replaced; not a single call)",
-                f"bench-facts {split} texts 5-8 of each kind ({len(shared)})", *counts,
-                tuple(_tokens([r[i] for i in shared]) for r in runs),
-                f"facts--facts-{split}-…, facts--cie.network-{split}-…", _commits(*[list(r.values()) for r in runs]))
+    counts = [
+        [
+            Counts(
+                matched_pred=r[i]["counts"]["right"],
+                predicted=r[i]["counts"]["predicted"],
+                matched_gold=r[i]["counts"]["found"],
+                gold=r[i]["counts"]["gold"],
+            )
+            for i in shared
+        ]
+        for r in runs
+    ]
+    return _row(
+        "facts vs cie.network (the default it replaced; not a single call)",
+        f"bench-facts {split} texts 5-8 of each kind ({len(shared)})",
+        *counts,
+        tuple(_tokens([r[i] for i in shared]) for r in runs),
+        f"facts--facts-{split}-…, facts--cie.network-{split}-…",
+        _commits(*[list(r.values()) for r in runs]),
+    )
 
 
 def table(split: str) -> list[str]:
-    lines = [f"| comparison | data ({split} split) | F1 | baseline F1 | ΔF1 (paired 95% CI) | tokens vs baseline | "
-             "ledger | scored by commit |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"| comparison | data ({split} split) | F1 | baseline F1 | ΔF1 (paired 95% CI) | tokens vs baseline | "
+        "ledger | scored by commit |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     rows = [comparison_row(c, split) for c in COMPARISONS] + [facts_row(split)]
     return lines + [row for row in rows if row]
 
@@ -144,7 +185,7 @@ async def main_async(args, command: str) -> None:
         if args.datasets and c.dataset not in args.datasets:
             continue
         total = split_items(c.dataset, args.split).count
-        for upto in (range(args.step, total, args.step) if args.step else []):
+        for upto in range(args.step, total, args.step) if args.step else []:
             await run_comparison(c, args.split, upto, llm)
             write_table(args.split, llm.name, command)
         await run_comparison(c, args.split, total, llm)
@@ -158,10 +199,12 @@ def write_table(split: str, model: str, command: str) -> None:
     print(f"wrote the headline table to {BENCH_MD}", file=sys.stderr)
 
 
-NOTE = ("F1 is micro F1 over the items both runs scored (strict mentions for agenticner, strict triples for agentre, "
-        "triples on the rebel KB's closed world for cie); ΔF1's interval is the paired percentile bootstrap over "
-        "those items (the two runs on the same resampled items). Tokens: prompt and completion tokens, summed, "
-        "over the baseline's. Every row is recomputed from its ledgers by `make bench-check`.")
+NOTE = (
+    "F1 is micro F1 over the items both runs scored (strict mentions for agenticner, strict triples for agentre, "
+    "triples on the rebel KB's closed world for cie); ΔF1's interval is the paired percentile bootstrap over "
+    "those items (the two runs on the same resampled items). Tokens: prompt and completion tokens, summed, "
+    "over the baseline's. Every row is recomputed from its ledgers by `make bench-check`."
+)
 
 
 def check() -> int:
@@ -187,16 +230,23 @@ def main() -> None:
     parser.add_argument("--step", type=int, default=20, help="run in rounds of this many more items per comparison")
     parser.add_argument("--datasets", default=None, type=lambda s: s.split(","), help="only these comparisons")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
-    parser.add_argument("--check", action="store_true", help="recompute the table from the ledgers and compare it "
-                        "with BENCHMARKS.md; no model")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="recompute the table from the ledgers and compare it with BENCHMARKS.md; no model",
+    )
     parser.add_argument("--table", action="store_true", help="write the table from the ledgers as they stand; no model")
     args = parser.parse_args()
     if args.check:
         sys.exit(check())
     command = "python -m graphwright.bench.headline " + " ".join(sys.argv[1:])
     if args.table:  # the runs' command, then how this table was written
-        write_table(args.split, args.model, f"python -m graphwright.bench.headline --split {args.split} --step {args.step} "
-                    f"--model {args.model}`, the table from the ledgers by `--table")
+        write_table(
+            args.split,
+            args.model,
+            f"python -m graphwright.bench.headline --split {args.split} --step {args.step} "
+            f"--model {args.model}`, the table from the ledgers by `--table",
+        )
         return
     commit()  # the code loaded now is the code that scores every item of this run
     asyncio.run(main_async(args, command))

@@ -46,9 +46,13 @@ def save(folder: Path, finished: str | None = None) -> None:
     produced = ProducedBy(folder / COMMITS_FILE)
     if finished is not None:
         produced.record([finished])
-    rows = [{**{k: row[k] for k in KEPT if k in row},
-             "produced_by": produced.commits.get(row["id"], row.get("produced_by", "not recorded"))}
-            for row in documents]
+    rows = [
+        {
+            **{k: row[k] for k in KEPT if k in row},
+            "produced_by": produced.commits.get(row["id"], row.get("produced_by", "not recorded")),
+        }
+        for row in documents
+    ]
     LEDGER.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"run": run, "documents": rows}, indent=1, ensure_ascii=False)
     ledger_file(folder).write_text(text + "\n", encoding="utf-8")
@@ -83,16 +87,29 @@ class ReplayLLM(WrapperLLM):
         self.answers = {row["key"]: ChatResponse.model_validate(row["response"]) for row in recorded(self.path)}
         self.replayed_seconds = 0.0
 
-    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None,
-                   adapter: str | None = None):
-        key = request_key(self.inner, messages, json_schema, temperature=temperature, max_tokens=max_tokens,
-                          adapter=adapter)
+    async def chat(
+        self,
+        messages,
+        *,
+        json_schema=None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        adapter: str | None = None,
+    ):
+        key = request_key(
+            self.inner, messages, json_schema, temperature=temperature, max_tokens=max_tokens, adapter=adapter
+        )
         if key in self.answers:
             hit = self.answers[key]
             self.replayed_seconds += hit.usage.seconds
             return hit.model_copy(update={"cached": True, "usage": hit.usage.model_copy(update={"cached_calls": 1})})
-        response = await self.inner.chat(messages, json_schema=json_schema, temperature=temperature,
-                                         max_tokens=max_tokens, **adapter_argument(adapter))
+        response = await self.inner.chat(
+            messages,
+            json_schema=json_schema,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            **adapter_argument(adapter),
+        )
         self.answers[key] = response
         self.path.parent.mkdir(parents=True, exist_ok=True)
         append_jsonl(self.path, {"key": key, "response": response.model_dump(mode="json")})
@@ -135,8 +152,12 @@ async def results_resumed(system, documents: list, path: Path, label: str) -> li
 def commit() -> str:
     """The commit of the code this process runs, "+changes" when src/ differed from it: asked once, at the
     first call, since the code a process has loaded does not change when src/ is edited under it."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "src"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
     return head + ("+changes" if dirty else "")
 
 

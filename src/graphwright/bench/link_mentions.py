@@ -41,9 +41,11 @@ from graphwright.model.result import Usage
 from graphwright.systems.facts.kb_names import KBNames
 
 MENTIONS = ROOT / "examples" / "linking" / "mentions.yaml"  # the dev and test halves
-HELDOUT = {"heldout": ROOT / "examples" / "linking" / "mentions-heldout.yaml",  # written after the test half was read
-           "heldout2": ROOT / "examples" / "linking" / "mentions-heldout2.yaml",  # and after the first held-out half
-           "heldout3": ROOT / "examples" / "linking" / "mentions-heldout3.yaml"}  # and after the second, with the
+HELDOUT = {
+    "heldout": ROOT / "examples" / "linking" / "mentions-heldout.yaml",  # written after the test half was read
+    "heldout2": ROOT / "examples" / "linking" / "mentions-heldout2.yaml",  # and after the first held-out half
+    "heldout3": ROOT / "examples" / "linking" / "mentions-heldout3.yaml",
+}  # and after the second, with the
 # model's check (linking=checked) built
 BASELINE = "today"  # the linker as it was when the benchmark was written, before issue 61 changed it
 
@@ -69,19 +71,21 @@ def mention_sentence(document: Document, surface: str) -> str:
         raise ValueError(f"{surface!r} is not a whole word of its text")
     start = document.text.rfind(". ", 0, match.start())
     end = document.text.find(". ", match.end())
-    return document.text[start + 2 if start >= 0 else 0:end + 1 if end >= 0 else len(document.text)].strip()
+    return document.text[start + 2 if start >= 0 else 0 : end + 1 if end >= 0 else len(document.text)].strip()
 
 
-def link_text(judge: LinkJudge, names: KBNames, text_id: str, text: str, surfaces: list[str],
-              readings: dict | None = None) -> tuple[dict[str, str | None], Resolver]:
+def link_text(
+    judge: LinkJudge, names: KBNames, text_id: str, text: str, surfaces: list[str], readings: dict | None = None
+) -> tuple[dict[str, str | None], Resolver]:
     """What the linker links each surface of one text to (None: minted or dropped), and its resolver."""
     document = Document(id=text_id, text=text)
     resolver = Resolver(judge, document, readings=readings)
     linked: dict[str, str | None] = {}
     for surface in surfaces:
         try:
-            outcome = resolver.link_or_mint(surface, names.record(surface), None, "value",
-                                            mention_sentence(document, surface))
+            outcome = resolver.link_or_mint(
+                surface, names.record(surface), None, "value", mention_sentence(document, surface)
+            )
         except Drop:
             linked[surface] = None
             continue
@@ -107,8 +111,10 @@ async def run(split: str, reader=None) -> tuple[list[Outcome], Usage, list[str]]
             reasons += list(reading.reasons.values())
             usage = usage + reading.usage
             linked, _ = link_text(judge, names, t["id"], text, surfaces, reading.entities)
-        outcomes += [Outcome(t["id"], t["kind"], m["surface"], m.get("kb"), linked[m["surface"]], m.get("note", ""))
-                     for m in t["mentions"]]
+        outcomes += [
+            Outcome(t["id"], t["kind"], m["surface"], m.get("kb"), linked[m["surface"]], m.get("note", ""))
+            for m in t["mentions"]
+        ]
     return outcomes, usage, reasons
 
 
@@ -116,49 +122,90 @@ def rates(outcomes: list[Outcome]) -> dict:
     links = [o for o in outcomes if o.linked]
     nil = [o for o in outcomes if o.gold is None]
     entity = [o for o in outcomes if o.gold is not None]
-    return {"mentions": len(outcomes), "links": len(links), "wrong": sum(o.wrong for o in links),
-            "nil": len(nil), "nil_right": sum(o.linked is None for o in nil),
-            "entity": len(entity), "entity_right": sum(o.linked == o.gold for o in entity)}
+    return {
+        "mentions": len(outcomes),
+        "links": len(links),
+        "wrong": sum(o.wrong for o in links),
+        "nil": len(nil),
+        "nil_right": sum(o.linked is None for o in nil),
+        "entity": len(entity),
+        "entity_right": sum(o.linked == o.gold for o in entity),
+    }
 
 
 def table(split: str, outcomes: list[Outcome], command: str, linker: str) -> str:
-    lines = header(f"Linking users' kind of text, mention by mention: the {split} half of examples/linking "
-                   f"({len(outcomes)} mentions)", None, command)
-    lines += [f"- linker: {linker}; scored at {commit()}", "",
-              "| kind | mentions | links | wrong links | wrong-link rate | NIL accuracy | linking recall |",
-              "|---|---|---|---|---|---|---|"]
+    lines = header(
+        f"Linking users' kind of text, mention by mention: the {split} half of examples/linking "
+        f"({len(outcomes)} mentions)",
+        None,
+        command,
+    )
+    lines += [
+        f"- linker: {linker}; scored at {commit()}",
+        "",
+        "| kind | mentions | links | wrong links | wrong-link rate | NIL accuracy | linking recall |",
+        "|---|---|---|---|---|---|---|",
+    ]
     kinds = sorted(Counter(o.kind for o in outcomes))
     for kind in [*kinds, "all"]:
         r = rates([o for o in outcomes if kind in ("all", o.kind)])
-        lines.append(f"| {kind} | {r['mentions']} | {r['links']} | {r['wrong']} | "
-                     f"{r['wrong'] / max(1, r['links']):.3f} | {r['nil_right']}/{r['nil']} "
-                     f"({r['nil_right'] / max(1, r['nil']):.3f}) | {r['entity_right']}/{r['entity']} "
-                     f"({r['entity_right'] / max(1, r['entity']):.3f}) |")
+        lines.append(
+            f"| {kind} | {r['mentions']} | {r['links']} | {r['wrong']} | "
+            f"{r['wrong'] / max(1, r['links']):.3f} | {r['nil_right']}/{r['nil']} "
+            f"({r['nil_right'] / max(1, r['nil']):.3f}) | {r['entity_right']}/{r['entity']} "
+            f"({r['entity_right'] / max(1, r['entity']):.3f}) |"
+        )
     wrong = [o for o in outcomes if o.wrong]
-    lines += ["", "Wrong links: " + ("; ".join(f"{o.text} \"{o.surface}\" -> {o.linked} (gold {o.gold or 'none'})"
-                                              for o in wrong) or "none")]
+    lines += [
+        "",
+        "Wrong links: "
+        + ("; ".join(f'{o.text} "{o.surface}" -> {o.linked} (gold {o.gold or "none"})' for o in wrong) or "none"),
+    ]
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("dev", "test", *HELDOUT), default="dev",
-                        help="heldout, heldout2, heldout3: halves written later, each after the one before was read")
-    parser.add_argument("--linker", default="current", help=f"the name of this linker's rows and ledger "
-                        f"({BASELINE!r} is the one before issue 61, kept for comparison)")
-    parser.add_argument("--check", metavar="MODEL", help="read the links the text leaves open with this model, as "
-                        "linking=checked does (e.g. embedded:qwen2.5-coder-1.5b); answers replay from the ledger")
+    parser.add_argument(
+        "--split",
+        choices=("dev", "test", *HELDOUT),
+        default="dev",
+        help="heldout, heldout2, heldout3: halves written later, each after the one before was read",
+    )
+    parser.add_argument(
+        "--linker",
+        default="current",
+        help=f"the name of this linker's rows and ledger "
+        f"({BASELINE!r} is the one before issue 61, kept for comparison)",
+    )
+    parser.add_argument(
+        "--check",
+        metavar="MODEL",
+        help="read the links the text leaves open with this model, as "
+        "linking=checked does (e.g. embedded:qwen2.5-coder-1.5b); answers replay from the ledger",
+    )
     args = parser.parse_args()
     command = "python -m graphwright.bench.link_mentions " + " ".join(sys.argv[1:])
     reader = None
     if args.check:
-        reader = ReplayLLM(make_llm(args.check, cache=False),
-                           LEDGER / f"link-mentions--answers-{slug(args.check).replace(':', '_')}.jsonl")
+        reader = ReplayLLM(
+            make_llm(args.check, cache=False),
+            LEDGER / f"link-mentions--answers-{slug(args.check).replace(':', '_')}.jsonl",
+        )
     outcomes, usage, reasons = asyncio.run(run(args.split, reader))
     LEDGER.mkdir(parents=True, exist_ok=True)
-    saved = {"run": {"linker": args.linker, "split": args.split, "commit": commit(), "rates": rates(outcomes),
-                     "check": args.check, "usage": usage.model_dump()},
-             "mentions": [vars(o) for o in outcomes], "readings": reasons}
+    saved = {
+        "run": {
+            "linker": args.linker,
+            "split": args.split,
+            "commit": commit(),
+            "rates": rates(outcomes),
+            "check": args.check,
+            "usage": usage.model_dump(),
+        },
+        "mentions": [vars(o) for o in outcomes],
+        "readings": reasons,
+    }
     path: Path = LEDGER / f"link-mentions--{args.linker}-{args.split}.json"
     path.write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     section = f"link-mentions-{args.linker}-{args.split}"

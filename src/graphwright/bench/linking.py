@@ -41,13 +41,16 @@ MADE_UP = "made-up"
 RECORDED_WITH = {"cie.single": {"cap_to_input": False}, "cie.network": {"lean": False}}
 
 
-async def closed_results(system_name: str, dataset: str, docs: list[Document], kb, llm,
-                         variant: tuple[str, dict]) -> list[ExtractionResult]:
+async def closed_results(
+    system_name: str, dataset: str, docs: list[Document], kb, llm, variant: tuple[str, dict]
+) -> list[ExtractionResult]:
     """The system's closed-world result per document, resumed from its run folder; answers via the ledger."""
     label, settings = variant
     name = f"{system_name}{'-' + label if label else ''}-{dataset}-{slug(llm.name).replace(':', '_')}"
     replay = ReplayLLM(llm, LEDGER / f"linking--answers-{name}.jsonl")
-    system = make_system(system_name, replay, kb, {"linking": "closed", **RECORDED_WITH.get(system_name, {}), **settings})
+    system = make_system(
+        system_name, replay, kb, {"linking": "closed", **RECORDED_WITH.get(system_name, {}), **settings}
+    )
     return await results_resumed(system, docs, LINKING_RUNS / f"{name}.jsonl", f"{system_name} {dataset}")
 
 
@@ -67,18 +70,22 @@ def rate(part: int, whole: int) -> str:
 def entity_row(label: str, mode: str, e: Counter, t: Counts) -> str:
     outside = sum(e[(False, o)] for o in ("wrong", "unlinked"))
     inside = sum(e[(True, o)] for o in ("right", "wrong", "unlinked"))
-    return (f"| {label} | {mode} | {rate(e[(False, 'wrong')], outside)} | {rate(e[(False, 'unlinked')], outside)} | "
-            f"{rate(e[(True, 'right')], inside)} | {rate(e[(True, 'wrong')], inside)} | "
-            f"{t.precision:.3f} | {t.recall:.3f} | {t.f1:.3f} |")
+    return (
+        f"| {label} | {mode} | {rate(e[(False, 'wrong')], outside)} | {rate(e[(False, 'unlinked')], outside)} | "
+        f"{rate(e[(True, 'right')], inside)} | {rate(e[(True, 'wrong')], inside)} | "
+        f"{t.precision:.3f} | {t.recall:.3f} | {t.f1:.3f} |"
+    )
 
 
 async def run(args, system_name: str, docs_wanted: dict[str, int]) -> str:
     kb = open_kb("default")
     judge = LinkJudge(kb)
     llm = make_llm(args.model, cache=not args.no_cache)
-    lines = ["| data | linking | wrong-link rate, entities outside the KB | kept unlinked | "
-             "right-link rate, entities in the KB | wrong link, in the KB | triple P | triple R | triple F1 |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data | linking | wrong-link rate, entities outside the KB | kept unlinked | "
+        "right-link rate, entities in the KB | wrong link, in the KB | triple P | triple R | triple F1 |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     made_up_lines, facts_lines = [], []
     for dataset, wanted in docs_wanted.items():
         if wanted:
@@ -95,21 +102,34 @@ async def run(args, system_name: str, docs_wanted: dict[str, int]) -> str:
         checks = [check_facts(r, t) for r, t in zip(results, texts)]
         made_up_lines.append(
             f"| {mode} | {sum(c.facts for c in checks)} | {sum(c.on_made_up for c in checks)} | "
-            f"{sum(len(c.on_real_entity) for c in checks)} | {sum(len(c.values_as_items) for c in checks)} |")
+            f"{sum(len(c.on_real_entity) for c in checks)} | {sum(len(c.values_as_items) for c in checks)} |"
+        )
         if mode == "open":
-            facts_lines += [f"- {t.id}: " + ("; ".join(_fact(x) for x in r.triples) or "no facts")
-                            for r, t in zip(results, texts)]
+            facts_lines += [
+                f"- {t.id}: " + ("; ".join(_fact(x) for x in r.triples) or "no facts") for r, t in zip(results, texts)
+            ]
     await llm.aclose()
     title = "".join(f"first {n} {d} documents, " for d, n in docs_wanted.items() if n)
     settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
-    body = header(f"{system_name}{settings}: linking against the default KB ({title}the {len(texts)} made-up texts)",
-                  llm.name, args.command)
-    body += (lines if any(docs_wanted.values()) else []) + ["", "Made-up texts: facts, facts about a made-up person or company, "
-                     "mentions of a made-up person or company (or of a real one the KB lacks) linked to a KB entity "
-                     "(must be 0), numbers or dates linked as items (must be 0).", "",
-                     "| linking | facts | about made-up entities | made-up or KB-less name linked to a KB entity | value as item |",
-                     "|---|---|---|---|---|", *made_up_lines, "", "Every open-world fact of the made-up texts:", "",
-                     *facts_lines]
+    body = header(
+        f"{system_name}{settings}: linking against the default KB ({title}the {len(texts)} made-up texts)",
+        llm.name,
+        args.command,
+    )
+    body += (lines if any(docs_wanted.values()) else []) + [
+        "",
+        "Made-up texts: facts, facts about a made-up person or company, "
+        "mentions of a made-up person or company (or of a real one the KB lacks) linked to a KB entity "
+        "(must be 0), numbers or dates linked as items (must be 0).",
+        "",
+        "| linking | facts | about made-up entities | made-up or KB-less name linked to a KB entity | value as item |",
+        "|---|---|---|---|---|",
+        *made_up_lines,
+        "",
+        "Every open-world fact of the made-up texts:",
+        "",
+        *facts_lines,
+    ]
     return "\n".join(body)
 
 
@@ -119,14 +139,19 @@ def _fact(t) -> str:
             return json.dumps(term.value, ensure_ascii=False)
         name = term.label or term.surface or term.value
         return f"{name} (unlinked)" if is_unlinked(term.value) else f"{name} ({iri_key(term.value)})"
+
     return f"{show(t.subject)} · {t.predicate.label or t.predicate.value.rsplit('/', 1)[-1]} · {show(t.object)}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--systems", default="cie.single:20", type=lambda s: s.split(","),
-                        help="system:N (N rebel-sample and N fewrel documents; 0: the made-up texts only) "
-                             "or system:N/M (N rebel-sample, M fewrel)")
+    parser.add_argument(
+        "--systems",
+        default="cie.single:20",
+        type=lambda s: s.split(","),
+        help="system:N (N rebel-sample and N fewrel documents; 0: the made-up texts only) "
+        "or system:N/M (N rebel-sample, M fewrel)",
+    )
     model_options(parser, "name:key=value+key=value: settings over the recorded ones, with their own ledger and table")
     args = parser.parse_args()
     args.command = "python -m graphwright.bench.linking " + " ".join(sys.argv[1:])

@@ -84,16 +84,27 @@ MAX_ALIASES = 10
 DERIVE_DOCS = range(100, 1000)
 NOISE_CLASSES = {
     "Q15221623",  # bilateral relation
-    "Q133346", "Q12413618", "Q15104814", "Q3089219",  # border, international border, land/maritime boundary
+    "Q133346",
+    "Q12413618",
+    "Q15104814",
+    "Q3089219",  # border, international border, land/maritime boundary
     "Q3917681",  # embassy
-    "Q13406463", "Q4167836", "Q4167410", "Q11266439", "Q17362920",  # Wikimedia list/category/disambiguation/...
-    "Q15238777", "Q27031827", "Q3241045", "Q4504495",  # legislative term, open data portal, outbreak, ceremony
+    "Q13406463",
+    "Q4167836",
+    "Q4167410",
+    "Q11266439",
+    "Q17362920",  # Wikimedia list/category/disambiguation/...
+    "Q15238777",
+    "Q27031827",
+    "Q3241045",
+    "Q4504495",  # legislative term, open data portal, outbreak, ceremony
 }
 ARNOLD_PATTERN = re.compile(
     r"Schwarzenegger|Shriver|Kennedy|Terminator|Conan the|Governor of California|California|"
     r"Thal\b|Graz|Styria|Austria|Los Angeles|Santa Monica|Mr\. Olympia|bodybuild|Predator|Total Recall|"
     r"Kindergarten Cop|True Lies|Twins \(|Junior \(|Commando|Running Man|Red Heat|Last Action Hero",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 _THE = re.compile(r"^the\s+", re.IGNORECASE)
@@ -125,26 +136,45 @@ def _gzip_bytes(lines: list[str]) -> bytes:
 
 
 def _json_line(obj: dict) -> str:
-    return json.dumps({k: v for k, v in obj.items() if v not in (None, [], "")},
-                      ensure_ascii=False, separators=(",", ":")) + "\n"
+    return (
+        json.dumps({k: v for k, v in obj.items() if v not in (None, [], "")}, ensure_ascii=False, separators=(",", ":"))
+        + "\n"
+    )
 
 
-def property_lines(props: sources.Catalogue, labels: dict[str, str],
-                   expected: dict[str, dict[str, list[str]]]) -> list[str]:
+def property_lines(
+    props: sources.Catalogue, labels: dict[str, str], expected: dict[str, dict[str, list[str]]]
+) -> list[str]:
     lines = []
     for pid in sorted(props.properties, key=lambda p: int(p[1:])):
         p = props.properties[pid]
         examples = [[q, labels.get(q)] for q, _ in props.example_subjects.get(pid, [])]
         types = expected.get(pid, {})
-        lines.append(_json_line({"id": pid, "label": p.label, "description": p.description, "aliases": p.aliases,
-                                 "datatype": p.datatype, "super_properties": p.super_properties,
-                                 "subject_types": types.get("subject"), "value_types": types.get("value"),
-                                 "example_subjects": examples}))
+        lines.append(
+            _json_line(
+                {
+                    "id": pid,
+                    "label": p.label,
+                    "description": p.description,
+                    "aliases": p.aliases,
+                    "datatype": p.datatype,
+                    "super_properties": p.super_properties,
+                    "subject_types": types.get("subject"),
+                    "value_types": types.get("value"),
+                    "example_subjects": examples,
+                }
+            )
+        )
     return lines
 
 
-def expected_types(data: Path, props: sources.Catalogue, arnold: sources.Catalogue,
-                   hierarchy: et.Hierarchy, docs: Container[int] = DERIVE_DOCS) -> dict[str, dict[str, list[str]]]:
+def expected_types(
+    data: Path,
+    props: sources.Catalogue,
+    arnold: sources.Catalogue,
+    hierarchy: et.Hierarchy,
+    docs: Container[int] = DERIVE_DOCS,
+) -> dict[str, dict[str, list[str]]]:
     """Expected subject/value classes per property (rule in graphwright.kb.expected_types)."""
     types = {q: r.types for q, r in arnold.entities.items()}
     evidence = et.Evidence()
@@ -153,8 +183,13 @@ def expected_types(data: Path, props: sources.Catalogue, arnold: sources.Catalog
     et.add_docred(evidence, data / "re-docred" / "dev_revised.json.gz")
     roles = {"subject type": "subject", "value type": "value"}
     constrained = {pid: [roles[c] for c in p.unchecked_constraints] for pid, p in props.properties.items()}
-    return et.derive(evidence, {pid: p.datatype for pid, p in props.properties.items()}, constrained,
-                     {pid: p.super_properties for pid, p in props.properties.items()}, hierarchy.generality(types))
+    return et.derive(
+        evidence,
+        {pid: p.datatype for pid, p in props.properties.items()},
+        constrained,
+        {pid: p.super_properties for pid, p in props.properties.items()},
+        hierarchy.generality(types),
+    )
 
 
 def _about_arnold(r: KBRecord) -> bool:
@@ -164,9 +199,15 @@ def _about_arnold(r: KBRecord) -> bool:
 def select_entities(arnold: sources.Catalogue, level: int) -> tuple[set[str], set[str]]:
     """(kept entity ids, type classes) for rule level 0-3 (see the module docstring)."""
     ents = arnold.entities
-    keep = {q for q, r in ents.items()
-            if r.label and r.description and not NOISE_CLASSES.intersection(r.types)
-            and (level < 1 or r.types) and (level < 3 or r.aliases)}
+    keep = {
+        q
+        for q, r in ents.items()
+        if r.label
+        and r.description
+        and not NOISE_CLASSES.intersection(r.types)
+        and (level < 1 or r.types)
+        and (level < 3 or r.aliases)
+    }
     keep |= {q for q, r in ents.items() if _about_arnold(r)}
     type_classes = {t for q in keep for t in ents[q].types}
     supers = {s for t in type_classes for s in arnold.subclass_of.get(t, ())}
@@ -174,8 +215,9 @@ def select_entities(arnold: sources.Catalogue, level: int) -> tuple[set[str], se
     return {q for q in kept if q in ents and ents[q].label}, type_classes
 
 
-def entity_lines(arnold: sources.Catalogue, keep: set[str], type_classes: set[str], max_aliases: int,
-                 hierarchy: et.Hierarchy) -> list[str]:
+def entity_lines(
+    arnold: sources.Catalogue, keep: set[str], type_classes: set[str], max_aliases: int, hierarchy: et.Hierarchy
+) -> list[str]:
     """One JSON line per kept entity; the Arnold set keeps MAX_ALIASES aliases at every level. A type
     class lists its direct superclasses plus every broad class it reaches (shortcut edges, true
     since P279 is transitive), so that one superclass level reaches the expected types."""
@@ -185,22 +227,37 @@ def entity_lines(arnold: sources.Catalogue, keep: set[str], type_classes: set[st
         cap = MAX_ALIASES if _about_arnold(r) else max_aliases
         supers = []
         if qid in type_classes:
-            supers = sorted(set(arnold.subclass_of.get(qid, ())) | (hierarchy.reach(qid) - {qid}),
-                            key=lambda q: int(q[1:]))
-        lines.append(_json_line({"id": qid, "label": r.label, "description": r.description,
-                                 "aliases": dedupe_aliases(r)[:cap], "types": r.types, "subclass_of": supers}))
+            supers = sorted(
+                set(arnold.subclass_of.get(qid, ())) | (hierarchy.reach(qid) - {qid}), key=lambda q: int(q[1:])
+            )
+        lines.append(
+            _json_line(
+                {
+                    "id": qid,
+                    "label": r.label,
+                    "description": r.description,
+                    "aliases": dedupe_aliases(r)[:cap],
+                    "types": r.types,
+                    "subclass_of": supers,
+                }
+            )
+        )
     return lines
 
 
 # ---- measurement (--measure): the numbers in the docstring --------------------------------------
+
 
 def _gold(data: Path, docs: range) -> list[tuple[str, str, str]]:
     out = []
     with gzip.open(data / "rebel-sample" / "sample.jsonl.gz", "rt", encoding="utf-8") as fh:
         for i, line in enumerate(fh):
             if i in docs:
-                out += [(t["subject"]["uri"], t["predicate"]["uri"], t["object"]["uri"])
-                        for t in json.loads(line)["triples"] if t["object"]["uri"].startswith("Q")]
+                out += [
+                    (t["subject"]["uri"], t["predicate"]["uri"], t["object"]["uri"])
+                    for t in json.loads(line)["triples"]
+                    if t["object"]["uri"].startswith("Q")
+                ]
     return out
 
 
@@ -221,8 +278,13 @@ def measure_kb(data: Path, out: Path) -> str:
 
     ids = sorted(json.loads(line)["id"] for line in gzip.open(out / "entities.jsonl.gz", "rt", encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
-        path = build_kb(Path(tmp) / "kb", properties_dir=False, arnold_dir=False,
-                        property_files=[out / "properties.jsonl.gz"], entity_files=[out / "entities.jsonl.gz"])
+        path = build_kb(
+            Path(tmp) / "kb",
+            properties_dir=False,
+            arnold_dir=False,
+            property_files=[out / "properties.jsonl.gz"],
+            entity_files=[out / "entities.jsonl.gz"],
+        )
         with LocalKB(path) as kb:
             gold = [t for t in _gold(data, range(100)) if kb.contains(t[0]) and kb.contains(t[2]) and kb.get(t[1])]
             rng = random.Random(0)
@@ -232,12 +294,15 @@ def measure_kb(data: Path, out: Path) -> str:
                 checks = semantic_validation(kb, "\n".join(f"wd:{s} wdt:{p} wd:{o} ." for s, p, o in triples))
                 rejected.append(sum(c.verdict == "invalid" for c in checks))
             typed = sum(1 for s, p, o in gold if kb.get(p).subject_types or kb.get(p).value_types)
-    return (f"default KB, REBEL docs 0-99: {len(gold)} gold triples with both ends in the KB ({typed} of them with "
-            f"a property that has expected types); rejected: {rejected[0]} gold, {rejected[1]} with a random object")
+    return (
+        f"default KB, REBEL docs 0-99: {len(gold)} gold triples with both ends in the KB ({typed} of them with "
+        f"a property that has expected types); rejected: {rejected[0]} gold, {rejected[1]} with a random object"
+    )
 
 
-def measure_roles(data: Path, props: sources.Catalogue, arnold: sources.Catalogue,
-                  hierarchy: et.Hierarchy) -> list[str]:
+def measure_roles(
+    data: Path, props: sources.Catalogue, arnold: sources.Catalogue, hierarchy: et.Hierarchy
+) -> list[str]:
     """Type checks on REBEL gold entities typed in the dump (not only those in the slice): documents
     0-99 against the shipped types, and each 100-document fold of 100-999 against types derived
     without it (9-fold cross-validation), plus the same triples with a random dump entity as object."""
@@ -246,8 +311,9 @@ def measure_roles(data: Path, props: sources.Catalogue, arnold: sources.Catalogu
     types = {q: r.types for q, r in arnold.entities.items() if r.types}
     pool = sorted(types)
     lines = []
-    folds = [(range(100), DERIVE_DOCS)] + [(range(a, a + 100), [i for i in DERIVE_DOCS if not a <= i < a + 100])
-                                           for a in range(100, 1000, 100)]
+    folds = [(range(100), DERIVE_DOCS)] + [
+        (range(a, a + 100), [i for i in DERIVE_DOCS if not a <= i < a + 100]) for a in range(100, 1000, 100)
+    ]
     totals: dict[str, list[int]] = {}
     for n, (held, used) in enumerate(folds):
         expected = expected_types(data, props, arnold, hierarchy, used)
@@ -261,18 +327,22 @@ def measure_roles(data: Path, props: sources.Catalogue, arnold: sources.Catalogu
                     counts[2 * i] += 1
                     counts[2 * i + 1] += not kinds & set(exp[role])
     for name, c in totals.items():
-        lines.append(f"{name}: subjects checked {c[0]}, rejected {c[1]}; objects checked {c[2]}, rejected {c[3]}; "
-                     f"random objects checked {c[4]}, rejected {c[5]}")
+        lines.append(
+            f"{name}: subjects checked {c[0]}, rejected {c[1]}; objects checked {c[2]}, rejected {c[3]}; "
+            f"random objects checked {c[4]}, rejected {c[5]}"
+        )
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path,
-                    default=Path(os.environ.get("GRAPHWRIGHT_DATA_DIR") or ROOT.parent / "shared" / "data"))
+    ap.add_argument(
+        "--data", type=Path, default=Path(os.environ.get("GRAPHWRIGHT_DATA_DIR") or ROOT.parent / "shared" / "data")
+    )
     ap.add_argument("--out", type=Path, default=OUT_DIR)
-    ap.add_argument("--measure", action="store_true",
-                    help="also print the validation numbers of the docstring (~1 min)")
+    ap.add_argument(
+        "--measure", action="store_true", help="also print the validation numbers of the docstring (~1 min)"
+    )
     args = ap.parse_args(argv)
     props = sources.read_wikidata_properties(args.data / "wikidata-properties")
     arnold = sources.read_kgtk_entities(args.data / "wikidata-subgraph-arnold")
@@ -301,10 +371,12 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"{name} is {len(blob):,} bytes compressed, over the {LIMIT_BYTES:,} limit")
         (args.out / name).write_bytes(blob)
         print(f"{name}: {len(blob):,} bytes")
-    print(f"entities kept: {len(keep):,} of {len(arnold.entities):,} (selection level {level}); "
-          f"properties: {len(props.properties):,}; with expected subject types: "
-          f"{sum('subject' in t for t in expected.values()):,}, "
-          f"value types: {sum('value' in t for t in expected.values()):,}")
+    print(
+        f"entities kept: {len(keep):,} of {len(arnold.entities):,} (selection level {level}); "
+        f"properties: {len(props.properties):,}; with expected subject types: "
+        f"{sum('subject' in t for t in expected.values()):,}, "
+        f"value types: {sum('value' in t for t in expected.values()):,}"
+    )
     if args.measure:
         print("\n".join([measure_kb(args.data, args.out), *measure_roles(args.data, props, arnold, hierarchy)]))
     return 0

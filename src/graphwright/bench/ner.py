@@ -39,7 +39,9 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
     async def tagger_prompt(system_name: str, settings: dict) -> None:
         await write_tagger_prompt(system_name, settings, llm, dataset)
 
-    return await run_shared(dataset, CONFIGS, args.configs, llm, sentences, NER_RUNS, before=tagger_prompt, split=args.split)
+    return await run_shared(
+        dataset, CONFIGS, args.configs, llm, sentences, NER_RUNS, before=tagger_prompt, split=args.split
+    )
 
 
 async def write_tagger_prompt(system_name: str, settings: dict, llm, dataset: str) -> None:
@@ -51,29 +53,39 @@ async def write_tagger_prompt(system_name: str, settings: dict, llm, dataset: st
 
 def table(dataset: str, results, model: str, command: str, sentences: str) -> str:
     lines = header(f"agenticner on {sentences}{dataset} test sentences (strict micro scores)", model, command)
-    lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | error rate | LLM calls | "
-              "prompt tokens | completion tokens | seconds |", "|---|" + "---|" * 10]
+    lines += [
+        f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | error rate | LLM calls | "
+        "prompt tokens | completion tokens | seconds |",
+        "|---|" + "---|" * 10,
+    ]
     uncertainty = uncertainty_cells(results, "mentions", REFERENCE)
     for (name, agg, rows), (interval, difference) in zip(results, uncertainty):
         m, cost = agg["micro"]["mentions"], agg["per_document"]
         # the model time of the calls, replayed ones at their recorded time (the wall clock skips those)
         seconds = sum(r["usage"]["seconds"] for r in rows) / max(1, len(rows))
-        lines.append(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {interval} | {difference} | "
-                     f"{agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
-                     f"{cost['completion_tokens']:.0f} | {seconds:.1f} |")
-    lines += ["", "Per-sentence values are means over the sentences. " + uncertainty_note(REFERENCE)
-              + " The Metaprompter writes the tagger prompt once per dataset and setting, before the sentences "
-                "run; that call is not in the per-sentence figures. A request that an earlier configuration "
-                "already made (same prompt and history, temperature 0) gets that answer again and counts its "
-                "calls, tokens and recorded seconds."]
+        lines.append(
+            f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} | {interval} | {difference} | "
+            f"{agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | {cost['prompt_tokens']:.0f} | "
+            f"{cost['completion_tokens']:.0f} | {seconds:.1f} |"
+        )
+    lines += [
+        "",
+        "Per-sentence values are means over the sentences. "
+        + uncertainty_note(REFERENCE)
+        + " The Metaprompter writes the tagger prompt once per dataset and setting, before the sentences "
+        "run; that call is not in the per-sentence figures. A request that an earlier configuration "
+        "already made (same prompt and history, temperature 0) gets that answer again and counts its "
+        "calls, tokens and recorded seconds.",
+    ]
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sentences", type=int, default=100)
-    parser.add_argument("--datasets", default="conll2003,crossner-ai,crossner-music,crossner-politics",
-                        type=lambda s: s.split(","))
+    parser.add_argument(
+        "--datasets", default="conll2003,crossner-ai,crossner-music,crossner-politics", type=lambda s: s.split(",")
+    )
     args, command = config_args(parser, CONFIGS, "ner")
     asyncio.run(run_in_rounds(args, command, "agenticner", run_dataset, table))
 

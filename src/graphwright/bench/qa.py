@@ -69,27 +69,47 @@ def difference(mine: list[float], theirs: list[float]) -> str:
 
 def split_note(split: str) -> str:
     """How a table's title names the split."""
-    return {"all": "", "dev": f", dev split: the first {DEV_QUESTIONS}",
-            "test": f", test split: those after the first {DEV_QUESTIONS}"}[split]
+    return {
+        "all": "",
+        "dev": f", dev split: the first {DEV_QUESTIONS}",
+        "test": f", test split: those after the first {DEV_QUESTIONS}",
+    }[split]
 
 
 def parse() -> tuple[argparse.Namespace, str]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", default="hotpotqa:100,migres-2wikimultihopqa:100,musique:100",
-                        help="name:questions, comma-separated")
+    parser.add_argument(
+        "--datasets",
+        default="hotpotqa:100,migres-2wikimultihopqa:100,musique:100",
+        help="name:questions, comma-separated",
+    )
     parser.add_argument("--configs", default=",".join(CONFIGS), type=lambda s: s.split(","))
     parser.add_argument("--model", default=DEFAULT_MODEL, help="the reader")
-    parser.add_argument("--index-model", help="the model whose recorded openie answers build the graphs "
-                        "(default: --model; the committed ledgers are the embedded 1.5B model's)")
+    parser.add_argument(
+        "--index-model",
+        help="the model whose recorded openie answers build the graphs "
+        "(default: --model; the committed ledgers are the embedded 1.5B model's)",
+    )
     parser.add_argument("--index-system", default="openie")
-    parser.add_argument("--reader", default="short", choices=("short", "notes"),
-                        help="how the model answers from the sources: at once (ask's default), or notes first")
-    parser.add_argument("--split", default="all", choices=("dev", "test", "all"),
-                        help=f"dev: each dataset's first {DEV_QUESTIONS} questions (settings are chosen there); "
-                        "test: the rest (the numbers claimed)")
+    parser.add_argument(
+        "--reader",
+        default="short",
+        choices=("short", "notes"),
+        help="how the model answers from the sources: at once (ask's default), or notes first",
+    )
+    parser.add_argument(
+        "--split",
+        default="all",
+        choices=("dev", "test", "all"),
+        help=f"dev: each dataset's first {DEV_QUESTIONS} questions (settings are chosen there); "
+        "test: the rest (the numbers claimed)",
+    )
     parser.add_argument("--index-only", action="store_true", help="build the graphs, ask nothing")
-    parser.add_argument("--retrieval-only", action="store_true",
-                        help="supporting-passage recall of each configuration, with no model call (after the index)")
+    parser.add_argument(
+        "--retrieval-only",
+        action="store_true",
+        help="supporting-passage recall of each configuration, with no model call (after the index)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="call the model every time (for honest seconds)")
     args = parser.parse_args()
     if unknown := [c for c in args.configs if c not in CONFIGS]:
@@ -110,8 +130,11 @@ async def index(dataset: str, data, llm, system_name: str) -> tuple[GraphStore, 
     def progress(doc_id: str) -> None:
         progress.done += 1
         if progress.done % 10 == 0 or progress.done == total:
-            print(f"indexed {progress.done}/{total} passages of {dataset} ({time.perf_counter() - started:.0f} s)",
-                  file=sys.stderr)
+            print(
+                f"indexed {progress.done}/{total} passages of {dataset} ({time.perf_counter() - started:.0f} s)",
+                file=sys.stderr,
+            )
+
     progress.done = 0
     await extract_batch(documents, system, store, results_path=folder / "results.jsonl", on_progress=progress)
     wanted = {p.id for p in data.passages}
@@ -142,11 +165,13 @@ def ledger_rows(row: str, dataset: str, model: str) -> tuple[Path, list[dict]]:
 
 def make_engine(config: str, data, llm, store: GraphStore, system_name: str, reader: str = "short"):
     passages = [(p.id, p.title, p.text) for p in data.passages]
-    return {"graph": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
-            "walk": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
-            "bm25": lambda: PassageQA(llm, passages, "bm25", reader=reader),
-            "embedding": lambda: PassageQA(llm, passages, "embedding", reader=reader),
-            "none": lambda: ClosedBookQA(llm)}[config]()
+    return {
+        "graph": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
+        "walk": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
+        "bm25": lambda: PassageQA(llm, passages, "bm25", reader=reader),
+        "embedding": lambda: PassageQA(llm, passages, "embedding", reader=reader),
+        "none": lambda: ClosedBookQA(llm),
+    }[config]()
 
 
 def retrieve(config: str, engine, q) -> list[Source]:
@@ -158,8 +183,9 @@ def retrieve(config: str, engine, q) -> list[Source]:
     return engine.retrieve(q.question, q.pool)
 
 
-def retrieval(dataset: str, data, store: GraphStore, system_name: str, configs: list[str],
-              split: str) -> dict[str, list[dict]]:
+def retrieval(
+    dataset: str, data, store: GraphStore, system_name: str, configs: list[str], split: str
+) -> dict[str, list[dict]]:
     """Supporting-passage recall of each retrieving configuration, per question, with no model call: the
     same passages its ``ask`` run hands the reader. Kept in ``qa--retrieval-<dataset>-<split>.json``."""
     results = {}
@@ -168,20 +194,34 @@ def retrieval(dataset: str, data, store: GraphStore, system_name: str, configs: 
         for q in data.questions:
             started = time.perf_counter()
             retrieved = retrieved_documents(retrieve(config, engine, q))
-            rows.append({"id": q.id, "support_recall": support_recall(retrieved, q.supporting),
-                         "passages": len(retrieved), "seconds": round(time.perf_counter() - started, 3)})
+            rows.append(
+                {
+                    "id": q.id,
+                    "support_recall": support_recall(retrieved, q.supporting),
+                    "passages": len(retrieved),
+                    "seconds": round(time.perf_counter() - started, 3),
+                }
+            )
         results[config] = rows
         print(f"retrieval {config} on {dataset}: {len(rows)} questions", file=sys.stderr)
     (LEDGER / f"qa--retrieval-{dataset}-{split}.json").write_text(
-        json.dumps({"dataset": dataset, "split": split, "configs": results}, indent=1) + "\n", encoding="utf-8")
+        json.dumps({"dataset": dataset, "split": split, "configs": results}, indent=1) + "\n", encoding="utf-8"
+    )
     return results
 
 
 def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command: str, split: str) -> str:
-    lines = header(f"Retrieval for question answering on {len(data.questions)} {dataset} questions "
-                   f"({data.note}{split_note(split)})", None, command)
-    lines += [f"| configuration | passages retrieved | supporting-passage recall | 95% CI | "
-              f"Δ vs {REFERENCE} (95% CI) | seconds per question |", "|---|---|---|---|---|---|"]
+    lines = header(
+        f"Retrieval for question answering on {len(data.questions)} {dataset} questions "
+        f"({data.note}{split_note(split)})",
+        None,
+        command,
+    )
+    lines += [
+        f"| configuration | passages retrieved | supporting-passage recall | 95% CI | "
+        f"Δ vs {REFERENCE} (95% CI) | seconds per question |",
+        "|---|---|---|---|---|---|",
+    ]
     reference = {r["id"]: r["support_recall"] for r in results.get(REFERENCE, [])}
     for config, rows in results.items():
         rows = [r for r in rows if r["support_recall"] is not None]
@@ -189,17 +229,24 @@ def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command:
         paired = config != REFERENCE and rows and all(r["id"] in reference for r in rows)
         delta = difference(recall, [reference[r["id"]] for r in rows]) if paired else "-"
         n = max(1, len(rows))
-        lines.append(f"| {config} | {sum(r['passages'] for r in rows) / n:.1f} | {sum(recall) / n:.3f} | "
-                     "[{:.3f}, {:.3f}] | ".format(*mean_interval(recall)) + f"{delta} | "
-                     f"{sum(r['seconds'] for r in rows) / n:.2f} |")
-    lines += ["", "No model call: each configuration retrieves as its `ask` run does, so its recall here is the "
-              "recall in the question-answering table on the same questions. Intervals: percentile bootstrap over "
-              "questions, the difference paired on the same questions."]
+        lines.append(
+            f"| {config} | {sum(r['passages'] for r in rows) / n:.1f} | {sum(recall) / n:.3f} | "
+            "[{:.3f}, {:.3f}] | ".format(*mean_interval(recall))
+            + f"{delta} | "
+            f"{sum(r['seconds'] for r in rows) / n:.2f} |"
+        )
+    lines += [
+        "",
+        "No model call: each configuration retrieves as its `ask` run does, so its recall here is the "
+        "recall in the question-answering table on the same questions. Intervals: percentile bootstrap over "
+        "questions, the difference paired on the same questions.",
+    ]
     return "\n".join(lines)
 
 
-async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_name: str,
-              reader: str = "short") -> list[dict]:
+async def ask(
+    config: str, dataset: str, data, llm, store: GraphStore, system_name: str, reader: str = "short"
+) -> list[dict]:
     row = row_name(config, reader)
     path, rows = ledger_rows(row, dataset, llm.name)
     done = {r["id"] for r in rows}
@@ -216,34 +263,66 @@ async def ask(config: str, dataset: str, data, llm, store: GraphStore, system_na
         else:
             result = await engine.ask(q.question, pool=q.pool)
         retrieved = result.documents
-        rows.append({"id": q.id, "answer": result.answer, "em": exact_match(result.answer, q.answers),
-                     "f1": token_f1(result.answer, q.answers), "support_recall": support_recall(retrieved, q.supporting),
-                     "supported": result.supported, "sources": len(result.sources), "passages": len(retrieved), "error": result.error,
-                     "usage": result.usage.model_dump()})
-        path.write_text(json.dumps({"config": row, "dataset": dataset, "model": llm.name, "questions": rows},
-                                   indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        rows.append(
+            {
+                "id": q.id,
+                "answer": result.answer,
+                "em": exact_match(result.answer, q.answers),
+                "f1": token_f1(result.answer, q.answers),
+                "support_recall": support_recall(retrieved, q.supporting),
+                "supported": result.supported,
+                "sources": len(result.sources),
+                "passages": len(retrieved),
+                "error": result.error,
+                "usage": result.usage.model_dump(),
+            }
+        )
+        path.write_text(
+            json.dumps(
+                {"config": row, "dataset": dataset, "model": llm.name, "questions": rows}, indent=1, ensure_ascii=False
+            )
+            + "\n",
+            encoding="utf-8",
+        )
         print(f"{row} on {dataset}: {i}/{len(data.questions)}", file=sys.stderr)
     wanted = {q.id for q in data.questions}
     return [r for r in rows if r["id"] in wanted]
 
 
-def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], model: str, command: str,
-          indexer: str, split: str = "all", reference: str = REFERENCE) -> str:
+def table(
+    dataset: str,
+    data,
+    runs: list[dict],
+    results: dict[str, list[dict]],
+    model: str,
+    command: str,
+    indexer: str,
+    split: str = "all",
+    reference: str = REFERENCE,
+) -> str:
     """``results``: rows by table row name; ``reference``: the row the F1 differences are paired against."""
-    lines = header(f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})",
-                   model, command)
+    lines = header(
+        f"Question answering on {len(data.questions)} {dataset} questions ({data.note}{split_note(split)})",
+        model,
+        command,
+    )
     # the index's cost from the model's recorded answers, so a store rebuilt from the ledger reports the first run's
     answers = [row["response"]["usage"] for row in recorded(LEDGER / f"qa--index-{dataset}.jsonl")]
     calls = sum(u["llm_calls"] for u in answers)
     tokens = sum(u["prompt_tokens"] + u["completion_tokens"] for u in answers)
     seconds = sum(u["seconds"] for u in answers)
     triples, n = sum(r["triples"] or 0 for r in runs), max(1, len(runs))
-    lines += [f"Index: {len(runs)} passages by {indexer}, {triples} facts; {calls} calls, {tokens:,} tokens, "
-              f"{seconds / 3600:.2f} hours of model time ({calls / n:.2f} calls, {tokens / n:.0f} tokens and "
-              f"{seconds / n:.1f} s per passage).", ""]
-    lines += [f"| configuration | EM | EM 95% CI | F1 | F1 95% CI | ΔF1 vs {reference} (95% CI) | passages retrieved | supporting-passage recall | "
-              "answers citing a source | LLM calls | prompt tokens | completion tokens | seconds |",
-              "|---|" + "---|" * 12]
+    lines += [
+        f"Index: {len(runs)} passages by {indexer}, {triples} facts; {calls} calls, {tokens:,} tokens, "
+        f"{seconds / 3600:.2f} hours of model time ({calls / n:.2f} calls, {tokens / n:.0f} tokens and "
+        f"{seconds / n:.1f} s per passage).",
+        "",
+    ]
+    lines += [
+        f"| configuration | EM | EM 95% CI | F1 | F1 95% CI | ΔF1 vs {reference} (95% CI) | passages retrieved | supporting-passage recall | "
+        "answers citing a source | LLM calls | prompt tokens | completion tokens | seconds |",
+        "|---|" + "---|" * 12,
+    ]
     reference_f1 = {r["id"]: r["f1"] for r in results.get(reference, [])}
     for config, rows in results.items():
         if not rows:
@@ -259,13 +338,18 @@ def table(dataset: str, data, runs: list[dict], results: dict[str, list[dict]], 
         recall = f"{sum(recalls) / len(recalls):.3f}" if config != "none" and recalls else "-"
         n = len(rows)
         usage = lambda key: sum(r["usage"][key] for r in rows) / n  # noqa: E731, B023 - used in this iteration
-        lines.append(f"| {config} | {sum(em) / n:.3f} | {interval(em)} | {sum(f1) / n:.3f} | {interval(f1)} | {delta} | "
-                     f"{sum(r['passages'] for r in rows) / n:.1f} | {recall} | {sum(r['supported'] for r in rows) / n:.2f} | {usage('llm_calls'):.2f} | "
-                     f"{usage('prompt_tokens'):.0f} | {usage('completion_tokens'):.0f} | {usage('seconds'):.1f} |")
-    lines += ["", "EM and F1: SQuAD normalisation, best over the gold answer and its aliases; intervals: percentile "
-              "bootstrap over questions, the difference paired on the same questions. Supporting-passage recall: the "
-              "share of the gold supporting passages among the passages retrieved (for graph, the passages whose "
-              "facts were retrieved). Per-question values are means."]
+        lines.append(
+            f"| {config} | {sum(em) / n:.3f} | {interval(em)} | {sum(f1) / n:.3f} | {interval(f1)} | {delta} | "
+            f"{sum(r['passages'] for r in rows) / n:.1f} | {recall} | {sum(r['supported'] for r in rows) / n:.2f} | {usage('llm_calls'):.2f} | "
+            f"{usage('prompt_tokens'):.0f} | {usage('completion_tokens'):.0f} | {usage('seconds'):.1f} |"
+        )
+    lines += [
+        "",
+        "EM and F1: SQuAD normalisation, best over the gold answer and its aliases; intervals: percentile "
+        "bootstrap over questions, the difference paired on the same questions. Supporting-passage recall: the "
+        "share of the gold supporting passages among the passages retrieved (for graph, the passages whose "
+        "facts were retrieved). Per-question values are means.",
+    ]
     return "\n".join(lines)
 
 
@@ -284,15 +368,39 @@ async def main() -> None:
                 continue
             if args.retrieval_only:
                 results = retrieval(dataset, data, store, args.index_system, args.configs, args.split)
-                write_section(BENCH_MD, f"qa-{dataset}-{args.split}-retrieval",
-                              retrieval_table(dataset, data, results, command, args.split))
+                write_section(
+                    BENCH_MD,
+                    f"qa-{dataset}-{args.split}-retrieval",
+                    retrieval_table(dataset, data, results, command, args.split),
+                )
                 continue
-            results = {row_name(config, args.reader): await ask(config, dataset, data, llm, store, args.index_system,
-                                                                args.reader) for config in args.configs}
-            section = (f"qa-{dataset}" + ("" if args.split == "all" else f"-{args.split}")
-                       + ("" if args.reader == "short" else f"-{args.reader}") + model_tag(llm.name))
-            write_section(BENCH_MD, section, table(dataset, data, runs, results, llm.name, command, args.index_system,
-                                                   args.split, row_name(REFERENCE, args.reader)))
+            results = {
+                row_name(config, args.reader): await ask(
+                    config, dataset, data, llm, store, args.index_system, args.reader
+                )
+                for config in args.configs
+            }
+            section = (
+                f"qa-{dataset}"
+                + ("" if args.split == "all" else f"-{args.split}")
+                + ("" if args.reader == "short" else f"-{args.reader}")
+                + model_tag(llm.name)
+            )
+            write_section(
+                BENCH_MD,
+                section,
+                table(
+                    dataset,
+                    data,
+                    runs,
+                    results,
+                    llm.name,
+                    command,
+                    args.index_system,
+                    args.split,
+                    row_name(REFERENCE, args.reader),
+                ),
+            )
             print(f"wrote the {dataset} table to {BENCH_MD}", file=sys.stderr)
         finally:
             store.close()

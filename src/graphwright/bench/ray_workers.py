@@ -75,23 +75,34 @@ def measure(name: str, model: str, system_name: str, docs: list[Document]) -> di
         startup, results, seconds = on_ray(model, system_name, docs, workers, threads)
     else:
         startup, results, seconds = asyncio.run(local(model, system_name, docs, threads))
-    return {"name": name, "workers": workers, "threads": threads, "startup_seconds": round(startup, 1),
-            "seconds": round(seconds, 1), "documents": len(docs), "failed": sum(r.status != "ok" for r in results),
-            "completion_tokens": sum(r.usage.completion_tokens for r in results),
-            "triples": triples_by_document(results)}
+    return {
+        "name": name,
+        "workers": workers,
+        "threads": threads,
+        "startup_seconds": round(startup, 1),
+        "seconds": round(seconds, 1),
+        "documents": len(docs),
+        "failed": sum(r.status != "ok" for r in results),
+        "completion_tokens": sum(r.usage.completion_tokens for r in results),
+        "triples": triples_by_document(results),
+    }
 
 
 def table(rows: list[dict], model: str, system_name: str, command: str) -> str:
     lines = header(f"{system_name} on the local engine and on Ray, {rows[0]['documents']} documents", model, command)
-    lines += ["| configuration | start-up seconds (model, KB, Ray) | extraction seconds | documents per hour | "
-              "vs the local engine | completion tokens | documents with the local engine's triples | failed |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "| configuration | start-up seconds (model, KB, Ray) | extraction seconds | documents per hour | "
+        "vs the local engine | completion tokens | documents with the local engine's triples | failed |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     reference = rows[0]
     for r in rows:
         same = sum(r["triples"].get(doc) == triples for doc, triples in reference["triples"].items())
-        lines.append(f"| {r['name']} | {r['startup_seconds']:.1f} | {r['seconds']:.1f} | "
-                     f"{3600 * r['documents'] / r['seconds']:.0f} | {reference['seconds'] / r['seconds']:.2f}× | "
-                     f"{r['completion_tokens']:,} | {same} of {len(reference['triples'])} | {r['failed']} |")
+        lines.append(
+            f"| {r['name']} | {r['startup_seconds']:.1f} | {r['seconds']:.1f} | "
+            f"{3600 * r['documents'] / r['seconds']:.0f} | {reference['seconds'] / r['seconds']:.2f}× | "
+            f"{r['completion_tokens']:,} | {same} of {len(reference['triples'])} | {r['failed']} |"
+        )
     return "\n".join(lines)
 
 

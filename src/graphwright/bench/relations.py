@@ -53,9 +53,15 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
     memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
     if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
         learner = make_system("agentre.paper", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)})
-        replay = ReplayLLM(llm, LEDGER / f"re--warm-up-{dataset}.jsonl")  # a new machine rebuilds the memory without model time
-        counts = await warm_up(learner, learner.pool.samples[:args.warm_up], replay,
-                               on_progress=lambda i: print(f"warm-up {dataset}: {i}", file=sys.stderr, flush=True))
+        replay = ReplayLLM(
+            llm, LEDGER / f"re--warm-up-{dataset}.jsonl"
+        )  # a new machine rebuilds the memory without model time
+        counts = await warm_up(
+            learner,
+            learner.pool.samples[: args.warm_up],
+            replay,
+            on_progress=lambda i: print(f"warm-up {dataset}: {i}", file=sys.stderr, flush=True),
+        )
         print(f"warm-up {dataset}: {counts}", file=sys.stderr)
     results = []
     for name in args.configs:
@@ -64,24 +70,30 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
         if uses_memory(system_name, settings):
             settings["memory_dir"] = str(memory_dir)
         folder = RE_RUNS / f"{slug(name)}-{dataset}{split_suffix(args.split)}"
-        results.append((name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm,
-                                                 folder, sentences)))
+        results.append(
+            (name, *await run_config(f"{name} on {dataset}", system_name, settings, data, None, llm, folder, sentences))
+        )
     return results
 
 
 def table(dataset: str, results, model: str, command: str, sentences: str, warmed: int) -> str:
     lines = header(f"agentre on {sentences}{dataset} test sentences (strict micro scores)", model, command)
-    lines += [f"- memory: warmed on the first {warmed} train sentences; retrieval pool: the train split "
-              "(first 1,000); k = 5", "",
-              f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | pair F1 (relation ignored) | "
-              "error rate | LLM calls | prompt tokens | completion tokens | seconds |", "|---|" + "---|" * 11]
+    lines += [
+        f"- memory: warmed on the first {warmed} train sentences; retrieval pool: the train split (first 1,000); k = 5",
+        "",
+        f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | pair F1 (relation ignored) | "
+        "error rate | LLM calls | prompt tokens | completion tokens | seconds |",
+        "|---|" + "---|" * 11,
+    ]
     uncertainty = uncertainty_cells(results, "triples", REFERENCE)
     for (name, agg, _), (interval, difference) in zip(results, uncertainty):
         m, cost = agg["micro"], agg["per_document"]
         t = m["triples"]
-        lines.append(f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {interval} | {difference} | "
-                     f"{m['boundaries']['f1']:.3f} | {agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | "
-                     f"{cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |")
+        lines.append(
+            f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {interval} | {difference} | "
+            f"{m['boundaries']['f1']:.3f} | {agg['error_rate']:.2f} | {cost['llm_calls']:.2f} | "
+            f"{cost['prompt_tokens']:.0f} | {cost['completion_tokens']:.0f} | {cost['seconds']:.1f} |"
+        )
     lines += ["", "Per-sentence values are means over the sentences. " + uncertainty_note(REFERENCE)]
     return "\n".join(lines)
 
@@ -94,8 +106,7 @@ def main() -> None:
     args, command = config_args(parser, CONFIGS, "relations")
     os.chdir(ROOT)
     # the warm-up resumes, so only the first round learns
-    asyncio.run(run_in_rounds(args, command, "agentre", run_dataset,
-                              lambda *row: table(*row, warmed=args.warm_up)))
+    asyncio.run(run_in_rounds(args, command, "agentre", run_dataset, lambda *row: table(*row, warmed=args.warm_up)))
 
 
 if __name__ == "__main__":

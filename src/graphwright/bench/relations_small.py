@@ -40,19 +40,33 @@ def escalated(rows: list[dict]) -> float:
 
 
 def table(dataset: str, results, model: str, command: str, split: str) -> str:
-    lines = header(f"agentre's settings for small models on {items_title(dataset, split, len(results[0][2]))}{dataset} test sentences "
-                   "(strict micro scores, one set of first answers)", model, command)
-    lines += [f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | sentences with more calls | "
-              f"LLM calls | tokens | tokens vs {REFERENCE} |", "|---|" + "---|" * 9]
-    tokens = {name: sum(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in rows) / len(rows)
-              for name, _, rows in results}
+    lines = header(
+        f"agentre's settings for small models on {items_title(dataset, split, len(results[0][2]))}{dataset} test sentences "
+        "(strict micro scores, one set of first answers)",
+        model,
+        command,
+    )
+    lines += [
+        f"| configuration | P | R | F1 | F1 95% CI | ΔF1 vs {REFERENCE} (95% CI) | sentences with more calls | "
+        f"LLM calls | tokens | tokens vs {REFERENCE} |",
+        "|---|" + "---|" * 9,
+    ]
+    tokens = {
+        name: sum(r["usage"]["prompt_tokens"] + r["usage"]["completion_tokens"] for r in rows) / len(rows)
+        for name, _, rows in results
+    }
     for (name, agg, rows), (interval, difference) in zip(results, uncertainty_cells(results, "triples", REFERENCE)):
         t, cost = agg["micro"]["triples"], agg["per_document"]
-        lines.append(f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {interval} | {difference} | "
-                     f"{escalated(rows):.2f} | {cost['llm_calls']:.2f} | {tokens[name]:.0f} | "
-                     f"{tokens[name] / tokens[REFERENCE]:.2f} |")
-    lines += ["", "Calls and tokens are means per sentence; sentences with more calls: escalated, or a malformed answer "
-              "asked again. " + uncertainty_note(REFERENCE)]
+        lines.append(
+            f"| {name} | {t['precision']:.3f} | {t['recall']:.3f} | {t['f1']:.3f} | {interval} | {difference} | "
+            f"{escalated(rows):.2f} | {cost['llm_calls']:.2f} | {tokens[name]:.0f} | "
+            f"{tokens[name] / tokens[REFERENCE]:.2f} |"
+        )
+    lines += [
+        "",
+        "Calls and tokens are means per sentence; sentences with more calls: escalated, or a malformed answer "
+        "asked again. " + uncertainty_note(REFERENCE),
+    ]
     return "\n".join(lines)
 
 
@@ -65,9 +79,17 @@ async def main_async(args, command: str) -> None:
         results = []
         for name in args.configs:
             folder = RUNS / "re-small" / f"{slug(name)}-{dataset}{suffix}"
-            agg, rows = await run_config(f"{name} on {dataset}", "agentre.fewshot",
-                                         {**data.system_settings, **CONFIGS[name]}, data, None, llm, folder,
-                                         args.sentences, replay=replay)
+            agg, rows = await run_config(
+                f"{name} on {dataset}",
+                "agentre.fewshot",
+                {**data.system_settings, **CONFIGS[name]},
+                data,
+                None,
+                llm,
+                folder,
+                args.sentences,
+                replay=replay,
+            )
             results.append((name, agg, rows))
         write_section(BENCH_MD, f"re-small-{dataset}{suffix}", table(dataset, results, llm.name, command, args.split))
         print(f"wrote the re-small table of {dataset} to {BENCH_MD}", file=sys.stderr)

@@ -35,8 +35,15 @@ class RecordedOnly(LLM):
     def __init__(self, name: str):
         self.name = name
 
-    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None,
-                   adapter: str | None = None):
+    async def chat(
+        self,
+        messages,
+        *,
+        json_schema=None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        adapter: str | None = None,
+    ):
         raise LLMError("no recorded answer for this request: the system asked something the ledger's run did not")
 
 
@@ -54,18 +61,25 @@ async def replay(system: str, dataset: str, settings: dict, split: str, items: i
     answers = ReplayLLM(RecordedOnly(model), LEDGER / f"headline--answers-{dataset}-{split}.jsonl")
     settings = {**data.system_settings, **settings}
     with tempfile.TemporaryDirectory() as tmp:
-        info = RunInfo(system=system, dataset=data.name, model=model, kb=data.kb, limit=len(recorded),
-                       settings=settings)
+        info = RunInfo(
+            system=system, dataset=data.name, model=model, kb=data.kb, limit=len(recorded), settings=settings
+        )
         await run_eval(make_system(system, answers, kb, settings or None), data, kb, info, Path(tmp))
         now = {row["id"]: row for row in read_documents(Path(tmp))}
     differ = []
     for row in recorded:
         again = now.get(row["id"], {})
         if again.get("counts") != row["counts"]:
-            differ.append(f"{system} on {dataset} {row['id']}: ledger {row['counts']}, replayed "
-                          f"{again.get('counts')} {again.get('reason') or ''}".rstrip())
-    print(f"{system} on {dataset} {split}: {len(recorded) - len(differ)} of {len(recorded)} items replay the "
-          "ledger's counts", file=sys.stderr, flush=True)
+            differ.append(
+                f"{system} on {dataset} {row['id']}: ledger {row['counts']}, replayed "
+                f"{again.get('counts')} {again.get('reason') or ''}".rstrip()
+            )
+    print(
+        f"{system} on {dataset} {split}: {len(recorded) - len(differ)} of {len(recorded)} items replay the "
+        "ledger's counts",
+        file=sys.stderr,
+        flush=True,
+    )
     return differ
 
 

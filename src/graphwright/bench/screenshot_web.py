@@ -38,12 +38,16 @@ def main() -> None:
                 if args.page == "/graph":
                     while not page.evaluate("() => Boolean(window.gwGraph && window.gwGraph.edges().length)"):
                         page.wait_for_timeout(100)
-                    page.evaluate("() => { window.gwGraph.edges().max(e => e.data('support').length).ele.select().emit('tap'); }")
+                    page.evaluate(
+                        "() => { window.gwGraph.edges().max(e => e.data('support').length).ele.select().emit('tap'); }"
+                    )
                 for n, question in enumerate(args.ask, 1):  # each answered before the next is sent
                     page.fill("#question", question)
                     page.click("#send")
-                    done = (f"() => document.querySelectorAll('#turns .turn').length === {n} && "
-                            "!document.getElementById('send').disabled")
+                    done = (
+                        f"() => document.querySelectorAll('#turns .turn').length === {n} && "
+                        "!document.getElementById('send').disabled"
+                    )
                     while not page.evaluate(done):  # polled: the page's CSP forbids wait_for_function's eval
                         page.wait_for_timeout(500)
                 page.evaluate(PAINTED)

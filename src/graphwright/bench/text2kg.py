@@ -61,13 +61,18 @@ def pool_file(ontology, kind: str) -> Path:
     if kind in ("unscored", "both"):
         found, overlapping = unscored_pool(ontology.id, scored)
         samples += found
-        print(f"{ontology.id}: {len(found)} unscored ground-truth sentences, {overlapping} left out as stating a "
-              f"scored fact", file=sys.stderr)
+        print(
+            f"{ontology.id}: {len(found)} unscored ground-truth sentences, {overlapping} left out as stating a "
+            f"scored fact",
+            file=sys.stderr,
+        )
     if kind in ("train", "both"):
         found, overlapping = train_pool(ontology, load_sentences(ontology.id, 0, scored))
         samples += found
-        print(f"{ontology.id}: {len(found)} WebNLG train sentences, {overlapping} left out as stating a scored "
-              f"fact", file=sys.stderr)
+        print(
+            f"{ontology.id}: {len(found)} WebNLG train sentences, {overlapping} left out as stating a scored fact",
+            file=sys.stderr,
+        )
     path = TEXT2KG_RUNS / "pools" / f"{ontology.id}-{kind}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in samples), encoding="utf-8")
@@ -82,8 +87,11 @@ async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str
     # a variant that only renames the run (a later run of the same settings) replays the same answers
     answers = f"{system_name}{'-' + variant[0] if variant[1] else ''}-{slug(llm.name).replace(':', '_')}"
     replay = ReplayLLM(llm, LEDGER / f"text2kg--answers-{answers}.jsonl")
-    settings = {"schema_file": str(schema_file), **({"outside_schema": "drop"} if system_name == "facts" else {}),
-                **variant[1]}
+    settings = {
+        "schema_file": str(schema_file),
+        **({"outside_schema": "drop"} if system_name == "facts" else {}),
+        **variant[1],
+    }
     pool = settings.pop("pool", None)
     if pool:
         if pool not in POOLS:
@@ -92,14 +100,22 @@ async def run_ontology(ontology_id: str, split: str, llm, kb, variant, name: str
     system = make_system(system_name, replay, kb, settings)
     sentences = load_sentences(ontology_id, *SPLITS[split])
     run_file = TEXT2KG_RUNS / name / f"{ontology_id}.jsonl"
-    found = await results_resumed(system, [Document(id=s.id, text=s.text) for s in sentences], run_file,
-                                  f"{name} {ontology_id}")
+    found = await results_resumed(
+        system, [Document(id=s.id, text=s.text) for s in sentences], run_file, f"{name} {ontology_id}"
+    )
     produced_by(name).record(r.document_id for r in found)
     scored = []
     for sentence, result in zip(sentences, found):
         written = benchmark_triples(result)
-        scored.append((sentence, result, written, score_sentence(sentence, written, ontology),
-                       score_sentence(sentence, answered(result), ontology)))
+        scored.append(
+            (
+                sentence,
+                result,
+                written,
+                score_sentence(sentence, written, ontology),
+                score_sentence(sentence, answered(result), ontology),
+            )
+        )
     return scored
 
 
@@ -126,45 +142,72 @@ def save_ledger(name: str, by_ontology: dict[str, list[Scored]], settings: dict)
     for scored in by_ontology.values():
         for sentence, result, _, score, _ in scored:
             counts = {k: v for k, v in vars(score).items() if k != "missed"}
-            rows.append({"id": sentence.id, "status": result.status, "reason": result.reason, "counts": counts,
-                         "usage": result.usage.model_dump(), "mapping": result.extra.get("mapping"),
-                         "dropped": result.extra.get("dropped"), "produced_by": produced.commits.get(sentence.id)})
-    saved = {"run": {"name": name, "commit": commit(), "outputs_from": produced.summary(),
-                     "settings": settings}, "documents": rows}
+            rows.append(
+                {
+                    "id": sentence.id,
+                    "status": result.status,
+                    "reason": result.reason,
+                    "counts": counts,
+                    "usage": result.usage.model_dump(),
+                    "mapping": result.extra.get("mapping"),
+                    "dropped": result.extra.get("dropped"),
+                    "produced_by": produced.commits.get(sentence.id),
+                }
+            )
+    saved = {
+        "run": {"name": name, "commit": commit(), "outputs_from": produced.summary(), "settings": settings},
+        "documents": rows,
+    }
     LEDGER.mkdir(parents=True, exist_ok=True)
-    (LEDGER / f"text2kg--{name}.json").write_text(json.dumps(saved, indent=1, ensure_ascii=False) + "\n",
-                                                  encoding="utf-8")
+    (LEDGER / f"text2kg--{name}.json").write_text(
+        json.dumps(saved, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 def table(by_ontology: dict[str, list[Scored]], written: bool = True) -> list[str]:
     """The per-ontology table; with ``written``, the model's answer as written beside (facts' extract step)."""
     heads = ["P", "R", "F1", "ontology conformance", "subject halluc.", "relation halluc.", "object halluc."]
-    lines = [f"| ontology | sentences | {' | '.join(heads)} | triples written | calls / sentence | "
-             f"tokens / sentence | model s / sentence |", "|---" * (len(heads) + 6) + "|"]
+    lines = [
+        f"| ontology | sentences | {' | '.join(heads)} | triples written | calls / sentence | "
+        f"tokens / sentence | model s / sentence |",
+        "|---" * (len(heads) + 6) + "|",
+    ]
     means = []
     for ontology_id, scored in by_ontology.items():
         mean = averaged([s[3] for s in scored])
         means.append(mean)
         usage = [s[1].usage for s in scored]
-        lines.append(f"| {ontology_id} | {len(scored)} | " + " | ".join(f"{mean[m]:.2f}" for m in METRICS)
-                     + f" | {sum(s[3].written for s in scored)} | {sum(u.llm_calls for u in usage) / len(usage):.1f}"
-                     f" | {sum(u.prompt_tokens + u.completion_tokens for u in usage) / len(usage):,.0f}"
-                     f" | {sum(u.prompt_seconds + u.generation_seconds for u in usage) / len(usage):.1f} |")
+        lines.append(
+            f"| {ontology_id} | {len(scored)} | "
+            + " | ".join(f"{mean[m]:.2f}" for m in METRICS)
+            + f" | {sum(s[3].written for s in scored)} | {sum(u.llm_calls for u in usage) / len(usage):.1f}"
+            f" | {sum(u.prompt_tokens + u.completion_tokens for u in usage) / len(usage):,.0f}"
+            f" | {sum(u.prompt_seconds + u.generation_seconds for u in usage) / len(usage):.1f} |"
+        )
     overall = {m: sum(mean[m] for mean in means) / len(means) for m in METRICS}
-    lines.append(f"| **average of {len(means)} ontologies** | {sum(len(s) for s in by_ontology.values())} | "
-                 + " | ".join(f"**{overall[m]:.2f}**" for m in METRICS) + " | | | | |")
+    lines.append(
+        f"| **average of {len(means)} ontologies** | {sum(len(s) for s in by_ontology.values())} | "
+        + " | ".join(f"**{overall[m]:.2f}**" for m in METRICS)
+        + " | | | | |"
+    )
     if not written:
         return lines
     raw = [averaged([s[4] for s in scored]) for scored in by_ontology.values()]
     raw_overall = {m: sum(mean[m] for mean in raw) / len(raw) for m in METRICS}
-    lines.append("| the model's answer as written (same calls) | | "
-                 + " | ".join(f"{raw_overall[m]:.2f}" for m in METRICS) + " | | | | |")
+    lines.append(
+        "| the model's answer as written (same calls) | | "
+        + " | ".join(f"{raw_overall[m]:.2f}" for m in METRICS)
+        + " | | | | |"
+    )
     pipeline = [s[3].f1 for scored in by_ontology.values() for s in scored]
     written = [s[4].f1 for scored in by_ontology.values() for s in scored]
     low, high = mean_difference_interval(pipeline, written)
-    lines += ["", f"F1 of facts against the model's answer as written, mean over sentences: "
-                  f"{(sum(pipeline) - sum(written)) / len(pipeline):+.3f} (95% paired bootstrap interval "
-                  f"{low:+.3f} to {high:+.3f})"]
+    lines += [
+        "",
+        f"F1 of facts against the model's answer as written, mean over sentences: "
+        f"{(sum(pipeline) - sum(written)) / len(pipeline):+.3f} (95% paired bootstrap interval "
+        f"{low:+.3f} to {high:+.3f})",
+    ]
     return lines
 
 
@@ -182,8 +225,10 @@ def listing(name: str, by_ontology: dict[str, list[Scored]]) -> str:
 async def run(args) -> str:
     kb = open_kb("default")
     llm = make_llm(args.model, cache=not args.no_cache)
-    name = (f"{args.system}{'-' + args.variant[0] if args.variant[0] else ''}-{args.split}-"
-            f"{slug(llm.name).replace(':', '_')}")
+    name = (
+        f"{args.system}{'-' + args.variant[0] if args.variant[0] else ''}-{args.split}-"
+        f"{slug(llm.name).replace(':', '_')}"
+    )
     ontologies = args.ontologies or ontology_ids()
     by_ontology = {o: await run_ontology(o, args.split, llm, kb, args.variant, name, args.system) for o in ontologies}
     by_ontology = {o: scored for o, scored in by_ontology.items() if scored}  # ont_12 has 19 sentences: no dev
@@ -192,18 +237,29 @@ async def run(args) -> str:
     (TEXT2KG_RUNS / f"{name}.md").write_text(listing(name, by_ontology), encoding="utf-8")
     first, count = SPLITS[args.split]
     settings = "".join(f", {k}={v}" for k, v in args.variant[1].items())
-    body = header(f"Text2KGBench DBpedia-WebNLG, {args.split} split (sentences {first + 1}-{first + count} of each "
-                  f"ontology){settings}", llm.name, args.command)
-    described = ("facts with the ontology as its schema (outside_schema=drop)" if args.system == "facts"
-                 else f"{args.system} with the ontology as its schema")
-    pooled = {"train": " The pool: the ontology's WebNLG train sentences (CasRel's copy, detokenised)",
-              "unscored": " The pool: the ontology's ground-truth sentences after the 25 scored ones",
-              "both": " The pool: the ontology's ground-truth sentences after the 25 scored ones and its WebNLG "
-                      "train sentences (CasRel's copy, detokenised)"}.get(args.variant[1].get("pool"), "")
+    body = header(
+        f"Text2KGBench DBpedia-WebNLG, {args.split} split (sentences {first + 1}-{first + count} of each "
+        f"ontology){settings}",
+        llm.name,
+        args.command,
+    )
+    described = (
+        "facts with the ontology as its schema (outside_schema=drop)"
+        if args.system == "facts"
+        else f"{args.system} with the ontology as its schema"
+    )
+    pooled = {
+        "train": " The pool: the ontology's WebNLG train sentences (CasRel's copy, detokenised)",
+        "unscored": " The pool: the ontology's ground-truth sentences after the 25 scored ones",
+        "both": " The pool: the ontology's ground-truth sentences after the 25 scored ones and its WebNLG "
+        "train sentences (CasRel's copy, detokenised)",
+    }.get(args.variant[1].get("pool"), "")
     pooled += ", less those stating a fact of a scored sentence." if pooled else ""
-    body += [f"- system: {described}.{pooled} Code: scored at {commit()}, "
-             f"outputs produced at {produced_by(name).summary()}",
-             f"- anchor: {ANCHOR}", ""]
+    body += [
+        f"- system: {described}.{pooled} Code: scored at {commit()}, outputs produced at {produced_by(name).summary()}",
+        f"- anchor: {ANCHOR}",
+        "",
+    ]
     return "\n".join(body + table(by_ontology, written=args.system == "facts"))
 
 
@@ -211,14 +267,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=tuple(SPLITS), default="dev")
     parser.add_argument("--system", default="facts", choices=("facts", "agentre"))
-    parser.add_argument("--ontologies", default=None, type=lambda s: s.split(","),
-                        help="comma-separated ontology ids (ont_1_university,...); default all 19")
-    model_options(parser, "name:key=value+key=value: the system's settings, with their own runs and ledger; "
-                  "pool=train|unscored|both gives it labelled sentences of the ontology as pool_file")
+    parser.add_argument(
+        "--ontologies",
+        default=None,
+        type=lambda s: s.split(","),
+        help="comma-separated ontology ids (ont_1_university,...); default all 19",
+    )
+    model_options(
+        parser,
+        "name:key=value+key=value: the system's settings, with their own runs and ledger; "
+        "pool=train|unscored|both gives it labelled sentences of the ontology as pool_file",
+    )
     args = parser.parse_args()
     args.command = "python -m graphwright.bench.text2kg " + " ".join(sys.argv[1:])
-    section = (f"text2kg-{args.split}" + ("" if args.system == "facts" else f"-{args.system}")
-               + (f"-{args.variant[0]}" if args.variant[0] else ""))
+    section = (
+        f"text2kg-{args.split}"
+        + ("" if args.system == "facts" else f"-{args.system}")
+        + (f"-{args.variant[0]}" if args.variant[0] else "")
+    )
     body = asyncio.run(run(args))
     if args.ontologies:  # a partial run is for looking at, not for the table
         print(body)

@@ -60,30 +60,42 @@ async def measure(name: str, model: str, system_name: str, docs: list[Document],
         results, seconds = await extract_all(make_system(system_name, llm, kb, None), docs, concurrency)
     finally:
         await llm.aclose()
-    return {"name": name, "concurrency": concurrency, "options": options, "seconds": round(seconds, 1),
-            "documents": len(docs), "failed": sum(r.status != "ok" for r in results),
-            "prompt_tokens": sum(r.usage.prompt_tokens for r in results),
-            "completion_tokens": sum(r.usage.completion_tokens for r in results),
-            "generation_seconds": round(sum(r.usage.generation_seconds for r in results), 1),
-            "triples": triples_by_document(results)}
+    return {
+        "name": name,
+        "concurrency": concurrency,
+        "options": options,
+        "seconds": round(seconds, 1),
+        "documents": len(docs),
+        "failed": sum(r.status != "ok" for r in results),
+        "prompt_tokens": sum(r.usage.prompt_tokens for r in results),
+        "completion_tokens": sum(r.usage.completion_tokens for r in results),
+        "generation_seconds": round(sum(r.usage.generation_seconds for r in results), 1),
+        "triples": triples_by_document(results),
+    }
 
 
 def triples_by_document(results) -> dict[str, list[str]]:
     """Each document's triples as sorted strings: what two configurations are compared on."""
-    return {r.document_id: sorted(f"{t.subject.value} {t.predicate.value} {t.object.value}" for t in r.triples)
-            for r in results}
+    return {
+        r.document_id: sorted(f"{t.subject.value} {t.predicate.value} {t.object.value}" for t in r.triples)
+        for r in results
+    }
 
 
 def table(rows: list[dict], model: str, system_name: str, command: str) -> str:
     lines = header(f"{system_name} throughput on the {rows[0]['documents']} made-up texts", model, command)
-    lines += ["| configuration | documents at once | wall seconds | documents per hour | completion tokens | "
-              "generation seconds (summed over calls) | texts with the 1-slot triples | failed |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "| configuration | documents at once | wall seconds | documents per hour | completion tokens | "
+        "generation seconds (summed over calls) | texts with the 1-slot triples | failed |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     reference = rows[0]["triples"]
     for r in rows:
         same = sum(r["triples"].get(doc) == triples for doc, triples in reference.items())
-        lines.append(f"| {r['name']} | {r['concurrency']} | {r['seconds']:.1f} | {3600 * r['documents'] / r['seconds']:.0f} | "
-                     f"{r['completion_tokens']:,} | {r['generation_seconds']:.1f} | {same} of {len(reference)} | {r['failed']} |")
+        lines.append(
+            f"| {r['name']} | {r['concurrency']} | {r['seconds']:.1f} | {3600 * r['documents'] / r['seconds']:.0f} | "
+            f"{r['completion_tokens']:,} | {r['generation_seconds']:.1f} | {same} of {len(reference)} | {r['failed']} |"
+        )
     return "\n".join(lines)
 
 
@@ -108,8 +120,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--system", default="cie.network")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
-    parser.add_argument("--configs", default=list(CONFIGS), type=lambda s: s.split(";"),
-                        help="semicolon-separated names; the first is the reference")
+    parser.add_argument(
+        "--configs",
+        default=list(CONFIGS),
+        type=lambda s: s.split(";"),
+        help="semicolon-separated names; the first is the reference",
+    )
     args = parser.parse_args()
     asyncio.run(main_async(args, "python -m graphwright.bench.throughput"))
 

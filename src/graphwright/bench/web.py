@@ -29,26 +29,81 @@ from graphwright.web.app import create_app
 from graphwright.web.graph_view import Filters, GraphIndex
 from graphwright.web.state import ServeConfig
 
-FIRST = ["Ada", "Björn", "Chiara", "Dmitri", "Elif", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kaito", "Lena",
-         "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tamar"]
-LAST = ["Quist", "Lindqvist", "Okafor", "Brandt", "Moreau", "Haddad", "Novak", "Sato", "Varga", "Ekström",
-        "Costa", "Weiss", "Ibsen", "Kowalski", "Duarte", "Nyberg", "Aalto", "Rinaldi", "Sherwood", "Tanaka"]
+FIRST = [
+    "Ada",
+    "Björn",
+    "Chiara",
+    "Dmitri",
+    "Elif",
+    "Farah",
+    "Goran",
+    "Hana",
+    "Ines",
+    "Jonas",
+    "Kaito",
+    "Lena",
+    "Mateo",
+    "Nadia",
+    "Oskar",
+    "Priya",
+    "Quentin",
+    "Rosa",
+    "Sven",
+    "Tamar",
+]
+LAST = [
+    "Quist",
+    "Lindqvist",
+    "Okafor",
+    "Brandt",
+    "Moreau",
+    "Haddad",
+    "Novak",
+    "Sato",
+    "Varga",
+    "Ekström",
+    "Costa",
+    "Weiss",
+    "Ibsen",
+    "Kowalski",
+    "Duarte",
+    "Nyberg",
+    "Aalto",
+    "Rinaldi",
+    "Sherwood",
+    "Tanaka",
+]
 FIRMS = ["Robotics", "Shipping", "Bioworks", "Analytics", "Foods", "Textiles", "Energy", "Optics", "Press", "Labs"]
 PLACES = ["Uppsala", "Bergen", "Tampere", "Ghent", "Porto", "Graz", "Lyon", "Brno", "Aarhus", "Split"]
-RELATIONS = {"works for": ("person", "firm"), "founded": ("person", "firm"), "lives in": ("person", "place"),
-             "based in": ("firm", "place"), "supplies": ("firm", "firm"), "knows": ("person", "person")}
+RELATIONS = {
+    "works for": ("person", "firm"),
+    "founded": ("person", "firm"),
+    "lives in": ("person", "place"),
+    "based in": ("firm", "place"),
+    "supplies": ("firm", "firm"),
+    "knows": ("person", "person"),
+}
 UNLINKED = "https://graphwright.dev/entity/"  # graphwright.kb.namespaces.UNLINKED: not in the KB
 SCHEMA = "https://graphwright.dev/schema/bench/"
 PAINTED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def made_up_graph(edges: int, per_document: int, seed: int = 0) -> list[tuple[Document, ExtractionResult]]:
     rng = random.Random(seed)
-    names = {"person": [f"{first} {last}" for first in FIRST for last in LAST],
-             "firm": [f"{last} {firm}" for last in LAST for firm in FIRMS],
-             "place": PLACES + [f"{p} {d}" for p in PLACES for d in ("North", "South", "Harbour")]}
+    names = {
+        "person": [f"{first} {last}" for first in FIRST for last in LAST],
+        "firm": [f"{last} {firm}" for last in LAST for firm in FIRMS],
+        "place": PLACES + [f"{p} {d}" for p in PLACES for d in ("North", "South", "Harbour")],
+    }
     seen: set[tuple[str, str, str]] = set()
     while len(seen) < edges:
         relation = rng.choice(list(RELATIONS))
@@ -59,21 +114,27 @@ def made_up_graph(edges: int, per_document: int, seed: int = 0) -> list[tuple[Do
     rng.shuffle(facts)
     out = []
     for start in range(0, len(facts), per_document):
-        chunk = facts[start:start + per_document]
+        chunk = facts[start : start + per_document]
         text = " ".join(f"{h} {r} {t}." for h, r, t in chunk)
         document = Document(text=text, source=f"made-up-{start // per_document:05d}.txt")
         result = ExtractionResult(document_id=document.id, system="bench")
         for h, r, t in chunk:
             sentence = f"{h} {r} {t}."
             evidence = document.find(sentence)
-            result.triples.append(Triple(
-                subject=Term.iri(UNLINKED + h.replace(" ", "_"), label=h, surface=h),
-                predicate=Term.iri(SCHEMA + r.replace(" ", "_"), label=r, surface=r),
-                object=Term.iri(UNLINKED + t.replace(" ", "_"), label=t, surface=t),
-                provenance=Provenance(evidence=evidence, system="bench", agent="made-up",
-                                      confidence=round(rng.uniform(0.3, 1.0), 2))))
-        result.entities = [Entity(iri=UNLINKED + n.replace(" ", "_"), label=n)
-                           for n in sorted({x for h, _, t in chunk for x in (h, t)})]
+            result.triples.append(
+                Triple(
+                    subject=Term.iri(UNLINKED + h.replace(" ", "_"), label=h, surface=h),
+                    predicate=Term.iri(SCHEMA + r.replace(" ", "_"), label=r, surface=r),
+                    object=Term.iri(UNLINKED + t.replace(" ", "_"), label=t, surface=t),
+                    provenance=Provenance(
+                        evidence=evidence, system="bench", agent="made-up", confidence=round(rng.uniform(0.3, 1.0), 2)
+                    ),
+                )
+            )
+        result.entities = [
+            Entity(iri=UNLINKED + n.replace(" ", "_"), label=n)
+            for n in sorted({x for h, _, t in chunk for x in (h, t)})
+        ]
         out.append((document, result))
     return out
 
@@ -128,7 +189,9 @@ def browser_rows(url: str, limits: list[int], edges: int) -> list[tuple[str, flo
         started = time.perf_counter()
         page.goto(url + "/graph")
         wait_edges(page, min(300, edges))
-        rows.append(("open /graph on a started server, 300 edges drawn (facets, query, layout)", time.perf_counter() - started))
+        rows.append(
+            ("open /graph on a started server, 300 edges drawn (facets, query, layout)", time.perf_counter() - started)
+        )
         for limit in limits:
             started = time.perf_counter()
             page.select_option("#limit", str(limit))
@@ -160,17 +223,24 @@ def main() -> None:
             changes: list[tuple[str, str]] = []
             index = GraphIndex(store, changes)
             data, cold = timed(lambda: index.data(0))
-            server_rows = [(f"read the whole graph ({len(data['nodes']):,} nodes, {len(data['edges']):,} edges), "
-                            "once, in the background as the server starts", cold)]
+            server_rows = [
+                (
+                    f"read the whole graph ({len(data['nodes']):,} nodes, {len(data['edges']):,} edges), "
+                    "once, in the background as the server starts",
+                    cold,
+                )
+            ]
             document, result = runs[0]
             store.add_result(document, result)  # a job stores a document: the index reads that run again
             changes.append((document.id, result.system))
             _, seconds = timed(lambda: index.data(1))
             server_rows.append(("take in one newly stored document", seconds))
-            for label, filters in (("best 300 edges, no filter", Filters()),
-                                   ("best 300 edges matching a search", Filters(search="lindqvist")),
-                                   ("best 300 edges of one document", Filters(document=runs[0][0].id)),
-                                   ("best 300 edges with confidence >= 0.9", Filters(min_confidence=0.9))):
+            for label, filters in (
+                ("best 300 edges, no filter", Filters()),
+                ("best 300 edges matching a search", Filters(search="lindqvist")),
+                ("best 300 edges of one document", Filters(document=runs[0][0].id)),
+                ("best 300 edges with confidence >= 0.9", Filters(min_confidence=0.9)),
+            ):
                 _, seconds = timed(lambda f=filters: index.select(0, f, 300), repeat=5)
                 server_rows.append((label, seconds))
             hub = max(data["adjacent"], key=lambda n: len(data["adjacent"][n]))
@@ -190,8 +260,11 @@ def main() -> None:
     lines += ["| step | seconds |", "|---|---|"]
     lines += [f"| server: {label} | {seconds:.3f} |" for label, seconds in server_rows]
     lines += [f"| Chromium: {label} | {seconds:.2f} |" for label, seconds in page_rows]
-    lines += ["", f"The answer for 300 edges is {payload / 1024:.0f} KiB of JSON. Server rows are the best of 5 "
-              "(the first read once); browser rows include the server's answer."]
+    lines += [
+        "",
+        f"The answer for 300 edges is {payload / 1024:.0f} KiB of JSON. Server rows are the best of 5 "
+        "(the first read once); browser rows include the server's answer.",
+    ]
     body = "\n".join(lines)
     print(body)
     if not args.no_write:

@@ -8,7 +8,9 @@ from graphwright.cli.common import STATE
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Knowledge graphs from text with LLM agents.")
 kb_app = typer.Typer(no_args_is_help=True, help="Build and search knowledge bases.")
-graph_app = typer.Typer(no_args_is_help=True, help="Export, view and query stored graphs; grow one graph over documents.")
+graph_app = typer.Typer(
+    no_args_is_help=True, help="Export, view and query stored graphs; grow one graph over documents."
+)
 eval_app = typer.Typer(no_args_is_help=True, help="Evaluate systems on gold data and compare runs.")
 app.add_typer(kb_app, name="kb")
 app.add_typer(graph_app, name="graph")
@@ -24,7 +26,5 @@ def _options(debug: bool = typer.Option(False, "--debug", help="Show tracebacks.
     STATE["debug"] = debug
 
 
-
 def main() -> None:
     app()
-

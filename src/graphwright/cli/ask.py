@@ -44,33 +44,54 @@ def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = Non
     for s in result.citations:
         typer.echo(f"  [{s.id}] {s.text}" + (f"  [{where(s)}]" if s.documents else ""))
     if not result.supported:
-        typer.echo("  (not supported by the graph: the answer cites nothing retrieved, so it is the model's guess)"
-                   if result.sources else "  (the graph holds nothing about the question: the answer is the model's guess)")
+        typer.echo(
+            "  (not supported by the graph: the answer cites nothing retrieved, so it is the model's guess)"
+            if result.sources
+            else "  (the graph holds nothing about the question: the answer is the model's guess)"
+        )
 
 
 @app.command()
 def ask(
     question: str = typer.Argument(..., help="The question, in words."),
     store: Path = typer.Option(Path("out/store"), "--store", help="Graph store directory (from `extract`)."),
-    mode: str = typer.Option("local", "--mode", help="local: the facts around the question's entities; passages: "
-                             "the passages a walk from the closest facts settles on, with those facts; global: "
-                             "summaries of the graph's communities, for questions about the whole corpus."),
+    mode: str = typer.Option(
+        "local",
+        "--mode",
+        help="local: the facts around the question's entities; passages: "
+        "the passages a walk from the closest facts settles on, with those facts; global: "
+        "summaries of the graph's communities, for questions about the whole corpus.",
+    ),
     model: str | None = MODEL,
     base_url: str | None = BASE_URL,
     api_key: str | None = API_KEY,
-    kb: str = typer.Option("default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."),
+    kb: str = typer.Option(
+        "default", "--kb", help="The KB the question's names are also looked up in; 'none' for none."
+    ),
     system: list[str] = typer.Option([], "--system", "-s", help="Only the graphs of this system (repeatable)."),
     document: list[str] = typer.Option([], "--doc", help="Only the graphs of this document (repeatable)."),
-    grown: bool = typer.Option(False, "--grown", help="Ask the graph grown over the documents (`graph merge`: one "
-                               "node per entity across them; staged edges included) instead of each document's."),
+    grown: bool = typer.Option(
+        False,
+        "--grown",
+        help="Ask the graph grown over the documents (`graph merge`: one "
+        "node per entity across them; staged edges included) instead of each document's.",
+    ),
     hops: int = typer.Option(3, "--hops", min=1, max=5, help="How far from the question's entities to look."),
     max_facts: int = typer.Option(15, "--max-facts", min=1, help="Facts given to the model."),
     show_subgraph: bool = typer.Option(False, "--show-subgraph", help="Print the seed nodes and what was retrieved."),
-    guess: bool = typer.Option(False, "--guess", help="Let the model answer even when nothing retrieved mentions "
-                               "what the question asks about (its answer is then labelled a guess)."),
-    reader: str = typer.Option("short", "--reader", help="short: the model answers at once; notes: it first notes "
-                               "the facts the answer needs (better on the benchmarks' dev questions, not on their test "
-                               "questions; about 1.5 times the time)."),
+    guess: bool = typer.Option(
+        False,
+        "--guess",
+        help="Let the model answer even when nothing retrieved mentions "
+        "what the question asks about (its answer is then labelled a guess).",
+    ),
+    reader: str = typer.Option(
+        "short",
+        "--reader",
+        help="short: the model answers at once; notes: it first notes "
+        "the facts the answer needs (better on the benchmarks' dev questions, not on their test "
+        "questions; about 1.5 times the time).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="The answer, citations, sources and usage as one JSON object."),
     no_cache: bool = NO_CACHE,
 ) -> None:
@@ -95,13 +116,22 @@ def ask(
                 stored = {row["document_id"] for row in graph_store.documents(document)}
                 if unknown := [d for d in document if d not in stored]:
                     held = sorted({row["document_id"] for row in graph_store.documents()})
-                    raise UserError(f"no document {unknown[0]!r} in {store}; it holds {len(held)}, e.g. "
-                                    f"{', '.join(held[:3]) or 'none'}")
+                    raise UserError(
+                        f"no document {unknown[0]!r} in {store}; it holds {len(held)}, e.g. "
+                        f"{', '.join(held[:3]) or 'none'}"
+                    )
             llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache)
-            qa = GraphQA(graph_store, llm, None if kb == "none" else open_kb(kb), systems=system or None,
-                         grown=grown, hops=hops, max_facts=max_facts, reader=reader,
-                         on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False,
-                                                                            highlight=False))
+            qa = GraphQA(
+                graph_store,
+                llm,
+                None if kb == "none" else open_kb(kb),
+                systems=system or None,
+                grown=grown,
+                hops=hops,
+                max_facts=max_facts,
+                reader=reader,
+                on_summary=lambda line: Console(stderr=True).print(f"community {line}", markup=False, highlight=False),
+            )
             result = run_and_close(llm, qa.ask(question, mode=mode, documents=document or None, guess=guess))
             names = graph_store.sources({d for source in result.sources for d in source.documents})
     except GraphwrightError as exc:

@@ -33,6 +33,7 @@ def run_and_close(closes, work):
     """Run ``work`` and close ``closes`` (the model, the Ray engine's workers, a Run) in one event loop: an HTTP client's
     pooled connections belong to the loop that opened them, and closing them from a second
     ``asyncio.run`` fails ("Event loop is closed") once the first loop is gone."""
+
     async def both():
         try:
             return await work
@@ -63,12 +64,17 @@ def read_settings(pairs: list[str], config: Path | None = None) -> dict:
 
 
 def progress_bar() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=False)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
 
 
 def slug(text: str) -> str:
     import re
 
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
-

@@ -40,8 +40,11 @@ def _apply(store: Path, edit) -> None:
 
 
 @edit_app.command("merge")
-def merge(source: str = typer.Argument(..., help="The entity IRI that goes."),
-          target: str = typer.Argument(..., help="The entity IRI it becomes."), store: Path = STORE) -> None:
+def merge(
+    source: str = typer.Argument(..., help="The entity IRI that goes."),
+    target: str = typer.Argument(..., help="The entity IRI it becomes."),
+    store: Path = STORE,
+) -> None:
     """Merge one entity into another in every document's graph (two names of one thing)."""
     from graphwright.curation import Edit
 
@@ -49,8 +52,9 @@ def merge(source: str = typer.Argument(..., help="The entity IRI that goes."),
 
 
 @edit_app.command("rename")
-def rename(node: str = typer.Argument(..., help="The entity IRI."), label: str = typer.Argument(...),
-           store: Path = STORE) -> None:
+def rename(
+    node: str = typer.Argument(..., help="The entity IRI."), label: str = typer.Argument(...), store: Path = STORE
+) -> None:
     """Give an entity another name in every document's graph."""
     from graphwright.curation import Edit
 
@@ -58,8 +62,12 @@ def rename(node: str = typer.Argument(..., help="The entity IRI."), label: str =
 
 
 @edit_app.command("remove")
-def remove(subject: str, predicate: str, object: str = typer.Argument(..., help="An IRI, or a literal's value."),
-           store: Path = STORE) -> None:
+def remove(
+    subject: str,
+    predicate: str,
+    object: str = typer.Argument(..., help="An IRI, or a literal's value."),
+    store: Path = STORE,
+) -> None:
     """Remove a wrong fact; it stays removed when its document is extracted again."""
     from graphwright.curation import Edit
 

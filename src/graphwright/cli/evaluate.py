@@ -27,7 +27,9 @@ from graphwright.errors import GraphwrightError, UserError
 @eval_app.command("run")
 def eval_run(
     system: str = typer.Option(..., "--system", "-s", help="System to evaluate (see `graphwright systems`)."),
-    dataset: str = typer.Option(..., "--dataset", "-d", help="A dataset (`graphwright eval datasets`) or a gold JSONL file."),
+    dataset: str = typer.Option(
+        ..., "--dataset", "-d", help="A dataset (`graphwright eval datasets`) or a gold JSONL file."
+    ),
     limit: int | None = typer.Option(None, "--limit", "-n", min=1, help="Only the first N documents."),
     model: str | None = MODEL,
     base_url: str | None = BASE_URL,
@@ -36,8 +38,9 @@ def eval_run(
     out: Path | None = typer.Option(None, "--out", help="Run folder (default runs/<system>-<dataset>-<model>)."),
     no_cache: bool = NO_CACHE,
     option: list[str] = typer.Option([], "--set", help="System setting KEY=VALUE (repeatable)."),
-    config: Path | None = typer.Option(None, "--config", help="System configuration file (YAML/JSON settings); "
-                                          "--set overrides it."),
+    config: Path | None = typer.Option(
+        None, "--config", help="System configuration file (YAML/JSON settings); --set overrides it."
+    ),
     engine: str = typer.Option("local", "--engine", help="local, or ray: the documents spread over Ray workers."),
     address: str | None = typer.Option(None, "--address", help="With --engine ray: the Ray cluster to join."),
     workers: int = typer.Option(2, "--workers", min=1, help="With --engine ray: how many workers."),
@@ -63,15 +66,36 @@ def eval_run(
         kb_name = kb or data.kb
         knowledge = open_kb(kb_name)  # the scorer reads it, whichever engine runs the system
         settings = with_dataset(system, read_settings(option, config), data.system_settings)
-        info = RunInfo(system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings)
+        info = RunInfo(
+            system=system, dataset=data.name, model=llm.name, kb=str(kb_name), limit=limit, settings=settings
+        )
         with folder_lock(folder, "--out"), progress_bar() as progress:
             # on Ray the workers hold their own models; this process scores and writes
-            run = open_run(system, settings, choice, str(kb_name), engine=engine, address=address, workers=workers,
-                           trace_folder=folder, llm=llm, knowledge=knowledge)
+            run = open_run(
+                system,
+                settings,
+                choice,
+                str(kb_name),
+                engine=engine,
+                address=address,
+                workers=workers,
+                trace_folder=folder,
+                llm=llm,
+                knowledge=knowledge,
+            )
             task = progress.add_task(f"{system} on {data.name}", total=len(data.documents))
-            aggregate = run_and_close(run.closes or llm, run_eval(
-                run.system, data, knowledge, info, folder, concurrency=workers if engine == "ray" else 1,
-                on_progress=lambda _: progress.advance(task)))
+            aggregate = run_and_close(
+                run.closes or llm,
+                run_eval(
+                    run.system,
+                    data,
+                    knowledge,
+                    info,
+                    folder,
+                    concurrency=workers if engine == "ray" else 1,
+                    on_progress=lambda _: progress.advance(task),
+                ),
+            )
         rows = read_documents(folder)
         md, page = write_reports(folder, aggregate, rows)
     except GraphwrightError as exc:
@@ -80,8 +104,13 @@ def eval_run(
     typer.echo(f"wrote {folder}/documents.jsonl, {md.name} and {page.name}")
     unreached = sum(bool(row.get("retryable")) for row in rows)
     if unreached:
-        console.print(f"{unreached} document(s) failed because the model could not be reached; run the same "
-                      "command again to complete them", style="yellow", highlight=False, markup=False)
+        console.print(
+            f"{unreached} document(s) failed because the model could not be reached; run the same "
+            "command again to complete them",
+            style="yellow",
+            highlight=False,
+            markup=False,
+        )
 
 
 @eval_app.command("compare")
@@ -145,4 +174,3 @@ def eval_datasets() -> None:
 
     for name in DATASETS.names():
         typer.echo(f"{name}: {(DATASETS.get(name).__doc__ or '').strip().splitlines()[0]}")
-

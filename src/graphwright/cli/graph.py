@@ -16,8 +16,11 @@ from graphwright.systems.base import DEFAULT_SYSTEM
 
 @graph_app.command("export")
 def graph_export(
-    out_file: Path = typer.Argument(..., help="Output file; the format follows the extension (.ttl, .nt, .jsonld, .nq, "
-                                    ".trig, .graphml, or .zip: CSV files for neo4j-admin import)."),
+    out_file: Path = typer.Argument(
+        ...,
+        help="Output file; the format follows the extension (.ttl, .nt, .jsonld, .nq, "
+        ".trig, .graphml, or .zip: CSV files for neo4j-admin import).",
+    ),
     store: Path = typer.Option(Path("out/store"), "--store"),
     fmt: str | None = typer.Option(None, "--format", help="turtle, ntriples, jsonld, nquads, trig, graphml or neo4j"),
     document: str | None = typer.Option(None, "--doc", help="Only this document's graph."),
@@ -29,8 +32,7 @@ def graph_export(
 
     try:
         with GraphStore.open_for_reading(store) as graph_store:
-            export_graph(graph_store, out_file, fmt, document_id=document, include_provenance=provenance,
-                         grown=grown)
+            export_graph(graph_store, out_file, fmt, document_id=document, include_provenance=provenance, grown=grown)
     except GraphwrightError as exc:
         fail(exc)
     typer.echo(f"wrote {out_file}")
@@ -57,9 +59,15 @@ def graph_view(
 @graph_app.command("map-relation")
 def graph_map_relation(
     phrase: str = typer.Argument(..., help="The relation as the graph keeps it (its phrase, or its IRI)."),
-    prop: str = typer.Argument(..., metavar="PROPERTY", help="A KB property id (P159) or the IRI of a schema relation."),
-    swap: bool = typer.Option(False, "--swap", help="The property reads from object to subject (\"parent of\" as P40 child "
-                              "reads backwards: use P40 with --swap for \"child of\")."),
+    prop: str = typer.Argument(
+        ..., metavar="PROPERTY", help="A KB property id (P159) or the IRI of a schema relation."
+    ),
+    swap: bool = typer.Option(
+        False,
+        "--swap",
+        help='The property reads from object to subject ("parent of" as P40 child '
+        'reads backwards: use P40 with --swap for "child of").',
+    ),
     store: Path = typer.Option(Path("out/store"), "--store"),
     kb: str = typer.Option("default", "--kb", help="The KB the property's label is read from."),
 ) -> None:
@@ -90,8 +98,11 @@ def graph_map_relation(
 
 @graph_app.command("query")
 def graph_query(
-    sparql: str = typer.Argument(..., help="A SPARQL query, or @file.rq to read it from a file. The prefixes gw:, "
-                                 "gwe:, gwr:, wd:, wdt:, rdfs:, xsd: are declared; the default graph is every document's KG."),
+    sparql: str = typer.Argument(
+        ...,
+        help="A SPARQL query, or @file.rq to read it from a file. The prefixes gw:, "
+        "gwe:, gwr:, wd:, wdt:, rdfs:, xsd: are declared; the default graph is every document's KG.",
+    ),
     store: Path = typer.Option(Path("out/store"), "--store"),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per row instead of a table."),
     grown: bool = typer.Option(False, "--grown", help="The default graph is the graph grown over the documents."),
@@ -121,7 +132,6 @@ def graph_query(
     console.print(table)
 
 
-
 @graph_app.command("delete")
 def graph_delete(
     document: list[str] = typer.Argument(..., help="The id of a stored document (`graphwright graph documents`)."),
@@ -138,8 +148,10 @@ def graph_delete(
                 typer.echo(f"finished the interrupted deletion of {done.document_id}")
             for document_id in document:
                 deleted = delete_document(graph_store, document_id)
-                typer.echo(f"deleted {document_id}: {deleted.runs} runs; grown graph: {deleted.grown.edges} edges "
-                           f"and {deleted.grown.nodes} entities removed, {deleted.grown.votes} edges kept on other documents' votes")
+                typer.echo(
+                    f"deleted {document_id}: {deleted.runs} runs; grown graph: {deleted.grown.edges} edges "
+                    f"and {deleted.grown.nodes} entities removed, {deleted.grown.votes} edges kept on other documents' votes"
+                )
     except GraphwrightError as exc:
         fail(exc)
 
@@ -158,8 +170,13 @@ def graph_documents(store: Path = typer.Option(Path("out/store"), "--store")) ->
         fail(exc)
     table = Table("document", "source", "system", "status", "facts")
     for run in runs:
-        table.add_row(Text(run["document_id"] or ""), Text(run["source"] or ""), Text(run["system"] or ""),
-                      run["status"] or "", str(run["triples"]))
+        table.add_row(
+            Text(run["document_id"] or ""),
+            Text(run["source"] or ""),
+            Text(run["system"] or ""),
+            run["status"] or "",
+            str(run["triples"]),
+        )
     console.print(table)
 
 
@@ -171,8 +188,11 @@ def graph_reextract(
     config: Path | None = typer.Option(None, "--config", help="System configuration file; --set overrides it."),
     replace: bool = typer.Option(False, "--replace", help="Then remove the documents' runs of every other system."),
     store: Path = typer.Option(Path("out/store"), "--store"),
-    model: str | None = MODEL, base_url: str | None = BASE_URL, api_key: str | None = API_KEY,
-    kb: str = typer.Option("default", "--kb"), no_cache: bool = NO_CACHE,
+    model: str | None = MODEL,
+    base_url: str | None = BASE_URL,
+    api_key: str | None = API_KEY,
+    kb: str = typer.Option("default", "--kb"),
+    no_cache: bool = NO_CACHE,
 ) -> None:
     """Extract stored documents again, from the text the store keeps, with another system or settings; the
     system's earlier result for each is replaced."""
@@ -186,12 +206,26 @@ def graph_reextract(
         settings = read_settings(option, config)
         with GraphStore.open(store, create=False) as graph_store:
             documents = stored_documents(graph_store, document)
-            run = asyncio.run(extract_async(documents, system=system, model=model, base_url=base_url, api_key=api_key,
-                                            kb=kb, store=graph_store, settings=settings, cache=not no_cache, redo=True))
+            run = asyncio.run(
+                extract_async(
+                    documents,
+                    system=system,
+                    model=model,
+                    base_url=base_url,
+                    api_key=api_key,
+                    kb=kb,
+                    store=graph_store,
+                    settings=settings,
+                    cache=not no_cache,
+                    redo=True,
+                )
+            )
             for result in run.results:
                 removed = remove_other_runs(graph_store, result.document_id, system) if replace else 0
-                typer.echo(f"{result.document_id}: {result.status}, {len(result.triples)} facts by {system}"
-                           + (f"; {removed} other systems' runs removed" if removed else "")
-                           + (f" ({result.reason})" if result.reason else ""))
+                typer.echo(
+                    f"{result.document_id}: {result.status}, {len(result.triples)} facts by {system}"
+                    + (f"; {removed} other systems' runs removed" if removed else "")
+                    + (f" ({result.reason})" if result.reason else "")
+                )
     except GraphwrightError as exc:
         fail(exc)

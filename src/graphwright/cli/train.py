@@ -23,13 +23,19 @@ from graphwright.errors import GraphwrightError, UserError
 @agentre_app.command("warm-up")
 def agentre_warm_up(
     memory_dir: Path = typer.Option(..., "--memory-dir", help="Memory folder to fill (created; resumed if it exists)."),
-    dataset: str | None = typer.Option(None, "--dataset", "-d", help="RE dataset whose schema and train pool to learn from."),
-    samples: int = typer.Option(100, "--samples", "-n", min=1, help="Labelled pool samples to learn from (the first N)."),
+    dataset: str | None = typer.Option(
+        None, "--dataset", "-d", help="RE dataset whose schema and train pool to learn from."
+    ),
+    samples: int = typer.Option(
+        100, "--samples", "-n", min=1, help="Labelled pool samples to learn from (the first N)."
+    ),
     model: str | None = MODEL,
     base_url: str | None = BASE_URL,
     api_key: str | None = API_KEY,
     no_cache: bool = NO_CACHE,
-    option: list[str] = typer.Option([], "--set", help="agentre setting KEY=VALUE, e.g. --set schema_file=s.yaml (repeatable)."),
+    option: list[str] = typer.Option(
+        [], "--set", help="agentre setting KEY=VALUE, e.g. --set schema_file=s.yaml (repeatable)."
+    ),
 ) -> None:
     """Fill AgentRE's memory from labelled samples: extract, check against gold, remember (paper 001, 3.3)."""
     from graphwright.llm import make_llm
@@ -39,8 +45,9 @@ def agentre_warm_up(
 
     try:
         settings = {**({"dataset": dataset} if dataset else {}), **read_settings(option), "memory_dir": str(memory_dir)}
-        llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache,
-                       trace_path=memory_dir / "llm-trace.jsonl")
+        llm = make_llm(
+            model, base_url=base_url, api_key=api_key, cache=not no_cache, trace_path=memory_dir / "llm-trace.jsonl"
+        )
         system = make_system("agentre.paper", llm, None, settings)  # the agent that learns into memory
         if system.pool is None:
             raise UserError("warm-up needs labelled samples: set --dataset or --set pool_file=<jsonl>")
@@ -50,18 +57,24 @@ def agentre_warm_up(
             counts = run_and_close(llm, warm_up(system, chosen, llm, on_progress=lambda _: progress.advance(task)))
     except GraphwrightError as exc:
         fail(exc)
-    typer.echo(f"learnt {counts['learnt']} samples ({counts['skipped']} already in memory): {counts['correct']} right, "
-               f"{counts['wrong']} wrong and {counts['missed']} missed triples; memory now holds "
-               f"{len(system.memory.checked)} checked sentences, {len(system.memory.summaries)} entity summaries and "
-               f"{len(system.memory.lessons)} lessons in {memory_dir}")
+    typer.echo(
+        f"learnt {counts['learnt']} samples ({counts['skipped']} already in memory): {counts['correct']} right, "
+        f"{counts['wrong']} wrong and {counts['missed']} missed triples; memory now holds "
+        f"{len(system.memory.checked)} checked sentences, {len(system.memory.summaries)} entity summaries and "
+        f"{len(system.memory.lessons)} lessons in {memory_dir}"
+    )
 
 
 @train_app.command("sft-export")
 def train_sft_export(
     run: Path = typer.Argument(..., help="An `eval run` folder of agentre (its trajectories and gold triples)."),
     out: Path = typer.Option(..., "--out", "-o", help="Chat-format JSONL to append to (resumes)."),
-    rationale: bool = typer.Option(True, "--rationale/--no-rationale", help="Have the LLM summarise each trajectory "
-                                   "into a rationale (D'); --no-rationale writes plain sentence -> triples pairs (D)."),
+    rationale: bool = typer.Option(
+        True,
+        "--rationale/--no-rationale",
+        help="Have the LLM summarise each trajectory "
+        "into a rationale (D'); --no-rationale writes plain sentence -> triples pairs (D).",
+    ),
     model: str | None = MODEL,
     base_url: str | None = BASE_URL,
     api_key: str | None = API_KEY,
@@ -79,8 +92,10 @@ def train_sft_export(
     try:
         if (run / "run.json").is_file() and json.loads((run / "run.json").read_text())["system"] == "agentic-kgr.agent":
             counts = export_agentic_kgr(run, out)
-            typer.echo(f"wrote {counts['written']} examples to {out} ({counts['skipped']} were already there, "
-                       f"{counts['left_out']} unfinished or not exactly right)")
+            typer.echo(
+                f"wrote {counts['written']} examples to {out} ({counts['skipped']} were already there, "
+                f"{counts['left_out']} unfinished or not exactly right)"
+            )
             return
         info, sentences = read_run(run)
         if not info["system"].startswith("agentre"):
@@ -89,8 +104,9 @@ def train_sft_export(
         llm = make_llm(model, base_url=base_url, api_key=api_key, cache=not no_cache) if rationale else None
         with progress_bar() as progress:
             task = progress.add_task("exporting", total=len(sentences))
-            counts = run_and_close(llm, export_sft(run, out, schema.guidelines(), llm,
-                                                    on_progress=lambda _: progress.advance(task)))
+            counts = run_and_close(
+                llm, export_sft(run, out, schema.guidelines(), llm, on_progress=lambda _: progress.advance(task))
+            )
     except GraphwrightError as exc:
         fail(exc)
     typer.echo(f"wrote {counts['written']} examples to {out} ({counts['skipped']} were already there)")
@@ -110,22 +126,30 @@ def train_sft(
     from graphwright.train.sft import SFTRecipe, train_lora
 
     try:
-        summary = train_lora(base_model, data, out, SFTRecipe(epochs=epochs, learning_rate=learning_rate,
-                                                              batch_size=batch_size, max_steps=max_steps))
+        summary = train_lora(
+            base_model,
+            data,
+            out,
+            SFTRecipe(epochs=epochs, learning_rate=learning_rate, batch_size=batch_size, max_steps=max_steps),
+        )
     except GraphwrightError as exc:
         fail(exc)
     for stage in summary["stages"]:
-        typer.echo(f"{stage['data']}: {stage['examples']} examples, {stage['steps']} steps, "
-                   f"loss {stage['first_loss']} -> {stage['last_loss']}")
+        typer.echo(
+            f"{stage['data']}: {stage['examples']} examples, {stage['steps']} steps, "
+            f"loss {stage['first_loss']} -> {stage['last_loss']}"
+        )
     typer.echo(f"adapter written to {out}")
 
 
 @train_app.command("grpo")
 def train_grpo_command(
-    base_model: str = typer.Argument(..., help="An embedded model's name (qwen2.5-coder-0.5b), a GGUF file, or a "
-                                     "Hugging Face model folder."),
-    dataset: str = typer.Option("conll04", "--dataset", help="RE dataset whose train split gives the texts and gold "
-                                "(conll04, duie2, ...)."),
+    base_model: str = typer.Argument(
+        ..., help="An embedded model's name (qwen2.5-coder-0.5b), a GGUF file, or a Hugging Face model folder."
+    ),
+    dataset: str = typer.Option(
+        "conll04", "--dataset", help="RE dataset whose train split gives the texts and gold (conll04, duie2, ...)."
+    ),
     out: Path = typer.Option(..., "--out", "-o", help="Folder for the adapter, dynamics.jsonl and training.json."),
     steps: int = typer.Option(4, help="Optimisation steps (one prompt, all its rollouts, per step)."),
     generations: int = typer.Option(8, help="Rollouts per prompt (the paper: 8)."),
@@ -140,27 +164,44 @@ def train_grpo_command(
     """GRPO over agentic-kgr's multi-turn tool trajectories, with a LoRA adapter; needs the train extra."""
     from graphwright.train.grpo import GRPORecipe, train_grpo
 
-    recipe = GRPORecipe(steps=steps, generations=generations, learning_rate=learning_rate, kl=kl, max_turns=max_turns,
-                        max_new_tokens=max_new_tokens, alpha=alpha, limit=limit)
+    recipe = GRPORecipe(
+        steps=steps,
+        generations=generations,
+        learning_rate=learning_rate,
+        kl=kl,
+        max_turns=max_turns,
+        max_new_tokens=max_new_tokens,
+        alpha=alpha,
+        limit=limit,
+    )
     try:
         summary = train_grpo(base_model, dataset, out, recipe, schema_file=schema_file)
     except GraphwrightError as exc:
         fail(exc)
     for step in summary["steps"]:
-        typer.echo(f"step {step['step']}: reward {step['reward']:.3f} (std {step['reward_std']:.3f}), "
-                   f"completion length {step['completions/mean_length']:.0f}")
+        typer.echo(
+            f"step {step['step']}: reward {step['reward']:.3f} (std {step['reward_std']:.3f}), "
+            f"completion length {step['completions/mean_length']:.0f}"
+        )
     typer.echo(f"{summary['seconds_per_step']} s per step; adapter written to {out}")
-
 
 
 @train_app.command("facts-data")
 def train_facts_data(
-    out: Path | None = typer.Option(None, "--out", "-o", help="Training file to write (JSONL; default: "
-                                       "facts-sft.jsonl in the cache's train folder); the dev slice of the learning "
-                                       "curve goes beside it (.dev.jsonl)."),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        "-o",
+        help="Training file to write (JSONL; default: "
+        "facts-sft.jsonl in the cache's train folder); the dev slice of the learning "
+        "curve goes beside it (.dev.jsonl).",
+    ),
     written: Path = typer.Option(Path("data/training"), "--written", help="The folder of texts written for training."),
-    written_from: int = typer.Option(1, help="The document after which the written texts start (a run begun on a "
-                                     "file without them keeps its beginning)."),
+    written_from: int = typer.Option(
+        1,
+        help="The document after which the written texts start (a run begun on a "
+        "file without them keeps its beginning).",
+    ),
 ) -> None:
     """Write the training examples of the `facts` adapter from Re-DocRED dev and the written texts (issue 60), in
     training order."""
@@ -173,19 +214,28 @@ def train_facts_data(
     except GraphwrightError as exc:
         fail(exc)
     left_out = "; ".join(f"{count} {why}" for why, count in summary["left_out"].items())
-    typer.echo(f"wrote {summary['examples']} examples from {summary['documents']} documents ({summary['facts']} facts) "
-               f"to {out}, and {summary['dev_documents']} dev documents beside it; left out: {left_out}")
+    typer.echo(
+        f"wrote {summary['examples']} examples from {summary['documents']} documents ({summary['facts']} facts) "
+        f"to {out}, and {summary['dev_documents']} dev documents beside it; left out: {left_out}"
+    )
 
 
 @train_app.command("facts")
 def train_facts(
-    data: Path | None = typer.Option(None, "--data", "-d", help="The training file (`graphwright train "
-                                        "facts-data`; default: the one it writes)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="The run's folder: checkpoint, ledger and the "
-                                       "adapters kept at milestones; a run there resumes (default: facts-adapter in "
-                                       "the cache's train folder, outside the work tree, so a new checkout resumes)."),
-    base_model: str = typer.Option("qwen2.5-coder-1.5b", "--base", help="An embedded model's name, a GGUF file or a "
-                                   "Hugging Face folder."),
+    data: Path | None = typer.Option(
+        None, "--data", "-d", help="The training file (`graphwright train facts-data`; default: the one it writes)."
+    ),
+    out: Path | None = typer.Option(
+        None,
+        "--out",
+        "-o",
+        help="The run's folder: checkpoint, ledger and the "
+        "adapters kept at milestones; a run there resumes (default: facts-adapter in "
+        "the cache's train folder, outside the work tree, so a new checkout resumes).",
+    ),
+    base_model: str = typer.Option(
+        "qwen2.5-coder-1.5b", "--base", help="An embedded model's name, a GGUF file or a Hugging Face folder."
+    ),
     until_document: int | None = typer.Option(None, help="Stop after this many documents of the file."),
     milestones: str = typer.Option("100,250,460", help="Keep the adapter after these many documents (learning curve)."),
     rank: int = typer.Option(16, help="LoRA rank."),
@@ -198,29 +248,45 @@ def train_facts(
     from graphwright.train.adapter import AdapterRecipe, train_adapter, train_folder
 
     data, out = data or train_folder() / "facts-sft.jsonl", out or train_folder() / "facts-adapter"
-    recipe = AdapterRecipe(rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation,
-                           threads=threads)
+    recipe = AdapterRecipe(
+        rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation, threads=threads
+    )
 
     def show(entry: dict) -> None:
         left = entry["hours"] / max(1, entry["document"]) * (entry["of_documents"] - entry["document"])
-        typer.echo(f"step {entry['step']}: document {entry['document']} of {entry['of_documents']}, loss "
-                   f"{entry['loss']:.3f}, {entry['tokens']} tokens in {entry['seconds']:.0f} s "
-                   f"({entry['tokens_per_second']:.1f} tok/s); about {left:.1f} h left")
+        typer.echo(
+            f"step {entry['step']}: document {entry['document']} of {entry['of_documents']}, loss "
+            f"{entry['loss']:.3f}, {entry['tokens']} tokens in {entry['seconds']:.0f} s "
+            f"({entry['tokens_per_second']:.1f} tok/s); about {left:.1f} h left"
+        )
 
     try:
-        summary = train_adapter(base_model, data, out, recipe, milestones=tuple(int(m) for m in milestones.split(",") if m),
-                                until_document=until_document, max_steps=max_steps, on_step=show)
+        summary = train_adapter(
+            base_model,
+            data,
+            out,
+            recipe,
+            milestones=tuple(int(m) for m in milestones.split(",") if m),
+            until_document=until_document,
+            max_steps=max_steps,
+            on_step=show,
+        )
     except GraphwrightError as exc:
         fail(exc)
-    typer.echo(f"stopped at step {summary['step']}, row {summary['rows']} of {summary['of_rows']} "
-               f"({summary['tokens']} tokens, {summary['seconds'] / 3600:.2f} h of training); checkpoint in {out}")
+    typer.echo(
+        f"stopped at step {summary['step']}, row {summary['rows']} of {summary['of_rows']} "
+        f"({summary['tokens']} tokens, {summary['seconds'] / 3600:.2f} h of training); checkpoint in {out}"
+    )
 
 
 @train_app.command("export-adapter")
 def train_export_adapter(
-    source: Path | None = typer.Argument(None, help="A training run's folder (its last checkpoint; default: "
-                                            "`train facts`' own) or a PEFT adapter folder (a milestone's "
-                                            "adapter-doc<N>)."),
+    source: Path | None = typer.Argument(
+        None,
+        help="A training run's folder (its last checkpoint; default: "
+        "`train facts`' own) or a PEFT adapter folder (a milestone's "
+        "adapter-doc<N>).",
+    ),
     out: Path = typer.Option(..., "--out", "-o", help="The llama.cpp adapter file to write (.gguf)."),
 ) -> None:
     """Write a LoRA adapter as a llama.cpp adapter file (f16), for GRAPHWRIGHT_ADAPTERS or to ship."""
@@ -233,5 +299,7 @@ def train_export_adapter(
         written = convert(source, out)
     except GraphwrightError as exc:
         fail(exc)
-    typer.echo(f"wrote {out} ({written['tensors']} tensors, rank {written['rank']}, alpha {written['alpha']:g}, "
-               f"{written['bytes'] / 1e6:.1f} MB): {identity(out)}")
+    typer.echo(
+        f"wrote {out} ({written['tensors']} tensors, rank {written['rank']}, alpha {written['alpha']:g}, "
+        f"{written['bytes'] / 1e6:.1f} MB): {identity(out)}"
+    )

@@ -19,5 +19,15 @@ def finish_pending(store: GraphStore) -> list[Deleted]:
     return deleted
 
 
-__all__ = ["Deleted", "Edit", "delete_document", "edit_graph", "edits", "finish_pending", "pending",
-           "remove_other_runs", "stored_documents", "undo_edit"]
+__all__ = [
+    "Deleted",
+    "Edit",
+    "delete_document",
+    "edit_graph",
+    "edits",
+    "finish_pending",
+    "pending",
+    "remove_other_runs",
+    "stored_documents",
+    "undo_edit",
+]

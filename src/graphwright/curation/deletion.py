@@ -48,8 +48,9 @@ def delete_document(store: GraphStore, document_id: str) -> Deleted:
     Raises DataNotFoundError when the store holds nothing of it (and no deletion of it is pending)."""
     known = store.graphs("prov", document_id=document_id) or store.document_texts([document_id])
     if not known and document_id not in pending(store):
-        raise DataNotFoundError(f"the store holds no document {document_id!r}; `graphwright graph documents` "
-                                "lists the ones it has")
+        raise DataNotFoundError(
+            f"the store holds no document {document_id!r}; `graphwright graph documents` lists the ones it has"
+        )
     store.oxigraph.add(_entry(document_id))  # the journal first: from here the deletion will be finished
     failpoint("curation.journalled")
     state = load(store)

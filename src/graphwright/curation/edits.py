@@ -48,8 +48,12 @@ def edits(store: GraphStore) -> list[Edit]:
 
 # Left in the journal by an earlier version while it rewrote the runs one by one after an edit: the
 # rewrite a stopped process left is finished (each edit now commits whole).
-_REBUILDING = ox.Quad(ox.NamedNode(f"{JOURNAL_GRAPH}:rebuild"), ox.NamedNode(v.GW + "rebuildRuns"),
-                      ox.Literal("pending"), ox.NamedNode(JOURNAL_GRAPH))
+_REBUILDING = ox.Quad(
+    ox.NamedNode(f"{JOURNAL_GRAPH}:rebuild"),
+    ox.NamedNode(v.GW + "rebuildRuns"),
+    ox.Literal("pending"),
+    ox.NamedNode(JOURNAL_GRAPH),
+)
 
 
 def rebuild_pending(store: GraphStore) -> bool:
@@ -72,8 +76,11 @@ def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad], about: E
     runs = []
     for _, document_id, system in store.graphs("prov"):
         unedited = store.unedited_quads(document_id, system)
-        if named is not None and unedited is None and not named & {v.doc_graph(document_id, system),
-                                                                    v.prov_graph(document_id, system)}:
+        if (
+            named is not None
+            and unedited is None
+            and not named & {v.doc_graph(document_id, system), v.prov_graph(document_id, system)}
+        ):
             continue  # neither names what the edit is about nor was changed by an edit: it stays as it is
         current = store.run_quads(document_id, system)
         base = unedited if unedited is not None else current
@@ -83,8 +90,9 @@ def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad], about: E
         elif unedited is not None and set(edited) == set(base):
             runs.append((document_id, system, edited, None))  # no edit changes it any more
     failpoint("curation.edit-ready")
-    store.rewrite_runs(runs, also=[f"INSERT DATA {{ {quad_data(record)} }}",
-                                   f"DELETE DATA {{ {quad_data([_REBUILDING])} }}"])
+    store.rewrite_runs(
+        runs, also=[f"INSERT DATA {{ {quad_data(record)} }}", f"DELETE DATA {{ {quad_data([_REBUILDING])} }}"]
+    )
     failpoint("curation.edit-committed")
     store.flush()
 
@@ -92,8 +100,12 @@ def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad], about: E
 def _graphs_naming(store: GraphStore, edit: Edit) -> set[str]:
     """The graphs where an entity the edit is about appears (as a subject or an object)."""
     iris = {"merge": [edit.source], "rename": [edit.node], "remove": [(edit.fact or ("",))[0]]}[edit.kind]
-    return {q.graph_name.value for iri in filter(None, iris) for q in _quads_naming(store, iri)
-            if isinstance(q.graph_name, ox.NamedNode)}
+    return {
+        q.graph_name.value
+        for iri in filter(None, iris)
+        for q in _quads_naming(store, iri)
+        if isinstance(q.graph_name, ox.NamedNode)
+    }
 
 
 def _quads_naming(store: GraphStore, iri: str) -> list[ox.Quad]:
@@ -103,13 +115,15 @@ def _quads_naming(store: GraphStore, iri: str) -> list[ox.Quad]:
 
 
 def _in_documents(quads) -> bool:
-    return any(isinstance(q.graph_name, ox.NamedNode) and q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)
-               for q in quads)
+    return any(
+        isinstance(q.graph_name, ox.NamedNode) and q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX) for q in quads
+    )
 
 
 def _check(store: GraphStore, edit: Edit) -> None:
     """An edit names what the store holds: entities in some run, a fact some run states (one look-up
     each over every graph, not a read of the runs)."""
+
     def held(iri: str) -> bool:
         return _in_documents(_quads_naming(store, iri))
 

@@ -15,11 +15,14 @@ def stored_documents(store: GraphStore, document_ids: list[str]) -> list[Documen
     texts = store.document_texts(document_ids)
     missing = [d for d in document_ids if d not in texts]
     if missing:
-        raise DataNotFoundError(f"the store keeps no text of {', '.join(missing)}: it holds no such document, or "
-                                "one extracted before texts were kept (extract its file again instead)")
+        raise DataNotFoundError(
+            f"the store keeps no text of {', '.join(missing)}: it holds no such document, or "
+            "one extracted before texts were kept (extract its file again instead)"
+        )
     sources = store.sources(document_ids)
-    return [Document(id=d, text=texts[d], source=sources.get(d), metadata=store.document_metadata(d))
-            for d in document_ids]
+    return [
+        Document(id=d, text=texts[d], source=sources.get(d), metadata=store.document_metadata(d)) for d in document_ids
+    ]
 
 
 def remove_other_runs(store: GraphStore, document_id: str, keep: str) -> int:

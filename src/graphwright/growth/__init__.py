@@ -11,5 +11,16 @@ from graphwright.growth.lifecycle import check
 from graphwright.growth.policy import GrowthPolicy
 from graphwright.growth.state import GrowthState
 
-__all__ = ["KG_GRAPH", "STATE_GRAPH", "EpisodeReport", "GrowthPolicy", "GrowthState", "apply", "check", "grow",
-           "load", "save", "save_update"]
+__all__ = [
+    "KG_GRAPH",
+    "STATE_GRAPH",
+    "EpisodeReport",
+    "GrowthPolicy",
+    "GrowthState",
+    "apply",
+    "check",
+    "grow",
+    "load",
+    "save",
+    "save_update",
+]

@@ -53,16 +53,80 @@ SCHEMA_NODE = _URN + "schema"
 
 GW = v.GW
 GROWN_ENTITY, GROWN_EDGE, MERGE, SCHEMA_CHANGE, EPISODE, SNAPSHOT, MERGED_RUN, TYPE_CANDIDATE = (
-    GW + name for name in ("GrownEntity", "GrownEdge", "Merge", "SchemaChange", "Episode", "Snapshot", "MergedRun",
-                           "TypeCandidate"))
-(ALIAS, LINKED, CREATED_AT, LAST_SEEN, FIRST_EPISODE, LAST_EPISODE, SOURCE_DOCUMENT, EDGE_STATUS, OBSERVED,
- STAGED_BECAUSE, EVIDENCE, MERGED_FROM, MERGED_INTO, METHOD, SCORE, EPISODE_NUMBER, ALLOWS_RELATION,
- ALLOWS_TYPE, SCHEMA_VERSION, KIND, TERM, DOCUMENTS, COUNTS, METRICS, SNAPSHOT_ID, NOTE, NODES, EDGES) = (
-    GW + name for name in ("alias", "linked", "createdAt", "lastSeen", "firstEpisode", "lastEpisode",
-                           "sourceDocument", "edgeStatus", "observedConfidence", "stagedBecause", "evidence",
-                           "mergedFrom", "mergedInto", "method", "score", "episode", "allowsRelation",
-                           "allowsEntityType", "schemaVersion", "kind", "term", "documents", "counts", "metrics",
-                           "snapshotId", "note", "nodes", "edges"))
+    GW + name
+    for name in (
+        "GrownEntity",
+        "GrownEdge",
+        "Merge",
+        "SchemaChange",
+        "Episode",
+        "Snapshot",
+        "MergedRun",
+        "TypeCandidate",
+    )
+)
+(
+    ALIAS,
+    LINKED,
+    CREATED_AT,
+    LAST_SEEN,
+    FIRST_EPISODE,
+    LAST_EPISODE,
+    SOURCE_DOCUMENT,
+    EDGE_STATUS,
+    OBSERVED,
+    STAGED_BECAUSE,
+    EVIDENCE,
+    MERGED_FROM,
+    MERGED_INTO,
+    METHOD,
+    SCORE,
+    EPISODE_NUMBER,
+    ALLOWS_RELATION,
+    ALLOWS_TYPE,
+    SCHEMA_VERSION,
+    KIND,
+    TERM,
+    DOCUMENTS,
+    COUNTS,
+    METRICS,
+    SNAPSHOT_ID,
+    NOTE,
+    NODES,
+    EDGES,
+) = (
+    GW + name
+    for name in (
+        "alias",
+        "linked",
+        "createdAt",
+        "lastSeen",
+        "firstEpisode",
+        "lastEpisode",
+        "sourceDocument",
+        "edgeStatus",
+        "observedConfidence",
+        "stagedBecause",
+        "evidence",
+        "mergedFrom",
+        "mergedInto",
+        "method",
+        "score",
+        "episode",
+        "allowsRelation",
+        "allowsEntityType",
+        "schemaVersion",
+        "kind",
+        "term",
+        "documents",
+        "counts",
+        "metrics",
+        "snapshotId",
+        "note",
+        "nodes",
+        "edges",
+    )
+)
 OWL_SAME_AS = v.OWL + "sameAs"
 
 
@@ -96,6 +160,7 @@ def _value(node: ox.NamedNode | ox.Literal) -> Value:
 
 # ------------------------------------------------------------------ encoding
 
+
 def kg_quads(state: GrowthState, graph: str = KG_GRAPH) -> list[ox.Quad]:
     """The plain grown KG: what a snapshot copies and SPARQL users read."""
     kg = QuadWriter(graph)
@@ -121,8 +186,14 @@ def state_quads(state: GrowthState) -> list[ox.Quad]:
     for n in state.nodes.values():
         s = iri_node(n.iri)
         w.add(s, v.RDF_TYPE, node(GROWN_ENTITY))
-        for key, value in ((v.ENTITY_LABEL, n.label), (LINKED, str(n.linked).lower()), (CREATED_AT, n.created_at),
-                           (LAST_SEEN, n.last_seen), (FIRST_EPISODE, n.first_episode), (LAST_EPISODE, n.last_episode)):
+        for key, value in (
+            (v.ENTITY_LABEL, n.label),
+            (LINKED, str(n.linked).lower()),
+            (CREATED_AT, n.created_at),
+            (LAST_SEEN, n.last_seen),
+            (FIRST_EPISODE, n.first_episode),
+            (LAST_EPISODE, n.last_episode),
+        ):
             w.add(s, key, value)
         for alias in sorted(n.aliases):
             w.add(s, ALIAS, alias)
@@ -136,25 +207,44 @@ def state_quads(state: GrowthState) -> list[ox.Quad]:
         w.add(s, v.RDF_SUBJECT, iri_node(e.subject))
         w.add(s, v.RDF_PREDICATE, iri_node(e.predicate))
         w.add(s, v.RDF_OBJECT, value_node(e.object))
-        for key, value in ((EDGE_STATUS, e.status), (v.CONFIDENCE, float(e.confidence)), (OBSERVED, float(e.observed)),
-                           (CREATED_AT, e.created_at), (LAST_SEEN, e.last_seen), (FIRST_EPISODE, e.first_episode),
-                           (LAST_EPISODE, e.last_episode), (v.PREDICATE_LABEL, e.predicate_label),
-                           (STAGED_BECAUSE, e.reason)):
+        for key, value in (
+            (EDGE_STATUS, e.status),
+            (v.CONFIDENCE, float(e.confidence)),
+            (OBSERVED, float(e.observed)),
+            (CREATED_AT, e.created_at),
+            (LAST_SEEN, e.last_seen),
+            (FIRST_EPISODE, e.first_episode),
+            (LAST_EPISODE, e.last_episode),
+            (v.PREDICATE_LABEL, e.predicate_label),
+            (STAGED_BECAUSE, e.reason),
+        ):
             w.add(s, key, value)
         for doc in sorted(e.sources):
             w.add(s, SOURCE_DOCUMENT, doc)
         for i, ev in enumerate(e.evidence):
             record = node(f"{s.value}:evidence:{i}")
             w.add(s, EVIDENCE, record)
-            for key, value in ((v.INDEX, i), (v.DOCUMENT_ID, ev.document_id), (v.EVIDENCE_TEXT, ev.text),
-                               (v.SYSTEM, ev.system)):
+            for key, value in (
+                (v.INDEX, i),
+                (v.DOCUMENT_ID, ev.document_id),
+                (v.EVIDENCE_TEXT, ev.text),
+                (v.SYSTEM, ev.system),
+            ):
                 w.add(record, key, value)
     for i, m in enumerate(state.merges):
         s = node(f"{_URN}merge:{i}")
         w.add(s, v.RDF_TYPE, node(MERGE))
-        for key, value in ((v.INDEX, i), (MERGED_FROM, iri_node(m.source)), (MERGED_INTO, iri_node(m.target)),
-                           (METHOD, m.method), (SCORE, float(m.score)), (v.ENTITY_LABEL, m.label),
-                           (v.DOCUMENT_ID, m.document_id), (EPISODE_NUMBER, m.episode), (v.RECORDED_AT, m.recorded_at)):
+        for key, value in (
+            (v.INDEX, i),
+            (MERGED_FROM, iri_node(m.source)),
+            (MERGED_INTO, iri_node(m.target)),
+            (METHOD, m.method),
+            (SCORE, float(m.score)),
+            (v.ENTITY_LABEL, m.label),
+            (v.DOCUMENT_ID, m.document_id),
+            (EPISODE_NUMBER, m.episode),
+            (v.RECORDED_AT, m.recorded_at),
+        ):
             w.add(s, key, value)
     schema = node(SCHEMA_NODE)
     w.add(schema, SCHEMA_VERSION, state.schema_version)
@@ -165,9 +255,16 @@ def state_quads(state: GrowthState) -> list[ox.Quad]:
     for i, c in enumerate(state.schema_log):
         s = node(f"{_URN}schema-change:{i}")
         w.add(s, v.RDF_TYPE, node(SCHEMA_CHANGE))
-        for key, value in ((v.INDEX, i), (SCHEMA_VERSION, c.version), (KIND, c.kind), (TERM, iri_node(c.term)),
-                           (v.ENTITY_LABEL, c.label), (v.REASON, c.reason), (EPISODE_NUMBER, c.episode),
-                           (v.RECORDED_AT, c.recorded_at)):
+        for key, value in (
+            (v.INDEX, i),
+            (SCHEMA_VERSION, c.version),
+            (KIND, c.kind),
+            (TERM, iri_node(c.term)),
+            (v.ENTITY_LABEL, c.label),
+            (v.REASON, c.reason),
+            (EPISODE_NUMBER, c.episode),
+            (v.RECORDED_AT, c.recorded_at),
+        ):
             w.add(s, key, value)
     for t, docs in sorted(state.type_sources.items()):
         s = node(f"{_URN}type-candidate:{_digest(t)}")
@@ -178,15 +275,26 @@ def state_quads(state: GrowthState) -> list[ox.Quad]:
     for ep in state.episodes:
         s = node(f"{_URN}episode:{ep.number}")
         w.add(s, v.RDF_TYPE, node(EPISODE))
-        for key, value in ((EPISODE_NUMBER, ep.number), (v.RECORDED_AT, ep.recorded_at), (DOCUMENTS, ep.documents),
-                           (COUNTS, json.dumps(ep.counts, sort_keys=True)),
-                           (METRICS, json.dumps(ep.metrics, sort_keys=True)), (SNAPSHOT_ID, ep.snapshot)):
+        for key, value in (
+            (EPISODE_NUMBER, ep.number),
+            (v.RECORDED_AT, ep.recorded_at),
+            (DOCUMENTS, ep.documents),
+            (COUNTS, json.dumps(ep.counts, sort_keys=True)),
+            (METRICS, json.dumps(ep.metrics, sort_keys=True)),
+            (SNAPSHOT_ID, ep.snapshot),
+        ):
             w.add(s, key, value)
     for snap in state.snapshots:
         s = node(f"{_URN}snapshot-record:{quote(snap.sid, safe='')}")
         w.add(s, v.RDF_TYPE, node(SNAPSHOT))
-        for key, value in ((SNAPSHOT_ID, snap.sid), (CREATED_AT, snap.created_at), (EPISODE_NUMBER, snap.episode),
-                           (NOTE, snap.note), (NODES, snap.nodes), (EDGES, snap.edges)):
+        for key, value in (
+            (SNAPSHOT_ID, snap.sid),
+            (CREATED_AT, snap.created_at),
+            (EPISODE_NUMBER, snap.episode),
+            (NOTE, snap.note),
+            (NODES, snap.nodes),
+            (EDGES, snap.edges),
+        ):
             w.add(s, key, value)
     for (doc, system), recorded in sorted(state.merged_runs.items()):
         s = node(f"{_URN}merged-run:{quote(doc, safe='')}:{quote(system, safe='')}")
@@ -197,6 +305,7 @@ def state_quads(state: GrowthState) -> list[ox.Quad]:
 
 
 # ------------------------------------------------------------------ decoding
+
 
 def decode(subjects: dict) -> GrowthState:
     state = GrowthState()
@@ -210,28 +319,52 @@ def decode(subjects: dict) -> GrowthState:
 
     for iri, p in by_type.get(GROWN_ENTITY, []):
         state.nodes[iri] = Node(
-            iri=iri, label=read_str(p, v.ENTITY_LABEL) or iri, linked=read_str(p, LINKED) == "true",
-            created_at=read_str(p, CREATED_AT) or "", last_seen=read_str(p, LAST_SEEN) or "",
-            first_episode=read_int(p, FIRST_EPISODE) or 0, last_episode=read_int(p, LAST_EPISODE) or 0,
-            aliases=values(p, ALIAS), types=values(p, v.ENTITY_TYPE), sources=values(p, SOURCE_DOCUMENT))
+            iri=iri,
+            label=read_str(p, v.ENTITY_LABEL) or iri,
+            linked=read_str(p, LINKED) == "true",
+            created_at=read_str(p, CREATED_AT) or "",
+            last_seen=read_str(p, LAST_SEEN) or "",
+            first_episode=read_int(p, FIRST_EPISODE) or 0,
+            last_episode=read_int(p, LAST_EPISODE) or 0,
+            aliases=values(p, ALIAS),
+            types=values(p, v.ENTITY_TYPE),
+            sources=values(p, SOURCE_DOCUMENT),
+        )
     for _, p in by_type.get(GROWN_EDGE, []):
         evidence = sorted((subjects[n.value] for n in p.get(EVIDENCE, [])), key=lambda r: read_int(r, v.INDEX) or 0)
         edge = Edge(
-            subject=read_str(p, v.RDF_SUBJECT) or "", predicate=read_str(p, v.RDF_PREDICATE) or "",
-            object=_value(read_one(p, v.RDF_OBJECT)), status=read_str(p, EDGE_STATUS) or "pending",
-            confidence=read_float(p, v.CONFIDENCE) or 0.0, observed=read_float(p, OBSERVED) or 0.0,
-            created_at=read_str(p, CREATED_AT) or "", last_seen=read_str(p, LAST_SEEN) or "",
-            first_episode=read_int(p, FIRST_EPISODE) or 0, last_episode=read_int(p, LAST_EPISODE) or 0,
-            predicate_label=read_str(p, v.PREDICATE_LABEL), reason=read_str(p, STAGED_BECAUSE),
+            subject=read_str(p, v.RDF_SUBJECT) or "",
+            predicate=read_str(p, v.RDF_PREDICATE) or "",
+            object=_value(read_one(p, v.RDF_OBJECT)),
+            status=read_str(p, EDGE_STATUS) or "pending",
+            confidence=read_float(p, v.CONFIDENCE) or 0.0,
+            observed=read_float(p, OBSERVED) or 0.0,
+            created_at=read_str(p, CREATED_AT) or "",
+            last_seen=read_str(p, LAST_SEEN) or "",
+            first_episode=read_int(p, FIRST_EPISODE) or 0,
+            last_episode=read_int(p, LAST_EPISODE) or 0,
+            predicate_label=read_str(p, v.PREDICATE_LABEL),
+            reason=read_str(p, STAGED_BECAUSE),
             sources=values(p, SOURCE_DOCUMENT),
-            evidence=[Evidence(read_str(r, v.DOCUMENT_ID) or "", read_str(r, v.EVIDENCE_TEXT) or "",
-                               read_str(r, v.SYSTEM) or "") for r in evidence])
+            evidence=[
+                Evidence(
+                    read_str(r, v.DOCUMENT_ID) or "", read_str(r, v.EVIDENCE_TEXT) or "", read_str(r, v.SYSTEM) or ""
+                )
+                for r in evidence
+            ],
+        )
         state.edges[edge.key] = edge
     for _, p in sorted(by_type.get(MERGE, []), key=lambda row: read_int(row[1], v.INDEX) or 0):
-        merge = Merge(source=read_str(p, MERGED_FROM) or "", target=read_str(p, MERGED_INTO) or "",
-                      method=read_str(p, METHOD) or "alias", score=read_float(p, SCORE) or 0.0,
-                      label=read_str(p, v.ENTITY_LABEL) or "", document_id=read_str(p, v.DOCUMENT_ID) or "",
-                      episode=read_int(p, EPISODE_NUMBER) or 0, recorded_at=read_str(p, v.RECORDED_AT) or "")
+        merge = Merge(
+            source=read_str(p, MERGED_FROM) or "",
+            target=read_str(p, MERGED_INTO) or "",
+            method=read_str(p, METHOD) or "alias",
+            score=read_float(p, SCORE) or 0.0,
+            label=read_str(p, v.ENTITY_LABEL) or "",
+            document_id=read_str(p, v.DOCUMENT_ID) or "",
+            episode=read_int(p, EPISODE_NUMBER) or 0,
+            recorded_at=read_str(p, v.RECORDED_AT) or "",
+        )
         state.merges.append(merge)
         state.redirects[merge.source] = merge.target
     schema = subjects.get(SCHEMA_NODE, {})
@@ -239,31 +372,52 @@ def decode(subjects: dict) -> GrowthState:
     state.allowed_relations = values(schema, ALLOWS_RELATION)
     state.allowed_types = values(schema, ALLOWS_TYPE)
     for _, p in sorted(by_type.get(SCHEMA_CHANGE, []), key=lambda row: read_int(row[1], v.INDEX) or 0):
-        state.schema_log.append(SchemaChange(
-            version=read_int(p, SCHEMA_VERSION) or 0, kind=read_str(p, KIND) or "relation",
-            term=read_str(p, TERM) or "", label=read_str(p, v.ENTITY_LABEL), reason=read_str(p, v.REASON) or "",
-            episode=read_int(p, EPISODE_NUMBER) or 0, recorded_at=read_str(p, v.RECORDED_AT) or ""))
+        state.schema_log.append(
+            SchemaChange(
+                version=read_int(p, SCHEMA_VERSION) or 0,
+                kind=read_str(p, KIND) or "relation",
+                term=read_str(p, TERM) or "",
+                label=read_str(p, v.ENTITY_LABEL),
+                reason=read_str(p, v.REASON) or "",
+                episode=read_int(p, EPISODE_NUMBER) or 0,
+                recorded_at=read_str(p, v.RECORDED_AT) or "",
+            )
+        )
     for _, p in by_type.get(TYPE_CANDIDATE, []):
         state.type_sources[read_str(p, TERM) or ""] = values(p, SOURCE_DOCUMENT)
     for _, p in by_type.get(EPISODE, []):
-        state.episodes.append(EpisodeRecord(
-            number=read_int(p, EPISODE_NUMBER) or 0, recorded_at=read_str(p, v.RECORDED_AT) or "",
-            documents=read_int(p, DOCUMENTS) or 0, counts=json.loads(read_str(p, COUNTS) or "{}"),
-            metrics=json.loads(read_str(p, METRICS) or "{}"), snapshot=read_str(p, SNAPSHOT_ID)))
+        state.episodes.append(
+            EpisodeRecord(
+                number=read_int(p, EPISODE_NUMBER) or 0,
+                recorded_at=read_str(p, v.RECORDED_AT) or "",
+                documents=read_int(p, DOCUMENTS) or 0,
+                counts=json.loads(read_str(p, COUNTS) or "{}"),
+                metrics=json.loads(read_str(p, METRICS) or "{}"),
+                snapshot=read_str(p, SNAPSHOT_ID),
+            )
+        )
     state.episodes.sort(key=lambda ep: ep.number)
     for _, p in by_type.get(SNAPSHOT, []):
-        state.snapshots.append(Snapshot(
-            sid=read_str(p, SNAPSHOT_ID) or "", created_at=read_str(p, CREATED_AT) or "",
-            episode=read_int(p, EPISODE_NUMBER) or 0, note=read_str(p, NOTE) or "",
-            nodes=read_int(p, NODES) or 0, edges=read_int(p, EDGES) or 0))
+        state.snapshots.append(
+            Snapshot(
+                sid=read_str(p, SNAPSHOT_ID) or "",
+                created_at=read_str(p, CREATED_AT) or "",
+                episode=read_int(p, EPISODE_NUMBER) or 0,
+                note=read_str(p, NOTE) or "",
+                nodes=read_int(p, NODES) or 0,
+                edges=read_int(p, EDGES) or 0,
+            )
+        )
     state.snapshots.sort(key=lambda s: (s.created_at, s.sid))
     for _, p in by_type.get(MERGED_RUN, []):
-        state.merged_runs[(read_str(p, v.DOCUMENT_ID) or "", read_str(p, v.SYSTEM) or "")] = \
+        state.merged_runs[(read_str(p, v.DOCUMENT_ID) or "", read_str(p, v.SYSTEM) or "")] = (
             read_str(p, v.RECORDED_AT) or ""
+        )
     return state
 
 
 # ------------------------------------------------------------------ the store
+
 
 def load(store: GraphStore) -> GrowthState:
     """The grown graph kept in ``store`` (empty before the first merge)."""

@@ -26,8 +26,9 @@ def utc_now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
-def pending_runs(store: GraphStore, state: GrowthState, *, everything: bool = False,
-                 system: str | None = None) -> list[dict]:
+def pending_runs(
+    store: GraphStore, state: GrowthState, *, everything: bool = False, system: str | None = None
+) -> list[dict]:
     """The stored successful runs not yet folded in (all of them with ``everything``), oldest first."""
     rows = [r for r in store.documents() if r["status"] == "ok" and (system is None or r["system"] == system)]
     if not everything:
@@ -56,8 +57,14 @@ def seed_schema(state: GrowthState, relations: set[str], entity_types: set[str])
 
 def snapshot(state: GrowthState, tick: Tick, note: str, sid: str | None = None) -> Snapshot:
     counts = state.counts()
-    record = Snapshot(sid=sid or f"s{len(state.snapshots) + 1}-ep{tick.episode}", created_at=tick.time,
-                      episode=tick.episode, note=note, nodes=counts["entities"], edges=counts["edges"])
+    record = Snapshot(
+        sid=sid or f"s{len(state.snapshots) + 1}-ep{tick.episode}",
+        created_at=tick.time,
+        episode=tick.episode,
+        note=note,
+        nodes=counts["entities"],
+        edges=counts["edges"],
+    )
     if any(s.sid == record.sid for s in state.snapshots):
         raise UserError(f"a snapshot named {record.sid!r} exists already")
     state.snapshots.append(record)
@@ -70,9 +77,18 @@ class EpisodeReport:
     observed: Observed
 
 
-def grow(store: GraphStore, policy: GrowthPolicy, *, episode_size: int | None = None, everything: bool = False,
-         system: str | None = None, now: str | None = None, relations: set[str] = frozenset(),
-         entity_types: set[str] = frozenset(), rebuild: bool = False) -> list[EpisodeReport]:
+def grow(
+    store: GraphStore,
+    policy: GrowthPolicy,
+    *,
+    episode_size: int | None = None,
+    everything: bool = False,
+    system: str | None = None,
+    now: str | None = None,
+    relations: set[str] = frozenset(),
+    entity_types: set[str] = frozenset(),
+    rebuild: bool = False,
+) -> list[EpisodeReport]:
     """Fold the store's new runs into its grown graph, ``episode_size`` runs per episode (all in one by default);
     ``relations`` and ``entity_types`` (IRIs) join the schema allow-list first. ``rebuild`` drops the grown graph
     and its snapshots and grows it again from every stored run (after a change of settings)."""
@@ -88,14 +104,23 @@ def grow(store: GraphStore, policy: GrowthPolicy, *, episode_size: int | None = 
     reports = []
     for start in range(0, len(runs), size):
         tick = Tick(now or utc_now(), state.episode + 1)
-        batch = [Run(r["document_id"], r["system"], r["recorded_at"] or "", store.entities(r["document_id"], r["system"]),
-                     store.triples(r["document_id"], r["system"])) for r in runs[start:start + size]]
+        batch = [
+            Run(
+                r["document_id"],
+                r["system"],
+                r["recorded_at"] or "",
+                store.entities(r["document_id"], r["system"]),
+                store.triples(r["document_id"], r["system"]),
+            )
+            for r in runs[start : start + size]
+        ]
         reports.append(episode(store, state, policy, observer, tick, batch))
     return reports
 
 
-def episode(store: GraphStore, state: GrowthState, policy: GrowthPolicy, observer: Observer, tick: Tick,
-            runs: list[Run]) -> EpisodeReport:
+def episode(
+    store: GraphStore, state: GrowthState, policy: GrowthPolicy, observer: Observer, tick: Tick, runs: list[Run]
+) -> EpisodeReport:
     """One episode: observe the runs, promote, age, snapshot, measure, save."""
     before, edges_before = Topology.of(state), len(state.promoted())
     observed = Observed()
@@ -105,18 +130,35 @@ def episode(store: GraphStore, state: GrowthState, policy: GrowthPolicy, observe
     aged = age(state, policy, tick)
     snap = snapshot(state, tick, f"after episode {tick.episode}")
     after = Topology.of(state)
-    counts = {**state.counts(), **{k: v for k, v in asdict(observed).items() if k != "documents"},
-              "promoted": len(promoted), **asdict(aged), **{f"check_{k}": v for k, v in check(state, policy).counts().items()}}
-    record = EpisodeRecord(number=tick.episode, recorded_at=tick.time, documents=observed.documents, counts=counts,
-                           metrics=episode_metrics(before, after, edges_before, len(state.promoted())),
-                           snapshot=snap.sid)
+    counts = {
+        **state.counts(),
+        **{k: v for k, v in asdict(observed).items() if k != "documents"},
+        "promoted": len(promoted),
+        **asdict(aged),
+        **{f"check_{k}": v for k, v in check(state, policy).counts().items()},
+    }
+    record = EpisodeRecord(
+        number=tick.episode,
+        recorded_at=tick.time,
+        documents=observed.documents,
+        counts=counts,
+        metrics=episode_metrics(before, after, edges_before, len(state.promoted())),
+        snapshot=snap.sid,
+    )
     state.episodes.append(record)
     codec.save(store, state, snapshot=snap.sid)
     return EpisodeReport(record, observed)
 
 
-def apply(store: GraphStore, policy: GrowthPolicy, action: str, *, now: str | None = None, note: str = "",
-          sid: str | None = None):
+def apply(
+    store: GraphStore,
+    policy: GrowthPolicy,
+    action: str,
+    *,
+    now: str | None = None,
+    note: str = "",
+    sid: str | None = None,
+):
     """One maintenance step on the saved graph: ``promote``, ``age`` or ``snapshot``; returns what it did."""
     state = codec.load(store)
     tick = Tick(now or utc_now(), state.episode)

@@ -20,9 +20,15 @@ def promote(state: GrowthState, policy: GrowthPolicy, tick: Tick) -> list[Edge]:
         if edge.confidence < policy.promote_confidence or edge.votes < policy.promote_votes:
             continue
         if not relation_allowed(state, policy, edge.predicate):
-            _grow(state, tick, "relation", edge.predicate, edge.predicate_label,
-                  f"edge {_describe(state, edge)} promoted with confidence {edge.confidence:.2f} "
-                  f"from {edge.votes} documents")
+            _grow(
+                state,
+                tick,
+                "relation",
+                edge.predicate,
+                edge.predicate_label,
+                f"edge {_describe(state, edge)} promoted with confidence {edge.confidence:.2f} "
+                f"from {edge.votes} documents",
+            )
         edge.status, edge.reason = "promoted", None
         promoted.append(edge)
     for type_iri, docs in sorted(state.type_sources.items()):
@@ -37,8 +43,17 @@ def promote(state: GrowthState, policy: GrowthPolicy, tick: Tick) -> list[Edge]:
 def _grow(state: GrowthState, tick: Tick, kind: str, term: str, label: str | None, reason: str) -> None:
     (state.allowed_relations if kind == "relation" else state.allowed_types).add(term)
     state.schema_version += 1
-    state.schema_log.append(SchemaChange(version=state.schema_version, kind=kind, term=term, label=label,
-                                         reason=reason, episode=tick.episode, recorded_at=tick.time))
+    state.schema_log.append(
+        SchemaChange(
+            version=state.schema_version,
+            kind=kind,
+            term=term,
+            label=label,
+            reason=reason,
+            episode=tick.episode,
+            recorded_at=tick.time,
+        )
+    )
 
 
 def _describe(state: GrowthState, edge: Edge) -> str:
@@ -84,7 +99,8 @@ def age(state: GrowthState, policy: GrowthPolicy, tick: Tick) -> Aged:
         out.decayed += factor < 1.0
         edge.confidence = confidence
     used = {e.subject for e in state.edges.values()} | {
-        e.object.value for e in state.edges.values() if e.object.kind == "iri"}
+        e.object.value for e in state.edges.values() if e.object.kind == "iri"
+    }
     for iri, node in list(state.nodes.items()):
         if iri not in used and age_of(policy, tick, node.last_seen, node.last_episode) > policy.hard_window:
             del state.nodes[iri]
@@ -103,9 +119,13 @@ class Checks:
     isolated: list[str] = field(default_factory=list)  # nodes on no promoted edge
 
     def counts(self) -> dict[str, int]:
-        return {"self_loops": len(self.self_loops), "invalid_relations": len(self.invalid_relations),
-                "invalid_types": sum(len(v) for v in self.invalid_types.values()),
-                "dangling": len(self.dangling), "isolated": len(self.isolated)}
+        return {
+            "self_loops": len(self.self_loops),
+            "invalid_relations": len(self.invalid_relations),
+            "invalid_types": sum(len(v) for v in self.invalid_types.values()),
+            "dangling": len(self.dangling),
+            "isolated": len(self.isolated),
+        }
 
 
 def check(state: GrowthState, policy: GrowthPolicy) -> Checks:

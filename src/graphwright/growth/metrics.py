@@ -25,8 +25,11 @@ class Topology:
 
     @classmethod
     def of(cls, state: GrowthState) -> Topology:
-        pairs = {frozenset((e.subject, e.object.value)) for e in state.promoted()
-                 if e.object.kind == "iri" and e.object.value != e.subject}
+        pairs = {
+            frozenset((e.subject, e.object.value))
+            for e in state.promoted()
+            if e.object.kind == "iri" and e.object.value != e.subject
+        }
         return cls(frozenset(state.nodes), frozenset(pairs))
 
     @classmethod

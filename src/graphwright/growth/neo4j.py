@@ -23,7 +23,7 @@ def cypher_string(text: str) -> str:
     for ch in text:
         if ch in "\\'\"":
             out.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7f or ch in "\u2028\u2029":
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F or ch in "\u2028\u2029":
             out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
@@ -40,36 +40,68 @@ def write_neo4j(state: GrowthState, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     nodes_file, edges_file, script = folder / "nodes.csv", folder / "relationships.csv", folder / "import.cypher"
     nodes = sorted(state.nodes.values(), key=lambda n: n.iri)
-    edges = sorted((e for e in state.promoted() if e.object.kind == "iri" and e.object.value in state.nodes
-                    and e.subject in state.nodes), key=lambda e: (e.subject, e.predicate, e.object.value))
+    edges = sorted(
+        (
+            e
+            for e in state.promoted()
+            if e.object.kind == "iri" and e.object.value in state.nodes and e.subject in state.nodes
+        ),
+        key=lambda e: (e.subject, e.predicate, e.object.value),
+    )
     with nodes_file.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["id:ID", "name", "linked:boolean", "types:string[]", "aliases:string[]", "last_seen", ":LABEL"])
         for n in nodes:
-            w.writerow([n.iri, n.label, str(n.linked).lower(), ";".join(sorted(n.types)),
-                        ";".join(sorted(a.replace(";", ",") for a in n.aliases)), n.last_seen, "Entity"])
+            w.writerow(
+                [
+                    n.iri,
+                    n.label,
+                    str(n.linked).lower(),
+                    ";".join(sorted(n.types)),
+                    ";".join(sorted(a.replace(";", ",") for a in n.aliases)),
+                    n.last_seen,
+                    "Entity",
+                ]
+            )
     with edges_file.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow([":START_ID", ":END_ID", ":TYPE", "iri", "confidence:double", "votes:int", "evidence:string[]",
-                    "last_seen"])
+        w.writerow(
+            [":START_ID", ":END_ID", ":TYPE", "iri", "confidence:double", "votes:int", "evidence:string[]", "last_seen"]
+        )
         for e in edges:
-            w.writerow([e.subject, e.object.value, relationship_type(e.predicate_label, e.predicate), e.predicate,
-                        f"{e.confidence:.4f}", e.votes, ";".join(ev.text.replace(";", ",") for ev in e.evidence),
-                        e.last_seen])
-    lines = ["// graphwright grown graph; run with: cypher-shell -f import.cypher",
-             "CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;"]
+            w.writerow(
+                [
+                    e.subject,
+                    e.object.value,
+                    relationship_type(e.predicate_label, e.predicate),
+                    e.predicate,
+                    f"{e.confidence:.4f}",
+                    e.votes,
+                    ";".join(ev.text.replace(";", ",") for ev in e.evidence),
+                    e.last_seen,
+                ]
+            )
+    lines = [
+        "// graphwright grown graph; run with: cypher-shell -f import.cypher",
+        "CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;",
+    ]
     for n in nodes:
-        lines.append(f"MERGE (n:Entity {{id: {cypher_string(n.iri)}}}) SET n.name = {cypher_string(n.label)}, "
-                     f"n.linked = {str(n.linked).lower()}, n.last_seen = {cypher_string(n.last_seen)};")
+        lines.append(
+            f"MERGE (n:Entity {{id: {cypher_string(n.iri)}}}) SET n.name = {cypher_string(n.label)}, "
+            f"n.linked = {str(n.linked).lower()}, n.last_seen = {cypher_string(n.last_seen)};"
+        )
     literal_values = [e for e in state.promoted() if e.object.kind == "literal" and e.subject in state.nodes]
     for e in edges:
         lines.append(
             f"MATCH (s:Entity {{id: {cypher_string(e.subject)}}}), (o:Entity {{id: {cypher_string(e.object.value)}}}) "
             f"MERGE (s)-[r:{cypher_name(relationship_type(e.predicate_label, e.predicate))} "
             f"{{iri: {cypher_string(e.predicate)}}}]->(o) SET r.confidence = {e.confidence:.4f}, r.votes = {e.votes}, "
-            f"r.evidence = [{', '.join(cypher_string(ev.text) for ev in e.evidence)}];")
+            f"r.evidence = [{', '.join(cypher_string(ev.text) for ev in e.evidence)}];"
+        )
     for e in sorted(literal_values, key=lambda e: (e.subject, e.predicate, e.object.value)):
-        lines.append(f"MATCH (s:Entity {{id: {cypher_string(e.subject)}}}) SET s.{cypher_name(relationship_type(e.predicate_label, e.predicate).lower())} "
-                     f"= {cypher_string(e.object.value)};")
+        lines.append(
+            f"MATCH (s:Entity {{id: {cypher_string(e.subject)}}}) SET s.{cypher_name(relationship_type(e.predicate_label, e.predicate).lower())} "
+            f"= {cypher_string(e.object.value)};"
+        )
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return [nodes_file, edges_file, script]

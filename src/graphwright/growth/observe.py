@@ -64,30 +64,42 @@ class Observer:
         out.documents += 1
         doc = run.document_id
         resolved: dict[str, str] = {}
-        labels = {e.iri: e.label or next(iter(sorted(m.surface for m in e.mentions if m.surface)), None) or e.iri
-                  for e in run.entities}
+        labels = {
+            e.iri: e.label or next(iter(sorted(m.surface for m in e.mentions if m.surface)), None) or e.iri
+            for e in run.entities
+        }
         shortened = short_names({e.iri: (labels[e.iri], set(e.types)) for e in run.entities if is_unlinked(e.iri)})
         # longer names first, so a short name of the same text finds the node its full name resolved to
         for entity in sorted(run.entities, key=lambda e: e.iri in shortened):
             surfaces = {m.surface for m in entity.mentions if m.surface}
             if entity.iri in shortened and shortened[entity.iri] in resolved:
-                resolved[entity.iri] = self._short_name(entity, labels[entity.iri], resolved[shortened[entity.iri]],
-                                                        surfaces, doc, tick, out)
+                resolved[entity.iri] = self._short_name(
+                    entity, labels[entity.iri], resolved[shortened[entity.iri]], surfaces, doc, tick, out
+                )
                 continue
-            resolved[entity.iri] = self._entity(entity.iri, labels[entity.iri], set(entity.types), surfaces, doc,
-                                                tick, out)
+            resolved[entity.iri] = self._entity(
+                entity.iri, labels[entity.iri], set(entity.types), surfaces, doc, tick, out
+            )
         for triple in run.triples:
             self._triple(triple, run, resolved, tick, out)
         self.state.merged_runs[(doc, run.system)] = run.recorded_at
 
-    def _entity(self, iri: str, label: str, types: set[str], surfaces: set[str], doc: str, tick: Tick,
-                out: Observed) -> str:
+    def _entity(
+        self, iri: str, label: str, types: set[str], surfaces: set[str], doc: str, tick: Tick, out: Observed
+    ) -> str:
         linked = not is_unlinked(iri)
         found = self.resolver.resolve(iri, label, types, linked)
         node = self.state.nodes.get(found.iri)
         if node is None:
-            node = Node(iri=found.iri, label=label, linked=linked, created_at=tick.time, last_seen=tick.time,
-                        first_episode=tick.episode, last_episode=tick.episode)
+            node = Node(
+                iri=found.iri,
+                label=label,
+                linked=linked,
+                created_at=tick.time,
+                last_seen=tick.time,
+                first_episode=tick.episode,
+                last_episode=tick.episode,
+            )
             self.state.nodes[found.iri] = node
             out.new_entities += 1
         if found.merge is not None:
@@ -106,13 +118,24 @@ class Observer:
                 self.state.type_sources.setdefault(t, set()).add(doc)
         return node.iri
 
-    def _short_name(self, entity: Entity, label: str, target: str, surfaces: set[str], doc: str, tick: Tick,
-                    out: Observed) -> str:
+    def _short_name(
+        self, entity: Entity, label: str, target: str, surfaces: set[str], doc: str, tick: Tick, out: Observed
+    ) -> str:
         """A one-word name this document also writes in full: an alias of the full name's node."""
         node = self.state.nodes[target]
         if self.state.canonical(entity.iri) != target and entity.iri != target:
-            self.state.merges.append(Merge(source=entity.iri, target=target, method="short name", score=1.0,
-                                           label=label, document_id=doc, episode=tick.episode, recorded_at=tick.time))
+            self.state.merges.append(
+                Merge(
+                    source=entity.iri,
+                    target=target,
+                    method="short name",
+                    score=1.0,
+                    label=label,
+                    document_id=doc,
+                    episode=tick.episode,
+                    recorded_at=tick.time,
+                )
+            )
             self.state.redirects[entity.iri] = target
             out.new_merges += 1
         node.aliases |= {label, *surfaces} - {node.label}
@@ -147,10 +170,20 @@ class Observer:
                 reason = "relation type not in the schema"
             elif confidence < self.policy.stage_below:
                 reason = f"confidence {confidence:.2f} below {self.policy.stage_below:.2f}"
-            edge = Edge(subject=subject, predicate=predicate, object=value, status="promoted" if reason is None
-                        else "pending", confidence=confidence, observed=confidence, created_at=tick.time,
-                        last_seen=tick.time, first_episode=tick.episode, last_episode=tick.episode,
-                        predicate_label=triple.predicate.label or triple.predicate.surface, reason=reason)
+            edge = Edge(
+                subject=subject,
+                predicate=predicate,
+                object=value,
+                status="promoted" if reason is None else "pending",
+                confidence=confidence,
+                observed=confidence,
+                created_at=tick.time,
+                last_seen=tick.time,
+                first_episode=tick.episode,
+                last_episode=tick.episode,
+                predicate_label=triple.predicate.label or triple.predicate.surface,
+                reason=reason,
+            )
             self.state.edges[edge.key] = edge
             out.new_edges += 1
             out.staged += reason is not None
@@ -164,5 +197,6 @@ class Observer:
         evidence = triple.provenance.evidence
         text = (evidence.text if evidence is not None else None) or ""
         if len(edge.evidence) < self.policy.evidence_cap and not any(
-                e.document_id == doc and e.text == text for e in edge.evidence):
+            e.document_id == doc and e.text == text for e in edge.evidence
+        ):
             edge.evidence.append(Evidence(doc, text, run.system))

@@ -27,9 +27,12 @@ class GrowthPolicy(BaseModel):
     soft_window: float = Field(7, ge=0, description="Age after which confidence decays.")
     hard_window: float = Field(45, ge=0, description="Age after which an edge is removed.")
     decay_rate: float = Field(0.08, ge=0.0, description="confidence x exp(-rate x (age - soft_window)).")
-    resolve_threshold: float = Field(0.92, ge=0.0, le=1.0,
-                                     description="Cosine similarity of two names' embeddings that merges them.")
-    embedder: str | None = Field("minilm", description="Embedding model for name similarity; None: exact and alias only.")
+    resolve_threshold: float = Field(
+        0.92, ge=0.0, le=1.0, description="Cosine similarity of two names' embeddings that merges them."
+    )
+    embedder: str | None = Field(
+        "minilm", description="Embedding model for name similarity; None: exact and alias only."
+    )
     allow_kb_terms: bool = Field(True, description="Wikidata properties and classes are in the schema from the start.")
     self_loops: list[str] = Field(default_factory=list, description="Relation IRIs allowed from a node to itself.")
     evidence_cap: int = Field(20, ge=1, description="Evidence sentences kept per edge (votes count them all).")

@@ -18,9 +18,40 @@ import numpy as np
 
 from graphwright.growth.state import GrowthState, Merge, Node
 
-LEGAL_FORMS = frozenset({"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc",
-                         "plc", "gmbh", "ag", "sa", "se", "nv", "bv", "ab", "as", "asa", "oy", "oyj", "spa", "srl",
-                         "sarl", "sas", "kg", "kk", "group", "holding", "holdings"})
+LEGAL_FORMS = frozenset(
+    {
+        "inc",
+        "incorporated",
+        "corp",
+        "corporation",
+        "co",
+        "company",
+        "ltd",
+        "limited",
+        "llc",
+        "plc",
+        "gmbh",
+        "ag",
+        "sa",
+        "se",
+        "nv",
+        "bv",
+        "ab",
+        "as",
+        "asa",
+        "oy",
+        "oyj",
+        "spa",
+        "srl",
+        "sarl",
+        "sas",
+        "kg",
+        "kk",
+        "group",
+        "holding",
+        "holdings",
+    }
+)
 _WORD = re.compile(r"\w+")
 
 
@@ -75,17 +106,42 @@ class Resolver:
             return Resolution(canonical, new=True)
         found = self._by_alias(label, types)
         if found is not None:
-            return Resolution(found, Merge(source=iri, target=found, method="alias", score=1.0, label=label,
-                                           document_id="", episode=0, recorded_at=""))
+            return Resolution(
+                found,
+                Merge(
+                    source=iri,
+                    target=found,
+                    method="alias",
+                    score=1.0,
+                    label=label,
+                    document_id="",
+                    episode=0,
+                    recorded_at="",
+                ),
+            )
         found, score = self._by_embedding(label, types)
         if found is not None:
-            return Resolution(found, Merge(source=iri, target=found, method="embedding", score=score, label=label,
-                                           document_id="", episode=0, recorded_at=""))
+            return Resolution(
+                found,
+                Merge(
+                    source=iri,
+                    target=found,
+                    method="embedding",
+                    score=score,
+                    label=label,
+                    document_id="",
+                    episode=0,
+                    recorded_at="",
+                ),
+            )
         return Resolution(canonical, new=True)
 
     def _by_alias(self, label: str, types: set[str]) -> str | None:
-        candidates = [i for i in self._aliases.get(name_key(label), ())
-                      if i in self.state.nodes and compatible(types, self.state.nodes[i].types)]
+        candidates = [
+            i
+            for i in self._aliases.get(name_key(label), ())
+            if i in self.state.nodes and compatible(types, self.state.nodes[i].types)
+        ]
         return candidates[0] if len(candidates) == 1 else None
 
     def _by_embedding(self, label: str, types: set[str]) -> tuple[str | None, float]:
@@ -117,8 +173,11 @@ def short_names(names: dict[str, tuple[str, set[str]]]) -> dict[str, str]:
         key = name_key(name)
         if not key or " " in key:
             continue
-        longer = [other for other, (text, kinds) in names.items() if other != iri and compatible(types, kinds)
-                  and " " in name_key(text) and key == name_key(text).split()[-1]]
+        longer = [
+            other
+            for other, (text, kinds) in names.items()
+            if other != iri and compatible(types, kinds) and " " in name_key(text) and key == name_key(text).split()[-1]
+        ]
         if len(longer) == 1:
             out[iri] = longer[0]
     return out

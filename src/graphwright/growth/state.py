@@ -150,6 +150,11 @@ class GrowthState:
 
     def counts(self) -> dict[str, int]:
         promoted = self.promoted()
-        return {"entities": len(self.nodes), "edges": len(promoted), "pending": len(self.edges) - len(promoted),
-                "merges": len(self.merges), "votes": sum(e.votes for e in self.edges.values()),
-                "schema_version": self.schema_version}
+        return {
+            "entities": len(self.nodes),
+            "edges": len(promoted),
+            "pending": len(self.edges) - len(promoted),
+            "merges": len(self.merges),
+            "votes": sum(e.votes for e in self.edges.values()),
+            "schema_version": self.schema_version,
+        }

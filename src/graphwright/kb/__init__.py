@@ -19,6 +19,19 @@ from graphwright.kb.records import KBHit, KBRecord
 from graphwright.kb.wikidata import KBUnavailableError, WikidataKB
 
 __all__ = [
-    "EMBEDDERS", "KBS", "Embedder", "KBHit", "KBRecord", "KBUnavailableError", "LocalKB", "MiniLMOnnxEmbedder",
-    "WikidataKB", "build_kb", "build_rebel_kb", "default_kb", "get_embedder", "open_kb", "rebel_kb",
+    "EMBEDDERS",
+    "KBS",
+    "Embedder",
+    "KBHit",
+    "KBRecord",
+    "KBUnavailableError",
+    "LocalKB",
+    "MiniLMOnnxEmbedder",
+    "WikidataKB",
+    "build_kb",
+    "build_rebel_kb",
+    "default_kb",
+    "get_embedder",
+    "open_kb",
+    "rebel_kb",
 ]

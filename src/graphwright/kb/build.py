@@ -39,20 +39,24 @@ def _merge_record(base: KBRecord, extra: KBRecord) -> KBRecord:
     """``base`` has priority; ``extra`` fills gaps, and a different label of ``extra`` becomes an alias."""
     label = base.label or extra.label
     names = [*base.aliases, extra.label, *extra.aliases]
-    return base.model_copy(update={
-        "label": label,
-        "aliases": sources.ordered_unique(names, exclude=label),
-        "description": base.description or extra.description,
-        "types": sources.ordered_unique([*base.types, *extra.types]),
-        "datatype": base.datatype or extra.datatype,
-        "super_properties": sources.ordered_unique([*base.super_properties, *extra.super_properties]),
-        "examples": sources.ordered_unique([*base.examples, *extra.examples]),
-        # explicit classes (a user ontology, JSONL) win; otherwise keep what the other source knows
-        "subject_types": base.subject_types or extra.subject_types,
-        "value_types": base.value_types or extra.value_types,
-        "unchecked_constraints": sources.ordered_unique([*base.unchecked_constraints, *extra.unchecked_constraints]),
-        "sitelinks": base.sitelinks if base.sitelinks is not None else extra.sitelinks,
-    })
+    return base.model_copy(
+        update={
+            "label": label,
+            "aliases": sources.ordered_unique(names, exclude=label),
+            "description": base.description or extra.description,
+            "types": sources.ordered_unique([*base.types, *extra.types]),
+            "datatype": base.datatype or extra.datatype,
+            "super_properties": sources.ordered_unique([*base.super_properties, *extra.super_properties]),
+            "examples": sources.ordered_unique([*base.examples, *extra.examples]),
+            # explicit classes (a user ontology, JSONL) win; otherwise keep what the other source knows
+            "subject_types": base.subject_types or extra.subject_types,
+            "value_types": base.value_types or extra.value_types,
+            "unchecked_constraints": sources.ordered_unique(
+                [*base.unchecked_constraints, *extra.unchecked_constraints]
+            ),
+            "sitelinks": base.sitelinks if base.sitelinks is not None else extra.sitelinks,
+        }
+    )
 
 
 def merge(catalogues: Sequence[Catalogue]) -> Catalogue:
@@ -93,9 +97,17 @@ def _ancestors(start: Iterable[str], subclass_of: Mapping[str, set[str]]) -> set
     return seen
 
 
-def write_kb(out_dir: Path | str, *, properties: dict[str, KBRecord], entities: dict[str, KBRecord],
-             support: dict[str, KBRecord], subclass_of: Mapping[str, set[str]], sources_info: list[dict],
-             embedder: str = "minilm", overwrite: bool = True) -> Path:
+def write_kb(
+    out_dir: Path | str,
+    *,
+    properties: dict[str, KBRecord],
+    entities: dict[str, KBRecord],
+    support: dict[str, KBRecord],
+    subclass_of: Mapping[str, set[str]],
+    sources_info: list[dict],
+    embedder: str = "minilm",
+    overwrite: bool = True,
+) -> Path:
     """Write a KB directory atomically. ``support`` records are stored but never returned by search."""
     factory = EMBEDDERS.get(embedder)  # fail now, not on the first search, if the name is wrong
     out = Path(out_dir)
@@ -146,11 +158,19 @@ def _finish_properties(cat: Catalogue, labels: Mapping[str, str]) -> dict[str, K
     return cat.properties
 
 
-def build_kb(out_dir: Path | str, *, properties_dir: Path | str | None | bool = None,
-             arnold_dir: Path | str | None | bool = None, rebel_path: Path | str | None | bool = None,
-             entity_files: Sequence[Path | str] = (), property_files: Sequence[Path | str] = (),
-             ontology_files: Sequence[Path | str] = (), catalogues: Sequence[Catalogue] = (),
-             embedder: str = "minilm", overwrite: bool = True) -> Path:
+def build_kb(
+    out_dir: Path | str,
+    *,
+    properties_dir: Path | str | None | bool = None,
+    arnold_dir: Path | str | None | bool = None,
+    rebel_path: Path | str | None | bool = None,
+    entity_files: Sequence[Path | str] = (),
+    property_files: Sequence[Path | str] = (),
+    ontology_files: Sequence[Path | str] = (),
+    catalogues: Sequence[Catalogue] = (),
+    embedder: str = "minilm",
+    overwrite: bool = True,
+) -> Path:
     """Build a KB from any mix of sources.
 
     ``properties_dir`` / ``arnold_dir``: None = the default folder under the data root
@@ -169,27 +189,49 @@ def build_kb(out_dir: Path | str, *, properties_dir: Path | str | None | bool = 
     cats += [sources.read_entity_jsonl(Path(p)) for p in entity_files]
     cats += list(catalogues)
     if properties_dir is not False:
-        cats.append(sources.read_wikidata_properties(
-            _default("wikidata-properties") if properties_dir in (None, True) else Path(properties_dir)))
+        cats.append(
+            sources.read_wikidata_properties(
+                _default("wikidata-properties") if properties_dir in (None, True) else Path(properties_dir)
+            )
+        )
     if arnold_dir is not False:
-        cats.append(sources.read_kgtk_entities(
-            _default("wikidata-subgraph-arnold") if arnold_dir in (None, True) else Path(arnold_dir)))
+        cats.append(
+            sources.read_kgtk_entities(
+                _default("wikidata-subgraph-arnold") if arnold_dir in (None, True) else Path(arnold_dir)
+            )
+        )
     if rebel_path not in (None, False):
-        cats.append(sources.read_rebel_entities(
-            _default("rebel-sample") / "sample.jsonl.gz" if rebel_path is True else Path(rebel_path)))
+        cats.append(
+            sources.read_rebel_entities(
+                _default("rebel-sample") / "sample.jsonl.gz" if rebel_path is True else Path(rebel_path)
+            )
+        )
     if not cats:
         raise UserError("build_kb needs at least one source")
     merged = merge(cats)
     labels = {rid: r.label for rid, r in merged.entities.items()}
     properties = _finish_properties(merged, labels)
-    return write_kb(out_dir, properties=properties, entities=merged.entities, support={},
-                    subclass_of=merged.subclass_of, sources_info=[c.source for c in cats],
-                    embedder=embedder, overwrite=overwrite)
+    return write_kb(
+        out_dir,
+        properties=properties,
+        entities=merged.entities,
+        support={},
+        subclass_of=merged.subclass_of,
+        sources_info=[c.source for c in cats],
+        embedder=embedder,
+        overwrite=overwrite,
+    )
 
 
-def build_rebel_kb(out_dir: Path | str, *, properties_dir: Path | str | None = None,
-                   arnold_dir: Path | str | None = None, rebel_path: Path | str | None = None,
-                   embedder: str = "minilm", overwrite: bool = True) -> Path:
+def build_rebel_kb(
+    out_dir: Path | str,
+    *,
+    properties_dir: Path | str | None = None,
+    arnold_dir: Path | str | None = None,
+    rebel_path: Path | str | None = None,
+    embedder: str = "minilm",
+    overwrite: bool = True,
+) -> Path:
     """Closed-world KB for the REBEL benchmark: the property catalogue plus exactly the REBEL entities.
 
     Arnold only enriches (label, aliases, description, P31) entities that REBEL already has; the
@@ -197,12 +239,16 @@ def build_rebel_kb(out_dir: Path | str, *, properties_dir: Path | str | None = N
     ``label()``/``superclasses()`` work without adding search distractors.
     """
     props = sources.read_wikidata_properties(
-        Path(properties_dir) if properties_dir else _default("wikidata-properties"))
+        Path(properties_dir) if properties_dir else _default("wikidata-properties")
+    )
     rebel = sources.read_rebel_entities(
-        Path(rebel_path) if rebel_path else _default("rebel-sample") / "sample.jsonl.gz")
+        Path(rebel_path) if rebel_path else _default("rebel-sample") / "sample.jsonl.gz"
+    )
     arnold = sources.read_kgtk_entities(Path(arnold_dir) if arnold_dir else _default("wikidata-subgraph-arnold"))
-    entities = {qid: _merge_record(arnold.entities[qid], rec) if qid in arnold.entities else rec
-                for qid, rec in rebel.entities.items()}
+    entities = {
+        qid: _merge_record(arnold.entities[qid], rec) if qid in arnold.entities else rec
+        for qid, rec in rebel.entities.items()
+    }
     classes = _ancestors((t for r in entities.values() for t in r.types), arnold.subclass_of)
     subclass_of: dict[str, set[str]] = defaultdict(set)
     for c in classes:
@@ -211,6 +257,13 @@ def build_rebel_kb(out_dir: Path | str, *, properties_dir: Path | str | None = N
     support = {c: arnold.entities[c] for c in classes if c in arnold.entities}
     labels = {rid: r.label for rid, r in arnold.entities.items()} | {rid: r.label for rid, r in entities.items()}
     properties = _finish_properties(merge([props, Catalogue(properties=arnold.properties)]), labels)
-    return write_kb(out_dir, properties=properties, entities=entities, support=support, subclass_of=subclass_of,
-                    sources_info=[props.source, rebel.source, {**arnold.source, "role": "enrichment"}],
-                    embedder=embedder, overwrite=overwrite)
+    return write_kb(
+        out_dir,
+        properties=properties,
+        entities=entities,
+        support=support,
+        subclass_of=subclass_of,
+        sources_info=[props.source, rebel.source, {**arnold.source, "role": "enrichment"}],
+        embedder=embedder,
+        overwrite=overwrite,
+    )

@@ -58,11 +58,22 @@ def default_kb_path() -> Path:
     files = [data / n for n in DATA_FILES]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
-        raise DataNotFoundError(f"the packaged default KB data is missing: {', '.join(missing)}; "
-                                f"regenerate it with `python -m graphwright.bench.make_wikidata_slice` or reinstall graphwright")
-    return _cached_build("default", files, lambda out: build_kb(
-        out, properties_dir=False, arnold_dir=False, property_files=[files[0]], entity_files=[files[1]],
-        overwrite=False))
+        raise DataNotFoundError(
+            f"the packaged default KB data is missing: {', '.join(missing)}; "
+            f"regenerate it with `python -m graphwright.bench.make_wikidata_slice` or reinstall graphwright"
+        )
+    return _cached_build(
+        "default",
+        files,
+        lambda out: build_kb(
+            out,
+            properties_dir=False,
+            arnold_dir=False,
+            property_files=[files[0]],
+            entity_files=[files[1]],
+            overwrite=False,
+        ),
+    )
 
 
 @KBS.register("default")
@@ -78,16 +89,21 @@ def default_kb() -> LocalKB:
 def rebel_kb() -> LocalKB:
     """Closed-world KB of the REBEL sample (needs the shared data root, GRAPHWRIGHT_DATA_DIR)."""
     root = paths.data_dir()
-    needed = [root / "rebel-sample" / "sample.jsonl.gz",
-              root / "wikidata-properties" / "all_wikidata_properties.json.gz",
-              root / "wikidata-subgraph-arnold" / "labels.en.tsv.gz"]
+    needed = [
+        root / "rebel-sample" / "sample.jsonl.gz",
+        root / "wikidata-properties" / "all_wikidata_properties.json.gz",
+        root / "wikidata-subgraph-arnold" / "labels.en.tsv.gz",
+    ]
     for f in needed:
         if not f.is_file():
-            raise DataNotFoundError(f"REBEL KB source not found: looked for {f.resolve()}; "
-                                    f"set GRAPHWRIGHT_DATA_DIR to the folder holding rebel-sample/")
+            raise DataNotFoundError(
+                f"REBEL KB source not found: looked for {f.resolve()}; "
+                f"set GRAPHWRIGHT_DATA_DIR to the folder holding rebel-sample/"
+            )
     # The cache key covers every source file, so changed data means a new KB directory.
-    files = [needed[0]] + sorted(p for d in ("wikidata-properties", "wikidata-subgraph-arnold")
-                                 for p in (root / d).rglob("*.gz"))
+    files = [needed[0]] + sorted(
+        p for d in ("wikidata-properties", "wikidata-subgraph-arnold") for p in (root / d).rglob("*.gz")
+    )
     with _lock:
         if "rebel" not in _opened:
             _opened["rebel"] = LocalKB(_cached_build("rebel", files, lambda out: build_rebel_kb(out, overwrite=False)))
@@ -114,6 +130,8 @@ def open_kb(path_or_name: str | Path):
         return KBS.get(path_or_name)()
     path = Path(path_or_name)
     if not (path / "manifest.json").is_file():
-        raise DataNotFoundError(f"no KB directory at {path.resolve()} (manifest.json missing) and "
-                                f"{str(path_or_name)!r} is not a KB name; names: {', '.join(KBS.names())}")
+        raise DataNotFoundError(
+            f"no KB directory at {path.resolve()} (manifest.json missing) and "
+            f"{str(path_or_name)!r} is not a KB name; names: {', '.join(KBS.names())}"
+        )
     return LocalKB(path)

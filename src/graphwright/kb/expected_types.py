@@ -50,22 +50,48 @@ Kinds = frozenset[str]
 #: still puts most entities under one, fine enough that "spouse: a city" conflicts.
 BROAD_CLASSES: dict[str, str] = {
     # agents
-    "Q5": "human", "Q215627": "person", "Q95074": "fictional character", "Q43229": "organization",
-    "Q4830453": "business", "Q7278": "political party", "Q2385804": "educational institution",
-    "Q12973014": "sports team", "Q2088357": "musical ensemble",
+    "Q5": "human",
+    "Q215627": "person",
+    "Q95074": "fictional character",
+    "Q43229": "organization",
+    "Q4830453": "business",
+    "Q7278": "political party",
+    "Q2385804": "educational institution",
+    "Q12973014": "sports team",
+    "Q2088357": "musical ensemble",
     # places
-    "Q2221906": "geographic location", "Q6256": "country", "Q486972": "human settlement",
-    "Q56061": "administrative territorial entity", "Q811979": "architectural structure",
-    "Q271669": "landform", "Q15324": "body of water",
+    "Q2221906": "geographic location",
+    "Q6256": "country",
+    "Q486972": "human settlement",
+    "Q56061": "administrative territorial entity",
+    "Q811979": "architectural structure",
+    "Q271669": "landform",
+    "Q15324": "body of water",
     # works
-    "Q17537576": "creative work", "Q11424": "film", "Q482994": "album", "Q7366": "song",
-    "Q5398426": "television series", "Q7725634": "literary work", "Q1002697": "periodical", "Q7397": "software",
+    "Q17537576": "creative work",
+    "Q11424": "film",
+    "Q482994": "album",
+    "Q7366": "song",
+    "Q5398426": "television series",
+    "Q7725634": "literary work",
+    "Q1002697": "periodical",
+    "Q7397": "software",
     # events
-    "Q1656682": "event", "Q1190554": "occurrence",
+    "Q1656682": "event",
+    "Q1190554": "occurrence",
     # abstract things that are common relation values
-    "Q4164871": "position", "Q12737077": "occupation", "Q618779": "award", "Q34770": "language",
-    "Q16521": "taxon", "Q483394": "genre", "Q349": "sport", "Q31629": "type of sport",
-    "Q11862829": "academic discipline", "Q9174": "religion", "Q2424752": "product", "Q12136": "disease",
+    "Q4164871": "position",
+    "Q12737077": "occupation",
+    "Q618779": "award",
+    "Q34770": "language",
+    "Q16521": "taxon",
+    "Q483394": "genre",
+    "Q349": "sport",
+    "Q31629": "type of sport",
+    "Q11862829": "academic discipline",
+    "Q9174": "religion",
+    "Q2424752": "product",
+    "Q12136": "disease",
 }
 
 MIN_TYPED = 5
@@ -76,7 +102,10 @@ MAX_CLASSES = 4
 #: nationalities ("French", "Kurdish"), but the roles where it does (official language, ethnic group)
 #: are MISC too often to speak.
 DOCRED_TYPES: dict[str, tuple[str, ...]] = {
-    "PER": ("Q215627", "Q95074"), "ORG": ("Q43229", "Q9174"), "LOC": ("Q2221906",)}
+    "PER": ("Q215627", "Q95074"),
+    "ORG": ("Q43229", "Q9174"),
+    "LOC": ("Q2221906",),
+}
 ITEM_DATATYPES = {"wikibase-item", None}
 
 
@@ -147,9 +176,13 @@ class Evidence:
         return out
 
 
-def derive(evidence: Evidence, datatypes: Mapping[str, str | None], constrained: Mapping[str, Iterable[Role]],
-           super_properties: Mapping[str, list[str]],
-           generality: Mapping[str, int]) -> dict[str, dict[Role, list[str]]]:
+def derive(
+    evidence: Evidence,
+    datatypes: Mapping[str, str | None],
+    constrained: Mapping[str, Iterable[Role]],
+    super_properties: Mapping[str, list[str]],
+    generality: Mapping[str, int],
+) -> dict[str, dict[Role, list[str]]]:
     """{pid: {"subject": [...], "value": [...]}} for the properties that get any.
 
     ``constrained``: the roles Wikidata declares a type constraint for, per property (P2302 with
@@ -184,8 +217,10 @@ def _inherited(pid: str, role: Role, own: Mapping, super_properties: Mapping[str
 
 # ---- evidence readers --------------------------------------------------------------------------
 
-def add_rebel(evidence: Evidence, path: Path, docs: Container[int], types: Mapping[str, list[str]],
-              hierarchy: Hierarchy) -> None:
+
+def add_rebel(
+    evidence: Evidence, path: Path, docs: Container[int], types: Mapping[str, list[str]], hierarchy: Hierarchy
+) -> None:
     """Gold triples of REBEL documents ``docs`` (file order); entities typed by their P31 in ``types``."""
     with gzip.open(require_file(path, "REBEL JSONL"), "rt", encoding="utf-8") as fh:
         for i, line in enumerate(fh):
@@ -197,8 +232,12 @@ def add_rebel(evidence: Evidence, path: Path, docs: Container[int], types: Mappi
                             evidence.add(pid, role, "wikidata", ent, hierarchy.kinds(types.get(ent, ())))
 
 
-def add_examples(evidence: Evidence, example_subjects: Mapping[str, list[tuple[str, str | None]]],
-                 types: Mapping[str, list[str]], hierarchy: Hierarchy) -> None:
+def add_examples(
+    evidence: Evidence,
+    example_subjects: Mapping[str, list[tuple[str, str | None]]],
+    types: Mapping[str, list[str]],
+    hierarchy: Hierarchy,
+) -> None:
     """P1855 property examples: their subjects (the dump lacks the example values)."""
     for pid, subjects in example_subjects.items():
         for qid, _ in subjects:

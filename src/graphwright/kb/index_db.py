@@ -16,8 +16,17 @@ from graphwright.kb.records import KBRecord
 
 DB_NAME = "kb.sqlite"
 #: KBRecord fields kept in the ``data`` JSON column (label, description, id, kind have columns).
-STORED_FIELDS = {"aliases", "types", "examples", "datatype", "super_properties", "subject_types", "value_types",
-                 "unchecked_constraints", "sitelinks"}  # a field missing from old KBs reads as its default
+STORED_FIELDS = {
+    "aliases",
+    "types",
+    "examples",
+    "datatype",
+    "super_properties",
+    "subject_types",
+    "value_types",
+    "unchecked_constraints",
+    "sitelinks",
+}  # a field missing from old KBs reads as its default
 
 _SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,11 +49,15 @@ _TOKEN = re.compile(r"\w+", re.UNICODE)
 # Function words only add millions of FTS matches; real names rarely consist of them alone.
 _STOP = frozenset(
     "a an and are as at be by for from has have he her his in is it its of on or she that the their "
-    "this to was were which who with".split())
+    "this to was were which who with".split()
+)
 # Properties without a datatype (newer than the 2021 KGTK export) are judged by their text:
 # nearly all of them are identifiers, usernames, URLs or dictionary-entry links.
-_IDENT_LABEL = re.compile(r"\b(IDs?|identifier|URL|URI|username|slug|entry|page|handle|GTIN|ISBN|ISSN)\b"
-                          r"|(\bcode|\bnumber)\s*(\(.*\))?\s*$", re.IGNORECASE)
+_IDENT_LABEL = re.compile(
+    r"\b(IDs?|identifier|URL|URI|username|slug|entry|page|handle|GTIN|ISBN|ISSN)\b"
+    r"|(\bcode|\bnumber)\s*(\(.*\))?\s*$",
+    re.IGNORECASE,
+)
 _IDENT_DESC = re.compile(r"\bidentifier\b|\busername\b|\bURL\b|\bURI\b|\bslug\b", re.IGNORECASE)
 
 
@@ -79,8 +92,18 @@ def write_db(path: Path, records: Iterable[tuple[KBRecord, bool]], meta: dict[st
         rec_rows, name_rows = [], []
         for rowid, (rec, searchable) in enumerate(records, 1):
             data = rec.model_dump(include=STORED_FIELDS, exclude_defaults=True)
-            rec_rows.append((rowid, rec.id, rec.kind, int(searchable), int(is_identifier_property(rec)),
-                             rec.label, rec.description, json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
+            rec_rows.append(
+                (
+                    rowid,
+                    rec.id,
+                    rec.kind,
+                    int(searchable),
+                    int(is_identifier_property(rec)),
+                    rec.label,
+                    rec.description,
+                    json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+                )
+            )
             if not searchable:
                 counts["support"] += 1
                 continue

@@ -55,8 +55,11 @@ class LexicalIndex:
         for k in dict.fromkeys([key, _THE.sub("", key)]):
             if not k:
                 continue
-            rows = self._sql(f"SELECT n.rec, MIN(n.is_alias) AS a FROM names n WHERE n.norm = ? "
-                             f"AND n.kind IN ({marks}) GROUP BY n.rec ORDER BY a, n.rec", (k, *kinds))
+            rows = self._sql(
+                f"SELECT n.rec, MIN(n.is_alias) AS a FROM names n WHERE n.norm = ? "
+                f"AND n.kind IN ({marks}) GROUP BY n.rec ORDER BY a, n.rec",
+                (k, *kinds),
+            )
             if rows:
                 return [(r["rec"], "alias" if r["a"] else "exact") for r in rows]
         return []
@@ -67,9 +70,11 @@ class LexicalIndex:
         if len(key) < 3:
             return []
         marks = ",".join("?" * len(kinds))
-        rows = self._sql(f"SELECT rec FROM (SELECT rec, norm FROM names WHERE norm >= ? AND norm < ? "
-                         f"AND kind IN ({marks}) LIMIT 2000) ORDER BY length(norm) LIMIT ?",
-                         (key, key + "\U0010ffff", *kinds, limit))
+        rows = self._sql(
+            f"SELECT rec FROM (SELECT rec, norm FROM names WHERE norm >= ? AND norm < ? "
+            f"AND kind IN ({marks}) LIMIT 2000) ORDER BY length(norm) LIMIT ?",
+            (key, key + "\U0010ffff", *kinds, limit),
+        )
         return list(dict.fromkeys(r["rec"] for r in rows))
 
     def fts_names(self, query: str, kinds: list[str], limit: int) -> list[int]:
@@ -79,7 +84,9 @@ class LexicalIndex:
         marks = ",".join("?" * len(kinds))
         rows = self._sql(
             f"SELECT n.rec FROM names_fts f JOIN names n ON n.rowid = f.rowid WHERE names_fts MATCH ? "
-            f"AND n.kind IN ({marks}) ORDER BY f.rank LIMIT ?", (q, *kinds, limit * 3))
+            f"AND n.kind IN ({marks}) ORDER BY f.rank LIMIT ?",
+            (q, *kinds, limit * 3),
+        )
         return list(dict.fromkeys(r["rec"] for r in rows))[:limit]
 
     def fts_descriptions(self, query: str, kinds: list[str], limit: int) -> list[int]:
@@ -89,7 +96,9 @@ class LexicalIndex:
         marks = ",".join("?" * len(kinds))
         rows = self._sql(
             f"SELECT r.rowid FROM desc_fts f JOIN records r ON r.rowid = f.rowid WHERE desc_fts MATCH ? "
-            f"AND r.searchable = 1 AND r.kind IN ({marks}) ORDER BY f.rank LIMIT ?", (q, *kinds, limit))
+            f"AND r.searchable = 1 AND r.kind IN ({marks}) ORDER BY f.rank LIMIT ?",
+            (q, *kinds, limit),
+        )
         return [r["rowid"] for r in rows]
 
     def _kind_names(self, kind: str) -> _KindNames:

@@ -61,8 +61,10 @@ class LocalKB:
         self.path = Path(path)
         manifest = self.path / "manifest.json"
         if not manifest.is_file():
-            raise DataNotFoundError(f"no KB at {self.path.resolve()}: {manifest.name} is missing "
-                                    f"(build one with `graphwright kb build` or graphwright.kb.build_kb)")
+            raise DataNotFoundError(
+                f"no KB at {self.path.resolve()}: {manifest.name} is missing "
+                f"(build one with `graphwright kb build` or graphwright.kb.build_kb)"
+            )
         self.manifest = json.loads(manifest.read_text(encoding="utf-8"))
         self._lock = threading.Lock()
         self._con = connect_ro(self.path / DB_NAME)
@@ -154,8 +156,9 @@ class LocalKB:
     def _records_by_id(self, ids: list[str]) -> list[KBRecord]:
         if not ids:
             return []
-        return [row_to_record(r) for r in self._rows(
-            f"SELECT * FROM records WHERE id IN ({','.join('?' * len(ids))})", ids)]
+        return [
+            row_to_record(r) for r in self._rows(f"SELECT * FROM records WHERE id IN ({','.join('?' * len(ids))})", ids)
+        ]
 
     def super_properties(self, pid: str) -> list[KBRecord]:
         """Direct P1647 (subproperty of) parents."""
@@ -197,9 +200,14 @@ class LocalKB:
 
     def stats(self) -> dict:
         counts = {k: n for k, n in self._rows("SELECT kind, COUNT(*) FROM records WHERE searchable = 1 GROUP BY kind")}
-        return {"path": str(self.path), "entities": counts.get("entity", 0), "properties": counts.get("property", 0),
-                "triples": len(self._store), "manifest": self.manifest,
-                "embedding_indices": self._vectors.cached_indices() if self._vectors else None}
+        return {
+            "path": str(self.path),
+            "entities": counts.get("entity", 0),
+            "properties": counts.get("property", 0),
+            "triples": len(self._store),
+            "manifest": self.manifest,
+            "embedding_indices": self._vectors.cached_indices() if self._vectors else None,
+        }
 
     # ---- search ----------------------------------------------------------------------------
     @staticmethod
@@ -226,8 +234,11 @@ class LocalKB:
             fuzzy = self._fuzzy(query, kinds)
             close = _demoted([x for x in fuzzy if x[1] >= FUZZY_MIN], demote)
             similar = _demoted(self._embedding(query, kinds, "label", fuzzy, demote), demote)
-            ranked = ([(r, 1.0, how) for r, how in exact] + [(r, s, "fuzzy") for r, s in close]
-                      + [(r, s, "embedding") for r, s in similar])
+            ranked = (
+                [(r, 1.0, how) for r, how in exact]
+                + [(r, s, "fuzzy") for r, s in close]
+                + [(r, s, "embedding") for r, s in similar]
+            )
         elif mode in ("description", "example"):
             similar = _demoted(self._embedding(query, kinds, mode, None, demote), demote)
             ranked = [(r, s, "embedding") for r, s in similar]
@@ -235,8 +246,11 @@ class LocalKB:
             fused: Ranked = []
             for kd in kinds:  # fused per kind (own weights), then merged by RRF score
                 fuzzy = self._fuzzy(query, [kd])
-                lists = [fuzzy, self._embedding(query, [kd], "label", fuzzy, demote),
-                         self._embedding(query, [kd], "description", fuzzy, demote)]
+                lists = [
+                    fuzzy,
+                    self._embedding(query, [kd], "label", fuzzy, demote),
+                    self._embedding(query, [kd], "description", fuzzy, demote),
+                ]
                 fused += _rrf([_demoted(lst, demote) for lst in lists], FUSION_WEIGHTS[kd])
             fused.sort(key=lambda x: -x[1])
             ranked = [(r, 1.0, how) for r, how in exact] + [(r, s, "fused") for r, s in fused]
@@ -250,21 +264,27 @@ class LocalKB:
             if len(chosen) == k:
                 break
         recs = self._records(list(chosen))
-        return [KBHit(record=recs[r], score=round(float(s), 4), matched=how, mode=mode)
-                for r, (s, how) in chosen.items() if r in recs]
+        return [
+            KBHit(record=recs[r], score=round(float(s), 4), matched=how, mode=mode)
+            for r, (s, how) in chosen.items()
+            if r in recs
+        ]
 
     def _fuzzy(self, query: str, kinds: list[str]) -> Ranked:
         """Candidates from FTS5 + edit similarity, scored by WRatio, best first."""
         out: Ranked = []
         for kind in kinds:
-            cands = list(dict.fromkeys(self._lex.prefix(query, [kind], CANDIDATES // 2)
-                                       + self._lex.fts_names(query, [kind], 2 * CANDIDATES)
-                                       + self._lex.ratio_candidates(query, kind, CANDIDATES)))
+            cands = list(
+                dict.fromkeys(
+                    self._lex.prefix(query, [kind], CANDIDATES // 2)
+                    + self._lex.fts_names(query, [kind], 2 * CANDIDATES)
+                    + self._lex.ratio_candidates(query, kind, CANDIDATES)
+                )
+            )
             out += self._lex.fuzzy_scores(query, kind, cands).items()
         return sorted(out, key=lambda x: -x[1])
 
-    def _embedding(self, query: str, kinds: list[str], field: str, lexical: Ranked | None,
-                   demote: set[int]) -> Ranked:
+    def _embedding(self, query: str, kinds: list[str], field: str, lexical: Ranked | None, demote: set[int]) -> Ranked:
         """Cosine ranking on one field: full index for properties, re-ranked candidates for entities."""
         qvec = self.vectors.query(query)
         out: Ranked = []
@@ -283,8 +303,10 @@ class LocalKB:
         groups = ("rel",) if demote else ("rel", "ids")
         recs, scores = None, None
         for name in ("label", "example") if field == "example" else (field,):
-            parts = [self.vectors.full(f"property_{name}_{g}", lambda n=name, g=g: self._property_rows(n, g == "ids"))
-                     for g in groups]
+            parts = [
+                self.vectors.full(f"property_{name}_{g}", lambda n=name, g=g: self._property_rows(n, g == "ids"))
+                for g in groups
+            ]
             r = np.concatenate([p.recs for p in parts])
             s = np.concatenate([p.scores(qvec) for p in parts])
             if recs is None or not len(recs):
@@ -303,9 +325,11 @@ class LocalKB:
         return list(zip(recs[order].tolist(), scores[order].tolist()))
 
     def _property_rows(self, field: str, identifiers: bool) -> list[tuple[int, str]]:
-        rows = self._rows("SELECT rowid, label, description, data FROM records "
-                          "WHERE kind = 'property' AND searchable = 1 AND identifier = ? ORDER BY rowid",
-                          (int(identifiers),))
+        rows = self._rows(
+            "SELECT rowid, label, description, data FROM records "
+            "WHERE kind = 'property' AND searchable = 1 AND identifier = ? ORDER BY rowid",
+            (int(identifiers),),
+        )
         out: list[tuple[int, str]] = []
         for r in rows:
             data = json.loads(r["data"])
@@ -320,13 +344,22 @@ class LocalKB:
     def _entity_scores(self, query: str, qvec: np.ndarray, field: str, lexical: Ranked | None) -> Ranked:
         lexical = lexical if lexical is not None else self._fuzzy(query, ["entity"])
         ent = [r for r, _ in lexical]
-        cands = ent[:EMBED_CANDIDATES] if field == "label" else list(dict.fromkeys(
-            self._lex.fts_descriptions(query, ["entity"], EMBED_CANDIDATES // 2) + ent[: EMBED_CANDIDATES // 2]))
+        cands = (
+            ent[:EMBED_CANDIDATES]
+            if field == "label"
+            else list(
+                dict.fromkeys(
+                    self._lex.fts_descriptions(query, ["entity"], EMBED_CANDIDATES // 2) + ent[: EMBED_CANDIDATES // 2]
+                )
+            )
+        )
         if not cands:
             return []
         col = "label" if field == "label" else "description"
-        rows = self._rows(f"SELECT rowid, {col} AS t FROM records WHERE kind = 'entity' AND rowid IN "
-                          f"({','.join('?' * len(cands))})", cands)
+        rows = self._rows(
+            f"SELECT rowid, {col} AS t FROM records WHERE kind = 'entity' AND rowid IN ({','.join('?' * len(cands))})",
+            cands,
+        )
         items = [(r["rowid"], r["t"]) for r in rows if r["t"]]
         if not items:
             return []

@@ -19,6 +19,7 @@ TURTLE_PREFIXES = (
     "@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n"
 )
 
+
 def is_unlinked(iri: str) -> bool:
     return iri.startswith(UNLINKED) or iri.startswith("gwe:")
 
@@ -38,7 +39,7 @@ def local_id(iri: str) -> str:
     """``http://www.wikidata.org/entity/Q42`` -> ``Q42``; other IRIs unchanged."""
     for ns in (WD, WDT):
         if iri.startswith(ns):
-            return iri[len(ns):]
+            return iri[len(ns) :]
     if iri.startswith("wd:") or iri.startswith("wdt:"):
         return iri.split(":", 1)[1]
     return iri
@@ -73,9 +74,8 @@ def parse_wikidata_id(value: str) -> str | None:
         text = text[1:-1]
     for page in _WIKI_PAGE:
         if text.startswith(page):
-            text = text[len(page):]
+            text = text[len(page) :]
     if text.startswith("Property:"):
-        text = text[len("Property:"):]
+        text = text[len("Property:") :]
     text = local_id(text)
     return text if is_wikidata_id(text) else None
-

@@ -27,12 +27,25 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 SCHEMA_DESC = "http://schema.org/description"
 
-_FORMATS = {".ttl": ox.RdfFormat.TURTLE, ".nt": ox.RdfFormat.N_TRIPLES, ".rdf": ox.RdfFormat.RDF_XML,
-            ".owl": ox.RdfFormat.RDF_XML, ".xml": ox.RdfFormat.RDF_XML}
+_FORMATS = {
+    ".ttl": ox.RdfFormat.TURTLE,
+    ".nt": ox.RdfFormat.N_TRIPLES,
+    ".rdf": ox.RdfFormat.RDF_XML,
+    ".owl": ox.RdfFormat.RDF_XML,
+    ".xml": ox.RdfFormat.RDF_XML,
+}
 _PROPERTY_CLASSES = {RDF + "Property", OWL + "ObjectProperty", OWL + "DatatypeProperty"}
 #: rdfs:range in XSD -> the Wikibase datatype that semantic validation understands
-_XSD_DATATYPES = {"date": "time", "dateTime": "time", "gYear": "time", "decimal": "quantity",
-                  "integer": "quantity", "double": "quantity", "float": "quantity", "string": "string"}
+_XSD_DATATYPES = {
+    "date": "time",
+    "dateTime": "time",
+    "gYear": "time",
+    "decimal": "quantity",
+    "integer": "quantity",
+    "double": "quantity",
+    "float": "quantity",
+    "string": "string",
+}
 
 
 def read_rdf_ontology(path: Path) -> Catalogue:
@@ -58,10 +71,14 @@ def read_rdf_ontology(path: Path) -> Catalogue:
         if is_property and not rid.startswith("P"):
             raise UserError(f"{path}: property {iri} needs a wdt:P... IRI")
         label = _text(props[RDFS + "label"])
-        record = KBRecord(id=rid, kind="property" if is_property else "entity", label=label,
-                          description=_text(props[RDFS + "comment"] or props[SCHEMA_DESC]),
-                          aliases=ordered_unique([o.value for o in props[SKOS_ALT]], exclude=label),
-                          types=[_id(path, k) for k in sorted(kinds) if not k.startswith((RDF, RDFS, OWL))])
+        record = KBRecord(
+            id=rid,
+            kind="property" if is_property else "entity",
+            label=label,
+            description=_text(props[RDFS + "comment"] or props[SCHEMA_DESC]),
+            aliases=ordered_unique([o.value for o in props[SKOS_ALT]], exclude=label),
+            types=[_id(path, k) for k in sorted(kinds) if not k.startswith((RDF, RDFS, OWL))],
+        )
         if is_property:
             _property_facts(path, record, props, kinds)
         else:
@@ -79,7 +96,7 @@ def _property_facts(path: Path, record: KBRecord, props: dict[str, list], kinds:
         if not isinstance(rng, ox.NamedNode):
             continue
         if rng.value.startswith(XSD) or rng.value == RDFS + "Literal":
-            record.datatype = _XSD_DATATYPES.get(rng.value[len(XSD):], "string")
+            record.datatype = _XSD_DATATYPES.get(rng.value[len(XSD) :], "string")
         else:
             record.value_types.append(_id(path, rng.value))
             record.datatype = "wikibase-item"
@@ -90,8 +107,9 @@ def _property_facts(path: Path, record: KBRecord, props: dict[str, list], kinds:
 def _id(path: Path, iri: str) -> str:
     rid = parse_wikidata_id(iri)
     if rid is None:
-        raise UserError(f"{path}: {iri} is not a Wikidata-style IRI (wd:Q..., wdt:P...); the KB keys every "
-                        f"term by such an id")
+        raise UserError(
+            f"{path}: {iri} is not a Wikidata-style IRI (wd:Q..., wdt:P...); the KB keys every term by such an id"
+        )
     return rid
 
 

@@ -30,17 +30,25 @@ class KBRecord(BaseModel):
     datatype: str | None = Field(default=None, description='Wikibase datatype (properties), e.g. "wikibase-item".')
     super_properties: list[str] = Field(default_factory=list, description="P1647 subproperty-of ids (properties).")
     subject_types: list[str] = Field(
-        default_factory=list, description="Classes a subject must belong to (properties): P2302 subject type constraint "
-        "with its P2308 classes, or rdfs:domain.")
+        default_factory=list,
+        description="Classes a subject must belong to (properties): P2302 subject type constraint "
+        "with its P2308 classes, or rdfs:domain.",
+    )
     value_types: list[str] = Field(
-        default_factory=list, description="Classes an item value must belong to (properties): P2302 value-type "
-        "constraint with its P2308 classes, or rdfs:range.")
+        default_factory=list,
+        description="Classes an item value must belong to (properties): P2302 value-type "
+        "constraint with its P2308 classes, or rdfs:range.",
+    )
     unchecked_constraints: list[str] = Field(
-        default_factory=list, description='Type constraints the source declares without their classes ("subject type", '
-        '"value type"): the offline Wikidata dump has P2302 statements but not their P2308 qualifiers.')
+        default_factory=list,
+        description='Type constraints the source declares without their classes ("subject type", '
+        '"value type"): the offline Wikidata dump has P2302 statements but not their P2308 qualifiers.',
+    )
     sitelinks: int | None = Field(
-        default=None, description="Number of Wikipedia and other Wikimedia pages about the item (a popularity prior); "
-        "None where the source does not say.")
+        default=None,
+        description="Number of Wikipedia and other Wikimedia pages about the item (a popularity prior); "
+        "None where the source does not say.",
+    )
 
     @computed_field  # type: ignore[prop-decorator]
     @property

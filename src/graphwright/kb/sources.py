@@ -86,10 +86,16 @@ def read_wikidata_properties(directory: Path) -> Catalogue:
     """The property catalogue: GLiREL wins for label/description (newer); KGTK adds the rest."""
     glirel = require_file(directory / "all_wikidata_properties.json.gz", "GLiREL property list")
     kgtk = directory / "kgtk"
-    files = {n: require_file(kgtk / f, f"KGTK {n}") for n, f in (
-        ("labels", "labels.property.en.tsv.gz"), ("aliases", "aliases.property.en.tsv.gz"),
-        ("descriptions", "descriptions.property.en.tsv.gz"), ("datatypes", "metadata.property.datatypes.tsv.gz"),
-        ("claims", "claims.properties.tsv.gz"))}
+    files = {
+        n: require_file(kgtk / f, f"KGTK {n}")
+        for n, f in (
+            ("labels", "labels.property.en.tsv.gz"),
+            ("aliases", "aliases.property.en.tsv.gz"),
+            ("descriptions", "descriptions.property.en.tsv.gz"),
+            ("datatypes", "metadata.property.datatypes.tsv.gz"),
+            ("claims", "claims.properties.tsv.gz"),
+        )
+    }
     labels: dict[str, str] = {}
     descs: dict[str, str] = {}
     old_labels: dict[str, str] = {}
@@ -122,21 +128,32 @@ def read_wikidata_properties(directory: Path) -> Catalogue:
     for pid in sorted(set(labels) | set(old_labels), key=lambda p: int(p[1:])):
         label = labels.get(pid) or old_labels.get(pid, "")
         cat.properties[pid] = _record(
-            pid, label=label, description=descs.get(pid, ""),
+            pid,
+            label=label,
+            description=descs.get(pid, ""),
             # A label renamed since the 2021 KGTK snapshot stays findable as an alias.
             aliases=ordered_unique([old_labels.get(pid, ""), *aliases.get(pid, [])], exclude=label),
-            datatype=datatypes.get(pid), super_properties=ordered_unique(supers.get(pid, [])),
+            datatype=datatypes.get(pid),
+            super_properties=ordered_unique(supers.get(pid, [])),
             # the dump has the P2302 statements but not their P2308 classes: known to exist, not checkable
-            unchecked_constraints=ordered_unique(constraints.get(pid, [])))
+            unchecked_constraints=ordered_unique(constraints.get(pid, [])),
+        )
     cat.example_subjects = dict(examples)
     return cat
 
 
 def read_kgtk_entities(directory: Path) -> Catalogue:
     """A KGTK entity dump (arnold layout): Q records plus the P records its files describe."""
-    files = {n: require_file(directory / f, f"KGTK {n}") for n, f in (
-        ("labels", "labels.en.tsv.gz"), ("aliases", "aliases.en.tsv.gz"),
-        ("descriptions", "descriptions.en.tsv.gz"), ("P31", "derived.P31.tsv.gz"), ("P279", "derived.P279.tsv.gz"))}
+    files = {
+        n: require_file(directory / f, f"KGTK {n}")
+        for n, f in (
+            ("labels", "labels.en.tsv.gz"),
+            ("aliases", "aliases.en.tsv.gz"),
+            ("descriptions", "descriptions.en.tsv.gz"),
+            ("P31", "derived.P31.tsv.gz"),
+            ("P279", "derived.P279.tsv.gz"),
+        )
+    }
     labels = {r["node1"]: parse_literal(r["node2"]) for r in read_tsv(files["labels"]) if is_wikidata_id(r["node1"])}
     descs = {r["node1"]: parse_literal(r["node2"]) for r in read_tsv(files["descriptions"])}
     aliases: dict[str, list[str]] = defaultdict(list)
@@ -154,8 +171,11 @@ def read_kgtk_entities(directory: Path) -> Catalogue:
     datatypes: dict[str, str] = {}
     dt_file = directory / "metadata.property.datatypes.tsv.gz"
     if dt_file.is_file():
-        datatypes = {r["node1"]: r["node2"] for r in read_tsv(dt_file)
-                     if r.get("label") == "datatype" and is_wikidata_id(r["node1"])}
+        datatypes = {
+            r["node1"]: r["node2"]
+            for r in read_tsv(dt_file)
+            if r.get("label") == "datatype" and is_wikidata_id(r["node1"])
+        }
     supers: dict[str, list[str]] = defaultdict(list)
     claims = directory / "claims.wikibase-property.tsv.gz"
     if claims.is_file():
@@ -163,8 +183,12 @@ def read_kgtk_entities(directory: Path) -> Catalogue:
             if r["label"] == "P1647" and is_wikidata_id(r["node1"]) and is_wikidata_id(r["node2"]):
                 supers[r["node1"]].append(r["node2"])
     for rid, label in labels.items():
-        rec = _record(rid, label=label, aliases=ordered_unique(aliases.get(rid, []), exclude=label),
-                      description=descs.get(rid, ""))
+        rec = _record(
+            rid,
+            label=label,
+            aliases=ordered_unique(aliases.get(rid, []), exclude=label),
+            description=descs.get(rid, ""),
+        )
         if rec.kind == "entity":
             rec.types = ordered_unique(types.get(rid, []))
             cat.entities[rid] = rec
@@ -208,9 +232,14 @@ def read_entity_jsonl(path: Path) -> Catalogue:
         sitelinks = obj.get("sitelinks")
         if sitelinks is not None and (type(sitelinks) is not int or sitelinks < 0):
             raise UserError(f"{path}:{n}: 'sitelinks' must be a count (a whole number >= 0), got {sitelinks!r}")
-        rec = _record(rid, label=label, description=obj.get("description") or "",
-                      aliases=ordered_unique(obj.get("aliases") or [], exclude=label),
-                      types=[t for t in obj.get("types") or [] if is_wikidata_id(t)], sitelinks=sitelinks)
+        rec = _record(
+            rid,
+            label=label,
+            description=obj.get("description") or "",
+            aliases=ordered_unique(obj.get("aliases") or [], exclude=label),
+            types=[t for t in obj.get("types") or [] if is_wikidata_id(t)],
+            sitelinks=sitelinks,
+        )
         (cat.properties if rec.kind == "property" else cat.entities)[rid] = rec
         for parent in obj.get("subclass_of") or []:
             if is_wikidata_id(parent):
@@ -227,12 +256,16 @@ def read_property_jsonl(path: Path) -> Catalogue:
         if not (pid.startswith("P") and is_wikidata_id(pid)):
             raise UserError(f"{path}:{n}: 'id' must be a property id like P31")
         cat.properties[pid] = _record(
-            pid, label=label, description=obj.get("description") or "",
-            aliases=ordered_unique(obj.get("aliases") or [], exclude=label), datatype=obj.get("datatype"),
+            pid,
+            label=label,
+            description=obj.get("description") or "",
+            aliases=ordered_unique(obj.get("aliases") or [], exclude=label),
+            datatype=obj.get("datatype"),
             super_properties=[p for p in obj.get("super_properties") or [] if is_wikidata_id(p)],
             subject_types=[t for t in obj.get("subject_types") or [] if is_wikidata_id(t)],
             value_types=[t for t in obj.get("value_types") or [] if is_wikidata_id(t)],
-            unchecked_constraints=[c for c in obj.get("unchecked_constraints") or [] if c in TYPE_CONSTRAINTS.values()])
+            unchecked_constraints=[c for c in obj.get("unchecked_constraints") or [] if c in TYPE_CONSTRAINTS.values()],
+        )
         subjects = [(s[0], s[1] if len(s) > 1 else None) for s in obj.get("example_subjects") or [] if s]
         if subjects:
             cat.example_subjects[pid] = subjects

@@ -56,11 +56,13 @@ def zipf_weights(vocab_size: int, first_word_id: int) -> np.ndarray:
     return (SIF_A / (SIF_A + p)).astype(np.float32)
 
 
-def distil(token_vectors: TokenVectors, vocab_size: int, *, dims: int = DIMS, first_word_id: int = 1996,
-           batch: int = BATCH) -> np.ndarray:
+def distil(
+    token_vectors: TokenVectors, vocab_size: int, *, dims: int = DIMS, first_word_id: int = 1996, batch: int = BATCH
+) -> np.ndarray:
     """The static table (vocab_size, dims): teacher vectors, centred, PCA-reduced, SIF-weighted."""
-    raw = np.concatenate([token_vectors(np.arange(s, min(vocab_size, s + batch)))
-                          for s in range(0, vocab_size, batch)]).astype(np.float32)
+    raw = np.concatenate(
+        [token_vectors(np.arange(s, min(vocab_size, s + batch))) for s in range(0, vocab_size, batch)]
+    ).astype(np.float32)
     centred = raw - raw.mean(axis=0)
     # PCA via SVD: drops the direction every token shares (cosine between unrelated tokens
     # is otherwise high) and the weakest components.
@@ -102,8 +104,12 @@ class StaticEmbedder:
         if self.cache_file.is_file():
             return np.load(self.cache_file)
         vocab = self._tok.get_vocab_size()
-        print(f"graphwright: distilling the {self.name} token table from MiniLM ({vocab:,} tokens, "
-              f"once per machine, about 30 s; cached in {self.cache_file.parent})", file=sys.stderr, flush=True)
+        print(
+            f"graphwright: distilling the {self.name} token table from MiniLM ({vocab:,} tokens, "
+            f"once per machine, about 30 s; cached in {self.cache_file.parent})",
+            file=sys.stderr,
+            flush=True,
+        )
         t0 = time.perf_counter()
         table = distil(token_vectors, vocab, first_word_id=self._tok.token_to_id("the"))
         self.build_seconds = round(time.perf_counter() - t0, 2)

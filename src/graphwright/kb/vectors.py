@@ -87,8 +87,12 @@ class VectorStore:
             return FullIndex(np.asarray(json.loads(ids.read_text()), dtype=np.int64), np.load(npy))
         data = rows()
         t0 = time.perf_counter()
-        print(f"graphwright: embedding {len(data):,} texts for the {name!r} index with {self.embedder.name} "
-              f"(once per KB; cached in {self.dir})", file=sys.stderr, flush=True)
+        print(
+            f"graphwright: embedding {len(data):,} texts for the {name!r} index with {self.embedder.name} "
+            f"(once per KB; cached in {self.dir})",
+            file=sys.stderr,
+            flush=True,
+        )
         matrix = self.embedder.embed([t for _, t in data]).astype(np.float16)
         recs = np.asarray([r for r, _ in data], dtype=np.int64)
         self.build_seconds[name] = round(time.perf_counter() - t0, 2)
@@ -124,5 +128,8 @@ class VectorStore:
         with self._lock:
             out = [self._memo.get((field, r)) for r, _ in items]
         # An entry evicted between the two steps is simply re-embedded.
-        return np.stack([v if v is not None else self.embedder.embed([t])[0] for v, (_, t) in zip(out, items)]) \
-            if items else np.zeros((0, self.embedder.dim), dtype=np.float32)
+        return (
+            np.stack([v if v is not None else self.embedder.embed([t])[0] for v, (_, t) in zip(out, items)])
+            if items
+            else np.zeros((0, self.embedder.dim), dtype=np.float32)
+        )

@@ -35,8 +35,10 @@ from graphwright.sparql import sparql_literal
 API_URL = "https://www.wikidata.org/w/api.php"
 SPARQL_URL = "https://query.wikidata.org/sparql"
 # Wikimedia asks for a descriptive agent with contact details: pass user_agent=... to add yours.
-USER_AGENT = (f"graphwright/{package_version()} (knowledge-graph extraction from text; "
-              f"set a contact with WikidataKB(user_agent=...)) python-httpx/{httpx.__version__}")
+USER_AGENT = (
+    f"graphwright/{package_version()} (knowledge-graph extraction from text; "
+    f"set a contact with WikidataKB(user_agent=...)) python-httpx/{httpx.__version__}"
+)
 MODES = ("label", "description", "example", "fused")
 
 
@@ -81,9 +83,18 @@ class _ResponseCache:
 class WikidataKB:
     """Live Wikidata with the LocalKB search/get/hierarchy API (English labels)."""
 
-    def __init__(self, *, api_url: str = API_URL, sparql_url: str = SPARQL_URL, user_agent: str = USER_AGENT,
-                 cache_path: Path | str | None = None, ttl: float = 30 * 86400, timeout: float = 30.0,
-                 retries: int = 3, language: str = "en"):
+    def __init__(
+        self,
+        *,
+        api_url: str = API_URL,
+        sparql_url: str = SPARQL_URL,
+        user_agent: str = USER_AGENT,
+        cache_path: Path | str | None = None,
+        ttl: float = 30 * 86400,
+        timeout: float = 30.0,
+        retries: int = 3,
+        language: str = "en",
+    ):
         self.api_url, self.sparql_url, self.language = api_url, sparql_url, language
         self.backoff = Backoff(attempts=retries, base=1.0, cap=10.0)
         self._http = httpx.Client(headers={"User-Agent": user_agent}, timeout=timeout, follow_redirects=True)
@@ -115,8 +126,11 @@ class WikidataKB:
                 time.sleep(self.backoff.delay(attempt, retry_after))
             retry_after = None
             try:
-                resp = (self._http.post(url, data=params, headers={"Accept": accept}) if method == "POST"
-                        else self._http.get(url, params=params, headers={"Accept": accept}))
+                resp = (
+                    self._http.post(url, data=params, headers={"Accept": accept})
+                    if method == "POST"
+                    else self._http.get(url, params=params, headers={"Accept": accept})
+                )
             except httpx.TransportError as exc:
                 last = exc
                 continue
@@ -142,8 +156,11 @@ class WikidataKB:
 
     def sparql(self, query: str):
         """Run SPARQL (common prefixes predeclared). SELECT -> list of {var: value}; ASK -> bool."""
-        data = self._request(self.sparql_url, {"query": SPARQL_PREFIXES + query, "format": "json"},
-                             accept="application/sparql-results+json")
+        data = self._request(
+            self.sparql_url,
+            {"query": SPARQL_PREFIXES + query, "format": "json"},
+            accept="application/sparql-results+json",
+        )
         if "boolean" in data:
             return bool(data["boolean"])
         names = data.get("head", {}).get("vars", [])
@@ -155,8 +172,9 @@ class WikidataKB:
         out: dict[str, dict] = {}
         ids = [i for i in dict.fromkeys(ids) if is_wikidata_id(i)]
         for start in range(0, len(ids), 50):  # the API's batch limit
-            data = self._api(action="wbgetentities", ids="|".join(ids[start : start + 50]), props=props,
-                             languages=self.language)
+            data = self._api(
+                action="wbgetentities", ids="|".join(ids[start : start + 50]), props=props, languages=self.language
+            )
             for eid, ent in (data.get("entities") or {}).items():
                 if "missing" not in ent:
                     out[eid] = ent
@@ -169,12 +187,16 @@ class WikidataKB:
         rid = ent["id"]
         claims = ent.get("claims") or {}
         rec = KBRecord(
-            id=rid, kind="property" if rid.startswith("P") else "entity", label=self._text(ent, "labels"),
+            id=rid,
+            kind="property" if rid.startswith("P") else "entity",
+            label=self._text(ent, "labels"),
             description=self._text(ent, "descriptions"),
             aliases=[a["value"] for a in (ent.get("aliases") or {}).get(self.language, [])],
-            types=_item_values(claims.get("P31", [])), datatype=ent.get("datatype"),
+            types=_item_values(claims.get("P31", [])),
+            datatype=ent.get("datatype"),
             super_properties=_item_values(claims.get("P1647", [])),
-            **_type_constraints(claims.get("P2302", [])))
+            **_type_constraints(claims.get("P2302", [])),
+        )
         if with_examples and rec.kind == "property":
             rec.examples = self._examples(rec, claims.get("P1855", []))
         return rec
@@ -213,8 +235,12 @@ class WikidataKB:
 
     def _records(self, ids: list[str]) -> list[KBRecord]:
         ents = self._entities(ids)
-        return [self._record(ents[i], with_examples=False) if i in ents
-                else KBRecord(id=i, kind="property" if i.startswith("P") else "entity") for i in ids]
+        return [
+            self._record(ents[i], with_examples=False)
+            if i in ents
+            else KBRecord(id=i, kind="property" if i.startswith("P") else "entity")
+            for i in ids
+        ]
 
     # ---- hierarchy (SPARQL) ----------------------------------------------------------------
     def _ids(self, query: str, var: str) -> list[str]:
@@ -240,8 +266,11 @@ class WikidataKB:
             if not frontier:
                 break
             values = " ".join(f"wd:{c}" for c in frontier)  # every c passed _checked or came from our parser
-            nxt = [c for c in self._ids(f"SELECT ?c WHERE {{ VALUES ?x {{ {values} }} ?x wdt:P279 ?c }}", "c")
-                   if c not in seen]
+            nxt = [
+                c
+                for c in self._ids(f"SELECT ?c WHERE {{ VALUES ?x {{ {values} }} ?x wdt:P279 ?c }}", "c")
+                if c not in seen
+            ]
             seen.update(nxt)
             out += nxt
             frontier = nxt
@@ -250,8 +279,10 @@ class WikidataKB:
     def find_label(self, label: str, *, kind: str | None = None, limit: int = 20) -> list[KBRecord]:
         """Items/properties whose English label or alias is exactly ``label`` (via SPARQL)."""
         lit = sparql_literal(label, language=self.language)
-        ids = self._ids(f"SELECT DISTINCT ?x WHERE {{ VALUES ?p {{ rdfs:label skos:altLabel }} ?x ?p {lit} }} "
-                        f"LIMIT {int(limit)}", "x")
+        ids = self._ids(
+            f"SELECT DISTINCT ?x WHERE {{ VALUES ?p {{ rdfs:label skos:altLabel }} ?x ?p {lit} }} LIMIT {int(limit)}",
+            "x",
+        )
         ids = [i for i in ids if kind is None or (i[0] == "P") == (kind == "property")]
         return self._records(ids)
 
@@ -274,14 +305,26 @@ class WikidataKB:
         return self._fulltext(query, kinds, k, mode)
 
     def _wbsearch(self, query: str, kind: str, k: int, mode: str) -> list[KBHit]:
-        data = self._api(action="wbsearchentities", search=query, language=self.language, uselang=self.language,
-                         type="item" if kind == "entity" else "property", limit=str(min(k, 50)))
+        data = self._api(
+            action="wbsearchentities",
+            search=query,
+            language=self.language,
+            uselang=self.language,
+            type="item" if kind == "entity" else "property",
+            limit=str(min(k, 50)),
+        )
         hits = []
         for rank, r in enumerate(data.get("search", [])):
             if not is_wikidata_id(str(r.get("id", ""))):
                 continue
-            rec = KBRecord(id=r["id"], kind=kind, label=r.get("label", ""), description=r.get("description", ""),
-                           aliases=list(r.get("aliases", [])), datatype=r.get("datatype"))
+            rec = KBRecord(
+                id=r["id"],
+                kind=kind,
+                label=r.get("label", ""),
+                description=r.get("description", ""),
+                aliases=list(r.get("aliases", [])),
+                datatype=r.get("datatype"),
+            )
             match = r.get("match") or {}
             same = match.get("text", "").casefold() == query.casefold()
             matched = ("exact" if match.get("type") == "label" else "alias") if same else "api"
@@ -298,8 +341,12 @@ class WikidataKB:
         return [KBHit(record=r, score=round(1.0 / (n + 1), 4), matched="api", mode=mode) for n, r in enumerate(recs)]
 
     def stats(self) -> dict:
-        return {"api": self.api_url, "sparql": self.sparql_url, "cache": str(self._cache.path),
-                "cached_responses": self._cache.count()}
+        return {
+            "api": self.api_url,
+            "sparql": self.sparql_url,
+            "cache": str(self._cache.path),
+            "cached_responses": self._cache.count(),
+        }
 
 
 def _checked(value: str, prefix: str = "") -> str | None:

@@ -92,6 +92,7 @@ class DumpImport:
 
 # ---- entity JSON -> generic records ------------------------------------------------------------
 
+
 def _text(entity: dict, key: str, langs: Iterable[str] = ("en",)) -> str:
     values = entity.get(key) or {}
     for lang in langs:
@@ -124,14 +125,22 @@ def _values(entity: dict, pid: str) -> list[str]:
 def _names(entity: dict) -> dict:
     label = _text(entity, "labels", ("en", "mul"))
     aliases = [a.get("value") for a in (entity.get("aliases") or {}).get("en", [])]
-    return {"id": entity["id"], "label": label, "aliases": sources.ordered_unique(aliases, exclude=label),
-            "description": _text(entity, "descriptions")}
+    return {
+        "id": entity["id"],
+        "label": label,
+        "aliases": sources.ordered_unique(aliases, exclude=label),
+        "description": _text(entity, "descriptions"),
+    }
 
 
 def item_line(entity: dict) -> dict:
     """An item as a line of the generic entity JSONL."""
-    return {**_names(entity), "types": _values(entity, "P31"), "subclass_of": _values(entity, "P279"),
-            "sitelinks": len(entity.get("sitelinks") or {})}
+    return {
+        **_names(entity),
+        "types": _values(entity, "P31"),
+        "subclass_of": _values(entity, "P279"),
+        "sitelinks": len(entity.get("sitelinks") or {}),
+    }
 
 
 def property_line(entity: dict) -> dict:
@@ -142,13 +151,17 @@ def property_line(entity: dict) -> dict:
         if kind in (SUBJECT_TYPE, VALUE_TYPE):
             classes = [_value_id(q) for q in (st.get("qualifiers") or {}).get("P2308", [])]
             types.setdefault(kind, []).extend(c for c in classes if c)
-    return {**_names(entity), "datatype": entity.get("datatype"), "super_properties": _values(entity, "P1647"),
-            "subject_types": sources.ordered_unique(types.get(SUBJECT_TYPE, [])),
-            "value_types": sources.ordered_unique(types.get(VALUE_TYPE, [])),
-            # declared without any class: known to exist, not checkable (as with the KGTK dump)
-            "unchecked_constraints": [sources.TYPE_CONSTRAINTS[k] for k, v in sorted(types.items()) if not v],
-            # P1855's subject only: build_kb labels it from the KB's entities
-            "example_subjects": [[q, None] for q in _values(entity, "P1855") if q.startswith("Q")]}
+    return {
+        **_names(entity),
+        "datatype": entity.get("datatype"),
+        "super_properties": _values(entity, "P1647"),
+        "subject_types": sources.ordered_unique(types.get(SUBJECT_TYPE, [])),
+        "value_types": sources.ordered_unique(types.get(VALUE_TYPE, [])),
+        # declared without any class: known to exist, not checkable (as with the KGTK dump)
+        "unchecked_constraints": [sources.TYPE_CONSTRAINTS[k] for k, v in sorted(types.items()) if not v],
+        # P1855's subject only: build_kb labels it from the KB's entities
+        "example_subjects": [[q, None] for q in _values(entity, "P1855") if q.startswith("Q")],
+    }
 
 
 def classify(entity: dict, filters: Filters) -> tuple[str | None, dict | None]:
@@ -164,13 +177,15 @@ def classify(entity: dict, filters: Filters) -> tuple[str | None, dict | None]:
     if not line["label"]:
         return None, None
     passes = line["sitelinks"] >= filters.min_sitelinks and (
-        not filters.keep_types or any(t in filters.keep_types for t in line["types"]))
+        not filters.keep_types or any(t in filters.keep_types for t in line["types"])
+    )
     if passes:
         return "entities", line
     return ("classes", line) if line["subclass_of"] else ("filtered", None)
 
 
 # ---- the work folder ---------------------------------------------------------------------------
+
 
 def work_dir(out_dir: Path | str) -> Path:
     out = Path(out_dir)
@@ -188,7 +203,11 @@ def _load_state(work: Path, identity: dict, filters: Filters, warn: Callable[[st
         state = json.loads((work / "state.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if (state.get("version"), state.get("dump"), state.get("filters")) != (STATE_VERSION, identity, _filters_json(filters)):
+    if (state.get("version"), state.get("dump"), state.get("filters")) != (
+        STATE_VERSION,
+        identity,
+        _filters_json(filters),
+    ):
         warn(f"{work} holds an unfinished import of another dump or with other filters; starting again")
         return None
     for name, size in state["sizes"].items():
@@ -212,6 +231,7 @@ def _save_state(work: Path, state: dict) -> None:
 
 
 # ---- streaming ---------------------------------------------------------------------------------
+
 
 def _open(dump: Path):
     """(raw file, decompressed binary stream, compression name), by magic bytes rather than suffix."""
@@ -285,8 +305,10 @@ class _Reader:
                     except StopIteration:
                         break
                     except (EOFError, OSError, zlib.error) as exc:
-                        raise UserError(f"{self.dump}: the {compression} data breaks off after line {stats.lines} "
-                                        f"({exc}): the file is truncated or damaged; download it again") from None
+                        raise UserError(
+                            f"{self.dump}: the {compression} data breaks off after line {stats.lines} "
+                            f"({exc}): the file is truncated or damaged; download it again"
+                        ) from None
                     self._line(line, stats.lines + 1)
                     stats.offset += len(line)
                     stats.lines += 1
@@ -310,16 +332,20 @@ class _Reader:
         try:
             stream.seek(self.stats.offset)
         except (EOFError, OSError, zlib.error) as exc:
-            raise UserError(f"{self.dump}: cannot resume after line {self.stats.lines}: the {compression} data "
-                            f"ends or breaks before it ({exc})") from None
+            raise UserError(
+                f"{self.dump}: cannot resume after line {self.stats.lines}: the {compression} data "
+                f"ends or breaks before it ({exc})"
+            ) from None
 
     def _line(self, line: bytes, line_no: int) -> None:
         body = line.strip().rstrip(b",")
         stats = self.stats
         if line_no == 1:
             if body != b"[" and not body.startswith(b"{"):
-                raise UserError(f"{self.dump}: line 1 starts with {body[:30]!r}: not a Wikidata JSON dump "
-                                f"(expected '[' and then one entity per line)")
+                raise UserError(
+                    f"{self.dump}: line 1 starts with {body[:30]!r}: not a Wikidata JSON dump "
+                    f"(expected '[' and then one entity per line)"
+                )
             stats.layout = "array" if body == b"[" else "lines"
         if body == b"]":
             stats.closed = True
@@ -356,17 +382,31 @@ def _new_state(work: Path, identity: dict, filters: Filters) -> dict:
     work.mkdir(parents=True)
     for name in FILES:
         (work / f"{name}.jsonl").write_bytes(b"")
-    return {"version": STATE_VERSION, "dump": identity, "filters": _filters_json(filters),
-            "stats": asdict(ImportStats()), "sizes": {n: 0 for n in FILES}, "complete": False}
+    return {
+        "version": STATE_VERSION,
+        "dump": identity,
+        "filters": _filters_json(filters),
+        "stats": asdict(ImportStats()),
+        "sizes": {n: 0 for n in FILES},
+        "complete": False,
+    }
 
 
-def stream_dump(dump: Path, work: Path, filters: Filters, *, batch_lines: int = BATCH_LINES,
-                progress_every: int = PROGRESS_LINES, on_progress: Callable[[ImportStats], None] | None = None,
-                warn: Callable[[str], None] = lambda _: None) -> ImportStats:
+def stream_dump(
+    dump: Path,
+    work: Path,
+    filters: Filters,
+    *,
+    batch_lines: int = BATCH_LINES,
+    progress_every: int = PROGRESS_LINES,
+    on_progress: Callable[[ImportStats], None] | None = None,
+    warn: Callable[[str], None] = lambda _: None,
+) -> ImportStats:
     """Read ``dump`` into the JSONL files of ``work``, resuming from a saved state."""
     identity = _dump_identity(dump)
-    state = (_load_state(work, identity, filters, warn) if work.is_dir() else None) \
-        or _new_state(work, identity, filters)
+    state = (_load_state(work, identity, filters, warn) if work.is_dir() else None) or _new_state(
+        work, identity, filters
+    )
     if state["complete"]:
         return ImportStats(**state["stats"])
     reader = _Reader(dump, work, filters, state, warn)
@@ -381,8 +421,9 @@ def stream_dump(dump: Path, work: Path, filters: Filters, *, batch_lines: int = 
         if stats.lines == 0:
             raise UserError(f"{dump} is empty: not a Wikidata JSON dump")
         if stats.entities_read == 0 and stats.malformed:
-            raise UserError(f"{dump}: none of its {stats.malformed} entity lines could be read: "
-                            f"not a Wikidata JSON dump")
+            raise UserError(
+                f"{dump}: none of its {stats.malformed} entity lines could be read: not a Wikidata JSON dump"
+            )
     except UserError:
         if stats.entities_read == 0:
             shutil.rmtree(work, ignore_errors=True)  # nothing worth resuming
@@ -395,6 +436,7 @@ def stream_dump(dump: Path, work: Path, filters: Filters, *, batch_lines: int = 
 
 
 # ---- finishing -------------------------------------------------------------------------------
+
 
 def _jsonl(path: Path):
     with open(path, "rb") as fh:
@@ -435,15 +477,26 @@ def read_import(work: Path, dump: Path, filters: Filters, stats: ImportStats) ->
         subclass_of[child] |= parents
     info = {k: v for k, v in asdict(stats).items() if k not in ("offset", "bytes_read", "resumed_at_line", "closed")}
     return sources.Catalogue(
-        properties=props.properties, entities=ents.entities | classes.entities, subclass_of=subclass_of,
+        properties=props.properties,
+        entities=ents.entities | classes.entities,
+        subclass_of=subclass_of,
         example_subjects=props.example_subjects,
-        source={"kind": "wikidata-json-dump", "path": str(dump.resolve()), "filters": _filters_json(filters), **info})
+        source={"kind": "wikidata-json-dump", "path": str(dump.resolve()), "filters": _filters_json(filters), **info},
+    )
 
 
-def build_from_dump(out_dir: Path | str, dump: Path | str, *, filters: Filters = Filters(),
-                    overwrite: bool = False, batch_lines: int = BATCH_LINES, progress_every: int = PROGRESS_LINES,
-                    on_progress: Callable[[ImportStats], None] | None = None,
-                    warn: Callable[[str], None] = lambda _: None, **build_kwargs) -> DumpImport:
+def build_from_dump(
+    out_dir: Path | str,
+    dump: Path | str,
+    *,
+    filters: Filters = Filters(),
+    overwrite: bool = False,
+    batch_lines: int = BATCH_LINES,
+    progress_every: int = PROGRESS_LINES,
+    on_progress: Callable[[ImportStats], None] | None = None,
+    warn: Callable[[str], None] = lambda _: None,
+    **build_kwargs,
+) -> DumpImport:
     """Import ``dump`` into a KB at ``out_dir`` (resuming an interrupted import), then index it with
     :func:`build_kb`; ``build_kwargs`` add other sources (``entity_files``, ``ontology_files``, ...),
     which rank before the dump. An existing KB is kept unless ``overwrite``."""
@@ -455,8 +508,9 @@ def build_from_dump(out_dir: Path | str, dump: Path | str, *, filters: Filters =
     if out.exists() and not (out / MANIFEST).is_file() and any(out.iterdir()):  # say so before hours of reading
         raise UserError(f"{out} exists and is not a graphwright KB directory; choose another output path")
     work = work_dir(out)
-    stats = stream_dump(dump, work, filters, batch_lines=batch_lines, progress_every=progress_every,
-                        on_progress=on_progress, warn=warn)
+    stats = stream_dump(
+        dump, work, filters, batch_lines=batch_lines, progress_every=progress_every, on_progress=on_progress, warn=warn
+    )
     if filters.active():
         stats.classes_kept = keep_referenced_classes(work)
     else:

@@ -44,6 +44,7 @@ class Question:
 @dataclass(frozen=True)
 class Reading:
     """What the model read: the entity each name means (None: none of the KB's), why, the calls' cost."""
+
     entities: dict[str, KBRecord | None]
     reasons: dict[str, str]
     usage: Usage
@@ -51,21 +52,28 @@ class Reading:
 
 def open_questions(choices: dict[str, tuple[str, Choice]]) -> dict[str, Question]:
     """The links the text does not settle, by normalized name."""
-    return {key: Question(surface, [choice.best, *choice.others][:OPTIONS])
-            for key, (surface, choice) in choices.items()
-            if choice.best is not None and not choice.settled and not is_country(choice.best)}
+    return {
+        key: Question(surface, [choice.best, *choice.others][:OPTIONS])
+        for key, (surface, choice) in choices.items()
+        if choice.best is not None and not choice.settled and not is_country(choice.best)
+    }
 
 
 async def glosses(llm: LLM, text: str, names: list[str], *, retries: int = 2) -> tuple[list[str], Usage]:
     """The model's apposition for each name in ``text``, in calls of at most MAX_NAMES names."""
     said, usage = [], Usage()
     for start in range(0, len(names), MAX_NAMES):
-        batch = names[start:start + MAX_NAMES]
+        batch = names[start : start + MAX_NAMES]
         fields = {str(i): (str, Field(max_length=GLOSS_CHARS)) for i in range(1, len(batch) + 1)}
         answer_type = create_model("Glosses", __config__=ConfigDict(extra="forbid"), **fields)
         system, user = PROMPT.render(text=text, names="\n".join(f"{i}. {n}" for i, n in enumerate(batch, 1)))
-        reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                      answer_type, max_retries=retries, max_tokens=GLOSS_TOKENS * len(batch) + 16)
+        reply = await chat_structured(
+            llm,
+            [{"role": "system", "content": system}, {"role": "user", "content": user}],
+            answer_type,
+            max_retries=retries,
+            max_tokens=GLOSS_TOKENS * len(batch) + 16,
+        )
         usage = usage + reply.usage
         said += [reply.parsed.model_dump()[str(i)] for i in range(1, len(batch) + 1)]
     return said, usage

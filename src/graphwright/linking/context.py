@@ -30,8 +30,24 @@ from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
-WORK_KINDS = ("film", "novel", "play", "book", "character", "series", "album", "song", "opera", "painting",
-              "poem", "musical", "sculpture", "video game", "television series", "short story")
+WORK_KINDS = (
+    "film",
+    "novel",
+    "play",
+    "book",
+    "character",
+    "series",
+    "album",
+    "song",
+    "opera",
+    "painting",
+    "poem",
+    "musical",
+    "sculpture",
+    "video game",
+    "television series",
+    "short story",
+)
 PLACE_KINDS = ("city", "town", "village", "county", "state", "province", "region", "island", "port", "district")
 REGION_KINDS = r"(?:\w+\s+){0,2}(?:state|province|territory|region|county|canton|prefecture)\b"
 NATIONAL_CLASSES = frozenset({"Q7278", "Q375928", "Q637846", "Q11204", "Q8142"})  # party, lower and upper house,
@@ -40,14 +56,17 @@ NATIONAL_BODIES = re.compile(r"\b(?:political party|lower house|upper house|parl
 WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
 WINDOW = 8  # words each side of a mention read for its description's words
 _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
-_MAKERS = (r"(?:director|producer|maker|editor|critic|actor|actress|studio|company|distributor|festival|award|"
-           r"composer|writer|historian|scholar|publisher|label|singer|group|band|designer|developer|character|star|"
-           r"icon|executive|school|industry)")
+_MAKERS = (
+    r"(?:director|producer|maker|editor|critic|actor|actress|studio|company|distributor|festival|award|"
+    r"composer|writer|historian|scholar|publisher|label|singer|group|band|designer|developer|character|star|"
+    r"icon|executive|school|industry)"
+)
 
 
 @dataclass(frozen=True)
 class Fit:
     """What the document says of one candidate: why it cannot be the one meant, or how much agrees."""
+
     contradiction: str | None
     agreement: tuple[int, bool, int] = (0, False, 0)  # (year, kind or place written with it; its label is the name
     # as written; country, words of the description and an acronym's letters shared with the text)
@@ -57,6 +76,7 @@ class Fit:
 class Choice:
     """The candidate a mention links to, the others the text leaves possible (best first), why the rest are
     out, and whether the text settles it (see linking/check.py for the ones it does not)."""
+
     best: KBRecord | None
     others: list[KBRecord]
     contradicted: list[str]
@@ -90,16 +110,21 @@ class Context:
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
         countries, ours = self.geography.of_record(record), self._text_countries(surface)
         national = self._national(record)
-        if national and ours and not countries & ours \
-                and (self.geography.named(self.text) or self._shared_name(surface)):
+        if (
+            national
+            and ours
+            and not countries & ours
+            and (self.geography.named(self.text) or self._shared_name(surface))
+        ):
             return Fit(f"{record.id} is a national body of none of the countries the text names")
         if national and countries & ours:
             strong += 1  # the peso of the Philippines in a text set in Manila, not the name of several currencies
         # the entity whose label the text writes, as written ("Theodore Roosevelt", not Theodore Roosevelt Sr.;
         # "coach", not the sitcom "Coach"), before namesakes that have the name as an alias or in another case
         labelled = record.label == surface or (record.label[:1].upper() + record.label[1:]) == surface
-        shared = (len(countries & ours) + description_words(record, surface, self.text)
-                  + is_acronym_of(surface, record.label))
+        shared = (
+            len(countries & ours) + description_words(record, surface, self.text) + is_acronym_of(surface, record.label)
+        )
         return Fit(None, (strong, labelled, shared))
 
     def choose(self, surface: str, proposed: KBRecord | None, linked: list[tuple[KBRecord, float, str]]) -> Choice:
@@ -107,16 +132,23 @@ class Context:
         name), the others still possible, and why the rest are out; no best: every one is contradicted,
         or there were none."""
         fits = {record.id: self.fit(surface, record, name) for record, _, name in linked}
-        reasons = [f"{record.id}: {fits[record.id].contradiction}" for record, _, _ in linked
-                   if fits[record.id].contradiction]
+        reasons = [
+            f"{record.id}: {fits[record.id].contradiction}" for record, _, _ in linked if fits[record.id].contradiction
+        ]
         kept = [(record, confidence) for record, confidence, _ in linked if not fits[record.id].contradiction]
         if not kept:
             return Choice(None, [], reasons, settled=False)
         chosen = next((r for r, _ in kept if proposed is not None and r.id == proposed.id), None)
-        ranked = sorted(kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])),
-                        reverse=True)
-        if chosen is not None and is_country(chosen) and (fits[chosen.id].agreement[1] or all(
-                fits[chosen.id].agreement >= fits[r.id].agreement for r, _ in kept)):
+        ranked = sorted(
+            kept, key=lambda rc: (fits[rc[0].id].agreement, rc[0] is chosen, rc[1], _popularity(rc[0])), reverse=True
+        )
+        if (
+            chosen is not None
+            and is_country(chosen)
+            and (
+                fits[chosen.id].agreement[1] or all(fits[chosen.id].agreement >= fits[r.id].agreement for r, _ in kept)
+            )
+        ):
             ranked = [(chosen, 0.0), *[rc for rc in ranked if rc[0] is not chosen]]  # "Luxembourg" is the
             # country before its capital, "China" the state
         best = ranked[0][0]
@@ -150,8 +182,11 @@ class Context:
         if not any(qualified):  # a place the KB lacks: a region, not a city, is what a code after it names
             return None, int(bool(re.match(REGION_KINDS, record.description)))
         support = self._qualifies(record, qualified)
-        if support or not any(self._qualifies(r, qualified) for r in self.kb.find_label(surface, kind="entity")
-                              if self.geography.is_place(r)):
+        if support or not any(
+            self._qualifies(r, qualified)
+            for r in self.kb.find_label(surface, kind="entity")
+            if self.geography.is_place(r)
+        ):
             return None, support  # none fits: the place it qualifies is a namesake the KB lacks ("Dublin, Georgia")
         return f"{surface} qualifies a place that {record.id} does not hold", 0
 
@@ -173,8 +208,9 @@ class Context:
             if year != described_year:
                 return f"the text's {surface} is of {year}, {record.id} of {described_year}", 0
             agrees += 1
-        elif year and re.search(rf"(?<!\w){re.escape(surface)}\s*\({year}\)", self.text) \
-                and described_kind not in WORKS:
+        elif (
+            year and re.search(rf"(?<!\w){re.escape(surface)}\s*\({year}\)", self.text) and described_kind not in WORKS
+        ):
             return f"the text dates {surface} ({year}) as a work, {record.id} is none", 0
         if described_kind in WORKS and (noun := apposition_noun(surface, self.text)) and noun not in WORK_KINDS:
             return f"the text says {surface} is a {noun}, {record.id} is a work", 0
@@ -190,8 +226,10 @@ class Context:
         if any(any(self.geography.is_place(r) for r in self.kb.find_label(p, kind="entity")) for p in places):
             return True
         name, kinds = re.escape(surface), "|".join(PLACE_KINDS)
-        return bool(re.search(rf"\b(?:{kinds}) of {name}(?!\w)", self.text)
-                    or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,3}}(?:{kinds})\b", self.text))
+        return bool(
+            re.search(rf"\b(?:{kinds}) of {name}(?!\w)", self.text)
+            or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,3}}(?:{kinds})\b", self.text)
+        )
 
     def _shared_name(self, surface: str) -> bool:
         """Whether the KB holds several national bodies of this name (the Social Democratic Parties of Romania
@@ -206,7 +244,8 @@ class Context:
         names a town abroad is not judged ("born in Thal, she is a member of the Republican Party"), nor are
         people, firms and cities, which cross borders."""
         return bool(NATIONAL_BODIES.search(record.description)) or any(
-            c in NATIONAL_CLASSES or NATIONAL_CLASSES & set(self.kb.superclasses(c, depth=3)) for c in record.types)
+            c in NATIONAL_CLASSES or NATIONAL_CLASSES & set(self.kb.superclasses(c, depth=3)) for c in record.types
+        )
 
 
 def is_acronym_of(surface: str, label: str) -> bool:
@@ -223,8 +262,9 @@ def is_acronym_of(surface: str, label: str) -> bool:
 def written_year(surface: str, text: str) -> str | None:
     """The year a text writes with a name: "Dune (2021)", "the 1990 novel Jurassic Park"."""
     name = re.escape(surface)
-    match = (re.search(rf"(?<!\w){name}\s*\({_YEAR}\)", text)
-             or re.search(rf"\b{_YEAR}\s+(?:[a-z]+\s+){{1,2}}{name}(?!\w)", text))
+    match = re.search(rf"(?<!\w){name}\s*\({_YEAR}\)", text) or re.search(
+        rf"\b{_YEAR}\s+(?:[a-z]+\s+){{1,2}}{name}(?!\w)", text
+    )
     return match.group(1) if match else None
 
 
@@ -239,24 +279,31 @@ def written_kind(surface: str, text: str) -> str | None:
     Shining", "her first book, Emma", "Dune, the film"; None when it names none there."""
     name = re.escape(surface)
     kinds = "|".join(WORK_KINDS)
-    match = (re.search(rf"\b({kinds}),?\s+{name}(?!\w)", text)
-             or re.search(rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,2}}({kinds})\b(?!\s+{_MAKERS})", text))
+    match = re.search(rf"\b({kinds}),?\s+{name}(?!\w)", text) or re.search(
+        rf"(?<!\w){name},\s+(?:a|an|the)\s+(?:[\w'’-]+\s+){{0,2}}({kinds})\b(?!\s+{_MAKERS})", text
+    )
     return match.group(1) if match else None
 
 
 def apposition_noun(surface: str, text: str) -> str | None:
     """The noun a text puts after a name to say what it is: "Macbeth, the Scottish general in ..." ->
     general; None without such an apposition."""
-    match = re.search(rf"(?<!\w){re.escape(surface)},\s+(?:a|an|the)\s+((?:[\w'’-]+\s+){{0,3}}?[a-z][\w-]*)"
-                      rf"(?=[,.;]|\s+(?:who|which|that|in|of|from|at|on|with)\b)", text)
+    match = re.search(
+        rf"(?<!\w){re.escape(surface)},\s+(?:a|an|the)\s+((?:[\w'’-]+\s+){{0,3}}?[a-z][\w-]*)"
+        rf"(?=[,.;]|\s+(?:who|which|that|in|of|from|at|on|with)\b)",
+        text,
+    )
     return match.group(1).split()[-1] if match else None
 
 
 def description_kind(record: KBRecord) -> str | None:
     """The first kind of work the description names: "1993 American science fiction film" -> film; not one
     that qualifies a person or firm ("American film director", "record label")."""
-    found = [(m.start(), kind) for kind in WORK_KINDS
-             if (m := re.search(rf"\b{kind}\b(?!\s+{_MAKERS})", record.description.casefold()))]
+    found = [
+        (m.start(), kind)
+        for kind in WORK_KINDS
+        if (m := re.search(rf"\b{kind}\b(?!\s+{_MAKERS})", record.description.casefold()))
+    ]
     return min(found)[1] if found else None
 
 
@@ -266,8 +313,8 @@ def title_with_article(surface: str, text: str) -> bool:
     if not surface.startswith("The "):
         return False
     for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
-        before = text[:match.start()].rstrip()
-        if before and before[-1] not in ".!?:\"“(\n":
+        before = text[: match.start()].rstrip()
+        if before and before[-1] not in '.!?:"“(\n':
             return True
     return False
 
@@ -278,20 +325,22 @@ def proper_against_common(surface: str, name: str) -> bool:
     words, names = surface.split(), name.split()
     if len(words) != len(names) or len(words) < 2 or fold(surface) != fold(name):
         return False
-    return any(w[:1].isupper() and n[:1].islower() and n.casefold() not in FUNCTION_WORDS
-               for w, n in zip(words, names))
+    return any(w[:1].isupper() and n[:1].islower() and n.casefold() not in FUNCTION_WORDS for w, n in zip(words, names))
 
 
 def description_words(record: KBRecord, surface: str, text: str) -> int:
     """How many content words of the description occur near the mention, in its sentence ("the stern,
     magical nanny")."""
     own = set(normalize(surface).split())
-    described = {_stem(w) for w in normalize(record.description).split()
-                 if len(w) > 2 and w not in FUNCTION_WORDS and w not in own}
+    described = {
+        _stem(w)
+        for w in normalize(record.description).split()
+        if len(w) > 2 and w not in FUNCTION_WORDS and w not in own
+    }
     near = set()
     for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
-        before = re.split(r"[.!?]\s", text[:match.start()])[-1].split()[-WINDOW:]  # within its sentence
-        after = re.split(r"[.!?](?:\s|$)", text[match.end():])[0].split()[:WINDOW]
+        before = re.split(r"[.!?]\s", text[: match.start()])[-1].split()[-WINDOW:]  # within its sentence
+        after = re.split(r"[.!?](?:\s|$)", text[match.end() :])[0].split()[:WINDOW]
         near |= {_stem(w) for w in normalize(" ".join(before + after)).split()}
     return len(described & near)
 

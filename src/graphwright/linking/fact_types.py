@@ -20,11 +20,34 @@ HUMAN = "Q5"
 #: properties whose subject is an organisation or a thing, never a person
 NOT_OF_PERSONS = frozenset({"P571", "P740", "P159", "P452", "P1128", "P2139", "P1454"})
 #: properties whose subject is a person (birth, death, schooling, work, family, citizenship, office, party)
-OF_PERSONS = frozenset({"P19", "P20", "P569", "P570", "P69", "P106", "P27", "P21", "P26", "P22", "P25", "P40",
-                        "P39", "P102", "P1412", "P3373", "P108", "P1066", "P802", "P512"})
+OF_PERSONS = frozenset(
+    {
+        "P19",
+        "P20",
+        "P569",
+        "P570",
+        "P69",
+        "P106",
+        "P27",
+        "P21",
+        "P26",
+        "P22",
+        "P25",
+        "P40",
+        "P39",
+        "P102",
+        "P1412",
+        "P3373",
+        "P108",
+        "P1066",
+        "P802",
+        "P512",
+    }
+)
 #: properties whose value is a person (author, director, cast, chief executive, chairperson, family)
-PERSON_VALUED = frozenset({"P50", "P57", "P58", "P161", "P169", "P488", "P26", "P40", "P22", "P25", "P3373",
-                           "P1066", "P802"})
+PERSON_VALUED = frozenset(
+    {"P50", "P57", "P58", "P161", "P169", "P488", "P26", "P40", "P22", "P25", "P3373", "P1066", "P802"}
+)
 #: properties whose value is a country
 COUNTRY_VALUED = frozenset({"P17", "P27", "P495"})
 HISTORICAL_COUNTRIES = frozenset({"Q3024240", "Q1250464", "Q417175"})  # historical country, realm, kingdom

@@ -32,8 +32,10 @@ _PLACE_NAME = r"([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*)"
 def names_in(text: str) -> list[tuple[str, bool]]:
     """The capitalised names of a text, possessives cut ("Malta's" -> "Malta"), each with whether it is one
     word opening a sentence (capitalised there whatever it is: "Three years later")."""
-    return [(_POSSESSIVE.sub("", m.group(0)), " " not in m.group(0) and _opens_sentence(text, m.start()))
-            for m in _CAPITALISED.finditer(text)]
+    return [
+        (_POSSESSIVE.sub("", m.group(0)), " " not in m.group(0) and _opens_sentence(text, m.start()))
+        for m in _CAPITALISED.finditer(text)
+    ]
 
 
 def _opens_sentence(text: str, at: int) -> bool:
@@ -55,7 +57,8 @@ class Geography:
     def is_place(self, record: KBRecord) -> bool:
         """Whether the entity is a geographic location (a city, a region, a country...), by its classes."""
         return is_country(record) or any(
-            c == GEOGRAPHIC_LOCATION or GEOGRAPHIC_LOCATION in self.kb.superclasses(c, depth=6) for c in record.types)
+            c == GEOGRAPHIC_LOCATION or GEOGRAPHIC_LOCATION in self.kb.superclasses(c, depth=6) for c in record.types
+        )
 
     def of_record(self, record: KBRecord, hops: int = HOPS) -> frozenset[str]:
         """The countries (QIDs) an entity is in, as its description says; a country is in itself."""
@@ -93,14 +96,22 @@ class Geography:
                 continue
             if hops < HOPS and name.isupper() and len(name) <= 2:  # "the movie ET" in a KB description is no
                 continue  # country code (Ethiopia); the user's text is read with its codes ("Denver, CO")
-            if opens and not any(w in DEMONYMS for w in [folded, *folded.split()]) \
-                    and not any(self.is_place(r) for r in self.kb.find_label(folded)):
+            if (
+                opens
+                and not any(w in DEMONYMS for w in [folded, *folded.split()])
+                and not any(self.is_place(r) for r in self.kb.find_label(folded))
+            ):
                 continue
             countries = self.of_name(DEMONYMS.get(folded, folded), hops)
             if not countries and " " in folded and not self.kb.find_label(folded, kind="entity"):
                 # "Glasgow Hillhead", "Austrian-American": the places within; not "North America", a KB entity
-                countries = frozenset().union(*(self.of_name(DEMONYMS.get(w, w), hops) for w in folded.split()
-                                                if len(w) > 2 and w not in FUNCTION_WORDS and w != leave_out))
+                countries = frozenset().union(
+                    *(
+                        self.of_name(DEMONYMS.get(w, w), hops)
+                        for w in folded.split()
+                        if len(w) > 2 and w not in FUNCTION_WORDS and w != leave_out
+                    )
+                )
             found |= countries
         return found
 
@@ -113,8 +124,11 @@ class Geography:
             return True
         records = [r for r in self.kb.find_label(place, kind="entity") if self.is_place(r)]
         described = {normalize(name) for r in records for name, _ in names_in(r.description)}
-        return any(names_place(record, region) for region in described
-                   if region and not any(is_country(r) for r in self.kb.find_label(region, kind="entity")))
+        return any(
+            names_place(record, region)
+            for region in described
+            if region and not any(is_country(r) for r in self.kb.find_label(region, kind="entity"))
+        )
 
     def qualified(self, surface: str, text: str) -> list[list[KBRecord]] | None:
         """The KB's places of each name the text qualifies with ``surface``: "Denver, CO", "Melbourne, the
@@ -142,15 +156,21 @@ class Geography:
             if match is None:
                 continue
             place = _POSSESSIVE.sub("", match.group(1))  # "Córdoba, Argentina's second-largest city"
-            between = match.group(0)[len(surface):]
-            if pattern.startswith(_APPOSITION) and not re.match(_DESCRIBED, between) \
-                    and re.fullmatch(r",\s+\w+\s+", between[:-len(match.group(1))]) \
-                    and not any(self.is_place(r) for r in self.kb.find_label(place, kind="entity")):
+            between = match.group(0)[len(surface) :]
+            if (
+                pattern.startswith(_APPOSITION)
+                and not re.match(_DESCRIBED, between)
+                and re.fullmatch(r",\s+\w+\s+", between[: -len(match.group(1))])
+                and not any(self.is_place(r) for r in self.kb.find_label(place, kind="entity"))
+            ):
                 continue  # ", on Sunday", ", in March": a time, not where; ", at the mouth of the Hunter River" is
             if not place.isupper():
                 return frozenset({normalize(place)})
-            return frozenset(normalize(r.label) for r in self.kb.find_label(place, kind="entity")
-                             if place in r.aliases and self.is_place(r))
+            return frozenset(
+                normalize(r.label)
+                for r in self.kb.find_label(place, kind="entity")
+                if place in r.aliases and self.is_place(r)
+            )
         return frozenset()
 
 

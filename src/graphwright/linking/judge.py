@@ -40,14 +40,25 @@ class LinkEvidence:
 
     @property
     def names_it(self) -> bool:
-        return self.name.kind in ("exact", "spelling", "demonym") or (self.name.kind == "part" and self.full_name_in_text)
+        return self.name.kind in ("exact", "spelling", "demonym") or (
+            self.name.kind == "part" and self.full_name_in_text
+        )
 
     def vector(self) -> np.ndarray:
         kind = self.name.kind
-        return np.array([1.0, kind == "exact", self.name.score if kind == "spelling" else 0.0,
-                         kind == "part" and self.full_name_in_text, kind == "demonym",
-                         self.type_fit is True, self.type_fit is False,
-                         self.context or 0.0], dtype=np.float64)
+        return np.array(
+            [
+                1.0,
+                kind == "exact",
+                self.name.score if kind == "spelling" else 0.0,
+                kind == "part" and self.full_name_in_text,
+                kind == "demonym",
+                self.type_fit is True,
+                self.type_fit is False,
+                self.context or 0.0,
+            ],
+            dtype=np.float64,
+        )
 
 
 @dataclass(frozen=True)
@@ -90,8 +101,16 @@ class LinkJudge:
         self._embed = embedder.embed if embedder else (vectors.embedder.embed if vectors else None)
         self._memo: dict[str, np.ndarray] = {}
 
-    def evidence(self, surface: str, record: KBRecord, *, document: str, sentence: str,
-                 prop: KBRecord | None = None, role: Role = "subject") -> LinkEvidence:
+    def evidence(
+        self,
+        surface: str,
+        record: KBRecord,
+        *,
+        document: str,
+        sentence: str,
+        prop: KBRecord | None = None,
+        role: Role = "subject",
+    ) -> LinkEvidence:
         name = match_name(surface, [record.label, *record.aliases])
         if name.kind == "part" and national_form(surface, name.name, document):
             name = NameMatch("exact", 1.0, name.name)  # the text's own short form of the name
@@ -101,8 +120,11 @@ class LinkJudge:
 
     def decide(self, evidence: LinkEvidence) -> LinkDecision:
         if not evidence.names_it:
-            what = ("only part of its name, and the full name is not in the text" if evidence.name.kind == "part"
-                    else "not its name")
+            what = (
+                "only part of its name, and the full name is not in the text"
+                if evidence.name.kind == "part"
+                else "not its name"
+            )
             return LinkDecision(False, 0.0, f"the mention is {what}")
         confidence = self.model.confidence(evidence)
         if evidence.type_fit is False:

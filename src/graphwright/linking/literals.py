@@ -21,13 +21,35 @@ RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 ITEM_DATATYPES = {"wikibase-item", "wikibase-property", "wikibase-lexeme", "wikibase-form", "wikibase-sense"}
 #: datatypes whose values are text as written
-STRING_DATATYPES = {"string": XSD + "string", "external-id": XSD + "string", "url": XSD + "anyURI",
-                    "math": XSD + "string", "musical-notation": XSD + "string", "commonsMedia": XSD + "string"}
+STRING_DATATYPES = {
+    "string": XSD + "string",
+    "external-id": XSD + "string",
+    "url": XSD + "anyURI",
+    "math": XSD + "string",
+    "musical-notation": XSD + "string",
+    "commonsMedia": XSD + "string",
+}
 LITERAL_DATATYPES = {"time", "quantity", "monolingualtext", *STRING_DATATYPES}
 
-_MONTHS = {m: i + 1 for i, m in enumerate(
-    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-     "november", "december"))}
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        (
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        )
+    )
+}
 _MONTHS.update({m[:3]: i for m, i in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
@@ -101,8 +123,10 @@ def parse_date(text: str) -> TypedValue | None:
 
 
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-_QUANTITY = re.compile(r"^(?:about |around |approximately |over |some )?(?P<sign>[-−])?(?P<num>\d[\d,]*(?:\.\d+)?)"
-                       r"(?: (?P<scale>thousand|million|billion|trillion))?(?: [^\d]*)?$")  # a unit, no other number
+_QUANTITY = re.compile(
+    r"^(?:about |around |approximately |over |some )?(?P<sign>[-−])?(?P<num>\d[\d,]*(?:\.\d+)?)"
+    r"(?: (?P<scale>thousand|million|billion|trillion))?(?: [^\d]*)?$"
+)  # a unit, no other number
 
 
 def parse_quantity(text: str) -> TypedValue | None:

@@ -25,32 +25,88 @@ Kind = Literal["exact", "spelling", "part", "demonym", "none"]
 DEMONYM_ENDINGS = ("an", "ian", "ese", "ish", "i", "ic", "ean", "er")  # Afghan, Congolese, Turkish, Israeli
 #: a country's demonym, where the rule of `_demonym` (the name with an ending) misses it or may
 DEMONYMS = {
-    "danish": "denmark", "dane": "denmark", "polish": "poland", "pole": "poland", "french": "france",
-    "swiss": "switzerland", "dutch": "netherlands", "british": "united kingdom", "english": "england",
-    "scottish": "scotland", "scot": "scotland", "welsh": "wales", "irish": "ireland", "spanish": "spain",
-    "swedish": "sweden", "swede": "sweden", "finnish": "finland", "finn": "finland", "greek": "greece",
-    "turkish": "turkey", "chinese": "china", "japanese": "japan", "portuguese": "portugal", "icelandic": "iceland",
-    "czech": "czech republic", "slovak": "slovakia", "american": "united states", "thai": "thailand",
-    "filipino": "philippines", "peruvian": "peru", "norwegian": "norway", "belgian": "belgium",
-    "luxembourgish": "luxembourg", "hungarian": "hungary", "croatian": "croatia", "serbian": "serbia",
-    "lebanese": "lebanon", "vietnamese": "vietnam", "maltese": "malta", "cypriot": "cyprus",
-    "new zealander": "new zealand", "argentine": "argentina", "argentinian": "argentina",
-    "estonian": "estonia", "latvian": "latvia", "lithuanian": "lithuania", "slovenian": "slovenia",
-    "slovene": "slovenia", "ukrainian": "ukraine", "russian": "russia", "austrian": "austria",
-    "german": "germany", "italian": "italy", "canadian": "canada", "mexican": "mexico", "brazilian": "brazil",
-    "indian": "india", "korean": "korea", "egyptian": "egypt", "kenyan": "kenya", "nigerian": "nigeria",
-    "australian": "australia", "chilean": "chile", "colombian": "colombia", "romanian": "romania",
-    "bulgarian": "bulgaria", "israeli": "israel", "iranian": "iran", "iraqi": "iraq", "pakistani": "pakistan",
+    "danish": "denmark",
+    "dane": "denmark",
+    "polish": "poland",
+    "pole": "poland",
+    "french": "france",
+    "swiss": "switzerland",
+    "dutch": "netherlands",
+    "british": "united kingdom",
+    "english": "england",
+    "scottish": "scotland",
+    "scot": "scotland",
+    "welsh": "wales",
+    "irish": "ireland",
+    "spanish": "spain",
+    "swedish": "sweden",
+    "swede": "sweden",
+    "finnish": "finland",
+    "finn": "finland",
+    "greek": "greece",
+    "turkish": "turkey",
+    "chinese": "china",
+    "japanese": "japan",
+    "portuguese": "portugal",
+    "icelandic": "iceland",
+    "czech": "czech republic",
+    "slovak": "slovakia",
+    "american": "united states",
+    "thai": "thailand",
+    "filipino": "philippines",
+    "peruvian": "peru",
+    "norwegian": "norway",
+    "belgian": "belgium",
+    "luxembourgish": "luxembourg",
+    "hungarian": "hungary",
+    "croatian": "croatia",
+    "serbian": "serbia",
+    "lebanese": "lebanon",
+    "vietnamese": "vietnam",
+    "maltese": "malta",
+    "cypriot": "cyprus",
+    "new zealander": "new zealand",
+    "argentine": "argentina",
+    "argentinian": "argentina",
+    "estonian": "estonia",
+    "latvian": "latvia",
+    "lithuanian": "lithuania",
+    "slovenian": "slovenia",
+    "slovene": "slovenia",
+    "ukrainian": "ukraine",
+    "russian": "russia",
+    "austrian": "austria",
+    "german": "germany",
+    "italian": "italy",
+    "canadian": "canada",
+    "mexican": "mexico",
+    "brazilian": "brazil",
+    "indian": "india",
+    "korean": "korea",
+    "egyptian": "egypt",
+    "kenyan": "kenya",
+    "nigerian": "nigeria",
+    "australian": "australia",
+    "chilean": "chile",
+    "colombian": "colombia",
+    "romanian": "romania",
+    "bulgarian": "bulgaria",
+    "israeli": "israel",
+    "iranian": "iran",
+    "iraqi": "iraq",
+    "pakistani": "pakistan",
 }
 
 
 #: words that are never a name, however a KB spells its aliases ("ON" is Ontario's, "it" Italy's, "We" a film's)
-FUNCTION_WORDS = frozenset("""a an the and or but nor so yet if as at by for from in into of off on onto out over per
+FUNCTION_WORDS = frozenset(
+    """a an the and or but nor so yet if as at by for from in into of off on onto out over per
 to up upon via with without within about above after against along among around before behind below beside between
 beyond down during except near since than through toward towards under until is are was were be been being am do
 does did has have had can could may might must shall should will would he she it they him her them his hers its
 their theirs we us our ours i me my mine you your yours who whom whose which what that this these those there here
-not no yes also""".split())
+not no yes also""".split()
+)
 
 
 def is_function_word(surface: str) -> bool:
@@ -192,7 +248,7 @@ def demonym_of(word: str, name: str) -> bool:
 
 
 def _demonym(surface: str, mention: str, name: str) -> bool:
-    """"Afghan" / "Afghanistan", "Turkish" / "Turkey": one capitalised word that is the name with a
+    """ "Afghan" / "Afghanistan", "Turkish" / "Turkey": one capitalised word that is the name with a
     demonym ending; the fitted weight of this kind says how far to trust it."""
     if not surface[:1].isupper():
         return False
@@ -207,30 +263,90 @@ def _demonym(surface: str, mention: str, name: str) -> bool:
 def _in_order(words: list[str], name_words: list[str]) -> bool:
     """``words`` occur in ``name_words`` in the same order, adjacent ("Curie" in "Marie Curie")."""
     n = len(words)
-    return any(name_words[i:i + n] == words for i in range(len(name_words) - n + 1))
+    return any(name_words[i : i + n] == words for i in range(len(name_words) - n + 1))
 
 
 _NUMBERISH = re.compile(r"^[\d\s.,/:\-–]+(bc|bce|ad|ce|s)?$")
 
 
 # a count of something: "240 people", "about 3,000 employees"; not "1860 Munich" or "3 Doors Down" (names)
-_COUNT = re.compile(r"^(?:about |around |over |some |nearly |more than )?\d[\d,.]*(?: (?:thousand|million|billion))?"
-                    r" [a-z][a-z -]*$")
+_COUNT = re.compile(
+    r"^(?:about |around |over |some |nearly |more than )?\d[\d,.]*(?: (?:thousand|million|billion))?"
+    r" [a-z][a-z -]*$"
+)
 
 
 def is_number_or_date(surface: str) -> bool:
-    """"1911", "1,200", "12 May 1990", "240 people" style strings: values, never names of items."""
+    """ "1911", "1,200", "12 May 1990", "240 people" style strings: values, never names of items."""
     text = surface.strip().casefold()
-    return bool(text) and (bool(_NUMBERISH.match(text)) or parse_date(surface) is not None
-                           or bool(_COUNT.match(surface.strip())))
+    return bool(text) and (
+        bool(_NUMBERISH.match(text)) or parse_date(surface) is not None or bool(_COUNT.match(surface.strip()))
+    )
 
 
 _WORD = r"[^\W\d_][\w'’-]*"  # a word that starts with a letter
-_PARTICLES = {"de", "du", "des", "da", "di", "del", "della", "van", "von", "der", "den", "la", "le", "of", "y", "al", "bin"}
+_PARTICLES = {
+    "de",
+    "du",
+    "des",
+    "da",
+    "di",
+    "del",
+    "della",
+    "van",
+    "von",
+    "der",
+    "den",
+    "la",
+    "le",
+    "of",
+    "y",
+    "al",
+    "bin",
+}
 # capitalised at a sentence's start, or a title word, without being part of the name that follows
-_NOT_NAME = {"a", "an", "the", "in", "on", "at", "by", "for", "from", "with", "as", "after", "before", "during",
-             "his", "her", "their", "its", "this", "that", "these", "those", "he", "she", "it", "they", "we", "i",
-             "and", "but", "or", "to", "when", "while", "since", "until", "although", "however", "today", "then"}
+_NOT_NAME = {
+    "a",
+    "an",
+    "the",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
+    "from",
+    "with",
+    "as",
+    "after",
+    "before",
+    "during",
+    "his",
+    "her",
+    "their",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "he",
+    "she",
+    "it",
+    "they",
+    "we",
+    "i",
+    "and",
+    "but",
+    "or",
+    "to",
+    "when",
+    "while",
+    "since",
+    "until",
+    "although",
+    "however",
+    "today",
+    "then",
+}
 
 
 def _is_name_word(word: str) -> bool:

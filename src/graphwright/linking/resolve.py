@@ -74,11 +74,14 @@ class Resolver:
         for triple, why in misfits:
             self.warnings.append(f"dropped {_show(triple)}: {why}")
             self.decisions.append({"triple": _show(triple), "decision": "type misfit", "reason": why})
-        return result.model_copy(update={
-            "triples": kept,
-            "entities": result.entities + list(self.minted.values()),
-            "warnings": result.warnings + self.warnings,
-            "extra": {**result.extra, "linking": self.decisions}})
+        return result.model_copy(
+            update={
+                "triples": kept,
+                "entities": result.entities + list(self.minted.values()),
+                "warnings": result.warnings + self.warnings,
+                "extra": {**result.extra, "linking": self.decisions},
+            }
+        )
 
     def triple(self, t: Triple) -> list[Triple]:
         prop = self.kb.get(t.predicate.value) if t.predicate.kind == "iri" else None
@@ -119,14 +122,22 @@ class Resolver:
         for entity in outcome.minted:
             kept = self.minted.setdefault(entity.iri, entity)
             if kept is entity:  # logged once, however often the name comes back
-                self.decisions.append({"surface": entity.label, "role": role, "property": prop.id if prop else None,
-                                       "decision": "minted", "iri": entity.iri})
+                self.decisions.append(
+                    {
+                        "surface": entity.label,
+                        "role": role,
+                        "property": prop.id if prop else None,
+                        "decision": "minted",
+                        "iri": entity.iri,
+                    }
+                )
             else:
                 kept.mentions += [m for m in entity.mentions if m not in kept.mentions]
         return outcome.terms
 
-    def link_or_mint(self, surface: str, proposed: KBRecord | None, prop: KBRecord | None, role: Role,
-                     sentence: str) -> _Outcome:
+    def link_or_mint(
+        self, surface: str, proposed: KBRecord | None, prop: KBRecord | None, role: Role, sentence: str
+    ) -> _Outcome:
         if is_function_word(surface):
             raise Drop(f"{surface!r} is a function word, not a name")
         key = (normalize(surface), proposed.id if proposed else "", prop.id if prop else "", role)
@@ -134,12 +145,14 @@ class Resolver:
             self._memo[key] = self._link_or_mint(surface, proposed, prop, role, sentence)
         return self._memo[key]
 
-    def _link_or_mint(self, surface: str, proposed: KBRecord | None, prop: KBRecord | None, role: Role,
-                      sentence: str) -> _Outcome:
+    def _link_or_mint(
+        self, surface: str, proposed: KBRecord | None, prop: KBRecord | None, role: Role, sentence: str
+    ) -> _Outcome:
         linked, conflict = [], None
         for record in self._candidates(surface, proposed):
-            evidence, decision = self.judge.judge(surface, record, document=self.document.text, sentence=sentence,
-                                                  prop=prop, role=role)
+            evidence, decision = self.judge.judge(
+                surface, record, document=self.document.text, sentence=sentence, prop=prop, role=role
+            )
             self._log(surface, role, prop, proposed, record, decision.linked, decision.confidence, decision.reason)
             if decision.linked:
                 linked.append((record, decision.confidence, evidence.name.name))
@@ -147,13 +160,27 @@ class Resolver:
                 conflict = record
         choice = self.context.choose(surface, proposed, linked)
         for reason in choice.contradicted:
-            self.decisions.append({"surface": surface, "role": role, "property": prop.id if prop else None,
-                                   "decision": "contradicted", "reason": reason})
+            self.decisions.append(
+                {
+                    "surface": surface,
+                    "role": role,
+                    "property": prop.id if prop else None,
+                    "decision": "contradicted",
+                    "reason": reason,
+                }
+            )
         best = choice.best
         if best is not None and normalize(surface) in self.readings:  # a reader of the text chose (check.py)
             best = self.readings[normalize(surface)]
-            self.decisions.append({"surface": surface, "role": role, "property": prop.id if prop else None,
-                                   "decision": "read", "candidate": best.id if best else None})
+            self.decisions.append(
+                {
+                    "surface": surface,
+                    "role": role,
+                    "property": prop.id if prop else None,
+                    "decision": "read",
+                    "candidate": best.id if best else None,
+                }
+            )
         elif best is not None:
             self.choices.setdefault(normalize(surface), (surface, choice))
         if best is not None:
@@ -162,8 +189,10 @@ class Resolver:
             return self._mint(surface.split(",")[0].strip() or surface, prop, role)
         if conflict is not None:
             expected = ", ".join(constraint_classes(prop, role)) if prop else "?"
-            raise Drop(f"{surface!r} names {conflict.id} ({conflict.label}), which is not of a type the {role} of "
-                       f"{prop.id if prop else '?'} takes ({expected})")
+            raise Drop(
+                f"{surface!r} names {conflict.id} ({conflict.label}), which is not of a type the {role} of "
+                f"{prop.id if prop else '?'} takes ({expected})"
+            )
         parts = _COORDINATED.match(surface)
         if parts:  # "Germany and Denmark": two KB entities; "Priya Ramaswamy and Daniel Okafor": two people
             try:
@@ -191,8 +220,12 @@ class Resolver:
         iri = name_entity_iri(surface)  # the node any graphwright system gives this name
         expected = constraint_classes(prop, role) if prop else []
         span = self.document.find(surface)
-        entity = Entity(iri=iri, label=surface, types=[entity_iri(expected[0])] if len(expected) == 1 else [],
-                        mentions=[Mention(surface=surface, span=span)])
+        entity = Entity(
+            iri=iri,
+            label=surface,
+            types=[entity_iri(expected[0])] if len(expected) == 1 else [],
+            mentions=[Mention(surface=surface, span=span)],
+        )
         return _Outcome([Term.iri(iri, surface=surface, label=surface)], [entity])
 
     def _surface(self, term: Term) -> str | None:
@@ -203,12 +236,30 @@ class Resolver:
             return term.label
         return None
 
-    def _log(self, surface: str, role: Role, prop: KBRecord | None, proposed: KBRecord | None, record: KBRecord,
-             linked: bool, confidence: float, reason: str) -> None:
-        self.decisions.append({
-            "surface": surface, "role": role, "property": prop.id if prop else None,
-            "proposed": proposed.id if proposed else None, "candidate": record.id, "label": record.label,
-            "decision": "linked" if linked else "rejected", "confidence": round(confidence, 3), "reason": reason})
+    def _log(
+        self,
+        surface: str,
+        role: Role,
+        prop: KBRecord | None,
+        proposed: KBRecord | None,
+        record: KBRecord,
+        linked: bool,
+        confidence: float,
+        reason: str,
+    ) -> None:
+        self.decisions.append(
+            {
+                "surface": surface,
+                "role": role,
+                "property": prop.id if prop else None,
+                "proposed": proposed.id if proposed else None,
+                "candidate": record.id,
+                "label": record.label,
+                "decision": "linked" if linked else "rejected",
+                "confidence": round(confidence, 3),
+                "reason": reason,
+            }
+        )
 
 
 def resolve(result: ExtractionResult, document: Document, judge: LinkJudge) -> ExtractionResult:
@@ -216,5 +267,6 @@ def resolve(result: ExtractionResult, document: Document, judge: LinkJudge) -> E
 
 
 def _show(t: Triple) -> str:
-    return " ".join(x.surface or x.label or (parse_wikidata_id(x.value) or x.value) for x in (t.subject, t.predicate,
-                                                                                            t.object))
+    return " ".join(
+        x.surface or x.label or (parse_wikidata_id(x.value) or x.value) for x in (t.subject, t.predicate, t.object)
+    )

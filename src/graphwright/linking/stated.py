@@ -28,16 +28,35 @@ from graphwright.linking.literals import XSD, parse_date, parse_quantity
 from graphwright.linking.names import case_bound, case_fits, demonym_of, normalize
 from graphwright.model import Document, ExtractionResult, Term
 
-_NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
-_NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-                      "hundred": 100, "dozen": 12})
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
-          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
+_NUMBER_WORDS.update(
+    {
+        "thirty": 30,
+        "forty": 40,
+        "fifty": 50,
+        "sixty": 60,
+        "seventy": 70,
+        "eighty": 80,
+        "ninety": 90,
+        "hundred": 100,
+        "dozen": 12,
+    }
+)
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 _DATE_EXPRESSIONS = re.compile(
     rf"(?<![\w,.])(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{3,4}}|\d{{1,2}}/\d{{1,2}}/\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}"
-    rf"|{_MONTH}\s+\d{{3,4}}|\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|\d{{3,4}})(?!\w|[,.]\d)", re.IGNORECASE)
+    rf"|{_MONTH}\s+\d{{3,4}}|\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?|\d{{3,4}})(?!\w|[,.]\d)",
+    re.IGNORECASE,
+)
 _NUMBERS = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?", re.IGNORECASE)
 # scripts written without spaces between words (Chinese, Japanese, Thai): a name is a substring there
 _POSSESSIVE_S = re.compile(r"(?<=\w)['’]s\b")
@@ -73,8 +92,10 @@ def names_stated(names: list[str], text: str) -> bool:
         if not key:
             continue
         if case_bound(name):  # "ON" (Ontario) is not stated by "opened on 4 June"
-            if any(case_fits(m.group(0), name) for m in re.finditer(rf"(?<!\w){re.escape(name.strip())}(?!\w)", text,
-                                                                    re.IGNORECASE)):
+            if any(
+                case_fits(m.group(0), name)
+                for m in re.finditer(rf"(?<!\w){re.escape(name.strip())}(?!\w)", text, re.IGNORECASE)
+            ):
                 return True
             continue
         if f" {key} " in folded or (_UNSPACED.search(key) and key in folded):
@@ -113,8 +134,11 @@ def numbers_in(text: str) -> frozenset[Decimal]:
     for word in re.findall(r"[a-z]+", text.casefold()):
         if word in _NUMBER_WORDS:
             values.add(Decimal(_NUMBER_WORDS[word]))
-    for tens, ones in re.findall(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(one|two|three|four|five|"
-                                 r"six|seven|eight|nine)\b", text.casefold()):
+    for tens, ones in re.findall(
+        r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(one|two|three|four|five|"
+        r"six|seven|eight|nine)\b",
+        text.casefold(),
+    ):
         values.add(Decimal(_NUMBER_WORDS[tens] + _NUMBER_WORDS[ones]))
     return frozenset(values)
 
@@ -130,8 +154,11 @@ def unstated(term: Term, text: str, kb: KnowledgeBase | None = None) -> str | No
             except ArithmeticError:
                 return f"{term.value!r} is not a number"
         words = [w for w in (term.surface, term.value) if w]
-        return None if names_stated(words, text) or _value_words(words, text) else \
-            f"the text does not write {term.value!r}"
+        return (
+            None
+            if names_stated(words, text) or _value_words(words, text)
+            else f"the text does not write {term.value!r}"
+        )
     names = [w for w in (term.surface, term.label) if w]
     if not is_unlinked(term.value) and kb is not None:
         record = kb.get(parse_wikidata_id(term.value) or term.value)
@@ -166,8 +193,9 @@ def drop_unstated(result: ExtractionResult, document: Document, kb: KnowledgeBas
             kept.append(triple)
     if not why:
         return result
-    return result.model_copy(update={"triples": kept, "warnings": result.warnings + why,
-                                     "extra": {**result.extra, "unstated": len(why)}})
+    return result.model_copy(
+        update={"triples": kept, "warnings": result.warnings + why, "extra": {**result.extra, "unstated": len(why)}}
+    )
 
 
 class StatedOnly:

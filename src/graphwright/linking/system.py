@@ -50,9 +50,9 @@ class OpenWorldLinking:
         except (LLMError, ModelOutputError) as exc:  # the rules' links stand; the user is told they were not read
             return resolved.model_copy(update={"warnings": resolved.warnings + [f"links not checked: {exc}"]})
         reread = Resolver(self.judge, document, readings=reading.entities).result(found)
-        return reread.model_copy(update={
-            "usage": reread.usage + reading.usage,
-            "extra": {**reread.extra, "link_check": reading.reasons}})
+        return reread.model_copy(
+            update={"usage": reread.usage + reading.usage, "extra": {**reread.extra, "link_check": reading.reasons}}
+        )
 
 
 def with_linking(system: Any, kb: KnowledgeBase | None, mode: str, links_to_kb: bool, llm: LLM | None = None) -> Any:

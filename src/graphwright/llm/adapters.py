@@ -39,11 +39,15 @@ def shipped_adapters(model: str) -> dict[str, Path]:
             continue
         path = Path(str(resources.files("graphwright.llm").joinpath("adapters", spec.filename)))
         if not path.is_file():
-            raise UserError(f"the {name} adapter of {model} ({path}) is missing: reinstall graphwright "
-                            "(make install), or turn it off with GRAPHWRIGHT_ADAPTERS=none")
+            raise UserError(
+                f"the {name} adapter of {model} ({path}) is missing: reinstall graphwright "
+                "(make install), or turn it off with GRAPHWRIGHT_ADAPTERS=none"
+            )
         if digest(path) != spec.sha256:
-            raise UserError(f"{path} is not the {name} adapter graphwright ships (its sha256 differs): reinstall "
-                            "graphwright (make install), or turn it off with GRAPHWRIGHT_ADAPTERS=none")
+            raise UserError(
+                f"{path} is not the {name} adapter graphwright ships (its sha256 differs): reinstall "
+                "graphwright (make install), or turn it off with GRAPHWRIGHT_ADAPTERS=none"
+            )
         found[name] = path
     return found
 

@@ -113,8 +113,9 @@ def response_from_completion(data: Any, model: str, seconds: float) -> ChatRespo
             llm_calls=1,
             prompt_tokens=_count(usage.get("prompt_tokens")),
             completion_tokens=_count(usage.get("completion_tokens")),
-            cached_prompt_tokens=_count(_mapping(usage.get("prompt_tokens_details")).get("cached_tokens",
-                                                                                          timings.get("cache_n"))),
+            cached_prompt_tokens=_count(
+                _mapping(usage.get("prompt_tokens_details")).get("cached_tokens", timings.get("cache_n"))
+            ),
             prompt_seconds=_count(timings.get("prompt_ms"), float) / 1000,
             generation_seconds=_count(timings.get("predicted_ms"), float) / 1000,
             seconds=seconds,

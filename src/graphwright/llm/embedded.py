@@ -52,6 +52,7 @@ def busy_cores(window: float = 0.25) -> float:
     """Cores that other processes use over the next ``window`` seconds (Linux /proc/stat, less this
     process's own CPU time: the embedding model's threads spin on for a while after a search);
     elsewhere the 1-minute load average, which lags (a finished install still counts)."""
+
     def sample() -> tuple[int, int]:
         with open("/proc/stat", encoding="ascii") as f:
             fields = [int(x) for x in f.readline().split()[1:]]

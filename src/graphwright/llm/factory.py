@@ -89,8 +89,12 @@ def _backend(spec: str, base_url: str | None, api_key: str | None, opts: dict[st
 
 def _embedded_env(env: Environment) -> dict[str, Any]:
     """Options of the embedded model set in the environment (explicit arguments win)."""
-    opts = {"threads": env.threads, "parallel": env.slots, "speculative": env.speculative,
-            "adapters": parse_adapters(env.adapters) if env.adapters else None}
+    opts = {
+        "threads": env.threads,
+        "parallel": env.slots,
+        "speculative": env.speculative,
+        "adapters": parse_adapters(env.adapters) if env.adapters else None,
+    }
     return {key: value for key, value in opts.items() if value is not None}
 
 

@@ -34,8 +34,13 @@ class ScriptedLLM(LLM):
     ``calls`` records every request (messages, json_schema, temperature, max_tokens).
     """
 
-    def __init__(self, replies: Sequence[Reply] | ReplyFunction, *, name: str = "scripted",
-                 adapters: dict[str, str] | None = None):
+    def __init__(
+        self,
+        replies: Sequence[Reply] | ReplyFunction,
+        *,
+        name: str = "scripted",
+        adapters: dict[str, str] | None = None,
+    ):
         self.name = name
         self._adapters = adapters or {}  # the adapters it claims to apply, by name -> identity
         self._fn = replies if callable(replies) else None

@@ -117,8 +117,11 @@ class OpenAICompatLLM(LLM):
                         size += len(line)
                         if size > MAX_ANSWER_BYTES:
                             raise TransientLLMError(f"{self.describe()}: the streamed answer is too large")
-                        if line.startswith("data:") and line[5:].strip() != "[DONE]" \
-                                and collector.add(json.loads(line[5:])):
+                        if (
+                            line.startswith("data:")
+                            and line[5:].strip() != "[DONE]"
+                            and collector.add(json.loads(line[5:]))
+                        ):
                             break  # its stop condition holds: closing the stream ends the answer
                     return b""
                 async for chunk in response.iter_bytes():
@@ -126,21 +129,24 @@ class OpenAICompatLLM(LLM):
                     if size > MAX_ANSWER_BYTES:
                         raise TransientLLMError(
                             f"{self.describe()}: the answer is larger than {MAX_ANSWER_BYTES // 2**20} MiB and was "
-                            "refused; a chat completion is far smaller (is the URL a chat-completions endpoint?)")
+                            "refused; a chat completion is far smaller (is the URL a chat-completions endpoint?)"
+                        )
                     chunks.append(chunk)
             except TransientLLMError:
                 raise
             except Exception as e:  # the SDK's HTTP library's own errors: the connection broke mid-answer
-                raise TransientLLMError(f"{self.describe()}: the connection broke while the answer was read "
-                                        f"({type(e).__name__}: {e})") from e
+                raise TransientLLMError(
+                    f"{self.describe()}: the connection broke while the answer was read ({type(e).__name__}: {e})"
+                ) from e
         return b"".join(chunks)
 
     def _completion(self, body: bytes) -> Any:
         try:
             return json.loads(body)
         except (ValueError, RecursionError) as e:  # RecursionError: JSON nested deeper than Python parses
-            raise TransientLLMError(f"{self.describe()}: the answer is not JSON ({str(e)[:200]}); it began "
-                                    f"{body[:120]!r}") from e
+            raise TransientLLMError(
+                f"{self.describe()}: the answer is not JSON ({str(e)[:200]}); it began {body[:120]!r}"
+            ) from e
 
     def _translate(self, e: openai.OpenAIError) -> Exception:
         where = self.describe()
@@ -179,4 +185,3 @@ def _retry_after(e: openai.APIStatusError) -> float | None:
         return max(0.0, float(value)) if value is not None else None
     except ValueError:  # an HTTP date; rare enough to fall back to our own backoff
         return None
-

@@ -79,8 +79,9 @@ class ChunkCollector:
         extra = dict(self.extra)
         timings = extra.get("timings") or {}
         if "usage" not in extra and timings:  # ended early: the last chunk's timings count the tokens so far
-            extra["usage"] = {"prompt_tokens": timings.get("prompt_n", 0) + timings.get("cache_n", 0),
-                              "completion_tokens": timings.get("predicted_n", 0)}
-        completion = {"choices": [{"message": {"content": self.text}, "finish_reason": self.finish_reason}],
-                      **extra}
+            extra["usage"] = {
+                "prompt_tokens": timings.get("prompt_n", 0) + timings.get("cache_n", 0),
+                "completion_tokens": timings.get("predicted_n", 0),
+            }
+        completion = {"choices": [{"message": {"content": self.text}, "finish_reason": self.finish_reason}], **extra}
         return response_from_completion(completion, model, seconds)

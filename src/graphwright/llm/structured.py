@@ -62,8 +62,9 @@ def extract_json(text: str) -> str:
 def parse_output(text: str, output_type: type[T]) -> T:
     """Validate an answer against ``output_type``; raises ``ModelOutputError`` written for the model."""
     if len(text) > MAX_ANSWER_CHARS:
-        raise ModelOutputError(f"the answer is {len(text):,} characters long, more than the {MAX_ANSWER_CHARS:,} "
-                               "accepted; it was not read")
+        raise ModelOutputError(
+            f"the answer is {len(text):,} characters long, more than the {MAX_ANSWER_CHARS:,} accepted; it was not read"
+        )
     candidate = extract_json(text)
     try:
         return output_type.model_validate_json(candidate)
@@ -165,8 +166,11 @@ REJECTED_ECHO = 8000  # characters of another rejected answer shown back: a whol
 
 def _feedback(error: str, cut_off: bool = False) -> str:
     # at temperature 0 the same request is cut off at the same place: only a shorter answer fits
-    again = ("Answer again, shorter: fewer list items and short strings, so the whole JSON fits."
-             if cut_off else "Answer again with the corrected JSON only, matching the schema, with no other text.")
+    again = (
+        "Answer again, shorter: fewer list items and short strings, so the whole JSON fits."
+        if cut_off
+        else "Answer again with the corrected JSON only, matching the schema, with no other text."
+    )
     return f"Your answer could not be used: {error}\n{again}"
 
 
@@ -201,8 +205,9 @@ async def chat_structured(
     errors: list[str] = []
     usage = Usage()
     for attempt in range(1, max_retries + 2):
-        response = await llm.chat(history, json_schema=schema, temperature=temperature, max_tokens=max_tokens,
-                                  **adapter_argument(adapter))
+        response = await llm.chat(
+            history, json_schema=schema, temperature=temperature, max_tokens=max_tokens, **adapter_argument(adapter)
+        )
         usage = usage + response.usage
         try:
             output = parse_output(response.text, output_type)
@@ -211,15 +216,18 @@ async def chat_structured(
             cut_off = response.finish_reason == "length"
             kept = salvage(response.text, output_type) if cut_off and salvage_cut_off else None
             if kept is not None:
-                return StructuredReply(parsed=kept[0], text=kept[1], attempts=attempt, errors=errors,
-                                       usage=usage, salvaged=True)
+                return StructuredReply(
+                    parsed=kept[0], text=kept[1], attempts=attempt, errors=errors, usage=usage, salvaged=True
+                )
             if cut_off:
                 errors[-1] += " (the answer was cut off at the token limit)"
             history += [
                 # a cut-off answer is mostly a loop, a huge one is prose or a loop: echoing all of it can
                 # overflow the context window
-                {"role": "assistant",
-                 "content": response.text[:CUT_OFF_ECHO] + " …" if cut_off else _clip(response.text, REJECTED_ECHO)},
+                {
+                    "role": "assistant",
+                    "content": response.text[:CUT_OFF_ECHO] + " …" if cut_off else _clip(response.text, REJECTED_ECHO),
+                },
                 {"role": "user", "content": _feedback(errors[-1], cut_off)},
             ]
             continue

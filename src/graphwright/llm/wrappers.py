@@ -42,8 +42,13 @@ class WrapperLLM(LLM):
         max_tokens: int | None = None,
         adapter: str | None = None,
     ) -> ChatResponse:
-        return await self.inner.chat(messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens,
-                                     **adapter_argument(adapter))
+        return await self.inner.chat(
+            messages,
+            json_schema=json_schema,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            **adapter_argument(adapter),
+        )
 
     @property
     def adapters(self) -> dict[str, str]:
@@ -91,8 +96,15 @@ def cache_key(name: str, messages: list[Message], json_schema: dict[str, Any] | 
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def request_key(llm: LLM, messages: list[Message], json_schema: dict[str, Any] | None, *, temperature: float,
-                max_tokens: int | None, adapter: str | None = None) -> str:
+def request_key(
+    llm: LLM,
+    messages: list[Message],
+    json_schema: dict[str, Any] | None,
+    *,
+    temperature: float,
+    max_tokens: int | None,
+    adapter: str | None = None,
+) -> str:
     """The cache key of a request to ``llm``: with an adapter, its identity (a new adapter file is a new
     key); without one, nothing more, so the keys of untuned requests are as before adapters existed."""
     extra = {"adapter": llm.adapters.get(adapter, adapter)} if adapter else {}
@@ -131,17 +143,28 @@ class CachedLLM(WrapperLLM):
         max_tokens: int | None = None,
         adapter: str | None = None,
     ) -> ChatResponse:
-        key = request_key(self.inner, messages, json_schema, temperature=temperature, max_tokens=max_tokens,
-                          adapter=adapter)
+        key = request_key(
+            self.inner, messages, json_schema, temperature=temperature, max_tokens=max_tokens, adapter=adapter
+        )
         hit = self._get(key)
         if hit is not None:
             self.hits += 1
-            usage = hit.usage.model_copy(update={"llm_calls": 1, "cached_calls": 1, "seconds": 0.0, "prompt_seconds": 0.0,
-                                                 "generation_seconds": 0.0})
+            usage = hit.usage.model_copy(
+                update={
+                    "llm_calls": 1,
+                    "cached_calls": 1,
+                    "seconds": 0.0,
+                    "prompt_seconds": 0.0,
+                    "generation_seconds": 0.0,
+                }
+            )
             return hit.model_copy(update={"cached": True, "usage": usage})
         self.misses += 1
         response = await self.inner.chat(
-            messages, json_schema=json_schema, temperature=temperature, max_tokens=max_tokens,
+            messages,
+            json_schema=json_schema,
+            temperature=temperature,
+            max_tokens=max_tokens,
             **adapter_argument(adapter),
         )
         self._put(key, response)

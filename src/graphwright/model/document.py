@@ -65,8 +65,30 @@ class Document(BaseModel):
 
 
 _SENTENCE_END = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
-_NOT_AN_END = {"mr", "mrs", "ms", "dr", "prof", "st", "no", "vs", "u.s", "u.k", "jan", "feb", "mar", "apr", "jun",
-               "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+_NOT_AN_END = {
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+    "st",
+    "no",
+    "vs",
+    "u.s",
+    "u.k",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+}
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -77,14 +99,17 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     has no full stop, and the paragraph after it is another sentence."""
     cuts, start = [], 0
     for match in _SENTENCE_END.finditer(text):
-        word = re.search(r"[\w.]*$", text[:match.start()]).group().lower()
+        word = re.search(r"[\w.]*$", text[: match.start()]).group().lower()
         if word in _NOT_AN_END or (len(word) == 1 and text[match.start() - 1].isupper()):
             continue
         cuts.append((start, match.end()))
         start = match.end()
     cuts.append((start, len(text)))
-    cuts = [(a + piece.start(), a + piece.end()) for a, b in cuts
-            for piece in re.finditer(r"(?:(?!\n[ \t]*\n).)+", text[a:b], re.S)]
+    cuts = [
+        (a + piece.start(), a + piece.end())
+        for a, b in cuts
+        for piece in re.finditer(r"(?:(?!\n[ \t]*\n).)+", text[a:b], re.S)
+    ]
     spans = []
     for a, b in cuts:
         piece = text[a:b]

@@ -32,8 +32,9 @@ def read_mapping(path: Path | str, what: str, shape: str) -> dict[str, Any]:
     return data
 
 
-def load_model_file(path: Path | str, model: type[M], what: str, shape: str,
-                    prepare: Callable[[dict], dict] = lambda d: d) -> M:
+def load_model_file(
+    path: Path | str, model: type[M], what: str, shape: str, prepare: Callable[[dict], dict] = lambda d: d
+) -> M:
     """``path`` read by :func:`read_mapping` as ``model``; ``name`` defaults to the file's stem."""
     path = Path(path)
     data = prepare({"name": path.stem, **read_mapping(path, what, shape)})

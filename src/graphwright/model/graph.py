@@ -47,8 +47,9 @@ class Term(BaseModel):
         return cls(kind="iri", value=value, surface=surface, label=label)
 
     @classmethod
-    def literal(cls, value: str, datatype: str | None = None, surface: str | None = None,
-                lang: str | None = None) -> Term:
+    def literal(
+        cls, value: str, datatype: str | None = None, surface: str | None = None, lang: str | None = None
+    ) -> Term:
         return cls(kind="literal", value=value, datatype=None if lang else datatype, surface=surface, lang=lang)
 
 

@@ -41,13 +41,21 @@ def read_samples(path: Path, schema: RelationSchema | None = None) -> list[RESam
     samples = []
     for number, row in enumerate(read_json(path) if path.name.endswith((".jsonl", ".jsonl.gz")) else [], 1):
         try:
-            triples = [RETriple(t["head"], t["relation"], t["tail"]) if isinstance(t, dict) else RETriple(*t)
-                       for t in row.get("triples", [])]
-            sample = RESample(id=str(row.get("id", f"{path.stem}-{number}")), text=row["text"], triples=triples,
-                              entities=[tuple(e) for e in row.get("entities", [])])
+            triples = [
+                RETriple(t["head"], t["relation"], t["tail"]) if isinstance(t, dict) else RETriple(*t)
+                for t in row.get("triples", [])
+            ]
+            sample = RESample(
+                id=str(row.get("id", f"{path.stem}-{number}")),
+                text=row["text"],
+                triples=triples,
+                entities=[tuple(e) for e in row.get("entities", [])],
+            )
         except (KeyError, TypeError, ValueError) as exc:
-            raise UserError(f"{path}:{number}: not a labelled sample ({type(exc).__name__}: {exc}); "
-                            'expected {"text": ..., "triples": [[head, relation, tail], ...]}') from exc
+            raise UserError(
+                f"{path}:{number}: not a labelled sample ({type(exc).__name__}: {exc}); "
+                'expected {"text": ..., "triples": [[head, relation, tail], ...]}'
+            ) from exc
         unknown = sorted({t.relation for t in triples} - set(schema.names)) if schema else []
         if unknown:
             raise UserError(f"{path}:{number}: relations not in schema {schema.name!r}: {', '.join(unknown)}")

@@ -55,14 +55,19 @@ class ExtractionResult(BaseModel):
     system: str
     status: Literal["ok", "failed"] = "ok"
     reason: str | None = Field(default=None, description="Why the document failed.")
-    retryable: bool = Field(default=False, description="The failure came from outside the system (the model "
-                            "server unreachable or timing out): a rerun may succeed, and evaluation redoes it.")
+    retryable: bool = Field(
+        default=False,
+        description="The failure came from outside the system (the model "
+        "server unreachable or timing out): a rerun may succeed, and evaluation redoes it.",
+    )
     triples: list[Triple] = Field(default_factory=list)
     entities: list[Entity] = Field(default_factory=list)
     events: list[Event] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
-    usage_by_agent: dict[str, Usage] = Field(default_factory=dict, description="The usage split by the agent "
-                                             "whose calls it was (graphwright.llm.attribution).")
+    usage_by_agent: dict[str, Usage] = Field(
+        default_factory=dict,
+        description="The usage split by the agent whose calls it was (graphwright.llm.attribution).",
+    )
     trace: list[TraceStep] = Field(default_factory=list)
     output: str | None = Field(default=None, description="The system's final raw output (e.g. Turtle).")
     warnings: list[str] = Field(default_factory=list)
@@ -73,7 +78,14 @@ class ExtractionResult(BaseModel):
         return cls(document_id=document_id, system=system, status="failed", reason=reason, **kw)
 
     @classmethod
-    def from_error(cls, document_id: str, system: str, exc: Exception, *, prefix: str = "", **kw: Any) -> ExtractionResult:
+    def from_error(
+        cls, document_id: str, system: str, exc: Exception, *, prefix: str = "", **kw: Any
+    ) -> ExtractionResult:
         """A failure caused by ``exc``; retryable when the model could not be reached."""
-        return cls.failed(document_id, system, f"{prefix}{type(exc).__name__}: {exc}",
-                          retryable=isinstance(exc, LLMUnavailableError), **kw)
+        return cls.failed(
+            document_id,
+            system,
+            f"{prefix}{type(exc).__name__}: {exc}",
+            retryable=isinstance(exc, LLMUnavailableError),
+            **kw,
+        )

@@ -34,9 +34,12 @@ class RelationType(BaseModel):
     head: list[str] = Field(default_factory=list, description="Entity types the head may have.")
     tail: list[str] = Field(default_factory=list, description="Entity types the tail may have.")
     iri: str | None = None
-    cues: list[str] = Field(default_factory=list, description="Words one of which a sentence naming the head or "
-                            "the tail must hold for the relation to be read from it (born, married): small models "
-                            "list relations a text never states.")
+    cues: list[str] = Field(
+        default_factory=list,
+        description="Words one of which a sentence naming the head or "
+        "the tail must hold for the relation to be read from it (born, married): small models "
+        "list relations a text never states.",
+    )
 
     def guideline(self) -> str:
         """One line for a prompt: the name, the argument types and the definition."""
@@ -50,8 +53,9 @@ class RelationSchema(BaseModel):
     relations: list[RelationType]
     language: str = "en"
     note: str = ""
-    types: dict[str, str] = Field(default_factory=dict, description="What each entity type means (Peop: a person), "
-                                  "for agents that type entities.")
+    types: dict[str, str] = Field(
+        default_factory=dict, description="What each entity type means (Peop: a person), for agents that type entities."
+    )
 
     @field_validator("relations")
     @classmethod
@@ -85,8 +89,11 @@ class RelationSchema(BaseModel):
 
     def fitting(self, head_type: str, tail_type: str) -> list[str]:
         """Relations whose argument types allow this head and tail type (a side that lists no type allows any)."""
-        return [r.name for r in self.relations
-                if (not r.head or head_type in r.head) and (not r.tail or tail_type in r.tail)]
+        return [
+            r.name
+            for r in self.relations
+            if (not r.head or head_type in r.head) and (not r.tail or tail_type in r.tail)
+        ]
 
     def guidelines(self, names: list[str] | None = None) -> str:
         wanted = self.relations if names is None else [r for r in self.relations if r.name in set(names)]
@@ -128,6 +135,7 @@ def distinct_names(items: list, empty: str, what: str) -> list:
 
 def listed(key: str):
     """A file's ``key`` written as a name -> definition mapping, made the list of named items the model takes."""
+
     def prepare(data: dict) -> dict:
         items = data.get(key)
         if isinstance(items, dict):

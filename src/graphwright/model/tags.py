@@ -39,7 +39,7 @@ def to_iob2(chunks_: Iterable[Chunk], length: int) -> list[str]:
     """Spans to IOB2 tags; where spans overlap, the earlier-starting (then longer) one keeps its tokens."""
     tags = ["O"] * length
     for c in sorted(chunks_, key=lambda c: (c.start, -(c.end - c.start))):
-        if c.start >= c.end or c.end > length or any(t != "O" for t in tags[c.start:c.end]):
+        if c.start >= c.end or c.end > length or any(t != "O" for t in tags[c.start : c.end]):
             continue
         tags[c.start] = f"B-{c.type}"
         for i in range(c.start + 1, c.end):

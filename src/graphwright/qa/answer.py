@@ -59,8 +59,10 @@ def schema(ids: list[str], notes: bool = False) -> dict:
     """``notes``: a notes field comes first, so the model writes it before the answer."""
     citation = {"type": "string", "enum": ids} if ids else {"type": "string"}
     properties = {"notes": {"type": "string", "maxLength": MAX_NOTES}} if notes else {}
-    properties |= {"answer": {"type": "string"},
-                   "citations": {"type": "array", "items": citation, "maxItems": MAX_CITATIONS if ids else 0}}
+    properties |= {
+        "answer": {"type": "string"},
+        "citations": {"type": "array", "items": citation, "maxItems": MAX_CITATIONS if ids else 0},
+    }
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
@@ -80,9 +82,16 @@ def answer_so_far(text: str) -> str | None:
         return raw
 
 
-async def answer(llm: LLM, question: str, sources: list[Source] | None, *, reader: Reader = "short",
-                 max_tokens: int | None = None, retries: int = 2,
-                 on_answer: Callable[[str], None] | None = None) -> AnswerReply:
+async def answer(
+    llm: LLM,
+    question: str,
+    sources: list[Source] | None,
+    *,
+    reader: Reader = "short",
+    max_tokens: int | None = None,
+    retries: int = 2,
+    on_answer: Callable[[str], None] | None = None,
+) -> AnswerReply:
     """``sources`` None asks without retrieval (closed book, always the short reader); an empty list asks
     with none found. ``on_answer`` gets the answer so far while the model writes it (graphwright.llm.streaming)."""
     if sources is None:
@@ -90,10 +99,12 @@ async def answer(llm: LLM, question: str, sources: list[Source] | None, *, reade
         system, user = CLOSED_BOOK.render(question=question)
     else:
         listing = "\n".join(f"[{s.id}] {s.text}" for s in sources) or "(none found)"
-        system, user = PROMPTS[reader].render(question=question, sources=listing,
-                                              example=sources[0].id if sources else "F1")
+        system, user = PROMPTS[reader].render(
+            question=question, sources=listing, example=sources[0].id if sources else "F1"
+        )
     ids = [s.id for s in sources or []]
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
     def heard(text: str) -> None:
         so_far = answer_so_far(text)
         if so_far is not None and on_answer is not None:
@@ -101,11 +112,18 @@ async def answer(llm: LLM, question: str, sources: list[Source] | None, *, reade
 
     try:
         with streaming(heard) if on_answer is not None else nullcontext():
-            reply = await chat_structured(llm, messages, AnswerOutput, schema=schema(ids, reader == "notes"),
-                                          max_retries=retries, max_tokens=max_tokens or MAX_TOKENS[reader])
+            reply = await chat_structured(
+                llm,
+                messages,
+                AnswerOutput,
+                schema=schema(ids, reader == "notes"),
+                max_retries=retries,
+                max_tokens=max_tokens or MAX_TOKENS[reader],
+            )
     except ModelOutputError as exc:
         return AnswerReply("", [], error=str(exc))
     by_id = {s.id: s for s in sources or []}
     cited = [by_id[c] for c in dict.fromkeys(reply.parsed.citations) if c in by_id]
-    return AnswerReply(" ".join(reply.parsed.answer.split()), cited, raw=reply.text,
-                       notes=" ".join(reply.parsed.notes.split()))
+    return AnswerReply(
+        " ".join(reply.parsed.answer.split()), cited, raw=reply.text, notes=" ".join(reply.parsed.notes.split())
+    )

@@ -60,8 +60,9 @@ def fingerprint(facts: list[Fact], llm_name: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
-async def summarise(llm: LLM, facts: list[Fact], *, max_tokens: int = 160,
-                    on_progress: Callable[[str], None] | None = None) -> list[Community]:
+async def summarise(
+    llm: LLM, facts: list[Fact], *, max_tokens: int = 160, on_progress: Callable[[str], None] | None = None
+) -> list[Community]:
     """The communities of ``facts`` with their summaries, from the cache when the graph is unchanged."""
     path = cache_dir() / "communities" / f"{fingerprint(facts, llm.name)}.jsonl"
     done = {}
@@ -93,8 +94,12 @@ async def _summary(llm: LLM, cid: str, nodes: list[str], facts: list[Fact], max_
     system, user = SUMMARY.render(facts="\n".join(f"- {f.text}" for f in shown))
     documents = sorted({d for f in inside for d in f.evidence if d})
     try:
-        reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                      SummaryOutput, max_tokens=max_tokens)
+        reply = await chat_structured(
+            llm,
+            [{"role": "system", "content": system}, {"role": "user", "content": user}],
+            SummaryOutput,
+            max_tokens=max_tokens,
+        )
         title, summary = reply.parsed.title.strip(), reply.parsed.summary.strip()
     except ModelOutputError:  # no summary from the model: the facts themselves stand in for it
         title, summary = "", "; ".join(f.text for f in shown[:8])

@@ -24,9 +24,11 @@ from graphwright.qa.seeds import names
 CONVERSATION_ID = re.compile(r"^[0-9a-f]{32}$")
 # what points back at the last turn's topic: a pronoun or a definite noun of the kind of thing it is
 _POSSESSIVE = r"\b(?:its|her|his|their)\b"
-_REFERRING = (r"\b(?:it|she|he|they|him|them|this|that)\b|\bthe (?:company|firm|business|organi[sz]ation|"
-              r"person|man|woman|city|town|place|band|group|book|film|university|school|party|team|press|"
-              r"publisher|museum|club|project|product)\b")
+_REFERRING = (
+    r"\b(?:it|she|he|they|him|them|this|that)\b|\bthe (?:company|firm|business|organi[sz]ation|"
+    r"person|man|woman|city|town|place|band|group|book|film|university|school|party|team|press|"
+    r"publisher|museum|club|project|product)\b"
+)
 _KEY = re.compile(r"\d[\d.,:/-]*|[A-ZÀ-Þ][\w'’-]+")  # the numbers and capitalised words of an answer
 _NOT_KEY = {"The", "A", "An", "It", "Its", "In", "On", "He", "She", "They", "This", "That", "Yes", "No"}
 
@@ -52,7 +54,7 @@ def rewrite(question: str, turns: list[Turn]) -> str:
     if first is None:
         return question
     written = f"{topic}'s" if first is possessive else topic
-    return question[:first.start()] + written + question[first.end():]
+    return question[: first.start()] + written + question[first.end() :]
 
 
 def topic_of(asked: str, result: QAResult) -> str | None:
@@ -60,7 +62,8 @@ def topic_of(asked: str, result: QAResult) -> str | None:
     passage mentions, else the node retrieval started from."""
     said = " ".join(s.text for s in result.sources).casefold()
     return next((n for n in names(asked) if n.casefold() in said), None) or next(
-        (s.label for s in result.seeds if s.label), None)
+        (s.label for s in result.seeds if s.label), None
+    )
 
 
 def contains_answer(answer: str, result: QAResult, topic: str | None) -> bool:
@@ -105,4 +108,3 @@ class Conversations:
         if not CONVERSATION_ID.match(conversation):  # the id names a file: nothing else may reach the disk
             raise ValueError(f"not a conversation id: {conversation!r}")
         return self.folder / f"{conversation}.jsonl"
-

@@ -66,25 +66,45 @@ class QAResult:
         return retrieved_documents(self.sources)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"question": self.question, "mode": self.mode, "answer": self.answer, "supported": self.supported,
-                "citations": [{"id": s.id, "text": s.text, "documents": s.documents} for s in self.citations],
-                "sources": [{"id": s.id, "text": s.text, "documents": s.documents, "score": round(s.score, 4)}
-                            for s in self.sources],
-                "seeds": [{"node": s.node, "label": s.label, "phrase": s.phrase, "how": s.how,
-                           "score": round(s.score, 3)} for s in self.seeds],
-                "usage": self.usage.model_dump(), "error": self.error, "nothing": self.nothing, "notes": self.notes}
+        return {
+            "question": self.question,
+            "mode": self.mode,
+            "answer": self.answer,
+            "supported": self.supported,
+            "citations": [{"id": s.id, "text": s.text, "documents": s.documents} for s in self.citations],
+            "sources": [
+                {"id": s.id, "text": s.text, "documents": s.documents, "score": round(s.score, 4)} for s in self.sources
+            ],
+            "seeds": [
+                {"node": s.node, "label": s.label, "phrase": s.phrase, "how": s.how, "score": round(s.score, 3)}
+                for s in self.seeds
+            ],
+            "usage": self.usage.model_dump(),
+            "error": self.error,
+            "nothing": self.nothing,
+            "notes": self.notes,
+        }
 
 
-async def _answer(llm: LLM, question: str, mode: str, sources: list[Source] | None, started: float,
-                  seeds: list[Seed] | None = None, reader: Reader = "short", spent: Usage | None = None,
-                  on_answer: Callable[[str], None] | None = None) -> QAResult:
+async def _answer(
+    llm: LLM,
+    question: str,
+    mode: str,
+    sources: list[Source] | None,
+    started: float,
+    seeds: list[Seed] | None = None,
+    reader: Reader = "short",
+    spent: Usage | None = None,
+    on_answer: Callable[[str], None] | None = None,
+) -> QAResult:
     """The answer call; ``reader``: graphwright.qa.answer's; ``spent``: what retrieval already cost (the
     global mode's summaries); ``on_answer``: told the answer so far as the model writes it."""
     meter = MeteredLLM(llm)
     reply = await answer(meter, question, sources, reader=reader, on_answer=on_answer)
     usage = (meter.usage + (spent or Usage())).model_copy(update={"seconds": time.perf_counter() - started})
-    return QAResult(question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error,
-                    notes=reply.notes)
+    return QAResult(
+        question, mode, reply.answer, reply.citations, sources or [], usage, seeds or [], reply.error, notes=reply.notes
+    )
 
 
 def unmentioned(question: str, sources: list[Source]) -> list[str]:
@@ -104,10 +124,17 @@ def fact_sources(ranked: list[RankedFact]) -> list[Source]:
         evidence = next(iter(fact.evidence.values()), None)
         if evidence:
             evidence = " ".join(evidence.split())[:EVIDENCE_CHARS]
-            line += f' (as {shown[evidence]})' if evidence in shown else f' - "{evidence}"'
+            line += f" (as {shown[evidence]})" if evidence in shown else f' - "{evidence}"'
             shown.setdefault(evidence, sid)
-        out.append(Source(sid, line, [d for d in fact.evidence if d], item.score,
-                          {"subject": fact.subject, "predicate": fact.predicate, "object": fact.object, "hop": item.hop}))
+        out.append(
+            Source(
+                sid,
+                line,
+                [d for d in fact.evidence if d],
+                item.score,
+                {"subject": fact.subject, "predicate": fact.predicate, "object": fact.object, "hop": item.hop},
+            )
+        )
     return out
 
 
@@ -115,9 +142,22 @@ class GraphQA:
     """Questions over a store's graph. ``systems`` keeps the graphs of those systems only (None: all);
     ``grown`` reads the graph grown over the documents instead (`graph merge`: entities resolved across them)."""
 
-    def __init__(self, store: GraphStore, llm: LLM, kb: KnowledgeBase | None = None, *, systems: Iterable[str] | None = None,
-                 grown: bool = False, embedder: str = "minilm", hops: int = 3, max_facts: int = 15, expand: int = 10,
-                 communities: int = 5, on_summary: Callable[[str], None] | None = None, reader: Reader = "short"):
+    def __init__(
+        self,
+        store: GraphStore,
+        llm: LLM,
+        kb: KnowledgeBase | None = None,
+        *,
+        systems: Iterable[str] | None = None,
+        grown: bool = False,
+        embedder: str = "minilm",
+        hops: int = 3,
+        max_facts: int = 15,
+        expand: int = 10,
+        communities: int = 5,
+        on_summary: Callable[[str], None] | None = None,
+        reader: Reader = "short",
+    ):
         self.store, self.llm, self.kb, self.embedder, self.grown = store, llm, kb, embedder, grown
         self.reader = reader
         self.on_summary = on_summary  # told of each community summarised (the global mode's first question)
@@ -145,8 +185,16 @@ class GraphQA:
         graph = self.facts(documents)
         linker = self.linker(graph)
         seeds = linker.link(question)
-        ranked = retrieve(graph, seeds, question, self.relevance, hops=self.hops, max_facts=self.max_facts,
-                          expand=self.expand, namesakes=linker.namesakes)
+        ranked = retrieve(
+            graph,
+            seeds,
+            question,
+            self.relevance,
+            hops=self.hops,
+            max_facts=self.max_facts,
+            expand=self.expand,
+            namesakes=linker.namesakes,
+        )
         return seeds, fact_sources(ranked)
 
     def passages(self, documents: Iterable[str] | None = None) -> GraphPassages:
@@ -167,9 +215,16 @@ class GraphQA:
             self._passages = built
         return built
 
-    async def ask(self, question: str, *, mode: GraphMode = "local", documents: Iterable[str] | None = None,
-                  guess: bool = True, on_answer: Callable[[str], None] | None = None,
-                  reader: Reader | None = None) -> QAResult:
+    async def ask(
+        self,
+        question: str,
+        *,
+        mode: GraphMode = "local",
+        documents: Iterable[str] | None = None,
+        guess: bool = True,
+        on_answer: Callable[[str], None] | None = None,
+        reader: Reader | None = None,
+    ) -> QAResult:
         """``guess=False``: when nothing retrieved mentions a name the question asks about (or nothing is
         retrieved at all), say so instead of asking the model, which would guess. ``reader``: this question's,
         instead of the one the engine was made with. ``on_answer`` is told
@@ -180,19 +235,18 @@ class GraphQA:
             sources = await asyncio.to_thread(lambda: self.passages(documents).sources(question))
             if not guess and (missing := self._nothing_about(question, sources)):
                 return QAResult(question, "passages", "", [], sources, Usage(), nothing=missing)
-            return await _answer(self.llm, question, "passages", sources, started, reader=reader,
-                                 on_answer=on_answer)
+            return await _answer(self.llm, question, "passages", sources, started, reader=reader, on_answer=on_answer)
         if mode == "global":
             meter = MeteredLLM(self.llm)
             sources = await self.community_sources(question, meter)
-            return await _answer(self.llm, question, "global", sources, started, reader=reader,
-                                 spent=meter.usage, on_answer=on_answer)
+            return await _answer(
+                self.llm, question, "global", sources, started, reader=reader, spent=meter.usage, on_answer=on_answer
+            )
         # no model call, but store reads and embeddings: off the event loop, which may be serving others
         seeds, sources = await asyncio.to_thread(self.subgraph, question, documents)
         if not guess and (missing := self._nothing_about(question, sources)):
             return QAResult(question, "local", "", [], sources, Usage(), seeds, nothing=missing)
-        return await _answer(self.llm, question, "local", sources, started, seeds, reader=reader,
-                             on_answer=on_answer)
+        return await _answer(self.llm, question, "local", sources, started, seeds, reader=reader, on_answer=on_answer)
 
     @staticmethod
     def _nothing_about(question: str, sources: list[Source]) -> str | None:
@@ -209,25 +263,37 @@ class GraphQA:
                 self._communities = await summarise(llm or self.llm, facts, on_progress=self.on_summary)
         texts = [f"{c.title}: {c.summary}" if c.title else c.summary for c in self._communities]
         scores = await asyncio.to_thread(self.relevance.scores, question, texts)
-        best = sorted(zip(self._communities, texts, scores), key=lambda x: -x[2])[:self.top_communities]
-        return [Source(f"C{i}", text, community.documents, score, {"community": community.id, "nodes": len(community.nodes)})
-                for i, (community, text, score) in enumerate(best, 1)]
+        best = sorted(zip(self._communities, texts, scores), key=lambda x: -x[2])[: self.top_communities]
+        return [
+            Source(
+                f"C{i}", text, community.documents, score, {"community": community.id, "nodes": len(community.nodes)}
+            )
+            for i, (community, text, score) in enumerate(best, 1)
+        ]
 
 
 class PassageQA:
     """Plain retrieval: the ``k`` best passages by ``retriever`` (bm25 or embedding) in one answer call.
     ``passages``: (id, title, text) each."""
 
-    def __init__(self, llm: LLM, passages: list[tuple[str, str, str]], retriever: str = "bm25", k: int = 5,
-                 embedder: str = "minilm", reader: Reader = "short"):
+    def __init__(
+        self,
+        llm: LLM,
+        passages: list[tuple[str, str, str]],
+        retriever: str = "bm25",
+        k: int = 5,
+        embedder: str = "minilm",
+        reader: Reader = "short",
+    ):
         self.llm, self.k, self.retriever, self.embedder, self.reader = llm, k, retriever, embedder, reader
         self.passages = passages
         self.position = {pid: i for i, (pid, _, _) in enumerate(passages)}
         self.index = self._index(range(len(passages)))
 
     def _index(self, positions: Iterable[int]):
-        return make_index(self.retriever, [f"{self.passages[i][1]}\n{self.passages[i][2]}" for i in positions],
-                          embedder=self.embedder)
+        return make_index(
+            self.retriever, [f"{self.passages[i][1]}\n{self.passages[i][2]}" for i in positions], embedder=self.embedder
+        )
 
     def retrieve(self, question: str, pool: Iterable[str] | None = None) -> list[Source]:
         if pool is None:
@@ -243,8 +309,9 @@ class PassageQA:
 
     async def ask(self, question: str, *, pool: Iterable[str] | None = None) -> QAResult:
         started = time.perf_counter()
-        return await _answer(self.llm, question, self.retriever, self.retrieve(question, pool), started,
-                             reader=self.reader)
+        return await _answer(
+            self.llm, question, self.retriever, self.retrieve(question, pool), started, reader=self.reader
+        )
 
 
 class ClosedBookQA:

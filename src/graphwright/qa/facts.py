@@ -73,7 +73,9 @@ class GraphFacts:
         if parsed is None or parsed[0] != "prov":
             return False
         _, document, system = parsed
-        return (self.systems is None or system in self.systems) and (self.documents is None or document in self.documents)
+        return (self.systems is None or system in self.systems) and (
+            self.documents is None or document in self.documents
+        )
 
     def names(self) -> dict[str, set[str]]:
         """Every node that takes part in a fact, with the labels it carries."""
@@ -87,9 +89,15 @@ class GraphFacts:
         """The facts with one of ``nodes`` as subject or object, in a stable order."""
         facts: dict[tuple[str, str, str], Fact] = {}
         for start in range(0, len(nodes), batch):
-            values = " ".join(sparql_iri(n) for n in nodes[start:start + batch])
-            self._read(_STATEMENTS % {"values": f"VALUES ?n {{ {values} }}",
-                                      "touching": "{ ?st rdf:subject ?n } UNION { ?st rdf:object ?n }"}, facts)
+            values = " ".join(sparql_iri(n) for n in nodes[start : start + batch])
+            self._read(
+                _STATEMENTS
+                % {
+                    "values": f"VALUES ?n {{ {values} }}",
+                    "touching": "{ ?st rdf:subject ?n } UNION { ?st rdf:object ?n }",
+                },
+                facts,
+            )
         return [facts[k] for k in sorted(facts)]
 
     def all(self) -> list[Fact]:
@@ -107,9 +115,12 @@ class GraphFacts:
             if fact is None:
                 object_is_node = row["node"] == "true"
                 fact = facts[key] = Fact(
-                    *key, subject_label=row["sl"] or _fallback(row["s"]), predicate_label=row["pl"] or _fallback(row["p"]),
+                    *key,
+                    subject_label=row["sl"] or _fallback(row["s"]),
+                    predicate_label=row["pl"] or _fallback(row["p"]),
                     object_label=row["ol"] or (_fallback(row["o"]) if object_is_node else row["o"]),
-                    object_is_node=object_is_node)
+                    object_is_node=object_is_node,
+                )
             if row["ev"]:
                 fact.evidence.setdefault(row["doc"] or "", row["ev"])
 
@@ -135,7 +146,12 @@ class GrownFacts:
                 yield edge
 
     def names(self) -> dict[str, set[str]]:
-        ends = {e for edge in self._edges() for e in (edge.subject, edge.object.value if edge.object.kind == "iri" else None) if e}
+        ends = {
+            e
+            for edge in self._edges()
+            for e in (edge.subject, edge.object.value if edge.object.kind == "iri" else None)
+            if e
+        }
         return {iri: {node.label, *node.aliases} for iri, node in self.state.nodes.items() if iri in ends}
 
     def around(self, nodes: list[str]) -> list[Fact]:
@@ -153,8 +169,16 @@ class GrownFacts:
         out = []
         for edge in edges:
             is_node = edge.object.kind == "iri"
-            out.append(Fact(edge.subject, edge.predicate, edge.object.value, self._label(edge.subject),
-                            edge.predicate_label or _fallback(edge.predicate),
-                            self._label(edge.object.value) if is_node else edge.object.value, is_node,
-                            {ev.document_id: ev.text for ev in edge.evidence}))
+            out.append(
+                Fact(
+                    edge.subject,
+                    edge.predicate,
+                    edge.object.value,
+                    self._label(edge.subject),
+                    edge.predicate_label or _fallback(edge.predicate),
+                    self._label(edge.object.value) if is_node else edge.object.value,
+                    is_node,
+                    {ev.document_id: ev.text for ev in edge.evidence},
+                )
+            )
         return sorted(out, key=lambda f: f.key)

@@ -32,8 +32,16 @@ def _scaled(scores: np.ndarray) -> np.ndarray:
 class GraphPassages:
     """One graph's facts and passage texts (document id -> text), ready to rank passages for questions."""
 
-    def __init__(self, facts: list[Fact], texts: dict[str, str], relevance: Relevance, *, top_facts: int = TOP_FACTS,
-                 passage_weight: float = PASSAGE_WEIGHT, k: int = PASSAGES):
+    def __init__(
+        self,
+        facts: list[Fact],
+        texts: dict[str, str],
+        relevance: Relevance,
+        *,
+        top_facts: int = TOP_FACTS,
+        passage_weight: float = PASSAGE_WEIGHT,
+        k: int = PASSAGES,
+    ):
         self.facts, self.relevance = facts, relevance
         self.top_facts, self.passage_weight, self.k = top_facts, passage_weight, k
         self.ids = sorted(texts)
@@ -49,17 +57,24 @@ class GraphPassages:
         dense = np.array(self.relevance.scores(question, self.texts))
         lexical = np.array(self.lexical.scores(Counter(terms(question))))
         closeness = 0.5 * _scaled(dense) + 0.5 * _scaled(lexical)
-        return self.graph.rank(fact_scores, closeness, top_facts=self.top_facts, passage_weight=self.passage_weight,
-                               k=self.k)
+        return self.graph.rank(
+            fact_scores, closeness, top_facts=self.top_facts, passage_weight=self.passage_weight, k=self.k
+        )
 
     def sources(self, question: str) -> list[Source]:
         """The seed facts that led to the top passages (F1, ...), then the passages (P1, ...)."""
         found = self.find(question)
         facts = list({f.key: f for item in found for f in item.facts}.values())
-        out = [Source(f"F{i}", f"{f.subject_label} | {f.predicate_label} | {f.object_label}",
-                      sorted(d for d in f.evidence if d), 0.0,
-                      {"subject": f.subject, "predicate": f.predicate, "object": f.object})
-               for i, f in enumerate(facts, 1)]
+        out = [
+            Source(
+                f"F{i}",
+                f"{f.subject_label} | {f.predicate_label} | {f.object_label}",
+                sorted(d for d in f.evidence if d),
+                0.0,
+                {"subject": f.subject, "predicate": f.predicate, "object": f.object},
+            )
+            for i, f in enumerate(facts, 1)
+        ]
         text = dict(zip(self.ids, self.texts))
         for rank, item in enumerate(found, 1):
             passage = " ".join(text[item.passage].split())[:PASSAGE_CHARS]

@@ -21,8 +21,38 @@ _WORD = re.compile(r"[\w][\w'’.&-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")  # "Mara Quill's company" names Mara Quill
 _QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,80})[\"“”«»]")
 # question words that are capitalised only because they start the question
-_LEADING = {"who", "what", "which", "when", "where", "why", "how", "is", "was", "are", "were", "do", "does", "did",
-            "in", "the", "a", "an", "of", "for", "and", "or", "name", "whose", "whom", "at", "on", "to", "from", "by"}
+_LEADING = {
+    "who",
+    "what",
+    "which",
+    "when",
+    "where",
+    "why",
+    "how",
+    "is",
+    "was",
+    "are",
+    "were",
+    "do",
+    "does",
+    "did",
+    "in",
+    "the",
+    "a",
+    "an",
+    "of",
+    "for",
+    "and",
+    "or",
+    "name",
+    "whose",
+    "whom",
+    "at",
+    "on",
+    "to",
+    "from",
+    "by",
+}
 
 
 @dataclass(frozen=True)
@@ -40,7 +70,7 @@ def phrases(question: str) -> list[tuple[int, int, str]]:
     out = []
     for i in range(len(words)):
         for j in range(i + 1, min(len(words), i + MAX_WORDS) + 1):
-            out.append((i, j, _POSSESSIVE.sub("", question[words[i][0]:words[j - 1][1]].rstrip("."))))
+            out.append((i, j, _POSSESSIVE.sub("", question[words[i][0] : words[j - 1][1]].rstrip("."))))
     return out
 
 
@@ -53,7 +83,12 @@ def names(question: str) -> list[str]:
     run: list[str] = []
     for i, word in enumerate(words + [""]):
         capital = word[:1].isupper() or word[:1].isdigit()
-        joins = word in ("of", "the", "and", "de", "von", "van", "&") and run and i + 1 < len(words) and words[i + 1][:1].isupper()
+        joins = (
+            word in ("of", "the", "and", "de", "von", "van", "&")
+            and run
+            and i + 1 < len(words)
+            and words[i + 1][:1].isupper()
+        )
         if capital and not (not run and i == 0 and word.casefold() in _LEADING):
             run.append(word)
             if not _POSSESSIVE.search(word):
@@ -70,8 +105,15 @@ def names(question: str) -> list[str]:
 class QuestionLinker:
     """Links questions to the nodes of one graph (``names``: node -> its labels)."""
 
-    def __init__(self, node_names: dict[str, set[str]], kb: KnowledgeBase | None = None, *, embedder: str | None = "minilm",
-                 threshold: float = 0.82, max_seeds: int = 8):
+    def __init__(
+        self,
+        node_names: dict[str, set[str]],
+        kb: KnowledgeBase | None = None,
+        *,
+        embedder: str | None = "minilm",
+        threshold: float = 0.82,
+        max_seeds: int = 8,
+    ):
         self.kb, self.threshold, self.max_seeds = kb, threshold, max_seeds
         self.by_name: dict[str, set[str]] = {}
         self.labels: list[tuple[str, str]] = []
@@ -104,11 +146,13 @@ class QuestionLinker:
                 keep(seed)
         for seed in self._embedding_seeds(question_names):
             keep(seed)
-        return sorted(seeds.values(), key=lambda s: (-s.score, s.node))[:self.max_seeds]
+        return sorted(seeds.values(), key=lambda s: (-s.score, s.node))[: self.max_seeds]
 
     def namesakes(self, node: str) -> set[str]:
         """The other nodes carrying one of this node's names."""
-        return {other for label in self.node_labels.get(node, ()) for other in self.by_name.get(normalize(label), ())} - {node}
+        return {
+            other for label in self.node_labels.get(node, ()) for other in self.by_name.get(normalize(label), ())
+        } - {node}
 
     def _label(self, node: str) -> str:
         return min(self.node_labels[node])

@@ -47,9 +47,17 @@ class Relevance:
         return [float(self._cache[t] @ q) for t in texts]
 
 
-def retrieve(graph: GraphFacts | GrownFacts, seeds: list[Seed], question: str, relevance: Relevance, *, hops: int = 3,
-             max_facts: int = 15, expand: int = 10,
-             namesakes: Callable[[str], set[str]] = lambda node: set()) -> list[RankedFact]:
+def retrieve(
+    graph: GraphFacts | GrownFacts,
+    seeds: list[Seed],
+    question: str,
+    relevance: Relevance,
+    *,
+    hops: int = 3,
+    max_facts: int = 15,
+    expand: int = 10,
+    namesakes: Callable[[str], set[str]] = lambda node: set(),
+) -> list[RankedFact]:
     """The ``max_facts`` best facts within ``hops`` of the seeds, best first. A node reached is walked on
     together with its ``namesakes`` (nodes of the same name, such as "MV Corra Lynn" and "The MV Corra
     Lynn" from two passages)."""

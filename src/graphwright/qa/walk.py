@@ -27,9 +27,17 @@ from graphwright.qa.facts import Fact
 DAMPING = 0.5  # the share of each step that follows an edge; the rest returns to the seeds (HippoRAG's 0.5)
 
 
-def personalized_pagerank(size: int, sources: np.ndarray, targets: np.ndarray, weights: np.ndarray,
-                          reset: np.ndarray, *, damping: float = DAMPING, iterations: int = 50,
-                          tolerance: float = 1e-9) -> np.ndarray:
+def personalized_pagerank(
+    size: int,
+    sources: np.ndarray,
+    targets: np.ndarray,
+    weights: np.ndarray,
+    reset: np.ndarray,
+    *,
+    damping: float = DAMPING,
+    iterations: int = 50,
+    tolerance: float = 1e-9,
+) -> np.ndarray:
     """Stationary visit probabilities of a walk that follows a weighted edge with probability ``damping``
     and else jumps to a node drawn from ``reset``; a node without edges sends its mass back to ``reset``."""
     start = reset / reset.sum()
@@ -91,8 +99,17 @@ class PassageGraph:
         """The name nodes the question's phrases name."""
         return sorted({self.index[key] for key in (("name", normalize(p)) for p in phrases) if key in self.index})
 
-    def rank(self, fact_scores: np.ndarray, passage_scores: np.ndarray, *, top_facts: int = 5,
-             passage_weight: float = 0.05, k: int = 5, names: list[int] = (), name_weight: float = 1.0) -> list[Found]:
+    def rank(
+        self,
+        fact_scores: np.ndarray,
+        passage_scores: np.ndarray,
+        *,
+        top_facts: int = 5,
+        passage_weight: float = 0.05,
+        k: int = 5,
+        names: list[int] = (),
+        name_weight: float = 1.0,
+    ) -> list[Found]:
         """The ``k`` best passages for a question, given its cosine to each fact and to each passage."""
         reset = np.zeros(self.size)
         for name in names:
@@ -111,5 +128,7 @@ class PassageGraph:
         visits = personalized_pagerank(self.size, self.sources, self.targets, self.weights, reset)
         order = np.argsort(-visits[: len(self.passages)], kind="stable")[:k]
         seed_facts = [self.facts[i] for i in seeds]
-        return [Found(self.passages[i], float(visits[i]),
-                      [f for f in seed_facts if self.passages[i] in f.evidence]) for i in order]
+        return [
+            Found(self.passages[i], float(visits[i]), [f for f in seed_facts if self.passages[i] in f.evidence])
+            for i in order
+        ]

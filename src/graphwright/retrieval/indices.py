@@ -177,8 +177,9 @@ class EmbeddingIndex:
         return len(self.matrix)
 
 
-def make_index(kind: RetrieverKind, texts: list[str] | None = None, *, seed: int = 0,
-               embedder: str = "minilm") -> TextIndex:
+def make_index(
+    kind: RetrieverKind, texts: list[str] | None = None, *, seed: int = 0, embedder: str = "minilm"
+) -> TextIndex:
     index: TextIndex
     if kind == "embedding":
         index = EmbeddingIndex(embedder)

@@ -53,8 +53,9 @@ class BoundedQueries:
     """Queries over the store at ``path``, each stopped after ``seconds``; one at a time (a lock), so one
     user's long query makes the next wait, never run beside it."""
 
-    def __init__(self, path: Path, *, seconds: float = 30.0, max_rows: int = 10_000,
-                 max_bytes: int = 50 * 1024 * 1024) -> None:
+    def __init__(
+        self, path: Path, *, seconds: float = 30.0, max_rows: int = 10_000, max_bytes: int = 50 * 1024 * 1024
+    ) -> None:
         self.path, self.seconds, self.max_rows, self.max_bytes = Path(path), seconds, max_rows, max_bytes
         self._lock = threading.Lock()
         self._child: Any = None
@@ -64,7 +65,7 @@ class BoundedQueries:
         """``GraphStore.query``'s rows, at most ``max_rows`` of them. ``version`` names the store's state:
         a new one makes the child open the store again."""
         found = self._ask(("rows", sparql, grown, self.max_rows + 1, ""), version)
-        return Rows(found[:self.max_rows], len(found) > self.max_rows)
+        return Rows(found[: self.max_rows], len(found) > self.max_rows)
 
     def serialized(self, sparql: str, *, version: int, accept: str = "") -> Serialized:
         """The SPARQL protocol's answer over every document's KG, in the format ``accept`` (an HTTP Accept
@@ -90,22 +91,26 @@ class BoundedQueries:
             self._conn.send((version, *request))
             if not self._conn.poll(self.seconds):
                 self._stop()  # the only way to end a pyoxigraph query
-                raise QueryTimeout(f"the query ran past the {self.seconds:g} s limit and was stopped; "
-                                   "narrow its patterns or add a LIMIT")
+                raise QueryTimeout(
+                    f"the query ran past the {self.seconds:g} s limit and was stopped; "
+                    "narrow its patterns or add a LIMIT"
+                )
             try:
                 outcome, value = self._conn.recv()
             except EOFError:  # the child died (out of memory, killed)
                 self._stop()
-                raise StoreError("the query stopped the process that ran it (out of memory?); "
-                                 "narrow its patterns or add a LIMIT") from None
+                raise StoreError(
+                    "the query stopped the process that ran it (out of memory?); narrow its patterns or add a LIMIT"
+                ) from None
         if outcome == "ok":
             return value
         raise value if isinstance(value, StoreError) else StoreError(value)
 
     def _start(self) -> None:
         self._conn, theirs = _CONTEXT.Pipe()
-        self._child = _CONTEXT.Process(target=_serve, args=(theirs, str(self.path)), daemon=True,
-                                       name="graphwright-sparql")
+        self._child = _CONTEXT.Process(
+            target=_serve, args=(theirs, str(self.path)), daemon=True, name="graphwright-sparql"
+        )
         self._child.start()
         theirs.close()
         # starting Python and its imports takes seconds on a busy machine: not the query's time
@@ -170,14 +175,19 @@ class _CappedBuffer:
 
 
 # media type -> what pyoxigraph writes, best first: the first of each kind is the default
-RESULT_FORMATS = {"application/sparql-results+json": ox.QueryResultsFormat.JSON,
-                  "application/json": ox.QueryResultsFormat.JSON,
-                  "application/sparql-results+xml": ox.QueryResultsFormat.XML,
-                  "application/xml": ox.QueryResultsFormat.XML,
-                  "text/csv": ox.QueryResultsFormat.CSV,
-                  "text/tab-separated-values": ox.QueryResultsFormat.TSV}
-GRAPH_FORMATS = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/turtle": ox.RdfFormat.TURTLE,
-                 "application/rdf+xml": ox.RdfFormat.RDF_XML}
+RESULT_FORMATS = {
+    "application/sparql-results+json": ox.QueryResultsFormat.JSON,
+    "application/json": ox.QueryResultsFormat.JSON,
+    "application/sparql-results+xml": ox.QueryResultsFormat.XML,
+    "application/xml": ox.QueryResultsFormat.XML,
+    "text/csv": ox.QueryResultsFormat.CSV,
+    "text/tab-separated-values": ox.QueryResultsFormat.TSV,
+}
+GRAPH_FORMATS = {
+    "application/n-triples": ox.RdfFormat.N_TRIPLES,
+    "text/turtle": ox.RdfFormat.TURTLE,
+    "application/rdf+xml": ox.RdfFormat.RDF_XML,
+}
 
 
 def negotiate(accept: str, offered: dict) -> str:

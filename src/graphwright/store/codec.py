@@ -301,8 +301,9 @@ def _term(node: Node, surface: str | None, label: str | None) -> Term:
     if isinstance(node, ox.Literal):
         # RDF 1.1 gives every plain literal xsd:string; the model spells that as "no datatype".
         dt = node.datatype.value
-        return Term.literal(node.value, datatype=None if dt == v.XSD_STRING else dt, surface=surface,
-                            lang=node.language)
+        return Term.literal(
+            node.value, datatype=None if dt == v.XSD_STRING else dt, surface=surface, lang=node.language
+        )
     return Term.iri(node.value, surface=surface, label=label)
 
 
@@ -313,7 +314,9 @@ def decode_triples(subjects: dict[str, dict[str, list[Node]]]) -> list[Triple]:
         if v.RDF_STATEMENT not in _types(props):
             continue
         triple = Triple(
-            subject=_term(props[v.RDF_SUBJECT][0], read_str(props, v.SUBJECT_SURFACE), read_str(props, v.SUBJECT_LABEL)),
+            subject=_term(
+                props[v.RDF_SUBJECT][0], read_str(props, v.SUBJECT_SURFACE), read_str(props, v.SUBJECT_LABEL)
+            ),
             predicate=_term(
                 props[v.RDF_PREDICATE][0], read_str(props, v.PREDICATE_SURFACE), read_str(props, v.PREDICATE_LABEL)
             ),
@@ -365,7 +368,9 @@ def decode_events(subjects: dict[str, dict[str, list[Node]]]) -> list[Event]:
 
 def _argument(props: dict[str, list[Node]]) -> tuple[int, EventArgument]:
     entity = _term(props[v.ENTITY][0], read_str(props, v.SURFACE), read_str(props, v.ENTITY_LABEL))
-    return read_int(props, v.INDEX) or 0, EventArgument(role=read_str(props, v.ROLE) or "", entity=entity, span=_span(props))
+    return read_int(props, v.INDEX) or 0, EventArgument(
+        role=read_str(props, v.ROLE) or "", entity=entity, span=_span(props)
+    )
 
 
 def decode_run(props: dict[str, list[Node]]) -> dict[str, Any]:
@@ -393,8 +398,7 @@ def is_run(props: dict[str, list[Node]]) -> bool:
     return v.DOCUMENT_RUN in _types(props)
 
 
-def replace_graphs_update(drop: list[str], quads: list[ox.Quad], *, also: list[str] = (),
-                          then: list[str] = ()) -> str:
+def replace_graphs_update(drop: list[str], quads: list[ox.Quad], *, also: list[str] = (), then: list[str] = ()) -> str:
     """One SPARQL update that drops the named graphs ``drop``, runs ``also`` (more update operations),
     inserts ``quads`` into their graphs and runs ``then``: oxigraph commits an update whole, so a kill
     leaves the store as before or as after."""
@@ -417,13 +421,18 @@ _MERGED = f"GRAPH <{v.MERGED_KG_GRAPH}> {{ ?s ?p ?o }}"
 def merged_graph_sync(triples: Iterable[ox.Triple]) -> list[str]:
     """Update operations, run after a change to the KG graphs in the same update, that leave the merged
     KG graph holding exactly those of ``triples`` (the changed ones) that some document's KG graph holds."""
-    rows = " ".join(f"({t.subject} {t.predicate} {t.object})" for t in dict.fromkeys(triples)
-                    if not isinstance(t.subject, ox.BlankNode) and not isinstance(t.object, ox.BlankNode))
+    rows = " ".join(
+        f"({t.subject} {t.predicate} {t.object})"
+        for t in dict.fromkeys(triples)
+        if not isinstance(t.subject, ox.BlankNode) and not isinstance(t.object, ox.BlankNode)
+    )
     if not rows:
         return []
     values = f"VALUES (?s ?p ?o) {{ {rows} }}"
-    return [f"DELETE {{ {_MERGED} }} WHERE {{ {values} {_MERGED} FILTER NOT EXISTS {{ {_HELD} }} }}",
-            f"INSERT {{ {_MERGED} }} WHERE {{ {values} FILTER EXISTS {{ {_HELD} }} }}"]
+    return [
+        f"DELETE {{ {_MERGED} }} WHERE {{ {values} {_MERGED} FILTER NOT EXISTS {{ {_HELD} }} }}",
+        f"INSERT {{ {_MERGED} }} WHERE {{ {values} FILTER EXISTS {{ {_HELD} }} }}",
+    ]
 
 
 #: builds the merged KG graph of a store written before it was kept

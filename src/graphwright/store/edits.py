@@ -22,8 +22,13 @@ from graphwright.store import vocab as v
 
 EDITS_GRAPH = "urn:graphwright:edits"
 EDIT = v.GW + "Edit"
-KIND, SOURCE, TARGET, NODE, NEW_LABEL = (v.GW + "editKind", v.GW + "editSource", v.GW + "editTarget",
-                                         v.GW + "editNode", v.GW + "editLabel")
+KIND, SOURCE, TARGET, NODE, NEW_LABEL = (
+    v.GW + "editKind",
+    v.GW + "editSource",
+    v.GW + "editTarget",
+    v.GW + "editNode",
+    v.GW + "editLabel",
+)
 FACT_S, FACT_P, FACT_O = v.GW + "editSubject", v.GW + "editPredicate", v.GW + "editObject"
 UNDONE, NUMBER = v.GW + "undone", v.GW + "editNumber"
 NAMES = v.GW + "editNames"  # the labels its IRIs had when it was made (JSON): a merged or renamed entity's are gone
@@ -75,17 +80,36 @@ def read_edits(store: ox.Store) -> list[Edit]:
         if p.get(v.RDF_TYPE) != EDIT:
             continue
         fact = (p[FACT_S], p[FACT_P], p[FACT_O]) if FACT_S in p else None
-        edits.append(Edit(int(p[NUMBER]), p[KIND], p.get(SOURCE), p.get(TARGET), p.get(NODE), p.get(NEW_LABEL), fact,
-                          p.get(UNDONE) == "true", p.get(NAMES)))
+        edits.append(
+            Edit(
+                int(p[NUMBER]),
+                p[KIND],
+                p.get(SOURCE),
+                p.get(TARGET),
+                p.get(NODE),
+                p.get(NEW_LABEL),
+                fact,
+                p.get(UNDONE) == "true",
+                p.get(NAMES),
+            )
+        )
     return sorted(edits, key=lambda e: e.number)
 
 
 def record_quads(edit: Edit) -> list[ox.Quad]:
     """The edit as quads of the edits graph."""
     node, graph = ox.NamedNode(edit_iri(edit.number)), ox.NamedNode(EDITS_GRAPH)
-    fields = {v.RDF_TYPE: ox.NamedNode(EDIT), NUMBER: ox.Literal(str(edit.number)), KIND: ox.Literal(edit.kind),
-              SOURCE: edit.source, TARGET: edit.target, NODE: edit.node, NEW_LABEL: edit.label,
-              UNDONE: "true" if edit.undone else None, NAMES: edit.names}
+    fields = {
+        v.RDF_TYPE: ox.NamedNode(EDIT),
+        NUMBER: ox.Literal(str(edit.number)),
+        KIND: ox.Literal(edit.kind),
+        SOURCE: edit.source,
+        TARGET: edit.target,
+        NODE: edit.node,
+        NEW_LABEL: edit.label,
+        UNDONE: "true" if edit.undone else None,
+        NAMES: edit.names,
+    }
     if edit.fact:
         fields.update({FACT_S: edit.fact[0], FACT_P: edit.fact[1], FACT_O: edit.fact[2]})
     out = []
@@ -114,8 +138,10 @@ def _recounted(quads: list[ox.Quad]) -> list[ox.Quad]:
     """The run record's triple count as its statements now stand (a removed fact is one fewer)."""
     statements = sum(1 for q in quads if q.predicate.value == v.RDF_TYPE and q.object.value == v.RDF_STATEMENT)
     count = ox.Literal(str(statements), datatype=ox.NamedNode(v.XSD_INTEGER))
-    return [ox.Quad(q.subject, q.predicate, count, q.graph_name) if q.predicate.value == v.TRIPLE_COUNT else q
-            for q in quads]
+    return [
+        ox.Quad(q.subject, q.predicate, count, q.graph_name) if q.predicate.value == v.TRIPLE_COUNT else q
+        for q in quads
+    ]
 
 
 def _merged(quads: list[ox.Quad], source: str, target: str) -> list[ox.Quad]:
@@ -130,8 +156,11 @@ def _merged(quads: list[ox.Quad], source: str, target: str) -> list[ox.Quad]:
 def _renamed(quads: list[ox.Quad], node: str, label: str) -> list[ox.Quad]:
     """The node's rdfs:label in the knowledge graph, and the labels statements give it in provenance."""
     target = ox.NamedNode(node)
-    roles = {(q.subject, v.SUBJECT_LABEL if q.predicate.value == v.RDF_SUBJECT else v.OBJECT_LABEL)
-             for q in quads if q.object == target and q.predicate.value in (v.RDF_SUBJECT, v.RDF_OBJECT)}
+    roles = {
+        (q.subject, v.SUBJECT_LABEL if q.predicate.value == v.RDF_SUBJECT else v.OBJECT_LABEL)
+        for q in quads
+        if q.object == target and q.predicate.value in (v.RDF_SUBJECT, v.RDF_OBJECT)
+    }
     out = []
     for q in quads:
         if (q.subject == target and q.predicate.value == v.LABEL) or (q.subject, q.predicate.value) in roles:
@@ -151,8 +180,11 @@ def _removed(quads: list[ox.Quad], fact: tuple[str, str, str]) -> list[ox.Quad]:
     for q in quads:
         if q.predicate.value in (v.RDF_SUBJECT, v.RDF_PREDICATE, v.RDF_OBJECT):
             parts.setdefault(q.subject, {})[q.predicate.value] = q.object
-    dropped = {stmt for stmt, spo in parts.items()
-               if len(spo) == 3 and matches(spo[v.RDF_SUBJECT], spo[v.RDF_PREDICATE], spo[v.RDF_OBJECT])}
+    dropped = {
+        stmt
+        for stmt, spo in parts.items()
+        if len(spo) == 3 and matches(spo[v.RDF_SUBJECT], spo[v.RDF_PREDICATE], spo[v.RDF_OBJECT])
+    }
     return [q for q in quads if q.subject not in dropped and not matches(q.subject, q.predicate, q.object)]
 
 

@@ -46,8 +46,14 @@ EXTENSIONS = {
     ".graphml": "graphml",
     ".zip": "neo4j",
 }
-_ALIASES = {"ttl": "turtle", "nt": "ntriples", "n-triples": "ntriples", "json-ld": "jsonld", "nq": "nquads",
-            "n-quads": "nquads"}
+_ALIASES = {
+    "ttl": "turtle",
+    "nt": "ntriples",
+    "n-triples": "ntriples",
+    "json-ld": "jsonld",
+    "nq": "nquads",
+    "n-quads": "nquads",
+}
 EXPORT_PREFIXES = {k: v.PREFIXES[k] for k in ("wd", "wdt", "rdf", "rdfs", "xsd", "gw", "gwe")}
 
 

@@ -83,8 +83,9 @@ class GraphBuilder:
             }
         return self.nodes[key]["id"]
 
-    def _support(self, run: tuple[str, str], key: tuple, make_edge: Callable[[], dict[str, Any]],
-                 support: dict[str, Any]) -> None:
+    def _support(
+        self, run: tuple[str, str], key: tuple, make_edge: Callable[[], dict[str, Any]], support: dict[str, Any]
+    ) -> None:
         if key not in self.edges:
             if len(self.edges) >= self.max_edges:
                 return
@@ -97,8 +98,12 @@ class GraphBuilder:
         run = (doc_id, sys_id)
         self._counts.setdefault(run, [0, 0])[0] += len(triples)
         for t in triples:
-            self._support(run, t.key() + (t.object.kind, t.object.datatype), partial(self._triple_edge, t),
-                          _support(doc_id, sys_id, t))
+            self._support(
+                run,
+                t.key() + (t.object.kind, t.object.datatype),
+                partial(self._triple_edge, t),
+                _support(doc_id, sys_id, t),
+            )
 
     def _triple_edge(self, t: Triple) -> dict[str, Any]:
         owner = (t.subject.value, t.predicate.value)
@@ -120,15 +125,24 @@ class GraphBuilder:
             # The event shares the IRI key space, so a triple about the event meets its node.
             event = self.node_id(Term.iri(e.iri), ())
             type_name = self.labels.get(e.type) or _local_name(e.type)
-            self.nodes[("iri", e.iri)].update({
-                "kind": "event", "label": f"{type_name}: {e.trigger}", "type": e.type, "type_label": type_name,
-                "trigger": e.trigger, "unlinked": False,
-                "support": [_provenance_support(doc_id, sys_id, e.provenance, [e.trigger])],
-            })
+            self.nodes[("iri", e.iri)].update(
+                {
+                    "kind": "event",
+                    "label": f"{type_name}: {e.trigger}",
+                    "type": e.type,
+                    "type_label": type_name,
+                    "trigger": e.trigger,
+                    "unlinked": False,
+                    "support": [_provenance_support(doc_id, sys_id, e.provenance, [e.trigger])],
+                }
+            )
             for a in e.arguments:
-                self._support(run, ("role", e.iri, a.role, a.entity.kind, a.entity.value, a.entity.datatype),
-                              partial(self._role_edge, event, e, a),
-                              _provenance_support(doc_id, sys_id, e.provenance, [e.trigger, a.entity.surface or ""]))
+                self._support(
+                    run,
+                    ("role", e.iri, a.role, a.entity.kind, a.entity.value, a.entity.datatype),
+                    partial(self._role_edge, event, e, a),
+                    _provenance_support(doc_id, sys_id, e.provenance, [e.trigger, a.entity.surface or ""]),
+                )
 
     def _role_edge(self, event: int, e: Event, a: EventArgument) -> dict[str, Any]:
         return {

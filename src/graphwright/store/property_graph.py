@@ -51,15 +51,29 @@ def to_networkx(store: GraphStore, *, document_id: str | None = None, system: st
     keys = {}
     for node in data["nodes"]:
         keys[node["id"]] = _node_key(node)
-        graph.add_node(keys[node["id"]], label=node["label"], kind=node["kind"], iri=node["iri"] or "",
-                       datatype=node["datatype"] or "", unlinked=bool(node["unlinked"]))
+        graph.add_node(
+            keys[node["id"]],
+            label=node["label"],
+            kind=node["kind"],
+            iri=node["iri"] or "",
+            datatype=node["datatype"] or "",
+            unlinked=bool(node["unlinked"]),
+        )
     for edge in data["edges"]:
         support = edge["support"]
-        graph.add_edge(keys[edge["source"]], keys[edge["target"]], key=edge["iri"], kind=edge["kind"],
-                       iri=edge["iri"], label=edge["label"], confidence=_confidence(edge) or 0.0,
-                       support=len(support), documents=_joined(s["document_id"] for s in support),
-                       systems=_joined(s["system"] for s in support),
-                       evidence=_joined(s["evidence"] for s in support))
+        graph.add_edge(
+            keys[edge["source"]],
+            keys[edge["target"]],
+            key=edge["iri"],
+            kind=edge["kind"],
+            iri=edge["iri"],
+            label=edge["label"],
+            confidence=_confidence(edge) or 0.0,
+            support=len(support),
+            documents=_joined(s["document_id"] for s in support),
+            systems=_joined(s["system"] for s in support),
+            evidence=_joined(s["evidence"] for s in support),
+        )
     return graph
 
 
@@ -77,15 +91,45 @@ def neo4j_zip_bytes(store: GraphStore, **where: Any) -> bytes:
     w.writerow(["id:ID", "name", "kind", "iri", "datatype", "linked:boolean", ":LABEL"])
     for key, attrs in sorted(graph.nodes(data=True)):
         label = "Literal" if attrs["kind"] == "literal" else "Event" if attrs["kind"] == "event" else "Entity"
-        w.writerow([key, attrs["label"], attrs["kind"], attrs["iri"], attrs["datatype"],
-                    str(attrs["kind"] == "iri" and not attrs["unlinked"]).lower(), label])
+        w.writerow(
+            [
+                key,
+                attrs["label"],
+                attrs["kind"],
+                attrs["iri"],
+                attrs["datatype"],
+                str(attrs["kind"] == "iri" and not attrs["unlinked"]).lower(),
+                label,
+            ]
+        )
     w = csv.writer(edges)
-    w.writerow([":START_ID", ":END_ID", ":TYPE", "iri", "confidence:double", "support:int", "documents:string[]",
-                "systems:string[]", "evidence:string[]"])
+    w.writerow(
+        [
+            ":START_ID",
+            ":END_ID",
+            ":TYPE",
+            "iri",
+            "confidence:double",
+            "support:int",
+            "documents:string[]",
+            "systems:string[]",
+            "evidence:string[]",
+        ]
+    )
     for source, target, attrs in sorted(graph.edges(data=True), key=lambda e: (e[0], e[1], e[2]["iri"])):
-        w.writerow([source, target, relationship_type(attrs["label"], attrs["iri"]), attrs["iri"],
-                    f"{attrs['confidence']:.4f}", attrs["support"], attrs["documents"], attrs["systems"],
-                    attrs["evidence"]])
+        w.writerow(
+            [
+                source,
+                target,
+                relationship_type(attrs["label"], attrs["iri"]),
+                attrs["iri"],
+                f"{attrs['confidence']:.4f}",
+                attrs["support"],
+                attrs["documents"],
+                attrs["systems"],
+                attrs["evidence"],
+            ]
+        )
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("nodes.csv", nodes.getvalue())

@@ -20,4 +20,4 @@ class ResultStore(Protocol):
         """Record that ``system`` failed on a document that never reached it (unreadable input)."""
 
     def document_status(self, document_id: str, system: str) -> Status | None:
-        """"ok" or "failed" for the last stored run of ``system`` on the document; None when never run."""
+        """ "ok" or "failed" for the last stored run of ``system`` on the document; None when never run."""

@@ -157,41 +157,74 @@ class GraphStore:
                 f"result is for document {result.document_id!r} but was added with document {document.id!r}"
             )
         source = document.source if document is not None else None
-        self._replace(result, source, document.text if document is not None else None,
-                      document.metadata if document is not None else None)
+        self._replace(
+            result,
+            source,
+            document.text if document is not None else None,
+            document.metadata if document is not None else None,
+        )
 
     def record_failure(self, document_id: str, system: str, reason: str, source: str | None = None) -> None:
         """Record that ``system`` failed on a document, replacing earlier output for the pair."""
         self._replace(ExtractionResult.failed(document_id, system, reason), source)
 
-    def _replace(self, result: ExtractionResult, source: str | None, text: str | None = None,
-                 metadata: dict[str, str] | None = None) -> None:
+    def _replace(
+        self,
+        result: ExtractionResult,
+        source: str | None,
+        text: str | None = None,
+        metadata: dict[str, str] | None = None,
+    ) -> None:
         # Encode (and so validate) everything before touching the store; the user's edits hold for a rerun.
         quads = self._edited(v.run_iri(result.document_id, result.system), codec.encode_result(result, source))
         if text:  # the text its facts came from, kept once per document (the passages `ask` reads)
             graph = ox.NamedNode(v.text_graph(result.document_id))
-            quads.append(ox.Quad(ox.NamedNode(v.document_iri(result.document_id)), ox.NamedNode(v.DOCUMENT_TEXT),
-                                 ox.Literal(text), graph))
+            quads.append(
+                ox.Quad(
+                    ox.NamedNode(v.document_iri(result.document_id)),
+                    ox.NamedNode(v.DOCUMENT_TEXT),
+                    ox.Literal(text),
+                    graph,
+                )
+            )
             if metadata:  # a PDF's pages, so a re-extraction still knows them
-                quads.append(ox.Quad(ox.NamedNode(v.document_iri(result.document_id)),
-                                     ox.NamedNode(v.DOCUMENT_METADATA), ox.Literal(json.dumps(metadata)), graph))
+                quads.append(
+                    ox.Quad(
+                        ox.NamedNode(v.document_iri(result.document_id)),
+                        ox.NamedNode(v.DOCUMENT_METADATA),
+                        ox.Literal(json.dumps(metadata)),
+                        graph,
+                    )
+                )
         drop = [v.prov_graph(result.document_id, result.system), v.doc_graph(result.document_id, result.system)]
         failpoint("store.writing")
         # One update holding the run record: a kill leaves the run as before or as after (a resumed batch
         # redoes a document with no status instead of trusting half of it).
         with translated_errors(f"cannot store document {result.document_id!r}"):
-            self.oxigraph.update(self._replace_update(
-                result.document_id, [result.system], drop + ([v.text_graph(result.document_id)] if text else []), quads))
+            self.oxigraph.update(
+                self._replace_update(
+                    result.document_id,
+                    [result.system],
+                    drop + ([v.text_graph(result.document_id)] if text else []),
+                    quads,
+                )
+            )
         failpoint("store.written")
 
     def _replace_update(self, document_id: str, systems: list[str], drop: list[str], quads: list[ox.Quad]) -> str:
         """The update that drops ``drop`` (and the systems' unedited runs), inserts ``quads``, and keeps the
         merged KG graph in step with the KG graphs it changes."""
-        changed = [q.triple for g in drop if g.startswith(v.DOC_GRAPH_PREFIX)
-                   for q in self.oxigraph.quads_for_pattern(None, None, None, ox.NamedNode(g))]
+        changed = [
+            q.triple
+            for g in drop
+            if g.startswith(v.DOC_GRAPH_PREFIX)
+            for q in self.oxigraph.quads_for_pattern(None, None, None, ox.NamedNode(g))
+        ]
         changed += [q.triple for q in quads if q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)]
-        unedited = [f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{v.run_iri(document_id, s)}> <{RAW_PREDICATE}> ?x }} }}"
-                    for s in systems]
+        unedited = [
+            f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{v.run_iri(document_id, s)}> <{RAW_PREDICATE}> ?x }} }}"
+            for s in systems
+        ]
         return codec.replace_graphs_update(drop, quads, also=unedited, then=codec.merged_graph_sync(changed))
 
     def _edited(self, run: str, quads: list[ox.Quad]) -> list[ox.Quad]:
@@ -213,8 +246,9 @@ class GraphStore:
             return parse_unedited(quad.object.value)
         return None
 
-    def rewrite_runs(self, runs: Iterable[tuple[str, str, list[ox.Quad], list[ox.Quad] | None]], *,
-                     also: list[str] = ()) -> None:
+    def rewrite_runs(
+        self, runs: Iterable[tuple[str, str, list[ox.Quad], list[ox.Quad] | None]], *, also: list[str] = ()
+    ) -> None:
         """Replace each ``(document_id, system, quads, unedited)`` run's graphs with ``quads``, keeping
         ``unedited`` beside the edits (None: drop it), and run ``also`` (more update operations): all in one
         SPARQL update, which oxigraph commits whole, so a kill leaves the store as before or as after."""
@@ -222,8 +256,11 @@ class GraphStore:
         for document_id, system, quads, unedited in runs:
             run = v.run_iri(document_id, system)
             quads = quads + ([unedited_quad(run, unedited)] if unedited is not None else [])
-            parts.append(self._replace_update(document_id, [system], [v.prov_graph(document_id, system),
-                                                                      v.doc_graph(document_id, system)], quads))
+            parts.append(
+                self._replace_update(
+                    document_id, [system], [v.prov_graph(document_id, system), v.doc_graph(document_id, system)], quads
+                )
+            )
         with translated_errors("cannot rewrite the stored runs"):
             self.oxigraph.update(" ;\n".join(parts + list(also)))
 
@@ -243,9 +280,12 @@ class GraphStore:
     def document_metadata(self, document_id: str) -> dict[str, str]:
         """What was kept with the document's text (a PDF's pages); {} when nothing."""
         with translated_errors("cannot read the document's metadata"):
-            for quad in self.oxigraph.quads_for_pattern(ox.NamedNode(v.document_iri(document_id)),
-                                                        ox.NamedNode(v.DOCUMENT_METADATA), None,
-                                                        ox.NamedNode(v.text_graph(document_id))):
+            for quad in self.oxigraph.quads_for_pattern(
+                ox.NamedNode(v.document_iri(document_id)),
+                ox.NamedNode(v.DOCUMENT_METADATA),
+                None,
+                ox.NamedNode(v.text_graph(document_id)),
+            ):
                 return json.loads(quad.object.value)
         return {}
 
@@ -259,12 +299,17 @@ class GraphStore:
             if wanted is None:
                 quads = self.oxigraph.quads_for_pattern(None, predicate, None, None)
             else:
-                quads = (q for d in sorted(wanted) for q in self.oxigraph.quads_for_pattern(
-                    ox.NamedNode(v.document_iri(d)), predicate, None, ox.NamedNode(v.text_graph(d))))
+                quads = (
+                    q
+                    for d in sorted(wanted)
+                    for q in self.oxigraph.quads_for_pattern(
+                        ox.NamedNode(v.document_iri(d)), predicate, None, ox.NamedNode(v.text_graph(d))
+                    )
+                )
             for quad in quads:
                 graph = quad.graph_name.value if isinstance(quad.graph_name, ox.NamedNode) else ""
                 if graph.startswith(v.TEXT_GRAPH_PREFIX):
-                    out[unquote(graph[len(v.TEXT_GRAPH_PREFIX):])] = quad.object.value
+                    out[unquote(graph[len(v.TEXT_GRAPH_PREFIX) :])] = quad.object.value
         return out
 
     # ------------------------------------------------------------ reading
@@ -412,8 +457,9 @@ class GraphStore:
             kw["default_graph"] = [merged] if has_merged else [g for g, _, _ in self.graphs("doc")]
         return self.oxigraph.query(sparql, **kw)
 
-    def query(self, sparql: str, *, union: bool = True, grown: bool = False,
-              max_rows: int | None = None) -> list[dict[str, Any]]:
+    def query(
+        self, sparql: str, *, union: bool = True, grown: bool = False, max_rows: int | None = None
+    ) -> list[dict[str, Any]]:
         """Run a SPARQL query; rows map variable names to values (IRI or lexical form; None if unbound).
 
         With ``union`` the default graph is every KG graph merged (a triple two runs state is one row), so
@@ -445,8 +491,10 @@ def _open_read_only(path: Path, attempts: int = 5) -> ox.Store:
         except (OSError, RuntimeError) as exc:
             last = exc
             time.sleep(0.1 * (attempt + 1))
-    raise StoreError(f"cannot read the graph store at {path} while another run writes it ({last}); "
-                     "try again, or when that run has finished") from last
+    raise StoreError(
+        f"cannot read the graph store at {path} while another run writes it ({last}); "
+        "try again, or when that run has finished"
+    ) from last
 
 
 def _value(node: Any) -> str | None:

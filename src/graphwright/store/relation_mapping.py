@@ -39,8 +39,9 @@ def relation_iri(phrase_or_iri: str) -> str:
     return iri
 
 
-def map_relation(store: GraphStore, phrase_or_iri: str, property_iri: str, *, swap: bool = False,
-                 label: str | None = None) -> RelationMapped:
+def map_relation(
+    store: GraphStore, phrase_or_iri: str, property_iri: str, *, swap: bool = False, label: str | None = None
+) -> RelationMapped:
     """Move every fact under the phrase onto ``property_iri`` (labelled ``label``), in one update: a crash
     leaves the store as it was or mapped, never half of it."""
     old, new = ox.NamedNode(relation_iri(phrase_or_iri)), ox.NamedNode(property_iri)
@@ -107,8 +108,10 @@ class _Changes:
 
     def set(self, subject, predicate: str, value, graph: ox.NamedNode) -> None:
         p = ox.NamedNode(predicate)
-        for quad in [*self.store.oxigraph.quads_for_pattern(subject, p, None, graph),
-                     *(q for q in self.added if q.subject == subject and q.predicate == p and q.graph_name == graph)]:
+        for quad in [
+            *self.store.oxigraph.quads_for_pattern(subject, p, None, graph),
+            *(q for q in self.added if q.subject == subject and q.predicate == p and q.graph_name == graph),
+        ]:
             self.remove(quad)
         if value is not None:
             self.add(ox.Quad(subject, p, value, graph))
@@ -117,8 +120,15 @@ class _Changes:
         if not self.removed and not self.added:
             return
         kg = [q.triple for q in [*self.removed, *self.added] if q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)]
-        self.store.oxigraph.update(" ;\n".join([f"DELETE DATA {{ {quad_data(self.removed)} }}",
-                                                f"INSERT DATA {{ {quad_data(self.added)} }}", *merged_graph_sync(kg)]))
+        self.store.oxigraph.update(
+            " ;\n".join(
+                [
+                    f"DELETE DATA {{ {quad_data(self.removed)} }}",
+                    f"INSERT DATA {{ {quad_data(self.added)} }}",
+                    *merged_graph_sync(kg),
+                ]
+            )
+        )
         self.store.flush()
 
 
@@ -127,8 +137,10 @@ def _statements(store: GraphStore, prov: ox.NamedNode, fact: ox.Quad) -> list[ox
     found = []
     for quad in store.oxigraph.quads_for_pattern(None, ox.NamedNode(v.RDF_PREDICATE), fact.predicate, prov):
         statement = quad.subject
-        if _only(store, statement, v.RDF_SUBJECT, prov) == fact.subject and \
-                _only(store, statement, v.RDF_OBJECT, prov) == fact.object:
+        if (
+            _only(store, statement, v.RDF_SUBJECT, prov) == fact.subject
+            and _only(store, statement, v.RDF_OBJECT, prov) == fact.object
+        ):
             found.append(statement)
     return found
 

@@ -82,7 +82,9 @@ ENTITY_COUNT = GW + "entityCount"
 EVENT_COUNT = GW + "eventCount"
 WARNING = GW + "warning"
 DOCUMENT_TEXT = GW + "text"
-DOCUMENT_METADATA = GW + "documentMetadata"  # beside the text: what its conversion kept (a PDF's pages), JSON  # the document's text, in its own graph (what the passages of `ask` read)
+DOCUMENT_METADATA = (
+    GW + "documentMetadata"
+)  # beside the text: what its conversion kept (a PDF's pages), JSON  # the document's text, in its own graph (what the passages of `ask` read)
 
 # Reified statements: gw:run links back to the record; gw:index keeps the result's order.
 RUN = GW + "run"
@@ -183,7 +185,7 @@ def parse_graph(iri: str) -> tuple[str, str, str] | None:
     """``(kind, document_id, system)`` for a graph this store wrote, kind ``doc`` or ``prov``; else None."""
     for kind, prefix in (("doc", DOC_GRAPH_PREFIX), ("prov", PROV_GRAPH_PREFIX)):
         if iri.startswith(prefix):
-            parts = iri[len(prefix):].split(":")
+            parts = iri[len(prefix) :].split(":")
             if len(parts) == 2:
                 return kind, unquote(parts[0]), unquote(parts[1])
     return None

@@ -107,14 +107,17 @@ def make_system(name: str, llm: LLM, kb: KnowledgeBase | None, config: dict[str,
     return StatedOnly(with_linking(system, kb, mode, spec.capabilities.links_to_kb, llm), kb)
 
 
-def register_system(name: str, *, role: str, purpose: str, family: str | None = None,
-                    **capabilities: bool) -> Callable[[SystemFactory], SystemFactory]:
+def register_system(
+    name: str, *, role: str, purpose: str, family: str | None = None, **capabilities: bool
+) -> Callable[[SystemFactory], SystemFactory]:
     """A decorator registering a system's factory under ``name`` with its role, what it is for and what it
     declares (``Capabilities``); ``family`` names the paper's system it is an architecture of (cie.react of
     "cie"). Presets of one system class register through graphwright.systems.family instead."""
+
     def deco(factory: SystemFactory) -> SystemFactory:
-        SYSTEMS.register(name)(SystemSpec(name, factory, Capabilities(**capabilities), check_role(role), purpose,
-                                          family=family or name))
+        SYSTEMS.register(name)(
+            SystemSpec(name, factory, Capabilities(**capabilities), check_role(role), purpose, family=family or name)
+        )
         return factory
 
     return deco
@@ -147,7 +150,13 @@ class SystemEntry:
 
 
 def _setting(value: Any) -> str:
-    return ",".join(map(str, value)) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else str(value)
+    return (
+        ",".join(map(str, value))
+        if isinstance(value, list)
+        else str(value).lower()
+        if isinstance(value, bool)
+        else str(value)
+    )
 
 
 ROLES = ("recommended", "baseline", "paper", "variant")
@@ -162,6 +171,8 @@ def check_role(role: str) -> str:
 def system_catalogue() -> list[SystemEntry]:
     """Every system with its role and what it is for, as it registered: the default, then the other
     recommended ones, then baselines, paper configurations and variants."""
-    entries = [SystemEntry(spec.name, spec.role, spec.purpose, spec.family, spec.preset)
-               for spec in map(SYSTEMS.get, system_names())]
+    entries = [
+        SystemEntry(spec.name, spec.role, spec.purpose, spec.family, spec.preset)
+        for spec in map(SYSTEMS.get, system_names())
+    ]
     return sorted(entries, key=lambda e: (e.name != DEFAULT_SYSTEM, ROLES.index(e.role), e.name))

@@ -54,6 +54,8 @@ def datasets() -> Datasets:
     """The installed datasets (graphwright's benchmarks), or a UserError saying none are."""
     found = list(entry_points(group=GROUP))
     if not found:
-        raise UserError("no datasets are installed (the graphwright.datasets entry point): give the system your "
-                        "own files (schema_file=..., pool_file=...) instead of dataset=<name>")
+        raise UserError(
+            "no datasets are installed (the graphwright.datasets entry point): give the system your "
+            "own files (schema_file=..., pool_file=...) instead of dataset=<name>"
+        )
     return found[0].load()

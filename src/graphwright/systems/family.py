@@ -26,8 +26,9 @@ class Preset:
     build: dict[str, Any] = field(default_factory=dict)  # keywords of the system class beyond its settings
 
 
-def register_family(family: str, config_type: type[BaseModel], system_type: type, presets: dict[str, Preset],
-                    **capabilities: bool) -> None:
+def register_family(
+    family: str, config_type: type[BaseModel], system_type: type, presets: dict[str, Preset], **capabilities: bool
+) -> None:
     """Each preset under ``family.<preset>``; the one keyed "" under the family's own name."""
     for key, preset in presets.items():
         name = f"{family}.{key}" if key else family
@@ -36,6 +37,14 @@ def register_family(family: str, config_type: type[BaseModel], system_type: type
             settings = parse_settings(config_type, name, config, defaults=preset.defaults, **preset.fixed)
             return system_type(llm, kb, settings, name=name, **preset.build)
 
-        SYSTEMS.register(name)(SystemSpec(name, make, Capabilities(**capabilities), check_role(preset.role),
-                                          preset.purpose, family=family,
-                                          preset={**preset.defaults, **preset.fixed, **preset.build}))
+        SYSTEMS.register(name)(
+            SystemSpec(
+                name,
+                make,
+                Capabilities(**capabilities),
+                check_role(preset.role),
+                preset.purpose,
+                family=family,
+                preset={**preset.defaults, **preset.fixed, **preset.build},
+            )
+        )

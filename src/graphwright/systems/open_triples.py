@@ -26,8 +26,9 @@ def occurrences(document: Document, words: str, *, ignore_case: bool = False) ->
 def place(document: Document, words: str) -> Span | None:
     """The first occurrence of the words as whole words, whatever their case, and whatever their accents
     where they match no other way (a small model writes "Gdansk" for the text's "Gdańsk")."""
-    found = re.search(whole_words(words), document.text, re.IGNORECASE) or \
-        re.search(whole_words(without_accents(words)), without_accents(document.text), re.IGNORECASE)
+    found = re.search(whole_words(words), document.text, re.IGNORECASE) or re.search(
+        whole_words(without_accents(words)), without_accents(document.text), re.IGNORECASE
+    )
     return document.span(found.start(), found.end()) if found else None
 
 
@@ -48,8 +49,10 @@ def trim(words: str) -> str:
 
 # a relation of these words alone names none: "Brightmoor Analytics | in | 2017" says no more than the
 # two arguments did (a copula or "has" still says something, so they are not here)
-FUNCTION_WORDS = frozenset("""a an the and or but nor of in on at to for from by with as into onto about after
-before since until during under over between among near per via""".split())
+FUNCTION_WORDS = frozenset(
+    """a an the and or but nor of in on at to for from by with as into onto about after
+before since until during under over between among near per via""".split()
+)
 
 
 def names_no_relation(relation: str) -> bool:

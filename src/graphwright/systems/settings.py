@@ -13,8 +13,14 @@ from graphwright.model.files import read_mapping
 C = TypeVar("C", bound=BaseModel)
 
 
-def parse_settings(config_type: type[C], system: str, values: dict[str, Any] | None, *,
-                   defaults: dict[str, Any] | None = None, **fixed: Any) -> C:
+def parse_settings(
+    config_type: type[C],
+    system: str,
+    values: dict[str, Any] | None,
+    *,
+    defaults: dict[str, Any] | None = None,
+    **fixed: Any,
+) -> C:
     """``values`` over the system's ``defaults`` (where they differ from the config's own), plus the
     settings a preset system fixes (a baseline's mode, say); the error names the bad setting and lists
     the valid ones."""
@@ -51,8 +57,10 @@ def read_settings_file(path: Path | str) -> dict[str, Any]:
         prefix, sep, rest = value.rpartition(":") if ":" in value and not Path(value).exists() else ("", "", value)
         return f"{prefix}{sep}{beside(rest)}" if Path(rest).suffix in SCHEMA_SUFFIXES else value
 
-    return {key: beside(value) if key.endswith(("_file", "_dir")) or key == "corpus" else schema_beside(value)
-            for key, value in data.items()}
+    return {
+        key: beside(value) if key.endswith(("_file", "_dir")) or key == "corpus" else schema_beside(value)
+        for key, value in data.items()
+    }
 
 
 SCHEMA_SUFFIXES = (".yaml", ".yml", ".json")

@@ -13,7 +13,9 @@ from typing import Any
 from graphwright.errors import ModelOutputError
 
 
-def delete_messages(messages: list[dict[str, Any]], ids: list[int], summary: str = "") -> tuple[list[dict[str, Any]], str]:
+def delete_messages(
+    messages: list[dict[str, Any]], ids: list[int], summary: str = ""
+) -> tuple[list[dict[str, Any]], str]:
     """Return the remaining messages (plus the summary as a new message) and a confirmation."""
     if not ids:
         raise ModelOutputError("delete_messages needs the ids of the messages to delete")

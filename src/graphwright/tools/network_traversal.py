@@ -66,8 +66,13 @@ def network_traversal(kb, request: TraversalRequest) -> Traversal:
 
 
 def _view(kb, prop, relation: str, subject: str | None, obj: str | None) -> PropertyView:
-    view = PropertyView(id=prop.id, label=prop.label or "?", description=prop.description, relation=relation,
-                        example=prop.examples[0] if prop.examples else None)
+    view = PropertyView(
+        id=prop.id,
+        label=prop.label or "?",
+        description=prop.description,
+        relation=relation,
+        example=prop.examples[0] if prop.examples else None,
+    )
     verdicts = []
     if subject:
         verdicts.append(check_type(kb, subject, prop, "subject", depth=ONE_LEVEL))

@@ -82,9 +82,14 @@ def render_report(report: LabelReport, free_form: list[tuple[str, str, str]] = (
     """Readable triples; when IRIs are wrong, repeat the free-form triples to fall back on."""
     lines = []
     for t in report.triples:
-        parts = [x.label or (x.value if not x.is_iri else f"<unknown {local_id(x.value)}>") for x in (t.subject, t.predicate, t.object)]
-        lines.append(f"{local_id(t.subject.value)} {local_id(t.predicate.value)} {local_id(t.object.value) if t.object.is_iri else repr(t.object.value)}"
-                     f"  =  ({parts[0]}; {parts[1]}; {parts[2]})")
+        parts = [
+            x.label or (x.value if not x.is_iri else f"<unknown {local_id(x.value)}>")
+            for x in (t.subject, t.predicate, t.object)
+        ]
+        lines.append(
+            f"{local_id(t.subject.value)} {local_id(t.predicate.value)} {local_id(t.object.value) if t.object.is_iri else repr(t.object.value)}"
+            f"  =  ({parts[0]}; {parts[1]}; {parts[2]})"
+        )
     if report.problems:
         lines.append("Problems:")
         lines += [f"- {p}" for p in report.problems]

@@ -35,8 +35,10 @@ def unchecked_reason(prop, role: Role) -> str | None:
         return None
     kind = "subject type" if role == "subject" else "value type"
     if kind in prop.unchecked_constraints:
-        return (f"{prop.id} has a {kind} constraint, but the KB lacks its classes (P2308 qualifiers are not in the "
-                f"offline property data): not checked")
+        return (
+            f"{prop.id} has a {kind} constraint, but the KB lacks its classes (P2308 qualifiers are not in the "
+            f"offline property data): not checked"
+        )
     return None
 
 

@@ -16,7 +16,8 @@ Kind = Literal["entity", "property"]
 class SearchRequest(BaseModel):
     term: str = Field(description="Words to look up: an entity name, a relation phrase or a short sentence.")
     mode: SearchMode = Field(
-        default="fused", description="fused (label and description together) | label | description | example (properties only)."
+        default="fused",
+        description="fused (label and description together) | label | description | example (properties only).",
     )
     kind: Kind = Field(description="entity for subjects/objects, property for relations.")
 

@@ -52,28 +52,44 @@ def choice_schema(results: list[SearchResult]) -> dict[str, Any]:
     props = {}
     for res in results:
         options = [short_iri(c.id) for c in res.candidates]
-        props[res.request.term] = {"type": "object", "required": ["iri", "reason"], "additionalProperties": False,
-                                   "properties": {"iri": {"enum": [*options, NO_MATCH]}, "reason": {"type": "string"}}}
+        props[res.request.term] = {
+            "type": "object",
+            "required": ["iri", "reason"],
+            "additionalProperties": False,
+            "properties": {"iri": {"enum": [*options, NO_MATCH]}, "reason": {"type": "string"}},
+        }
     return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
 
-async def summarize_results(llm: LLM, results: list[SearchResult], text: str, *, batch: int = JUDGE_BATCH) -> list[UriChoice]:
+async def summarize_results(
+    llm: LLM, results: list[SearchResult], text: str, *, batch: int = JUDGE_BATCH
+) -> list[UriChoice]:
     """The best candidate (or none) per search term, with a reason: one call per ``batch`` terms,
     so that a long text with many terms still fits a small context window."""
-    out = {r.request.term: UriChoice(term=r.request.term, kind=r.request.kind, iri=None, reason="no candidates found")
-           for r in results}
+    out = {
+        r.request.term: UriChoice(term=r.request.term, kind=r.request.kind, iri=None, reason="no candidates found")
+        for r in results
+    }
     searched = [r for r in results if r.candidates]
     prompt = _judge_prompt()
     for start in range(0, len(searched), batch):
         part = searched[start : start + batch]
-        system, user = prompt.render(text=text, results=render_results(part),
-                                     format='Answer with one JSON object: {"<term>": {"iri": "<candidate or none>", '
-                                            '"reason": "<few words>"}, ...} with every term.')
+        system, user = prompt.render(
+            text=text,
+            results=render_results(part),
+            format='Answer with one JSON object: {"<term>": {"iri": "<candidate or none>", '
+            '"reason": "<few words>"}, ...} with every term.',
+        )
         try:  # a cut-off answer keeps the terms it completed
             with for_agent("uri_judge"):
-                reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                              Choices, schema=choice_schema(part),
-                                              max_tokens=TOKENS_PER_TERM * len(part) + 40, salvage_cut_off=True)
+                reply = await chat_structured(
+                    llm,
+                    [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                    Choices,
+                    schema=choice_schema(part),
+                    max_tokens=TOKENS_PER_TERM * len(part) + 40,
+                    salvage_cut_off=True,
+                )
         except ModelOutputError as exc:
             for r in part:
                 out[r.request.term].reason = f"the judge gave no usable answer ({str(exc)[:80]})"
@@ -84,8 +100,13 @@ async def summarize_results(llm: LLM, results: list[SearchResult], text: str, *,
                 continue
             offered = {short_iri(c.id): c.label for c in r.candidates}  # only this term's candidates count
             iri = choice.iri if choice.iri in offered else None
-            out[r.request.term] = UriChoice(term=r.request.term, kind=r.request.kind, iri=iri,
-                                            label=offered.get(iri) if iri else None, reason=choice.reason)
+            out[r.request.term] = UriChoice(
+                term=r.request.term,
+                kind=r.request.kind,
+                iri=iri,
+                label=offered.get(iri) if iri else None,
+                reason=choice.reason,
+            )
     return list(out.values())
 
 

@@ -77,22 +77,30 @@ def encode(tokenizer, messages: list[dict], max_length: int) -> tuple[list[int],
     prompt = tokenizer.apply_chat_template(messages[:-1], add_generation_prompt=True, tokenize=True)
     full = tokenizer.apply_chat_template(messages, tokenize=True)
     prompt, full = _ids(prompt), _ids(full)
-    if full[:len(prompt)] != prompt:
+    if full[: len(prompt)] != prompt:
         raise UserError("the chat template does not render the prompt as a prefix of the conversation")
     # the template ends the answer with "<|im_end|>\n": the newline is not the model's to write
     while full and full[-1] not in (tokenizer.eos_token_id, tokenizer.convert_tokens_to_ids("<|im_end|>")):
         full = full[:-1]
     full = full[:max_length]
-    return full, [-100] * len(prompt) + full[len(prompt):]
+    return full, [-100] * len(prompt) + full[len(prompt) :]
 
 
 def _ids(rendered) -> list[int]:
     return list(rendered["input_ids"] if isinstance(rendered, dict) or hasattr(rendered, "keys") else rendered)
 
 
-def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe, *,
-                  milestones: tuple[int, ...] = (), until_document: int | None = None, max_steps: int | None = None,
-                  on_step: Callable[[dict], None] | None = None) -> dict:
+def train_adapter(
+    base: str | Path,
+    data: Path,
+    out: Path,
+    recipe: AdapterRecipe,
+    *,
+    milestones: tuple[int, ...] = (),
+    until_document: int | None = None,
+    max_steps: int | None = None,
+    on_step: Callable[[dict], None] | None = None,
+) -> dict:
     """Train (or go on training) a LoRA adapter over ``data`` into ``out``; returns where it stopped."""
     try:
         import torch
@@ -108,8 +116,13 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
     torch.set_num_threads(recipe.threads)
     torch.manual_seed(recipe.seed)
     model, tokenizer = load_policy(base)
-    lora = LoraConfig(r=recipe.rank, lora_alpha=recipe.alpha, lora_dropout=recipe.dropout, task_type="CAUSAL_LM",
-                      target_modules="all-linear")
+    lora = LoraConfig(
+        r=recipe.rank,
+        lora_alpha=recipe.alpha,
+        lora_dropout=recipe.dropout,
+        task_type="CAUSAL_LM",
+        target_modules="all-linear",
+    )
     model = get_peft_model(model, lora)
     if recipe.checkpointing:
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
@@ -120,9 +133,11 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
     checkpoint = latest_checkpoint(out)
     if checkpoint is not None:
         position = Position(**json.loads((checkpoint / "position.json").read_text()))
-        if sources_digest(rows[:position.row]) != position.sources:
-            raise UserError(f"{data} is not the file {out} was trained on: its first {position.row} rows differ "
-                            "(start a new --out, or rebuild the file with the same beginning)")
+        if sources_digest(rows[: position.row]) != position.sources:
+            raise UserError(
+                f"{data} is not the file {out} was trained on: its first {position.row} rows differ "
+                "(start a new --out, or rebuild the file with the same beginning)"
+            )
         set_peft_model_state_dict(model, torch.load(checkpoint / "adapter.pt", weights_only=True))
         optimizer.load_state_dict(torch.load(checkpoint / "optimizer.pt", weights_only=True))
     model.train()
@@ -147,17 +162,30 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
         optimizer.zero_grad(set_to_none=True)
         seconds = time.perf_counter() - started
         cpu_seconds = time.process_time() - cpu_started  # a paused run (kill -STOP) spends none
-        position = Position(step=position.step + 1, row=position.row + len(batch), tokens=position.tokens + tokens,
-                            seconds=round(position.seconds + seconds, 1),
-                            sources=sources_digest(rows[:position.row + len(batch)]))
+        position = Position(
+            step=position.step + 1,
+            row=position.row + len(batch),
+            tokens=position.tokens + tokens,
+            seconds=round(position.seconds + seconds, 1),
+            sources=sources_digest(rows[: position.row + len(batch)]),
+        )
         _save_checkpoint(out, model, optimizer, position, get_peft_model_state_dict, torch)
         document = batch[-1].get("document", 0)
-        entry = {"step": position.step, "document": document, "of_documents": stop, "rows": position.row,
-                 "hours": round(position.seconds / 3600, 3),
-                 "loss": round(sum(losses) / len(losses), 4), "losses": [round(x, 4) for x in losses],
-                 "tokens": tokens, "seconds": round(seconds, 1), "cpu_seconds": round(cpu_seconds, 1),
-                 "tokens_per_second": round(tokens / seconds, 1),
-                 "lr": optimizer.param_groups[0]["lr"], "sources": [r.get("source") for r in batch]}
+        entry = {
+            "step": position.step,
+            "document": document,
+            "of_documents": stop,
+            "rows": position.row,
+            "hours": round(position.seconds / 3600, 3),
+            "loss": round(sum(losses) / len(losses), 4),
+            "losses": [round(x, 4) for x in losses],
+            "tokens": tokens,
+            "seconds": round(seconds, 1),
+            "cpu_seconds": round(cpu_seconds, 1),
+            "tokens_per_second": round(tokens / seconds, 1),
+            "lr": optimizer.param_groups[0]["lr"],
+            "sources": [r.get("source") for r in batch],
+        }
         append_jsonl(out / "ledger.jsonl", entry)
         for milestone in milestones:
             if milestone not in kept and document >= milestone and _next_document(rows, position.row) > milestone:
@@ -165,15 +193,20 @@ def train_adapter(base: str | Path, data: Path, out: Path, recipe: AdapterRecipe
                 kept.add(milestone)
         if on_step:
             on_step(entry)
-    return {"step": position.step, "rows": position.row, "of_rows": len(rows), "tokens": position.tokens,
-            "seconds": position.seconds}
+    return {
+        "step": position.step,
+        "rows": position.row,
+        "of_rows": len(rows),
+        "tokens": position.tokens,
+        "seconds": position.seconds,
+    }
 
 
 def _batches(rows: list[dict], start: int, size: int, stop_document: int) -> Iterator[list[dict]]:
     """Runs of ``size`` rows from ``start``; a batch never holds rows past ``stop_document``."""
     row = start
     while row < len(rows) and rows[row].get("document", 0) <= stop_document:
-        batch = [r for r in rows[row:row + size] if r.get("document", 0) <= stop_document]
+        batch = [r for r in rows[row : row + size] if r.get("document", 0) <= stop_document]
         yield batch
         row += len(batch)
 
@@ -217,7 +250,9 @@ def _check_recipe(out: Path, base: str | Path, recipe: AdapterRecipe) -> None:
         found = json.loads(path.read_text())
         if found != wanted:
             changed = sorted(k for k in wanted if found.get(k) != wanted[k])
-            raise UserError(f"{out} was started with another recipe ({', '.join(changed)} differ); "
-                            "resume with the same settings or start a new --out")
+            raise UserError(
+                f"{out} was started with another recipe ({', '.join(changed)} differ); "
+                "resume with the same settings or start a new --out"
+            )
     else:
         path.write_text(json.dumps(wanted, indent=2))

@@ -16,8 +16,15 @@ from pathlib import Path
 from graphwright.errors import UserError
 
 #: PEFT's Qwen2 module names -> llama.cpp's tensor names
-MODULES = {"q_proj": "attn_q", "k_proj": "attn_k", "v_proj": "attn_v", "o_proj": "attn_output",
-           "gate_proj": "ffn_gate", "up_proj": "ffn_up", "down_proj": "ffn_down"}
+MODULES = {
+    "q_proj": "attn_q",
+    "k_proj": "attn_k",
+    "v_proj": "attn_v",
+    "o_proj": "attn_output",
+    "gate_proj": "ffn_gate",
+    "up_proj": "ffn_up",
+    "down_proj": "ffn_down",
+}
 _PEFT_NAME = re.compile(r"layers\.(\d+)\.(?:self_attn|mlp)\.(\w+)\.lora_([AB])(?:\.default)?\.weight$")
 
 
@@ -43,8 +50,15 @@ def read_peft_adapter(folder: Path) -> tuple[dict, float]:
     return load_file(str(weights)), float(config["lora_alpha"])
 
 
-def write_gguf_adapter(tensors: dict, alpha: float, out: Path, *, architecture: str = "qwen2",
-                       name: str = "graphwright facts adapter", dtype: str = "f16") -> dict:
+def write_gguf_adapter(
+    tensors: dict,
+    alpha: float,
+    out: Path,
+    *,
+    architecture: str = "qwen2",
+    name: str = "graphwright facts adapter",
+    dtype: str = "f16",
+) -> dict:
     """Write ``tensors`` (PEFT names -> torch tensors) as a llama.cpp LoRA adapter; returns what was written."""
     import gguf
     import numpy as np

@@ -79,14 +79,20 @@ class ModelSampler:
         was_training = model.training
         model.eval()
         with torch.no_grad():
-            out = model.generate(torch.tensor([ids]), attention_mask=torch.ones(1, len(ids), dtype=torch.long),
-                                 do_sample=True, temperature=self.recipe.temperature,
-                                 max_new_tokens=self.recipe.max_new_tokens, pad_token_id=self.tokenizer.pad_token_id,
-                                 eos_token_id=self.tokenizer.eos_token_id, output_scores=True,
-                                 return_dict_in_generate=True)
+            out = model.generate(
+                torch.tensor([ids]),
+                attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+                do_sample=True,
+                temperature=self.recipe.temperature,
+                max_new_tokens=self.recipe.max_new_tokens,
+                pad_token_id=self.tokenizer.pad_token_id,
+                eos_token_id=self.tokenizer.eos_token_id,
+                output_scores=True,
+                return_dict_in_generate=True,
+            )
         if was_training:
             model.train()
-        new = out.sequences[0, len(ids):].tolist()
+        new = out.sequences[0, len(ids) :].tolist()
         logprobs = [torch.log_softmax(s[0].float(), -1)[t].item() for s, t in zip(out.scores, new)]
         return new, logprobs
 
@@ -118,18 +124,33 @@ class Rollouts:
                 rollout.pop("memory", None)
                 for key in out:
                     out[key].append(rollout[key])
-                append_jsonl(self.log_path, {"step": trainer.state.global_step, "call": self.calls, "rollout": g,
-                                             "kept": rollout is best, **rollout["log"]})
+                append_jsonl(
+                    self.log_path,
+                    {
+                        "step": trainer.state.global_step,
+                        "call": self.calls,
+                        "rollout": g,
+                        "kept": rollout is best,
+                        **rollout["log"],
+                    },
+                )
         return out
 
     def one(self, text: str, sampler: Sampler) -> dict[str, Any]:
         memory = copy.deepcopy(self.memory)
         policy = GrowthPolicy(embedder=None)
-        env = Environment(Document(text=text), self.schema, self.config, memory,
-                          Observer(memory, policy, Resolver(memory, policy.resolve_threshold)), system="agentic-kgr.grpo")
+        env = Environment(
+            Document(text=text),
+            self.schema,
+            self.config,
+            memory,
+            Observer(memory, policy, Resolver(memory, policy.resolve_threshold)),
+            system="agentic-kgr.grpo",
+        )
         before = Topology.of(memory)
-        encoded = self.tokenizer.apply_chat_template(policy_messages(env, _policy_prompt()), add_generation_prompt=True,
-                                                     tokenize=True, return_dict=True)
+        encoded = self.tokenizer.apply_chat_template(
+            policy_messages(env, _policy_prompt()), add_generation_prompt=True, tokenize=True, return_dict=True
+        )
         prompt_ids = list(encoded["input_ids"])
         completion, logprobs, mask = [], [], []
         end = self.tokenizer.eos_token_id
@@ -137,8 +158,9 @@ class Rollouts:
         async def turn(messages: list[dict[str, str]]) -> str:
             if len(messages) > 2:  # the observation of the previous action, as environment tokens
                 observation = messages[-1]["content"]
-                spliced = self.tokenizer(f"\n<|im_start|>user\n{observation}<|im_end|>\n<|im_start|>assistant\n",
-                                         add_special_tokens=False)["input_ids"]
+                spliced = self.tokenizer(
+                    f"\n<|im_start|>user\n{observation}<|im_end|>\n<|im_start|>assistant\n", add_special_tokens=False
+                )["input_ids"]
                 completion.extend(spliced), logprobs.extend([0.0] * len(spliced)), mask.extend([0] * len(spliced))
             new, lps = sampler(prompt_ids + completion)
             if not new or new[-1] != end:  # cut off: the turn still ends, as an environment token
@@ -150,14 +172,33 @@ class Rollouts:
 
         trajectory = asyncio.run(run_policy(env, policy_messages(env, _policy_prompt()), turn))
         after = Topology.of(memory)
-        rewards = score(trajectory, self.gold[text], before, after, check(memory, policy), len(memory.promoted()),
-                        RewardSettings(alpha=self.recipe.alpha))
+        rewards = score(
+            trajectory,
+            self.gold[text],
+            before,
+            after,
+            check(memory, policy),
+            len(memory.promoted()),
+            RewardSettings(alpha=self.recipe.alpha),
+        )
         tools = Counter(s.action for s in trajectory.tool_calls() if s.by_model)
-        log = {"rewards": rewards.to_json(), "tool_calls": dict(tools),
-               "failed_calls": sum(not s.success for s in trajectory.steps if s.by_model),
-               "steps": len(trajectory.steps), "model_tokens": sum(mask), "stopped": trajectory.stopped}
-        return {"prompt_ids": prompt_ids, "completion_ids": completion, "logprobs": logprobs, "env_mask": mask,
-                "rewards": rewards.to_json(), "log": log, "memory": memory}
+        log = {
+            "rewards": rewards.to_json(),
+            "tool_calls": dict(tools),
+            "failed_calls": sum(not s.success for s in trajectory.steps if s.by_model),
+            "steps": len(trajectory.steps),
+            "model_tokens": sum(mask),
+            "stopped": trajectory.stopped,
+        }
+        return {
+            "prompt_ids": prompt_ids,
+            "completion_ids": completion,
+            "logprobs": logprobs,
+            "env_mask": mask,
+            "rewards": rewards.to_json(),
+            "log": log,
+            "memory": memory,
+        }
 
 
 def _groups(prompts: list[str]) -> list[tuple[str, int]]:
@@ -215,8 +256,15 @@ def load_policy(base: str | Path):
     return model, tokenizer
 
 
-def train_grpo(base: str | Path, dataset: str, out_dir: Path, recipe: GRPORecipe, *,
-               schema_file: str | None = None, sampler: Sampler | None = None) -> dict:
+def train_grpo(
+    base: str | Path,
+    dataset: str,
+    out_dir: Path,
+    recipe: GRPORecipe,
+    *,
+    schema_file: str | None = None,
+    sampler: Sampler | None = None,
+) -> dict:
     """Train a LoRA adapter with GRPO on ``dataset``'s train texts; writes the adapter, ``dynamics.jsonl`` and
     ``training.json`` (per-step rewards, seconds, lengths) to ``out_dir``."""
     try:
@@ -229,10 +277,15 @@ def train_grpo(base: str | Path, dataset: str, out_dir: Path, recipe: GRPORecipe
     from graphwright.papers.agentic_kgr.system import load_kg_schema
     from graphwright.systems.datasets import datasets
 
-    config = AgenticKGRConfig(dataset=None if schema_file else dataset, schema_file=schema_file, mode="agent",
-                              max_steps=recipe.max_turns, max_tokens=recipe.max_new_tokens)
+    config = AgenticKGRConfig(
+        dataset=None if schema_file else dataset,
+        schema_file=schema_file,
+        mode="agent",
+        max_steps=recipe.max_turns,
+        max_tokens=recipe.max_new_tokens,
+    )
     schema = load_kg_schema(config)
-    samples = [s for s in datasets().relations(dataset).pool if s.triples][:recipe.limit]
+    samples = [s for s in datasets().relations(dataset).pool if s.triples][: recipe.limit]
     if not samples:
         raise UserError(f"{dataset} has no training samples with triples")
     gold = {s.text: KG.from_triples(s.triples, schema) for s in samples}
@@ -244,16 +297,40 @@ def train_grpo(base: str | Path, dataset: str, out_dir: Path, recipe: GRPORecipe
     rollouts = Rollouts(tokenizer, schema, config, gold, recipe, log_path, sampler)
     gpu = torch.cuda.is_available()
     args = GRPOConfig(
-        output_dir=str(out_dir / "trainer"), max_steps=recipe.steps, learning_rate=recipe.learning_rate,
-        beta=recipe.kl, num_generations=recipe.generations, per_device_train_batch_size=recipe.generations,
-        gradient_accumulation_steps=1, logging_steps=1, save_strategy="no", report_to=[], seed=recipe.seed,
-        use_cpu=not gpu, bf16=gpu and torch.cuda.is_bf16_supported(), fp16=False, dataloader_num_workers=0,
-        temperature=recipe.temperature, reward_weights=[1 - recipe.alpha] * 3 + [recipe.alpha])
-    lora = LoraConfig(r=recipe.lora_r, lora_alpha=recipe.lora_alpha, lora_dropout=recipe.lora_dropout,
-                      task_type="CAUSAL_LM", target_modules="all-linear")
-    trainer = GRPOTrainer(model=model, reward_funcs=[_term(t) for t in REWARD_TERMS], args=args,
-                          train_dataset=Dataset.from_list([{"prompt": s.text} for s in samples]),
-                          processing_class=tokenizer, peft_config=lora, rollout_func=rollouts)
+        output_dir=str(out_dir / "trainer"),
+        max_steps=recipe.steps,
+        learning_rate=recipe.learning_rate,
+        beta=recipe.kl,
+        num_generations=recipe.generations,
+        per_device_train_batch_size=recipe.generations,
+        gradient_accumulation_steps=1,
+        logging_steps=1,
+        save_strategy="no",
+        report_to=[],
+        seed=recipe.seed,
+        use_cpu=not gpu,
+        bf16=gpu and torch.cuda.is_bf16_supported(),
+        fp16=False,
+        dataloader_num_workers=0,
+        temperature=recipe.temperature,
+        reward_weights=[1 - recipe.alpha] * 3 + [recipe.alpha],
+    )
+    lora = LoraConfig(
+        r=recipe.lora_r,
+        lora_alpha=recipe.lora_alpha,
+        lora_dropout=recipe.lora_dropout,
+        task_type="CAUSAL_LM",
+        target_modules="all-linear",
+    )
+    trainer = GRPOTrainer(
+        model=model,
+        reward_funcs=[_term(t) for t in REWARD_TERMS],
+        args=args,
+        train_dataset=Dataset.from_list([{"prompt": s.text} for s in samples]),
+        processing_class=tokenizer,
+        peft_config=lora,
+        rollout_func=rollouts,
+    )
     before = {n: p.detach().clone() for n, p in trainer.model.named_parameters() if p.requires_grad}
     started = time.perf_counter()
     trainer.train()
@@ -262,8 +339,15 @@ def train_grpo(base: str | Path, dataset: str, out_dir: Path, recipe: GRPORecipe
     trainer.model.save_pretrained(str(out_dir))
     tokenizer.save_pretrained(str(out_dir))
     steps = [log for log in trainer.state.log_history if "reward" in log]
-    summary = {"base_model": str(base), "dataset": dataset, "recipe": asdict(recipe), "seconds": round(seconds, 1),
-               "seconds_per_step": round(seconds / max(1, len(steps)), 1), "trainable_tensors_changed": changed,
-               "trainable_tensors": len(before), "steps": steps}
+    summary = {
+        "base_model": str(base),
+        "dataset": dataset,
+        "recipe": asdict(recipe),
+        "seconds": round(seconds, 1),
+        "seconds_per_step": round(seconds / max(1, len(steps)), 1),
+        "trainable_tensors_changed": changed,
+        "trainable_tensors": len(before),
+        "steps": steps,
+    }
     (out_dir / "training.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     return summary

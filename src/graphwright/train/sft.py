@@ -48,8 +48,13 @@ def train_lora(base_model: str | Path, datasets: list[Path], out_dir: Path, reci
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     model = AutoModelForCausalLM.from_pretrained(str(base_model))
-    lora = LoraConfig(r=recipe.lora_r, lora_alpha=recipe.lora_alpha, lora_dropout=recipe.lora_dropout,
-                      task_type="CAUSAL_LM", target_modules="all-linear")
+    lora = LoraConfig(
+        r=recipe.lora_r,
+        lora_alpha=recipe.lora_alpha,
+        lora_dropout=recipe.lora_dropout,
+        task_type="CAUSAL_LM",
+        target_modules="all-linear",
+    )
     gpu = torch.cuda.is_available()
     # bf16 only where the GPU has it: TRL turns it on by default, and on CPUs that advertise AMX
     # without the kernel enabling it (this VM) a bf16 matmul dies with SIGILL
@@ -58,18 +63,42 @@ def train_lora(base_model: str | Path, datasets: list[Path], out_dir: Path, reci
     for stage, path in enumerate(datasets):
         data = load_dataset("json", data_files=str(path), split="train").select_columns(["messages"])
         config = SFTConfig(
-            output_dir=str(out_dir / f"stage-{stage}"), num_train_epochs=recipe.epochs, max_steps=recipe.max_steps,
-            learning_rate=recipe.learning_rate, per_device_train_batch_size=recipe.batch_size,
-            gradient_accumulation_steps=recipe.gradient_accumulation, optim="adamw_torch", seed=recipe.seed,
-            max_length=recipe.max_length, logging_steps=1, save_strategy="no", report_to=[],
-            use_cpu=not gpu, bf16=bf16, fp16=False, dataloader_num_workers=0)
-        trainer = SFTTrainer(model=model, args=config, train_dataset=data, processing_class=tokenizer,
-                             peft_config=lora if stage == 0 else None)
+            output_dir=str(out_dir / f"stage-{stage}"),
+            num_train_epochs=recipe.epochs,
+            max_steps=recipe.max_steps,
+            learning_rate=recipe.learning_rate,
+            per_device_train_batch_size=recipe.batch_size,
+            gradient_accumulation_steps=recipe.gradient_accumulation,
+            optim="adamw_torch",
+            seed=recipe.seed,
+            max_length=recipe.max_length,
+            logging_steps=1,
+            save_strategy="no",
+            report_to=[],
+            use_cpu=not gpu,
+            bf16=bf16,
+            fp16=False,
+            dataloader_num_workers=0,
+        )
+        trainer = SFTTrainer(
+            model=model,
+            args=config,
+            train_dataset=data,
+            processing_class=tokenizer,
+            peft_config=lora if stage == 0 else None,
+        )
         result = trainer.train()
         model = trainer.model  # the next dataset continues the same adapter
         losses = [log["loss"] for log in trainer.state.log_history if "loss" in log]
-        stages.append({"data": str(path), "examples": len(data), "steps": result.global_step,
-                       "first_loss": losses[0] if losses else None, "last_loss": losses[-1] if losses else None})
+        stages.append(
+            {
+                "data": str(path),
+                "examples": len(data),
+                "steps": result.global_step,
+                "first_loss": losses[0] if losses else None,
+                "last_loss": losses[-1] if losses else None,
+            }
+        )
     out_dir.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(out_dir))
     tokenizer.save_pretrained(str(out_dir))

@@ -61,7 +61,9 @@ def read_run(run_dir: Path) -> tuple[dict[str, Any], list[ScoredSentence]]:
 def _name(term: dict[str, Any]) -> str:
     """How the gold writes a term: its words in the text, else its other names, id or value (a user's gold
     file may give a relation only by its schema name, an entity only by its names)."""
-    return next(str(term[k]) if k != "names" else term[k][0] for k in ("surface", "names", "iri", "literal") if term.get(k))
+    return next(
+        str(term[k]) if k != "names" else term[k][0] for k in ("surface", "names", "iri", "literal") if term.get(k)
+    )
 
 
 def render_steps(steps: list[dict[str, str]]) -> str:
@@ -71,13 +73,16 @@ def render_steps(steps: list[dict[str, str]]) -> str:
             lines.append(f"Thought: {s['thought']}")
         if s["action"] != "Finish":
             observation = s["observation"][:OBSERVATION_CHARS]
-            lines.append(f"Action: {s['action']}({json.dumps(s.get('input', ''), ensure_ascii=False)})\n"
-                         f"Observation: {observation}")
+            lines.append(
+                f"Action: {s['action']}({json.dumps(s.get('input', ''), ensure_ascii=False)})\n"
+                f"Observation: {observation}"
+            )
     return "\n".join(lines) or "(no steps)"
 
 
-async def export_sft(run_dir: Path, out_path: Path, relations: str, llm: LLM | None, *,
-                     on_progress: Callable[[str], None] | None = None) -> dict[str, int]:
+async def export_sft(
+    run_dir: Path, out_path: Path, relations: str, llm: LLM | None, *, on_progress: Callable[[str], None] | None = None
+) -> dict[str, int]:
     """Append one chat example per scored sentence to ``out_path`` (JSONL); ids already there are
     skipped, so an interrupted export resumes. ``llm=None`` writes plain examples without rationale."""
     _, sentences = read_run(run_dir)
@@ -91,16 +96,24 @@ async def export_sft(run_dir: Path, out_path: Path, relations: str, llm: LLM | N
         else:
             answer = f"Triples: {json.dumps(sentence.gold, ensure_ascii=False)}"
             if llm is not None:
-                system, user = summariser.render(relations=relations, sentence=sentence.text,
-                                                 steps=render_steps(sentence.steps),
-                                                 triples=json.dumps(sentence.gold, ensure_ascii=False))
+                system, user = summariser.render(
+                    relations=relations,
+                    sentence=sentence.text,
+                    steps=render_steps(sentence.steps),
+                    triples=json.dumps(sentence.gold, ensure_ascii=False),
+                )
                 with for_agent("rationale"):
                     reply = await call_agent(llm, system, user, Rationale, max_tokens=256)
                 answer = f"Rationale: {reply.output.rationale.strip()}\n{answer}"
             system, user = student.render(relations=relations, sentence=sentence.text)
-            row = {"id": sentence.id, "messages": [{"role": "system", "content": system},
-                                                   {"role": "user", "content": user},
-                                                   {"role": "assistant", "content": answer}]}
+            row = {
+                "id": sentence.id,
+                "messages": [
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": user},
+                    {"role": "assistant", "content": answer},
+                ],
+            }
             append_jsonl(out_path, row)
             counts["written"] += 1
         if on_progress:
@@ -130,7 +143,8 @@ def export_agentic_kgr(run_dir: Path, out_path: Path, *, full_match_only: bool =
             counts["skipped"] += 1
         else:  # the conversation ends with the policy's finish; the observation after it is not an example
             messages = trajectory["messages"]
-            append_jsonl(out_path, {"id": row["id"], "messages": messages[:-1] if messages[-1]["role"] == "user"
-                                    else messages})
+            append_jsonl(
+                out_path, {"id": row["id"], "messages": messages[:-1] if messages[-1]["role"] == "user" else messages}
+            )
             counts["written"] += 1
     return counts

@@ -22,29 +22,55 @@ from graphwright.web.graph_view import Filters
 
 router = APIRouter(tags=["graph"])
 # an update's first keyword after its prologue (PREFIX/BASE lines): refused before the query parser sees it
-_UPDATE = re.compile(r"^\s*(?:(?:PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*"
-                     r"(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY|WITH)\b", re.IGNORECASE)
-_MEDIA = {"turtle": "text/turtle", "ntriples": "application/n-triples", "jsonld": "application/ld+json",
-          "nquads": "application/n-quads", "trig": "application/trig", "graphml": "application/graphml+xml",
-          "neo4j": "application/zip"}
-_SUFFIX = {"turtle": "ttl", "ntriples": "nt", "jsonld": "jsonld", "nquads": "nq", "trig": "trig",
-           "graphml": "graphml", "neo4j": "zip"}
+_UPDATE = re.compile(
+    r"^\s*(?:(?:PREFIX\s+\S*\s*<[^>]*>|BASE\s*<[^>]*>)\s*)*"
+    r"(INSERT|DELETE|LOAD|CLEAR|DROP|CREATE|ADD|MOVE|COPY|WITH)\b",
+    re.IGNORECASE,
+)
+_MEDIA = {
+    "turtle": "text/turtle",
+    "ntriples": "application/n-triples",
+    "jsonld": "application/ld+json",
+    "nquads": "application/n-quads",
+    "trig": "application/trig",
+    "graphml": "application/graphml+xml",
+    "neo4j": "application/zip",
+}
+_SUFFIX = {
+    "turtle": "ttl",
+    "ntriples": "nt",
+    "jsonld": "jsonld",
+    "nquads": "nq",
+    "trig": "trig",
+    "graphml": "graphml",
+    "neo4j": "zip",
+}
 
 
-def _filters(document: str | None, system: str | None, type: str | None, min_confidence: float | None,
-             q: str | None) -> Filters:
+def _filters(
+    document: str | None, system: str | None, type: str | None, min_confidence: float | None, q: str | None
+) -> Filters:
     return Filters(document or None, system or None, type or None, min_confidence, (q or "").strip() or None)
 
 
 @router.get("/api/graph")
-def graph(request: Request, document: str | None = None, system: str | None = None, type: str | None = None,
-          min_confidence: float | None = Query(None, ge=0, le=1), q: str | None = None,
-          limit: int = Query(300, ge=1, le=5000)) -> dict[str, Any]:
+def graph(
+    request: Request,
+    document: str | None = None,
+    system: str | None = None,
+    type: str | None = None,
+    min_confidence: float | None = Query(None, ge=0, le=1),
+    q: str | None = None,
+    limit: int = Query(300, ge=1, le=5000),
+) -> dict[str, Any]:
     """The best-supported edges that pass the filters (``total`` says how many passed), and the store's
     ``version`` they were read at (the page compares it with the event stream's)."""
     state = server(request)
     version = state.runner.store_version
-    return {**state.graph.select(version, _filters(document, system, type, min_confidence, q), limit), "version": version}
+    return {
+        **state.graph.select(version, _filters(document, system, type, min_confidence, q), limit),
+        "version": version,
+    }
 
 
 @router.get("/api/graph/facets")
@@ -55,13 +81,20 @@ def facets(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/graph/nodes/{node_id}/neighbours")
-def neighbours(request: Request, node_id: str, document: str | None = None, system: str | None = None,
-               min_confidence: float | None = Query(None, ge=0, le=1), limit: int = Query(200, ge=1, le=5000)):
+def neighbours(
+    request: Request,
+    node_id: str,
+    document: str | None = None,
+    system: str | None = None,
+    min_confidence: float | None = Query(None, ge=0, le=1),
+    limit: int = Query(200, ge=1, le=5000),
+):
     state = server(request)
     try:
         number = int(node_id.removeprefix("n"))
-        return state.graph.neighbourhood(state.runner.store_version, number,
-                                         _filters(document, system, None, min_confidence, None), limit)
+        return state.graph.neighbourhood(
+            state.runner.store_version, number, _filters(document, system, None, min_confidence, None), limit
+        )
     except (KeyError, ValueError):
         raise HTTPException(404, f"no node {node_id!r} (the graph may have changed: reload it)") from None
 
@@ -84,8 +117,11 @@ def sparql(request: Request, body: SparqlRequest) -> dict[str, Any]:
     At most 10,000 rows come back (``truncated`` says when more matched)."""
     state = server(request)
     if body.grown and not state.store.has_grown_graph():
-        raise HTTPException(409, "this store has no grown graph yet: run `graphwright graph merge --store <store>` "
-                                 "to grow one from its documents, or query every document's graph instead")
+        raise HTTPException(
+            409,
+            "this store has no grown graph yet: run `graphwright graph merge --store <store>` "
+            "to grow one from its documents, or query every document's graph instead",
+        )
     try:
         found = state.queries.rows(_read_only(body.query), version=state.runner.store_version, grown=body.grown)
     except StoreError as exc:
@@ -119,8 +155,9 @@ def _protocol_answer(request: Request, query: str | None) -> Response:
         raise HTTPException(400, "give the query as ?query=..., a form field, or an application/sparql-query body")
     state = server(request)
     try:
-        answer = state.queries.serialized(_read_only(query), version=state.runner.store_version,
-                                          accept=request.headers.get("accept", ""))
+        answer = state.queries.serialized(
+            _read_only(query), version=state.runner.store_version, accept=request.headers.get("accept", "")
+        )
     except StoreError as exc:
         raise _query_error(exc) from exc
     return Response(answer.body, media_type=answer.media_type)
@@ -132,17 +169,32 @@ def _query_error(exc: StoreError) -> HTTPException:
 
 
 @router.get("/api/export")
-def export(request: Request, format: str = "turtle", document: str | None = None, system: str | None = None,
-           provenance: bool = False, grown: bool = False) -> Response:
+def export(
+    request: Request,
+    format: str = "turtle",
+    document: str | None = None,
+    system: str | None = None,
+    provenance: bool = False,
+    grown: bool = False,
+) -> Response:
     """The graph as a file: turtle, ntriples, jsonld, nquads, trig, graphml or neo4j (CSV files, zipped)."""
     try:
         name = resolve_format(format)
-        data = serialize_graph(server(request).store, name, document_id=document or None, system=system or None,
-                               include_provenance=provenance, grown=grown)
+        data = serialize_graph(
+            server(request).store,
+            name,
+            document_id=document or None,
+            system=system or None,
+            include_provenance=provenance,
+            grown=grown,
+        )
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
-    return Response(data, media_type=_MEDIA[name],
-                    headers={"Content-Disposition": f'attachment; filename="graphwright.{_SUFFIX[name]}"'})
+    return Response(
+        data,
+        media_type=_MEDIA[name],
+        headers={"Content-Disposition": f'attachment; filename="graphwright.{_SUFFIX[name]}"'},
+    )
 
 
 class AskRequest(BaseModel):
@@ -153,8 +205,9 @@ class AskRequest(BaseModel):
     kb: str | None = None
     documents: list[str] | None = None
     grown: bool = False
-    reader: Literal["short", "notes"] = Field("short", description="notes: the model notes the facts the answer "
-                                              "needs, then answers (graphwright.qa.answer)")
+    reader: Literal["short", "notes"] = Field(
+        "short", description="notes: the model notes the facts the answer needs, then answers (graphwright.qa.answer)"
+    )
 
 
 def _answered(state, result) -> dict[str, Any]:
@@ -171,16 +224,20 @@ async def ask(request: Request, body: AskRequest = Body(...)) -> dict[str, Any]:
     state = server(request)
     try:
         qa = state.graph_qa(body.model, body.kb, body.grown)
-        result = await qa.ask(body.question, mode=body.mode, documents=body.documents or None, guess=body.guess,
-                              reader=body.reader)
+        result = await qa.ask(
+            body.question, mode=body.mode, documents=body.documents or None, guess=body.guess, reader=body.reader
+        )
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     return await asyncio.to_thread(_answered, state, result)
 
 
 class ChatRequest(AskRequest):
-    conversation: str | None = Field(None, pattern=CONVERSATION_ID.pattern, description="the conversation this "
-                                     "question goes on; none: a new one, whose id the result carries")
+    conversation: str | None = Field(
+        None,
+        pattern=CONVERSATION_ID.pattern,
+        description="the conversation this question goes on; none: a new one, whose id the result carries",
+    )
 
 
 @router.get("/api/chat/{conversation}")
@@ -188,13 +245,21 @@ def chat_history(request: Request, conversation: str) -> dict[str, Any]:
     """A conversation's turns, for a page that reopens it."""
     if not CONVERSATION_ID.match(conversation):
         raise HTTPException(404, "no such conversation")
-    return {"conversation": conversation, "turns": [asdict(t) for t in server(request).conversations.turns(conversation)]}
+    return {
+        "conversation": conversation,
+        "turns": [asdict(t) for t in server(request).conversations.turns(conversation)],
+    }
 
 
 def shown(result, out: dict[str, Any]) -> str:
     """The answer as the chat page shows it, for a page that reopens the conversation."""
-    return out["answer"] or (f"The graph holds nothing about {result.nothing}." if result.nothing else
-                             f"no answer: {result.error}" if result.error else "")
+    return out["answer"] or (
+        f"The graph holds nothing about {result.nothing}."
+        if result.nothing
+        else f"no answer: {result.error}"
+        if result.error
+        else ""
+    )
 
 
 @router.post("/api/chat")
@@ -216,8 +281,14 @@ async def chat(request: Request, body: ChatRequest = Body(...)) -> StreamingResp
 
     async def answer() -> None:
         try:
-            result = await qa.ask(asked, mode=body.mode, documents=body.documents or None, guess=body.guess,
-                                  reader=body.reader, on_answer=lambda text: queue.put_nowait(("answer", {"text": text})))
+            result = await qa.ask(
+                asked,
+                mode=body.mode,
+                documents=body.documents or None,
+                guess=body.guess,
+                reader=body.reader,
+                on_answer=lambda text: queue.put_nowait(("answer", {"text": text})),
+            )
             out = await asyncio.to_thread(_answered, state, result)
             topic = topic_of(asked, result)
             about = topic if topic and topic.casefold() in asked.casefold() else None
@@ -225,8 +296,11 @@ async def chat(request: Request, body: ChatRequest = Body(...)) -> StreamingResp
             if result.answer and not supported:
                 out["model_answer"], out["answer"] = result.answer, unsupported_answer(about, result)
             out.update(supported=supported, conversation=conversation, asked=asked)
-            await asyncio.to_thread(conversations.add, conversation,
-                                    Turn(body.question, asked, shown(result, out), supported, topic, out["citations"]))
+            await asyncio.to_thread(
+                conversations.add,
+                conversation,
+                Turn(body.question, asked, shown(result, out), supported, topic, out["citations"]),
+            )
             queue.put_nowait(("result", out))
         except GraphwrightError as exc:
             queue.put_nowait(("error", {"detail": str(exc)}))
@@ -243,4 +317,3 @@ async def chat(request: Request, body: ChatRequest = Body(...)) -> StreamingResp
             task.cancel()
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
-

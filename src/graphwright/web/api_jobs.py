@@ -32,8 +32,15 @@ def server(request: Request):
 def info(request: Request) -> dict[str, Any]:
     """What a client may choose: systems, models and KBs (the first of each is the default), and limits."""
     c = server(request).config
-    return {"systems": system_names(), "default_system": DEFAULT_SYSTEM, "models": c.models, "kbs": list(c.kbs),
-            "export_formats": ALL_FORMATS, "max_upload_bytes": c.max_upload_bytes, "max_chars": c.max_chars}
+    return {
+        "systems": system_names(),
+        "default_system": DEFAULT_SYSTEM,
+        "models": c.models,
+        "kbs": list(c.kbs),
+        "export_formats": ALL_FORMATS,
+        "max_upload_bytes": c.max_upload_bytes,
+        "max_chars": c.max_chars,
+    }
 
 
 @router.post("/jobs", status_code=202)
@@ -42,14 +49,18 @@ async def submit(
     files: list[UploadFile] = File(default=[], description="Text files (UTF-8), PDF, HTML or Word (.docx) files."),
     text: str = Form("", description="A text pasted into the page."),
     name: str = Form("pasted text", description="The pasted text's name."),
-    urls: str = Form("", description="Web addresses (http or https), one per line: the server fetches each "
-                     "web page, PDF or Word file, and the URL names the document."),
+    urls: str = Form(
+        "",
+        description="Web addresses (http or https), one per line: the server fetches each "
+        "web page, PDF or Word file, and the URL names the document.",
+    ),
     system: str = Form(DEFAULT_SYSTEM),
     model: str = Form(""),
     kb: str = Form(""),
-    settings: str = Form("{}", description="System settings as a JSON object, e.g. {\"max_steps\": 6}."),
-    concurrency: int = Form(1, ge=1, le=32, description="Documents at once (for a model server; the embedded "
-                            "model gains nothing)."),
+    settings: str = Form("{}", description='System settings as a JSON object, e.g. {"max_steps": 6}.'),
+    concurrency: int = Form(
+        1, ge=1, le=32, description="Documents at once (for a model server; the embedded model gains nothing)."
+    ),
 ) -> dict[str, Any]:
     """A new job over the uploaded files, the pasted text and the web addresses. A file or address that
     cannot be read as text is recorded as a failed document with the reason; the others run."""
@@ -72,9 +83,12 @@ async def submit(
     if not texts and not refused and not urls.strip():
         raise HTTPException(400, "nothing to extract: upload files, paste a text or give web addresses")
     try:
-        spec = JobSpec(system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings),
-                       concurrency)
-        system = build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
+        spec = JobSpec(
+            system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings), concurrency
+        )
+        system = build_system(
+            spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings
+        )  # wrong settings fail now
     except GraphwrightError as exc:
         raise HTTPException(400, str(exc)) from exc
     for url, fetched in await _fetched(urls, state.config):  # after the checks: a refused job fetches nothing
@@ -90,12 +104,14 @@ async def submit(
 async def _fetched(urls: str, config: ServeConfig) -> list[tuple[str, Document | str]]:
     """Each address in ``urls`` (one per line) with its document, or the reason it was not read. Fetched
     at once, each in a thread: the event loop keeps serving while a slow site answers."""
+
     def read(url: str) -> Document | str:
         if not is_url(url):
             return f"{url!r} is not a web address: give one that starts with http:// or https://"
         try:
-            document = read_url(url, max_chars=config.max_chars, public_only=not config.fetches_private_urls,
-                                advice=WEB_PAGE)
+            document = read_url(
+                url, max_chars=config.max_chars, public_only=not config.fetches_private_urls, advice=WEB_PAGE
+            )
             _checked(document.text, config.max_chars)
             return document
         except GraphwrightError as exc:
@@ -123,7 +139,7 @@ def _settings(raw: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise UserError(f"settings must be a JSON object: {exc}") from exc
     if not isinstance(value, dict):
-        raise UserError("settings must be a JSON object, e.g. {\"max_steps\": 6}")
+        raise UserError('settings must be a JSON object, e.g. {"max_steps": 6}')
     return value
 
 
@@ -164,7 +180,10 @@ async def events(request: Request) -> StreamingResponse:
         while not await request.is_disconnected():
             if state.runner.changes.version != seen:
                 seen = state.runner.changes.version
-                payload = {"jobs": await asyncio.to_thread(state.book.list), "store_version": state.runner.store_version}
+                payload = {
+                    "jobs": await asyncio.to_thread(state.book.list),
+                    "store_version": state.runner.store_version,
+                }
                 yield f"event: jobs\ndata: {json.dumps(payload)}\n\n"
             else:
                 yield ": keep-alive\n\n"
@@ -195,9 +214,16 @@ def reextract(request: Request, document_id: str, body: ReextractRequest) -> dic
     state = server(request)
     try:
         documents = stored_documents(state.store, [document_id])
-        spec = JobSpec(body.system, state.check_model(body.model or None), state.check_kb(body.kb or None),
-                       body.settings, redo=True)
-        system = build_system(spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings)  # wrong settings fail now
+        spec = JobSpec(
+            body.system,
+            state.check_model(body.model or None),
+            state.check_kb(body.kb or None),
+            body.settings,
+            redo=True,
+        )
+        system = build_system(
+            spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings
+        )  # wrong settings fail now
     except DataNotFoundError as exc:
         raise HTTPException(404, str(exc)) from exc
     except GraphwrightError as exc:
@@ -215,5 +241,8 @@ async def delete_document(request: Request, document_id: str) -> dict[str, Any]:
         deleted = server(request).runner.delete_document(document_id)
     except DataNotFoundError as exc:
         raise HTTPException(404, str(exc)) from exc
-    return {"document_id": deleted.document_id, "runs": deleted.runs,
-            "grown": {"edges": deleted.grown.edges, "votes": deleted.grown.votes, "nodes": deleted.grown.nodes}}
+    return {
+        "document_id": deleted.document_id,
+        "runs": deleted.runs,
+        "grown": {"edges": deleted.grown.edges, "votes": deleted.grown.votes, "nodes": deleted.grown.nodes},
+    }

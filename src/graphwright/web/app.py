@@ -30,8 +30,10 @@ PAGES = {
     "/ask": ("ask.html", "ask", ["ask.js"]),
     "/chat": ("chat.html", "chat", ["chat.js"]),
 }
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-       "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
 
 
 def create_app(config: ServeConfig) -> FastAPI:
@@ -45,8 +47,13 @@ def create_app(config: ServeConfig) -> FastAPI:
         finally:
             await state.stop()
 
-    app = FastAPI(title="graphwright", summary="Knowledge graphs from text with LLM agents", lifespan=lifespan,
-                  docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="graphwright",
+        summary="Knowledge graphs from text with LLM agents",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
     app.include_router(api_jobs.router)
     app.include_router(api_graph.router)
     app.include_router(api_edits.router)
@@ -56,10 +63,13 @@ def create_app(config: ServeConfig) -> FastAPI:
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:  # Swagger UI from the package, not a CDN, under a way back to the app
-        page = get_swagger_ui_html(openapi_url="/openapi.json", title="graphwright API",
-                                   swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
-                                   swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
-                                   swagger_favicon_url="/static/favicon.svg")
+        page = get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="graphwright API",
+            swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+            swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
         html = page.body.decode("utf-8").replace("<body>", f"<body>\n{DOCS_NAV}", 1)
         return HTMLResponse(html)
 
@@ -72,21 +82,23 @@ def create_app(config: ServeConfig) -> FastAPI:
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         return response
 
-    app.add_middleware(Guard, token=config.token, loopback_only=config.loopback_only,
-                       max_body=config.max_upload_bytes)
+    app.add_middleware(Guard, token=config.token, loopback_only=config.loopback_only, max_body=config.max_upload_bytes)
     return app
 
 
-DOCS_NAV = ('<nav style="font: 14px sans-serif; padding: 8px 20px; border-bottom: 1px solid #ddd">'
-            '<a href="/">← graphwright</a> · <a href="/graph">Graph</a> · <a href="/ask">Ask</a> · '
-            '<a href="/query">SPARQL</a></nav>')
+DOCS_NAV = (
+    '<nav style="font: 14px sans-serif; padding: 8px 20px; border-bottom: 1px solid #ddd">'
+    '<a href="/">← graphwright</a> · <a href="/graph">Graph</a> · <a href="/ask">Ask</a> · '
+    '<a href="/query">SPARQL</a></nav>'
+)
 
 
 def _page(name: str, title: str, scripts: list[str]):
     """The page's route: its <main> in the shared layout, rendered once (the values are the app's own)."""
     tags = "\n".join(f'<script src="/static/{src}" defer></script>' for src in ["common.js", *scripts])
     html = Template(PAGES_DIR.joinpath("layout.html").read_text(encoding="utf-8")).substitute(
-        title=title, scripts=tags, main=PAGES_DIR.joinpath(name).read_text(encoding="utf-8"))
+        title=title, scripts=tags, main=PAGES_DIR.joinpath(name).read_text(encoding="utf-8")
+    )
 
     def page() -> HTMLResponse:
         return HTMLResponse(html)

@@ -29,10 +29,13 @@ class Filters:
     def support(self, support: list[dict]) -> list[dict]:
         """The supports of an edge that pass the document, system and confidence filters. A support its
         system gave no confidence is not judged by confidence (it would vanish at any threshold)."""
-        return [s for s in support
-                if (self.document is None or s["document_id"] == self.document)
-                and (self.system is None or s["system"] == self.system)
-                and (self.min_confidence is None or s["confidence"] is None or s["confidence"] >= self.min_confidence)]
+        return [
+            s
+            for s in support
+            if (self.document is None or s["document_id"] == self.document)
+            and (self.system is None or s["system"] == self.system)
+            and (self.min_confidence is None or s["confidence"] is None or s["confidence"] >= self.min_confidence)
+        ]
 
 
 # an event node also has its type, trigger and the evidence of its record
@@ -70,7 +73,7 @@ class GraphIndex:
                     self._builder.add_events(doc_id, sys_id, events)
                 self._types = _node_types(self.store)
             elif version != self._version:
-                for run in dict.fromkeys(self.changes[self._version:version]):
+                for run in dict.fromkeys(self.changes[self._version : version]):
                     self._read_again(*run)
             else:
                 return self._data
@@ -120,7 +123,11 @@ class GraphIndex:
             ends = (nodes[edge["source"]], nodes[edge["target"]])
             if filters.type and not any(filters.type in n["types"] or n.get("type") == filters.type for n in ends):
                 continue
-            if needle and needle not in edge["label"].casefold() and not any(needle in n["label"].casefold() for n in ends):
+            if (
+                needle
+                and needle not in edge["label"].casefold()
+                and not any(needle in n["label"].casefold() for n in ends)
+            ):
                 continue
             chosen.append((edge, support))
         chosen.sort(key=lambda es: (-len(es[1]), -max((s["confidence"] or 0) for s in es[1]), es[0]["id"]))
@@ -131,7 +138,9 @@ class GraphIndex:
         data = self.data(version)
         if node_id not in data["nodes"]:
             raise KeyError(node_id)
-        chosen = [(data["edges"][i], filters.support(data["edges"][i]["support"])) for i in data["adjacent"].get(node_id, [])]
+        chosen = [
+            (data["edges"][i], filters.support(data["edges"][i]["support"])) for i in data["adjacent"].get(node_id, [])
+        ]
         chosen = [es for es in chosen if es[1]]
         return self._elements(data, chosen[:limit], total=len(chosen))
 
@@ -139,25 +148,49 @@ class GraphIndex:
         data = self.data(version)
         names = self.store.sources()
         shared = {n for n, count in Counter(names.values()).items() if count > 1}
-        documents = [{"iri": d, "label": (f"{names[d]} ({d})" if names[d] in shared else names[d]) if d in names else d}
-                     for d in data["documents"]]
-        return {"documents": sorted(documents, key=lambda d: (d["label"].casefold(), d["iri"])), "systems": data["systems"],
-                "types": sorted(({"iri": t, "label": label} for t, label in data["type_labels"].items()
-                                 if not t.startswith(v.GW)), key=lambda t: t["label"].casefold()),
-                "total_triples": data["total_triples"], "total_events": data["total_events"],
-                "edges": len(data["edges"]), "nodes": len(data["adjacent"])}
+        documents = [
+            {"iri": d, "label": (f"{names[d]} ({d})" if names[d] in shared else names[d]) if d in names else d}
+            for d in data["documents"]
+        ]
+        return {
+            "documents": sorted(documents, key=lambda d: (d["label"].casefold(), d["iri"])),
+            "systems": data["systems"],
+            "types": sorted(
+                ({"iri": t, "label": label} for t, label in data["type_labels"].items() if not t.startswith(v.GW)),
+                key=lambda t: t["label"].casefold(),
+            ),
+            "total_triples": data["total_triples"],
+            "total_events": data["total_events"],
+            "edges": len(data["edges"]),
+            "nodes": len(data["adjacent"]),
+        }
 
     @staticmethod
     def _elements(data: dict[str, Any], chosen: list[tuple[dict, list[dict]]], total: int) -> dict[str, Any]:
         nodes = data["nodes"]
         used = sorted({i for edge, _ in chosen for i in (edge["source"], edge["target"])})
         return {
-            "nodes": [{**{k: nodes[i][k] for k in _NODE_FIELDS if k in nodes[i]},
-                       "id": f"n{i}", "degree": len(data["adjacent"].get(i, ()))} for i in used],
-            "edges": [{"id": f"e{edge['id']}", "source": f"n{edge['source']}", "target": f"n{edge['target']}",
-                       "kind": edge["kind"], "iri": edge["iri"], "label": edge["label"],
-                       "unlinked": edge.get("unlinked", False), "support": support}
-                      for edge, support in chosen],
+            "nodes": [
+                {
+                    **{k: nodes[i][k] for k in _NODE_FIELDS if k in nodes[i]},
+                    "id": f"n{i}",
+                    "degree": len(data["adjacent"].get(i, ())),
+                }
+                for i in used
+            ],
+            "edges": [
+                {
+                    "id": f"e{edge['id']}",
+                    "source": f"n{edge['source']}",
+                    "target": f"n{edge['target']}",
+                    "kind": edge["kind"],
+                    "iri": edge["iri"],
+                    "label": edge["label"],
+                    "unlinked": edge.get("unlinked", False),
+                    "support": support,
+                }
+                for edge, support in chosen
+            ],
             "total": total,
         }
 

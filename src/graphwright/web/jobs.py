@@ -71,7 +71,9 @@ class JobBook:
     def texts_folder(self, job_id: str) -> Path:
         return self.folder / "jobs" / job_id
 
-    def create(self, spec: JobSpec, texts: list[tuple[str, str] | Document], refused: list[tuple[str, str]] = ()) -> str:
+    def create(
+        self, spec: JobSpec, texts: list[tuple[str, str] | Document], refused: list[tuple[str, str]] = ()
+    ) -> str:
         """Write the texts, then the rows (one transaction): a job either exists whole or not at all.
         ``texts`` are (name, text), or Documents (an uploaded PDF's pages are in its metadata); ``refused``
         are (name, reason) for uploads that are not texts: they are recorded as failed documents, so the
@@ -89,33 +91,61 @@ class JobBook:
         rows += [(job_id, len(rows) + i, name, None, 0, "failed", reason) for i, (name, reason) in enumerate(refused)]
         with self._lock, self._db:
             self._db.execute("BEGIN")
-            self._db.execute("INSERT INTO jobs (id, created, system, model, kb, settings, concurrency, state, redo) "
-                             "VALUES (?,?,?,?,?,?,?,?,?)", (job_id, time.time(), spec.system, spec.model, spec.kb,
-                                                            json.dumps(spec.settings), spec.concurrency, "queued",
-                                                            int(spec.redo)))
-            self._db.executemany("INSERT INTO documents (job_id, position, name, document_id, chars, status, reason) "
-                                 "VALUES (?,?,?,?,?,?,?)", rows)
+            self._db.execute(
+                "INSERT INTO jobs (id, created, system, model, kb, settings, concurrency, state, redo) "
+                "VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    job_id,
+                    time.time(),
+                    spec.system,
+                    spec.model,
+                    spec.kb,
+                    json.dumps(spec.settings),
+                    spec.concurrency,
+                    "queued",
+                    int(spec.redo),
+                ),
+            )
+            self._db.executemany(
+                "INSERT INTO documents (job_id, position, name, document_id, chars, status, reason) "
+                "VALUES (?,?,?,?,?,?,?)",
+                rows,
+            )
         return job_id
 
     def documents(self, job_id: str) -> list[Document]:
         """The job's texts as Documents, named by what the user uploaded."""
         folder = self.texts_folder(job_id)
         with self._lock:
-            rows = self._db.execute("SELECT position, name FROM documents WHERE job_id=? AND document_id IS NOT NULL "
-                                    "ORDER BY position",
-                                    (job_id,)).fetchall()
+            rows = self._db.execute(
+                "SELECT position, name FROM documents WHERE job_id=? AND document_id IS NOT NULL ORDER BY position",
+                (job_id,),
+            ).fetchall()
+
         # bytes, not read_text: its newline translation would turn \r\n into \n and change the document's id
         def metadata(position: int) -> dict[str, str]:
             path = folder / f"{position:05d}.json"
             return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
-        return [Document(text=(folder / f"{r['position']:05d}.txt").read_bytes().decode("utf-8"), source=r["name"],
-                         metadata=metadata(r["position"])) for r in rows]
+        return [
+            Document(
+                text=(folder / f"{r['position']:05d}.txt").read_bytes().decode("utf-8"),
+                source=r["name"],
+                metadata=metadata(r["position"]),
+            )
+            for r in rows
+        ]
 
     def spec(self, job_id: str) -> JobSpec:
         job = self._job_row(job_id)
-        return JobSpec(job["system"], job["model"], job["kb"], json.loads(job["settings"] or "{}"), job["concurrency"],
-                       bool(job["redo"]))
+        return JobSpec(
+            job["system"],
+            job["model"],
+            job["kb"],
+            json.loads(job["settings"] or "{}"),
+            job["concurrency"],
+            bool(job["redo"]),
+        )
 
     def _job_row(self, job_id: str) -> sqlite3.Row:
         with self._lock:
@@ -128,8 +158,11 @@ class JobBook:
         """The job with its documents; KeyError when there is none."""
         job = self._summary(self._job_row(job_id))
         with self._lock:
-            docs = self._db.execute("SELECT position, name, document_id, chars, status, stage, reason, triples FROM documents "
-                                    "WHERE job_id=? ORDER BY position", (job_id,)).fetchall()
+            docs = self._db.execute(
+                "SELECT position, name, document_id, chars, status, stage, reason, triples FROM documents "
+                "WHERE job_id=? ORDER BY position",
+                (job_id,),
+            ).fetchall()
         job["documents"] = [dict(d) for d in docs]
         return job
 
@@ -142,8 +175,11 @@ class JobBook:
         job = dict(row)
         job["settings"] = json.loads(job["settings"] or "{}")
         with self._lock:
-            counts = dict(self._db.execute("SELECT status, COUNT(*) FROM documents WHERE job_id=? GROUP BY status",
-                                           (row["id"],)).fetchall())
+            counts = dict(
+                self._db.execute(
+                    "SELECT status, COUNT(*) FROM documents WHERE job_id=? GROUP BY status", (row["id"],)
+                ).fetchall()
+            )
         job["counts"] = {s: counts.get(s, 0) for s in ("pending", "ok", "skipped", "failed")}
         job["total"] = sum(counts.values())
         job["label"] = _label(job)
@@ -153,8 +189,9 @@ class JobBook:
 
     def unfinished(self) -> list[str]:
         with self._lock:
-            rows = self._db.execute(f"SELECT id FROM jobs WHERE state IN ({','.join('?' * len(UNFINISHED))}) "
-                                    "ORDER BY created", UNFINISHED).fetchall()
+            rows = self._db.execute(
+                f"SELECT id FROM jobs WHERE state IN ({','.join('?' * len(UNFINISHED))}) ORDER BY created", UNFINISHED
+            ).fetchall()
         return [r["id"] for r in rows]
 
     def set_state(self, job_id: str, state: str, error: str | None = None, **numbers: int) -> None:
@@ -168,24 +205,36 @@ class JobBook:
         with self._lock:
             self._db.execute("UPDATE jobs SET restarts=restarts+1, state='queued' WHERE id=?", (job_id,))
 
-    def set_document(self, job_id: str, document_id: str, status: str, reason: str | None = None,
-                     triples: int = 0, only_pending: bool = False) -> None:
+    def set_document(
+        self,
+        job_id: str,
+        document_id: str,
+        status: str,
+        reason: str | None = None,
+        triples: int = 0,
+        only_pending: bool = False,
+    ) -> None:
         """Every row of the job with that document (the same text uploaded twice is one document)."""
         where = "job_id=? AND document_id=?" + (" AND status='pending'" if only_pending else "")
         with self._lock:
-            self._db.execute(f"UPDATE documents SET status=?, reason=?, triples=?, stage=NULL WHERE {where}",
-                             (status, reason, triples, job_id, document_id))
+            self._db.execute(
+                f"UPDATE documents SET status=?, reason=?, triples=?, stage=NULL WHERE {where}",
+                (status, reason, triples, job_id, document_id),
+            )
 
     def set_stage(self, job_id: str, document_id: str, stage: str) -> None:
         """Where a pending document's run is now: "extracting part 2 of 5", "linking", "storing"."""
         with self._lock:
-            self._db.execute("UPDATE documents SET stage=? WHERE job_id=? AND document_id=? AND status='pending'",
-                             (stage, job_id, document_id))
+            self._db.execute(
+                "UPDATE documents SET stage=? WHERE job_id=? AND document_id=? AND status='pending'",
+                (stage, job_id, document_id),
+            )
 
     def fail_pending(self, job_id: str, reason: str) -> None:
         with self._lock:
-            self._db.execute("UPDATE documents SET status='failed', reason=? WHERE job_id=? AND status='pending'",
-                             (reason, job_id))
+            self._db.execute(
+                "UPDATE documents SET status='failed', reason=? WHERE job_id=? AND status='pending'", (reason, job_id)
+            )
 
 
 def _write_durably(path: Path, data: bytes) -> None:

@@ -45,8 +45,15 @@ class Changes:
 
 
 class JobRunner:
-    def __init__(self, book: JobBook, store: GraphStore, *, llm_for: Callable[[str], Any], kb_for: Callable[[str], Any],
-                 max_chars: int) -> None:
+    def __init__(
+        self,
+        book: JobBook,
+        store: GraphStore,
+        *,
+        llm_for: Callable[[str], Any],
+        kb_for: Callable[[str], Any],
+        max_chars: int,
+    ) -> None:
         self.book, self.store = book, store
         self.llm_for, self.kb_for = llm_for, kb_for
         self.max_chars = max_chars
@@ -120,10 +127,16 @@ class JobRunner:
             if not spec.redo:
                 self._mark_already_stored(job_id, documents, spec.system, resumed=book.get(job_id)["restarts"] > 0)
             summary = await extract_batch(
-                documents, system, self.store, results_path=book.texts_folder(job_id) / "results.jsonl",
-                concurrency=spec.concurrency, max_chars=self.max_chars, redo=spec.redo,
+                documents,
+                system,
+                self.store,
+                results_path=book.texts_folder(job_id) / "results.jsonl",
+                concurrency=spec.concurrency,
+                max_chars=self.max_chars,
+                redo=spec.redo,
                 on_result=lambda document, result: self._stored(job_id, document, result),
-                on_stage=lambda document, stage: self._stage(job_id, document, stage))
+                on_stage=lambda document, stage: self._stage(job_id, document, stage),
+            )
         except asyncio.CancelledError:
             if job_id in self._cancelled:  # the user's cancel: the queue goes on with the next job
                 self._cancelled.discard(job_id)
@@ -137,7 +150,9 @@ class JobRunner:
             self._give_up(job_id, f"internal error (please report): {type(exc).__name__}: {exc}")
         else:
             usage = summary.usage
-            book.set_state(job_id, "done", llm_calls=usage.llm_calls, tokens=usage.total_tokens, triples=summary.triples)
+            book.set_state(
+                job_id, "done", llm_calls=usage.llm_calls, tokens=usage.total_tokens, triples=summary.triples
+            )
         self.changes.bump()
 
     def _mark_already_stored(self, job_id: str, documents: list[Document], system: str, resumed: bool) -> None:

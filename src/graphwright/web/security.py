@@ -68,8 +68,12 @@ class Guard:
             if scope["method"] == "GET" and "token" in query and self._matches(query["token"]):
                 return await _set_cookie_and_redirect(send, scope, query, self.token)
             if not self._matches(_offered_token(headers)):
-                return await _refuse(send, 401, "this server needs its API token: send 'Authorization: Bearer "
-                                     "<token>', or open a page once with ?token=<token>")
+                return await _refuse(
+                    send,
+                    401,
+                    "this server needs its API token: send 'Authorization: Bearer "
+                    "<token>', or open a page once with ?token=<token>",
+                )
         length = headers.get("content-length")
         if length and length.isdigit() and int(length) > self.max_body:
             return await _refuse(send, 413, _too_large(self.max_body))
@@ -119,8 +123,13 @@ def _too_large(limit: int) -> str:
 
 async def _refuse(send, status: int, message: str) -> None:
     body = json.dumps({"detail": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -129,7 +138,11 @@ async def _set_cookie_and_redirect(send, scope, query: dict[str, str], token: st
     rest = urlencode({k: v for k, v in query.items() if k != "token"})
     location = scope["path"] + (f"?{rest}" if rest else "")
     cookie = f"{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"
-    await send({"type": "http.response.start", "status": 303,
-                "headers": [(b"location", location.encode()), (b"set-cookie", cookie.encode()),
-                            (b"content-length", b"0")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [(b"location", location.encode()), (b"set-cookie", cookie.encode()), (b"content-length", b"0")],
+        }
+    )
     await send({"type": "http.response.body", "body": b""})

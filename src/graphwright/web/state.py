@@ -46,8 +46,7 @@ class ServerState:
         self.config = config
         self.store = GraphStore.open(config.store)
         finish_pending(self.store)  # a deletion a stopped server left half done
-        self.queries = BoundedQueries(config.store, seconds=config.sparql_seconds,
-                                      max_bytes=config.sparql_max_bytes)
+        self.queries = BoundedQueries(config.store, seconds=config.sparql_seconds, max_bytes=config.sparql_max_bytes)
         self.book = JobBook(config.data)
         self.conversations = Conversations(config.data / "chats")  # the chat page's turns, per conversation
         self._llms: dict[str, Any] = {}
@@ -97,8 +96,9 @@ class ServerState:
         model = self.check_model(model)
         if model not in self._llms:
             c = self.config
-            self._llms[model] = make_llm(model, base_url=c.base_url, api_key=c.api_key, cache=c.cache,
-                                         trace_path=c.data / "llm-trace.jsonl")
+            self._llms[model] = make_llm(
+                model, base_url=c.base_url, api_key=c.api_key, cache=c.cache, trace_path=c.data / "llm-trace.jsonl"
+            )
         return self._llms[model]
 
     def graph_qa(self, model: str | None, kb: str | None, grown: bool):

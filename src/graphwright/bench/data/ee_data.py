@@ -59,7 +59,9 @@ def load_ee_dataset(name: str) -> EEDataset:
 
 def gold_documents(dataset: EEDataset, limit: int | None = None) -> list[GoldDocument]:
     """Test items as gold documents with their events (types and roles by name, as in the schema)."""
-    return [GoldDocument(id=s.id, text=s.text, events=s.events) for s in (dataset.test[:limit] if limit else dataset.test)]
+    return [
+        GoldDocument(id=s.id, text=s.text, events=s.events) for s in (dataset.test[:limit] if limit else dataset.test)
+    ]
 
 
 def _register(name: str):
@@ -68,6 +70,7 @@ def _register(name: str):
 
 
 # ---- building items ----------------------------------------------------------------------------------------
+
 
 class _Tally:
     """What a reader dropped or repaired, for the dataset's note."""
@@ -85,6 +88,7 @@ class _Tally:
     def text(self) -> str:
         def listed(counts: Counter[str]) -> str:
             return ", ".join(f"{n:,} {what}" for what, n in sorted(counts.items()) if n)
+
         parts = [f"dropped: {listed(self.dropped)}" if +self.dropped else "nothing dropped"]
         if +self.repaired:
             parts.append(f"merged or repaired: {listed(self.repaired)}")
@@ -97,8 +101,13 @@ def _argument(text: str, role: str, start: int, end: int) -> GoldArgument:
 
 def _event(text: str, kind: str, start: int, end: int, arguments: Iterable[GoldArgument]) -> GoldEvent:
     unique = list(dict.fromkeys((a.role, a.start, a.end) for a in arguments))
-    return GoldEvent(type=kind, trigger=text[start:end], start=start, end=end,
-                     arguments=[_argument(text, r, s, e) for r, s, e in unique])
+    return GoldEvent(
+        type=kind,
+        trigger=text[start:end],
+        start=start,
+        end=end,
+        arguments=[_argument(text, r, s, e) for r, s, e in unique],
+    )
 
 
 def _sample(sample_id: str, text: str, events: list[GoldEvent], tally: _Tally) -> EESample:
@@ -138,11 +147,17 @@ def align_tokens(text: str, tokens: list[str]) -> list[tuple[int, int]] | None:
     return offsets
 
 
-def _schema(name: str, roles: dict[str, Iterable[str]], descriptions: dict[str, str] | None = None,
-            note: str = "") -> EventSchema:
+def _schema(
+    name: str, roles: dict[str, Iterable[str]], descriptions: dict[str, str] | None = None, note: str = ""
+) -> EventSchema:
     descriptions = descriptions or {}
-    return EventSchema(name=name, note=note, events=[
-        EventType(name=kind, description=descriptions.get(kind, ""), roles=list(r)) for kind, r in roles.items()])
+    return EventSchema(
+        name=name,
+        note=note,
+        events=[
+            EventType(name=kind, description=descriptions.get(kind, ""), roles=list(r)) for kind, r in roles.items()
+        ],
+    )
 
 
 def _observed_roles(samples: Iterable[EESample]) -> dict[str, list[str]]:
@@ -154,8 +169,9 @@ def _observed_roles(samples: Iterable[EESample]) -> dict[str, list[str]]:
     return {kind: sorted(r) for kind, r in sorted(roles.items())}
 
 
-def _declared_and_observed(declared: dict[str, list[str]], samples: Iterable[EESample],
-                           tally: _Tally) -> dict[str, list[str]]:
+def _declared_and_observed(
+    declared: dict[str, list[str]], samples: Iterable[EESample], tally: _Tally
+) -> dict[str, list[str]]:
     """The ontology's types and roles, with any type or role the annotation uses beyond it added (after the
     declared ones), so the schema covers every gold event."""
     roles = {kind: list(r) for kind, r in declared.items()}
@@ -173,6 +189,7 @@ SCHEMA_NOTE = "Triggers and arguments are copied word for word from the text."
 
 
 # ---- wikievents (document-level KAIROS annotation; items are its sentences) -------------------------------
+
 
 def _wikievents_items(split: str, tally: _Tally) -> list[EESample]:
     samples = []
@@ -205,8 +222,11 @@ def _wikievents_items(split: str, tally: _Tally) -> list[EESample]:
                 arguments.append(_argument(text, argument["role"], first[1], last[2]))
             by_sentence[sentence].append(_event(text, mention["event_type"], start, end, arguments))
         for sentence in sorted(by_sentence):
-            samples.append(_sample(f"{doc['doc_id']}-s{sentence}", doc["sentences"][sentence][1].rstrip(),
-                                   by_sentence[sentence], tally))
+            samples.append(
+                _sample(
+                    f"{doc['doc_id']}-s{sentence}", doc["sentences"][sentence][1].rstrip(), by_sentence[sentence], tally
+                )
+            )
     return samples
 
 
@@ -221,10 +241,17 @@ def wikievents() -> EEDataset:
     test = _wikievents_items("test", tally)
     pool = _apart(test, _wikievents_items("dev", tally), tally)
     schema = _schema("wikievents", _declared_and_observed(dict(meta), test + pool, tally), note=SCHEMA_NOTE)
-    return EEDataset("wikievents", schema, test, pool, note=(
-        f"WikiEvents (gen-arg release, MIT), test documents split into sentences; items: the {len(test):,} "
-        f"sentences with at least one event trigger; arguments kept when inside the trigger's sentence; "
-        f"pool: the same from dev ({len(pool):,}); {tally.text()}"))
+    return EEDataset(
+        "wikievents",
+        schema,
+        test,
+        pool,
+        note=(
+            f"WikiEvents (gen-arg release, MIT), test documents split into sentences; items: the {len(test):,} "
+            f"sentences with at least one event trigger; arguments kept when inside the trigger's sentence; "
+            f"pool: the same from dev ({len(pool):,}); {tally.text()}"
+        ),
+    )
 
 
 # ---- casie (cybersecurity news articles with character offsets) ---------------------------------------------
@@ -239,11 +266,14 @@ CASIE_DESCRIPTIONS = {
 CASIE_TEST_EVERY = 20  # sorted by number, articles at positions i % 20 < 3 are test: 150 of 1,000
 CASIE_TEST_SHARE = 3
 
+
 def _casie_shift(content: str, marks: list[dict]) -> int:
     """The shift under which most of an article's annotations match their text: in a few dozen articles all
     offsets are off by the same 1, 2 or 12 characters."""
+
     def hits(shift: int) -> int:
-        return sum(content[m["startOffset"] + shift:m["endOffset"] + shift] == m["text"] for m in marks)
+        return sum(content[m["startOffset"] + shift : m["endOffset"] + shift] == m["text"] for m in marks)
+
     if not marks or hits(0) == len(marks):
         return 0
     return max(range(-20, 21), key=lambda s: (hits(s), -abs(s)))
@@ -251,14 +281,17 @@ def _casie_shift(content: str, marks: list[dict]) -> int:
 
 def _casie_articles() -> list[tuple[str, dict]]:
     with tarfile.open(data_file("casie", "casie_annotation.tar.gz")) as tar:
-        articles = [(member.name.rsplit("/", 1)[-1], json.load(tar.extractfile(member)))
-                    for member in tar.getmembers() if member.isfile() and member.name.endswith(".json")]
+        articles = [
+            (member.name.rsplit("/", 1)[-1], json.load(tar.extractfile(member)))
+            for member in tar.getmembers()
+            if member.isfile() and member.name.endswith(".json")
+        ]
     return sorted(articles, key=lambda item: int(item[0].removesuffix(".json")))
 
 
 def _casie_items(name: str, article: dict, tally: _Tally) -> list[EESample]:
     content = article["content"]
-    content = content[:content.index("</text>")] if "</text>" in content else content  # markup left in 2 files
+    content = content[: content.index("</text>")] if "</text>" in content else content  # markup left in 2 files
     mentions = [e for hopper in (article.get("cyberevent") or {}).get("hopper", []) for e in hopper.get("events", [])]
     marks = [m for e in mentions for m in [e["nugget"], *e.get("argument", [])]]
     shift = _casie_shift(content, marks)
@@ -309,14 +342,22 @@ def casie() -> EEDataset:
         (test if position % CASIE_TEST_EVERY < CASIE_TEST_SHARE else pool).extend(items)
     pool = _apart(test, pool, tally)
     schema = _schema("casie", _observed_roles(test + pool), CASIE_DESCRIPTIONS, note=SCHEMA_NOTE)
-    return EEDataset("casie", schema, test, pool, note=(
-        "CASIE (Ebiquity; no official split): articles sorted by file number, those at positions i with "
-        f"i % {CASIE_TEST_EVERY} < {CASIE_TEST_SHARE} (150) are test, the other 850 the pool; items: sentences "
-        f"(split at . ! ? before a capital, not after abbreviations) with at least one event nugget: "
-        f"{len(test):,} test, {len(pool):,} pool; event type = subtype; {tally.text()}"))
+    return EEDataset(
+        "casie",
+        schema,
+        test,
+        pool,
+        note=(
+            "CASIE (Ebiquity; no official split): articles sorted by file number, those at positions i with "
+            f"i % {CASIE_TEST_EVERY} < {CASIE_TEST_SHARE} (150) are test, the other 850 the pool; items: sentences "
+            f"(split at . ! ? before a capital, not after abbreviations) with at least one event nugget: "
+            f"{len(test):,} test, {len(pool):,} pool; event type = subtype; {tally.text()}"
+        ),
+    )
 
 
 # ---- rams (five-sentence windows, one event each) ---------------------------------------------------------
+
 
 def _rams_role(role: str) -> str:
     """``evt002arg01damager`` -> ``damager``."""
@@ -333,8 +374,11 @@ def _rams_items(split: str, tally: _Tally) -> list[EESample]:
         events = []
         for start, end, labels in row["evt_triggers"]:  # token spans are inclusive
             trigger = (offsets[start][0], offsets[end][1])
-            arguments = [_argument(text, _rams_role(role), offsets[a][0], offsets[b][1])
-                         for (t_start, t_end), (a, b), role in row["gold_evt_links"] if (t_start, t_end) == (start, end)]
+            arguments = [
+                _argument(text, _rams_role(role), offsets[a][0], offsets[b][1])
+                for (t_start, t_end), (a, b), role in row["gold_evt_links"]
+                if (t_start, t_end) == (start, end)
+            ]
             events.append(_event(text, labels[0][0], *trigger, arguments))
         if events:
             samples.append(_sample(row["doc_key"], text, events, tally))
@@ -368,10 +412,17 @@ def rams() -> EEDataset:
     pool = _apart(test, _rams_items("dev", tally), tally)
     declared = {kind: [_rams_role(r) for r in roles] for kind, roles in meta}
     schema = _schema("rams", _declared_and_observed(declared, test + pool, tally), note=SCHEMA_NOTE)
-    return EEDataset("rams", schema, test, pool, note=(
-        f"RAMS 1.0 (JHU, CC BY-SA 4.0): test windows ({len(test):,}), text = tokens joined by spaces; roles "
-        f"without their evtNNNargNN prefix; only the records' events are annotated (about one per window), so "
-        f"precision is a lower bound; pool: dev ({len(pool):,}); {tally.text()}"))
+    return EEDataset(
+        "rams",
+        schema,
+        test,
+        pool,
+        note=(
+            f"RAMS 1.0 (JHU, CC BY-SA 4.0): test windows ({len(test):,}), text = tokens joined by spaces; roles "
+            f"without their evtNNNargNN prefix; only the records' events are annotated (about one per window), so "
+            f"precision is a lower bound; pool: dev ({len(pool):,}); {tally.text()}"
+        ),
+    )
 
 
 # ---- genia-event, phee, mlee (TextEE JSON of GenBEE) ---------------------------------------------------------
@@ -424,10 +475,14 @@ def _textee_items(folder: str, split: str, tally: _Tally) -> list[tuple[str, EES
                 if argument.get("entity_id") not in entities:  # an event as argument (nested): not a text span
                     tally.add("arguments that are events, not entities")
                     continue
-                arguments.append(_argument(text, argument["role"], offsets[argument["start"]][0],
-                                           offsets[argument["end"] - 1][1]))
-            events.append(_event(text, mention["event_type"], offsets[trigger["start"]][0],
-                                 offsets[trigger["end"] - 1][1], arguments))
+                arguments.append(
+                    _argument(text, argument["role"], offsets[argument["start"]][0], offsets[argument["end"] - 1][1])
+                )
+            events.append(
+                _event(
+                    text, mention["event_type"], offsets[trigger["start"]][0], offsets[trigger["end"] - 1][1], arguments
+                )
+            )
         if events:
             samples.append((row["doc_id"], _sample(row["wnd_id"], text, events, tally)))
     return samples
@@ -438,8 +493,10 @@ def _textee_dataset(name: str, test: list[EESample], pool: list[EESample], note:
     return EEDataset(name, schema, test, pool, note=f"{note}; {tally.text()}")
 
 
-NESTED_NOTE = ("arguments are entity spans only: the GenBEE/TextEE files leave out the arguments that are other "
-               "events (nested events), so a regulation of an event may have no arguments")
+NESTED_NOTE = (
+    "arguments are entity spans only: the GenBEE/TextEE files leave out the arguments that are other "
+    "events (nested events), so a regulation of an event may have no arguments"
+)
 
 
 @_register("genia-event")
@@ -453,10 +510,17 @@ def genia_event() -> EEDataset:
     in_pool = {d for i, d in enumerate(sorted({d for d, _ in items})) if i % 3 == 2}
     test = [s for d, s in items if d not in in_pool]
     pool = _apart(test, [s for d, s in items if d in in_pool], tally)
-    return _textee_dataset("genia-event", test, pool, (
-        f"GENIA 2011 GE (GENIA Project License), the dev split only (test labels are not public): its documents "
-        f"sorted by PMID, every third one (positions 2, 5, 8, ...) is the pool ({len(pool):,} items), the others "
-        f"test ({len(test):,} items); items: sentences with at least one event; {NESTED_NOTE}"), tally)
+    return _textee_dataset(
+        "genia-event",
+        test,
+        pool,
+        (
+            f"GENIA 2011 GE (GENIA Project License), the dev split only (test labels are not public): its documents "
+            f"sorted by PMID, every third one (positions 2, 5, 8, ...) is the pool ({len(pool):,} items), the others "
+            f"test ({len(test):,} items); items: sentences with at least one event; {NESTED_NOTE}"
+        ),
+        tally,
+    )
 
 
 @_register("phee")
@@ -467,8 +531,13 @@ def phee() -> EEDataset:
     tally = _Tally()
     test = [s for _, s in _textee_items("phee", "test", tally)]
     pool = _apart(test, [s for _, s in _textee_items("phee", "dev", tally)], tally)
-    return _textee_dataset("phee", test, pool, (
-        f"PHEE (MIT): test sentences with at least one event ({len(test):,}); pool: dev ({len(pool):,})"), tally)
+    return _textee_dataset(
+        "phee",
+        test,
+        pool,
+        (f"PHEE (MIT): test sentences with at least one event ({len(test):,}); pool: dev ({len(pool):,})"),
+        tally,
+    )
 
 
 @_register("mlee")
@@ -479,7 +548,10 @@ def mlee() -> EEDataset:
     tally = _Tally()
     test = [s for _, s in _textee_items("mlee", "test", tally)]
     pool = _apart(test, [s for _, s in _textee_items("mlee", "dev", tally)], tally)
-    return _textee_dataset("mlee", test, pool, (
-        f"MLEE: test sentences with at least one event ({len(test):,}); pool: dev ({len(pool):,}); "
-        f"{NESTED_NOTE}"), tally)
-
+    return _textee_dataset(
+        "mlee",
+        test,
+        pool,
+        (f"MLEE: test sentences with at least one event ({len(test):,}); pool: dev ({len(pool):,}); {NESTED_NOTE}"),
+        tally,
+    )

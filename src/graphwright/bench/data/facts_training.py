@@ -36,8 +36,18 @@ MAX_WORDS = 300  # a longer document is cut into windows of at most WINDOW_WORDS
 WINDOW_WORDS = 200
 WRITTEN_FROM = 1  # the document after which the written texts start
 #: one direction of each inverse pair: the dropped property -> the kept one, read the other way round
-INVERSES = {"P150": "P131", "P527": "P361", "P156": "P155", "P1376": "P36", "P710": "P1344", "P1441": "P674",
-            "P1366": "P1365", "P355": "P749", "P22": "P40", "P25": "P40"}
+INVERSES = {
+    "P150": "P131",
+    "P527": "P361",
+    "P156": "P155",
+    "P1376": "P36",
+    "P710": "P1344",
+    "P1441": "P674",
+    "P1366": "P1365",
+    "P355": "P749",
+    "P22": "P40",
+    "P25": "P40",
+}
 SYMMETRIC = {"P26", "P3373", "P190"}
 _KINDS: dict[str, ObjectKind] = {"TIME": "date", "NUM": "number"}
 _VALUE_OBJECTS = {"date": ("date",), "number": ("number", "amount", "quantity")}
@@ -53,8 +63,11 @@ class Example:
         """The conversation `facts` has with the tuned model, answered."""
         system, user = TUNED_PROMPT.render(examples="", text=self.text)
         answer = json.dumps({"triples": [list(t) for t in self.triples]}, ensure_ascii=False)
-        return [{"role": "system", "content": system}, {"role": "user", "content": user},
-                {"role": "assistant", "content": answer}]
+        return [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+            {"role": "assistant", "content": answer},
+        ]
 
     def row(self) -> dict:
         return {"source": self.source, "messages": self.messages()}
@@ -71,8 +84,9 @@ class Counts:
 def docred_phrase(pid: str, kind: ObjectKind, labels: dict[str, str]) -> str:
     """How `facts` writes a DocRED property: the relation table's phrase that maps to it as written (one meant
     for this kind of object first: "born on" for a date, not "born in"), else the property's label."""
-    fitting = [r for phrase, r in relation_table().items()
-               if phrase == r.phrase and r.properties.get(kind) == Mapping(pid)]
+    fitting = [
+        r for phrase, r in relation_table().items() if phrase == r.phrase and r.properties.get(kind) == Mapping(pid)
+    ]
     if kind != "item":
         fitting.sort(key=lambda r: r.args.split(">")[-1].strip() not in _VALUE_OBJECTS[kind])
     return fitting[0].phrase if fitting else labels[pid]
@@ -95,7 +109,7 @@ def docred_examples(doc: dict, source: str, labels: dict[str, str], counts: Coun
     examples, used = [], set()
     for first, last in windows:
         inside = range(first, last + 1)
-        text = " ".join(sentences[first:last + 1])
+        text = " ".join(sentences[first : last + 1])
         names = [_longest_name(vertex, doc["sents"], inside, text) for vertex in doc["vertexSet"]]
         facts: dict[tuple[str, str, str], tuple[int, int, int]] = {}
         for number, label in enumerate(doc["labels"]):
@@ -117,8 +131,9 @@ def docred_examples(doc: dict, source: str, labels: dict[str, str], counts: Coun
         triples = sorted(facts, key=facts.get)
         counts.facts += len(triples)
         examples.append(Example(source if len(windows) == 1 else f"{source}:{first}-{last}", text, triples))
-    counts.left_out["Re-DocRED facts in no example (evidence across windows, or a name outside them)"] += \
-        len(doc["labels"]) - len(used)
+    counts.left_out["Re-DocRED facts in no example (evidence across windows, or a name outside them)"] += len(
+        doc["labels"]
+    ) - len(used)
     return examples
 
 
@@ -138,12 +153,13 @@ def _windows(words: list[int]) -> list[tuple[int, int]]:
 
 def _longest_name(vertex: list[dict], sents: list[list[str]], inside: range, text: str) -> str | None:
     """The entity's longest mention in these sentences, as the detokenised text writes it."""
-    names = [docred_sentence(sents[m["sent_id"]][m["pos"][0]:m["pos"][1]]) for m in vertex if m["sent_id"] in inside]
+    names = [docred_sentence(sents[m["sent_id"]][m["pos"][0] : m["pos"][1]]) for m in vertex if m["sent_id"] in inside]
     names = [n for n in names if n and n in text]
     return max(names, key=len) if names else None
 
 
 # ---- the written texts ---------------------------------------------------------------------------------------
+
 
 def written_examples(folder: Path) -> list[Example]:
     """The texts written for training (``{"id", "text", "triples"}`` per line), each checked: every name and
@@ -181,6 +197,7 @@ def check_written(row: dict) -> list[str]:
 
 # ---- the training file ---------------------------------------------------------------------------------------
 
+
 def build(out: Path, written: Path, *, written_from: int = WRITTEN_FROM) -> dict:
     """Write the training examples in their training order to ``out`` (JSONL) and the dev slice beside it
     (``<out>.dev.jsonl``); returns what was written and what was left out, and why."""
@@ -193,7 +210,9 @@ def build(out: Path, written: Path, *, written_from: int = WRITTEN_FROM) -> dict
     random.Random(SEED).shuffle(extra)
     rows, taken = [], 0
     for n, index in enumerate(train_ids, 1):
-        rows += [e.row() | {"document": n} for e in docred_examples(docs[index], f"re-docred:dev-{index}", labels, counts)]
+        rows += [
+            e.row() | {"document": n} for e in docred_examples(docs[index], f"re-docred:dev-{index}", labels, counts)
+        ]
         counts.documents += 1
         if n >= written_from:  # spread evenly over the documents left, so that any prefix of the run has its share
             due = round(len(extra) * (n - written_from + 1) / (len(train_ids) - written_from + 1))
@@ -203,11 +222,16 @@ def build(out: Path, written: Path, *, written_from: int = WRITTEN_FROM) -> dict
     counts.examples = len(rows)
     out.parent.mkdir(parents=True, exist_ok=True)
     _write(out, rows)
-    dev_rows = [{"source": f"re-docred:dev-{i}", "text": docred_text(docs[i]["sents"])}
-                for i in dev_ids]
+    dev_rows = [{"source": f"re-docred:dev-{i}", "text": docred_text(docs[i]["sents"])} for i in dev_ids]
     _write(out.with_suffix(".dev.jsonl"), dev_rows)
-    return {"examples": counts.examples, "documents": counts.documents, "written": taken, "facts": counts.facts,
-            "left_out": dict(counts.left_out), "dev_documents": len(dev_rows)}
+    return {
+        "examples": counts.examples,
+        "documents": counts.documents,
+        "written": taken,
+        "facts": counts.facts,
+        "left_out": dict(counts.left_out),
+        "dev_documents": len(dev_rows),
+    }
 
 
 def _write(path: Path, rows: list[dict]) -> None:

@@ -18,5 +18,6 @@ def data_file(*parts: str) -> Path:
     if not path.is_file():
         raise DataNotFoundError(
             f"{path} not found: the {parts[0]} data is read from the data directory ({data_dir()}); "
-            "set GRAPHWRIGHT_DATA_DIR to the folder that holds it")
+            "set GRAPHWRIGHT_DATA_DIR to the folder that holds it"
+        )
     return path

@@ -150,8 +150,10 @@ def read_gold_jsonl(path: Path | str) -> list[GoldDocument]:
         try:
             doc = GoldDocument.model_validate(json.loads(line))
         except (json.JSONDecodeError, ValidationError) as exc:
-            raise UserError(f"{path}:{number}: not a gold document ({_first_error(exc)}); "
-                            "see graphwright.bench.data.gold for the format") from exc
+            raise UserError(
+                f"{path}:{number}: not a gold document ({_first_error(exc)}); "
+                "see graphwright.bench.data.gold for the format"
+            ) from exc
         if doc.id in seen:
             raise UserError(f"{path}:{number}: document id {doc.id!r} appears twice")
         seen.add(doc.id)

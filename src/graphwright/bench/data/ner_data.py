@@ -44,9 +44,14 @@ def gold_documents(dataset: NERDataset, limit: int | None = None) -> list[GoldDo
     docs = []
     for sample in dataset.test[:limit] if limit else dataset.test:
         text = sample.text
-        docs.append(GoldDocument(id=sample.id, text=text, tokens=token_offsets(sample.tokens, sample.separator),
-                                 entities=[GoldEntity(start=s, end=e, type=t, surface=text[s:e])
-                                           for s, e, t in sample.char_spans()]))
+        docs.append(
+            GoldDocument(
+                id=sample.id,
+                text=text,
+                tokens=token_offsets(sample.tokens, sample.separator),
+                entities=[GoldEntity(start=s, end=e, type=t, surface=text[s:e]) for s, e, t in sample.char_spans()],
+            )
+        )
     return docs
 
 
@@ -63,15 +68,24 @@ def _domain(name: str) -> EntityDomain:
 
 # ---- readers ---------------------------------------------------------------------------------------------
 
-def read_columns(*parts: str, split: str, separator: str = " ", token: Callable[[str], str] = lambda t: t) -> list[NERSample]:
+
+def read_columns(
+    *parts: str, split: str, separator: str = " ", token: Callable[[str], str] = lambda t: t
+) -> list[NERSample]:
     """Token-per-line ``token<TAB>tag`` files, blank line between sentences; ``-DOCSTART-`` lines are
     skipped and BIO tags are repaired into IOB2 (an ``I-`` that starts an entity becomes ``B-``)."""
     samples, tokens, tags = [], [], []
 
     def flush() -> None:
         if tokens:
-            samples.append(NERSample(id=f"{split}-{len(samples)}", tokens=list(tokens), tags=to_iob2(chunks(tags), len(tags)),
-                                     separator=separator))
+            samples.append(
+                NERSample(
+                    id=f"{split}-{len(samples)}",
+                    tokens=list(tokens),
+                    tags=to_iob2(chunks(tags), len(tags)),
+                    separator=separator,
+                )
+            )
         tokens.clear()
         tags.clear()
 
@@ -101,8 +115,9 @@ def _astro(split: str) -> list[NERSample]:
             inside = [i for i, (s, e) in enumerate(words) if s < a["end"] and e > a["start"]]
             if inside:
                 spans.append(Chunk(inside[0], inside[-1] + 1, a["label"]))
-        samples.append(NERSample(id=f"{split}-{row['id']}", tokens=[title[s:e] for s, e in words],
-                                 tags=to_iob2(spans, len(words))))
+        samples.append(
+            NERSample(id=f"{split}-{row['id']}", tokens=[title[s:e] for s, e in words], tags=to_iob2(spans, len(words)))
+        )
     return samples
 
 
@@ -111,34 +126,70 @@ def _astro(split: str) -> list[NERSample]:
 CROSSNER_DOMAINS = ("ai", "literature", "music", "politics", "science")
 
 for _d in CROSSNER_DOMAINS:
-    _register(f"crossner-{_d}", lambda d=_d: NERDataset(
-        f"crossner-{d}", _domain(f"crossner-{d}"), read_columns("crossner", d, "test.txt", split="test"),
-        read_columns("crossner", d, "train.txt", split="train"), note="CrossNER (Liu et al. 2021)"),
-        f"CrossNER {_d}: Wikipedia sentences with domain-specific entity types.")
+    _register(
+        f"crossner-{_d}",
+        lambda d=_d: NERDataset(
+            f"crossner-{d}",
+            _domain(f"crossner-{d}"),
+            read_columns("crossner", d, "test.txt", split="test"),
+            read_columns("crossner", d, "train.txt", split="train"),
+            note="CrossNER (Liu et al. 2021)",
+        ),
+        f"CrossNER {_d}: Wikipedia sentences with domain-specific entity types.",
+    )
 
-_register("conll2003", lambda: NERDataset(
-    "conll2003", _domain("conll2003"), read_columns("conll2003", "test.txt", split="test"),
-    read_columns("conll2003", "train.txt.gz", split="train"), note="CoNLL-2003 English (research use)"),
-    "CoNLL-2003: Reuters news, person / location / organisation / misc (3,453 test sentences).")
+_register(
+    "conll2003",
+    lambda: NERDataset(
+        "conll2003",
+        _domain("conll2003"),
+        read_columns("conll2003", "test.txt", split="test"),
+        read_columns("conll2003", "train.txt.gz", split="train"),
+        note="CoNLL-2003 English (research use)",
+    ),
+    "CoNLL-2003: Reuters news, person / location / organisation / misc (3,453 test sentences).",
+)
 
-_register("astro-ner", lambda: NERDataset(
-    "astro-ner", _domain("astro-ner"), _astro("test"), _astro("train"), note="Astro-NER (2024), 12 types"),
-    "Astro-NER: astronomy paper titles, 12 entity types.")
+_register(
+    "astro-ner",
+    lambda: NERDataset(
+        "astro-ner", _domain("astro-ner"), _astro("test"), _astro("train"), note="Astro-NER (2024), 12 types"
+    ),
+    "Astro-NER: astronomy paper titles, 12 entity types.",
+)
 
-_register("music-reco-ner", lambda: NERDataset(
-    "music-reco-ner", _domain("music-reco-ner"), read_columns("music-reco-ner", "test.bio", split="test"),
-    read_columns("music-reco-ner", "train.bio", split="train"), note="MusicRecoNER (2023)"),
-    "MusicRecoNER: Reddit music recommendation queries, Artist and WoA (601 test queries).")
+_register(
+    "music-reco-ner",
+    lambda: NERDataset(
+        "music-reco-ner",
+        _domain("music-reco-ner"),
+        read_columns("music-reco-ner", "test.bio", split="test"),
+        read_columns("music-reco-ner", "train.bio", split="train"),
+        note="MusicRecoNER (2023)",
+    ),
+    "MusicRecoNER: Reddit music recommendation queries, Artist and WoA (601 test queries).",
+)
 
-_register("genia-ner", lambda: NERDataset(
-    "genia-ner", _domain("genia-ner"), read_columns("genia-ner", "jnlpba", "test.tsv.gz", split="test"),
-    read_columns("genia-ner", "jnlpba", "devel.tsv.gz", split="dev"),
-    note="JNLPBA (GENIA, flat): the data has no train split here, so examples and the KB come from dev"),
-    "genia-ner (JNLPBA): biomedical abstracts, protein / DNA / RNA / cell type / cell line.")
+_register(
+    "genia-ner",
+    lambda: NERDataset(
+        "genia-ner",
+        _domain("genia-ner"),
+        read_columns("genia-ner", "jnlpba", "test.tsv.gz", split="test"),
+        read_columns("genia-ner", "jnlpba", "devel.tsv.gz", split="dev"),
+        note="JNLPBA (GENIA, flat): the data has no train split here, so examples and the KB come from dev",
+    ),
+    "genia-ner (JNLPBA): biomedical abstracts, protein / DNA / RNA / cell type / cell line.",
+)
 
-_register("weibo-ner", lambda: NERDataset(
-    "weibo-ner", _domain("weibo-ner"),
-    read_columns("weibo-ner", "weiboNER_2nd_conll.test", split="test", separator="", token=lambda t: t[:-1] or t),
-    read_columns("weibo-ner", "weiboNER_2nd_conll.train", split="train", separator="", token=lambda t: t[:-1] or t),
-    note="Weibo NER (Peng & Dredze 2015), Chinese, one character a token"),
-    "weibo-ner: Chinese Weibo posts, person / organisation / location / GPE, names and nominals.")
+_register(
+    "weibo-ner",
+    lambda: NERDataset(
+        "weibo-ner",
+        _domain("weibo-ner"),
+        read_columns("weibo-ner", "weiboNER_2nd_conll.test", split="test", separator="", token=lambda t: t[:-1] or t),
+        read_columns("weibo-ner", "weiboNER_2nd_conll.train", split="train", separator="", token=lambda t: t[:-1] or t),
+        note="Weibo NER (Peng & Dredze 2015), Chinese, one character a token",
+    ),
+    "weibo-ner: Chinese Weibo posts, person / organisation / location / GPE, names and nominals.",
+)

@@ -83,24 +83,35 @@ def _read(*parts: str):
 
 def _hotpot_question(q: dict, corpus: _Corpus, pool: bool) -> Question:
     ids = {title: corpus.add(title, "".join(sentences)) for title, sentences in q["context"]}
-    return Question(id=q["_id"], question=q["question"], answers=[q["answer"]],
-                    supporting=list(dict.fromkeys(ids[t] for t, _ in q["supporting_facts"] if t in ids)),
-                    pool=list(ids.values()) if pool else None, kind=q.get("type"))
+    return Question(
+        id=q["_id"],
+        question=q["question"],
+        answers=[q["answer"]],
+        supporting=list(dict.fromkeys(ids[t] for t, _ in q["supporting_facts"] if t in ids)),
+        pool=list(ids.values()) if pool else None,
+        kind=q.get("type"),
+    )
 
 
 def _musique_question(q: dict, corpus: _Corpus, pool: bool) -> Question:
     ids = [(corpus.add(p["title"], p["paragraph_text"]), p.get("is_supporting")) for p in q["paragraphs"]]
-    return Question(id=q["id"], question=q["question"], answers=[q["answer"], *q.get("answer_aliases", [])],
-                    supporting=[pid for pid, supporting in ids if supporting],
-                    pool=[pid for pid, _ in ids] if pool else None, kind=q["id"].partition("__")[0])
+    return Question(
+        id=q["id"],
+        question=q["question"],
+        answers=[q["answer"], *q.get("answer_aliases", [])],
+        supporting=[pid for pid, supporting in ids if supporting],
+        pool=[pid for pid, _ in ids] if pool else None,
+        kind=q["id"].partition("__")[0],
+    )
 
 
 def load_hotpotqa() -> QADataset:
     corpus = _Corpus()
     for title, sentences in _read("hotpotqa", "hipporag_hotpotqa_train_100_corpus.json.gz").items():
         corpus.add(title, "".join(sentences))
-    questions = [_hotpot_question(q, corpus, pool=False)
-                 for q in _read("hotpotqa", "hipporag_hotpotqa_train_100.json.gz")]
+    questions = [
+        _hotpot_question(q, corpus, pool=False) for q in _read("hotpotqa", "hipporag_hotpotqa_train_100.json.gz")
+    ]
     return QADataset("hotpotqa", corpus.passages, questions, "HippoRAG's HotpotQA sample (train split)")
 
 
@@ -108,7 +119,9 @@ def load_musique() -> QADataset:
     corpus = _Corpus()
     for p in _read("musique", "hipporag_musique_train_100_corpus.json.gz"):
         corpus.add(p["title"], p["text"])
-    questions = [_musique_question(q, corpus, pool=False) for q in _read("musique", "hipporag_musique_train_100.json.gz")]
+    questions = [
+        _musique_question(q, corpus, pool=False) for q in _read("musique", "hipporag_musique_train_100.json.gz")
+    ]
     return QADataset("musique", corpus.passages, questions, "HippoRAG's MuSiQue sample (train split)")
 
 
@@ -122,6 +135,7 @@ def _migres(folder: str, file: str, question: Callable[[dict, _Corpus, bool], Qu
         if len(questions) < len(records):
             note += f" ({len(records) - len(questions)} of {len(records)} records without paragraphs left out)"
         return QADataset(f"migres-{folder}", corpus.passages, questions, note)
+
     return load
 
 

@@ -16,15 +16,17 @@ from graphwright.bench.eval.metrics import Counts
 RESAMPLES = 2000
 
 
-def f1_interval(per_document: Sequence[Counts], *, level: float = 0.95, resamples: int = RESAMPLES,
-                seed: int = 0) -> tuple[float, float]:
+def f1_interval(
+    per_document: Sequence[Counts], *, level: float = 0.95, resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
     """The percentile interval of micro F1 over documents resampled with replacement."""
     samples = [_micro_f1(per_document, idx) for idx in _resampled_indices(len(per_document), resamples, seed)]
     return _percentiles(samples, level)
 
 
-def difference_interval(a: Sequence[Counts], b: Sequence[Counts], *, level: float = 0.95,
-                        resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+def difference_interval(
+    a: Sequence[Counts], b: Sequence[Counts], *, level: float = 0.95, resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
     """The interval of micro F1 of ``a`` minus that of ``b``, where ``a[i]`` and ``b[i]`` score the same document."""
     if len(a) != len(b):
         raise ValueError(f"a paired comparison needs the same documents: {len(a)} against {len(b)}")
@@ -32,15 +34,17 @@ def difference_interval(a: Sequence[Counts], b: Sequence[Counts], *, level: floa
     return _percentiles(samples, level)
 
 
-def mean_interval(values: Sequence[float], *, level: float = 0.95, resamples: int = RESAMPLES,
-                  seed: int = 0) -> tuple[float, float]:
+def mean_interval(
+    values: Sequence[float], *, level: float = 0.95, resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
     """The percentile interval of a per-item mean (exact match, token F1) over items resampled with replacement."""
     samples = [sum(values[i] for i in idx) / len(idx) for idx in _resampled_indices(len(values), resamples, seed)]
     return _percentiles(samples, level)
 
 
-def mean_difference_interval(a: Sequence[float], b: Sequence[float], *, level: float = 0.95,
-                             resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float]:
+def mean_difference_interval(
+    a: Sequence[float], b: Sequence[float], *, level: float = 0.95, resamples: int = RESAMPLES, seed: int = 0
+) -> tuple[float, float]:
     """The interval of the mean of ``a`` minus that of ``b``, where ``a[i]`` and ``b[i]`` score the same item."""
     if len(a) != len(b):
         raise ValueError(f"a paired comparison needs the same items: {len(a)} against {len(b)}")

@@ -49,10 +49,12 @@ def register_task_datasets(task: str, registry: Registry, load: Callable, gold: 
     """Every dataset of a task's ``registry`` (graphwright.bench.data: RE, NER, EE) as an eval dataset of that
     ``task``: ``gold(load(name), limit)`` are its documents, the data's schema or domain its setting."""
     for name in registry.names():
+
         def eval_loader(limit: int | None = None, name: str = name) -> EvalDataset:
             data = load(name)
-            return EvalDataset(name, gold(data, limit), kb="none", task=task, note=data.note,
-                               system_settings={"dataset": name})
+            return EvalDataset(
+                name, gold(data, limit), kb="none", task=task, note=data.note, system_settings={"dataset": name}
+            )
 
         eval_loader.__doc__ = registry.get(name).__doc__
         DATASETS.register(name)(eval_loader)
@@ -64,6 +66,7 @@ def dataset_names() -> list[str]:
 
 # ---- rebel-sample --------------------------------------------------------------------------------------
 
+
 @DATASETS.register("rebel-sample")
 def rebel_sample(limit: int | None = None) -> EvalDataset:
     """The 1,000-abstract REBEL sample, first documents by docid. Documents without gold triples
@@ -74,15 +77,29 @@ def rebel_sample(limit: int | None = None) -> EvalDataset:
     for row in rows:
         if not row["triples"]:
             continue
-        docs.append(GoldDocument(id=str(row["docid"]), title=row.get("title"), text=row["text"],
-                                 triples=[GoldTriple(subject=_rebel_term(t["subject"]),
-                                                     predicate=GoldTerm(iri=t["predicate"]["uri"],
-                                                                        surface=t["predicate"].get("surfaceform")),
-                                                     object=_rebel_term(t["object"])) for t in row["triples"]]))
+        docs.append(
+            GoldDocument(
+                id=str(row["docid"]),
+                title=row.get("title"),
+                text=row["text"],
+                triples=[
+                    GoldTriple(
+                        subject=_rebel_term(t["subject"]),
+                        predicate=GoldTerm(iri=t["predicate"]["uri"], surface=t["predicate"].get("surfaceform")),
+                        object=_rebel_term(t["object"]),
+                    )
+                    for t in row["triples"]
+                ],
+            )
+        )
         if limit and len(docs) >= limit:
             break
-    return EvalDataset("rebel-sample", docs, kb="rebel",
-                       note="REBEL sample (CC BY-NC-SA 4.0); closed world: the rebel KB holds every entity")
+    return EvalDataset(
+        "rebel-sample",
+        docs,
+        kb="rebel",
+        note="REBEL sample (CC BY-NC-SA 4.0); closed world: the rebel KB holds every entity",
+    )
 
 
 def _rebel_term(part: dict) -> GoldTerm:
@@ -94,6 +111,7 @@ def _rebel_term(part: dict) -> GoldTerm:
 
 
 # ---- fewrel ------------------------------------------------------------------------------------------
+
 
 @DATASETS.register("fewrel")
 def fewrel(limit: int | None = None) -> EvalDataset:
@@ -115,10 +133,17 @@ def fewrel(limit: int | None = None) -> EvalDataset:
 def _fewrel_doc(pid: str, index: int, row: dict) -> GoldDocument:
     text = detokenize(row["tokens"])
     head, tail = row["h"], row["t"]
-    return GoldDocument(id=f"{pid}-{index}", text=text, triples=[GoldTriple(
-        subject=GoldTerm(iri=head[1], surface=_mention(row["tokens"], head[2])),
-        predicate=GoldTerm(iri=pid),
-        object=GoldTerm(iri=tail[1], surface=_mention(row["tokens"], tail[2])))])
+    return GoldDocument(
+        id=f"{pid}-{index}",
+        text=text,
+        triples=[
+            GoldTriple(
+                subject=GoldTerm(iri=head[1], surface=_mention(row["tokens"], head[2])),
+                predicate=GoldTerm(iri=pid),
+                object=GoldTerm(iri=tail[1], surface=_mention(row["tokens"], tail[2])),
+            )
+        ],
+    )
 
 
 def _mention(tokens: list[str], positions: list[list[int]]) -> str:
@@ -126,6 +151,7 @@ def _mention(tokens: list[str], positions: list[list[int]]) -> str:
 
 
 # ---- re-docred -----------------------------------------------------------------------------------------
+
 
 @DATASETS.register("re-docred")
 def re_docred(limit: int | None = None, split: str = "test") -> EvalDataset:
@@ -136,8 +162,10 @@ def re_docred(limit: int | None = None, split: str = "test") -> EvalDataset:
     for index, row in enumerate(rows[:limit] if limit else rows):
         text = docred_text(row["sents"])
         entities = [_docred_term(v) for v in row["vertexSet"]]
-        triples = [GoldTriple(subject=entities[lab["h"]], predicate=GoldTerm(iri=lab["r"]), object=entities[lab["t"]])
-                   for lab in row.get("labels", [])]
+        triples = [
+            GoldTriple(subject=entities[lab["h"]], predicate=GoldTerm(iri=lab["r"]), object=entities[lab["t"]])
+            for lab in row.get("labels", [])
+        ]
         docs.append(GoldDocument(id=f"{split}-{index}", title=row.get("title"), text=text, triples=triples))
     return EvalDataset("re-docred", docs, note="Re-DocRED (MIT); entities matched by name")
 

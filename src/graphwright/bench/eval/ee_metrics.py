@@ -37,8 +37,11 @@ class EventView(NamedTuple):
 
     def as_row(self) -> dict[str, Any]:
         """A compact dict for a run's documents.jsonl."""
-        return {"type": self.type, "trigger": self.trigger,
-                "arguments": [{"role": role, "text": text} for role, text in self.arguments]}
+        return {
+            "type": self.type,
+            "trigger": self.trigger,
+            "arguments": [{"role": role, "text": text} for role, text in self.arguments],
+        }
 
 
 def iri_name(value: str) -> str:
@@ -51,9 +54,14 @@ def predicted_events(result: ExtractionResult) -> list[EventView]:
     """A result's events as views; a failed result has none."""
     if result.status != "ok":
         return []
-    return [EventView(iri_name(e.type), e.trigger,
-                      tuple((iri_name(a.role), a.entity.surface or a.entity.label or a.entity.value) for a in e.arguments))
-            for e in result.events]
+    return [
+        EventView(
+            iri_name(e.type),
+            e.trigger,
+            tuple((iri_name(a.role), a.entity.surface or a.entity.label or a.entity.value) for a in e.arguments),
+        )
+        for e in result.events
+    ]
 
 
 def gold_events(doc: GoldDocument) -> list[EventView]:

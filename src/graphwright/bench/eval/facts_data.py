@@ -97,9 +97,12 @@ def _parse(raw: dict[str, Any]) -> FactText:
     split = "dev" if int(match["n"]) <= 4 else "test"
     if raw.get("split") != split:
         raise ValueError(f"{raw['id']} belongs to the {split} split (1-4 dev, 5-8 test)")
-    entities = {handle: FactEntity(name=str(e["name"]), aliases=tuple(map(str, e.get("aliases") or ())),
-                                   kb=_entity_id(e.get("kb")))
-                for handle, e in (raw.get("entities") or {}).items()}
+    entities = {
+        handle: FactEntity(
+            name=str(e["name"]), aliases=tuple(map(str, e.get("aliases") or ())), kb=_entity_id(e.get("kb"))
+        )
+        for handle, e in (raw.get("entities") or {}).items()
+    }
     text = FactText(id=raw["id"], kind=raw["kind"], split=split, text=_paragraphs(str(raw["text"])), entities=entities)
     text.facts = [_fact(f, entities, mapped=True) for f in raw.get("facts") or ()]
     text.optional = [_fact(f, entities, mapped=True) for f in raw.get("optional") or ()]
@@ -134,7 +137,9 @@ def _argument(value: Any, entities: dict[str, FactEntity]) -> Argument:
     if isinstance(value, dict):
         kinds = [k for k in VALUE_KINDS if k in value]
         if len(kinds) != 1 or set(value) - {kinds[0], "unit"}:
-            raise ValueError(f"a value is one of {{date: ...}}, {{quantity: ..., unit: ...}}, {{string: ...}}: {value!r}")
+            raise ValueError(
+                f"a value is one of {{date: ...}}, {{quantity: ..., unit: ...}}, {{string: ...}}: {value!r}"
+            )
         kind, literal = kinds[0], str(value[kinds[0]]).strip()
         if kind == "date" and not _DATE.match(literal):
             raise ValueError(f"a date is YYYY, YYYY-MM or YYYY-MM-DD: {literal!r}")
@@ -184,8 +189,10 @@ def main(argv: list[str]) -> int:
     for line in check_against_kb(texts, open_kb("default")):
         print(line)
     facts = sum(len(t.facts) for t in texts)
-    print(f"{len(texts)} texts ({sum(t.split == 'dev' for t in texts)} dev), {facts} facts, "
-          f"{sum(len(t.unmappable) for t in texts)} unmappable; {errors} file(s) with errors")
+    print(
+        f"{len(texts)} texts ({sum(t.split == 'dev' for t in texts)} dev), {facts} facts, "
+        f"{sum(len(t.unmappable) for t in texts)} unmappable; {errors} file(s) with errors"
+    )
     return 1 if errors else 0
 
 

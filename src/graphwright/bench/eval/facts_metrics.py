@@ -28,18 +28,32 @@ from graphwright.linking.names import normalize
 from graphwright.model import ExtractionResult, Term, Triple
 
 #: property -> the properties that state the same fact with subject and object swapped
-INVERSES: dict[str, frozenset[str]] = {pid: frozenset(others) for pid, others in {
-    "P40": {"P22", "P25"}, "P22": {"P40"}, "P25": {"P40"},
-    "P749": {"P355"}, "P355": {"P749"},
-    "P361": {"P527"}, "P527": {"P361"},
-    "P127": {"P1830"}, "P1830": {"P127"},
-    "P131": {"P150"}, "P150": {"P131"},
-    "P1365": {"P1366"}, "P1366": {"P1365"},
-    "P155": {"P156"}, "P156": {"P155"},
-    "P710": {"P1344"}, "P1344": {"P710"},
-    "P50": {"P800"}, "P170": {"P800"}, "P800": {"P50", "P170"},
-    "P1327": {"P1327"},
-}.items()}
+INVERSES: dict[str, frozenset[str]] = {
+    pid: frozenset(others)
+    for pid, others in {
+        "P40": {"P22", "P25"},
+        "P22": {"P40"},
+        "P25": {"P40"},
+        "P749": {"P355"},
+        "P355": {"P749"},
+        "P361": {"P527"},
+        "P527": {"P361"},
+        "P127": {"P1830"},
+        "P1830": {"P127"},
+        "P131": {"P150"},
+        "P150": {"P131"},
+        "P1365": {"P1366"},
+        "P1366": {"P1365"},
+        "P155": {"P156"},
+        "P156": {"P155"},
+        "P710": {"P1344"},
+        "P1344": {"P710"},
+        "P50": {"P800"},
+        "P170": {"P800"},
+        "P800": {"P50", "P170"},
+        "P1327": {"P1327"},
+    }.items()
+}
 SYMMETRIC = frozenset({"P26", "P3373", "P47", "P451", "P530", "P1327"})
 _SCALES = {"thousand": Decimal(1_000), "million": Decimal(1_000_000), "billion": Decimal(1_000_000_000)}
 
@@ -79,8 +93,19 @@ class FactCounts:
         return self.wrong_links / self.links if self.links else 0.0
 
 
-_FIELDS = ("predicted", "right", "gold", "found", "minted", "minted_stated", "links", "wrong_links", "missed_links",
-           "wrong", "missed")
+_FIELDS = (
+    "predicted",
+    "right",
+    "gold",
+    "found",
+    "minted",
+    "minted_stated",
+    "links",
+    "wrong_links",
+    "missed_links",
+    "wrong",
+    "missed",
+)
 
 
 def property_id(term: Term) -> str | None:
@@ -120,9 +145,13 @@ def _states(triple: Triple, pid: str, fact: GoldFact) -> bool:
 
 
 def _same_arguments(triple: Triple, fact: GoldFact) -> bool:
-    return any(_matches(a, x) and _matches(b, y) for (a, b), (x, y) in
-               [((triple.subject, triple.object), (fact.subject, fact.object)),
-                ((triple.object, triple.subject), (fact.subject, fact.object))])
+    return any(
+        _matches(a, x) and _matches(b, y)
+        for (a, b), (x, y) in [
+            ((triple.subject, triple.object), (fact.subject, fact.object)),
+            ((triple.object, triple.subject), (fact.subject, fact.object)),
+        ]
+    )
 
 
 def _matches(term: Term, gold: Argument) -> bool:
@@ -135,8 +164,9 @@ def _matches(term: Term, gold: Argument) -> bool:
 
 def _named(term: Term, gold: FactEntity) -> bool:
     names = {normalize(n) for n in gold.names}
-    return any(normalize(w) in names for w in (term.surface, term.label, term.value if term.kind == "literal" else None)
-               if w)
+    return any(
+        normalize(w) in names for w in (term.surface, term.label, term.value if term.kind == "literal" else None) if w
+    )
 
 
 def _value_matches(term: Term, gold: FactValue) -> bool:
@@ -166,9 +196,15 @@ def _gold_numbers(gold: FactValue) -> set[Decimal]:
 
 def _link_missed(triple: Triple, fact: GoldFact) -> bool:
     """A gold KB entity kept as a node of its own name: right fact, missed link."""
-    return any(isinstance(g, FactEntity) and g.kb and t.kind == "iri" and is_unlinked(t.value) and _named(t, g)
-               for t, g in ((triple.subject, fact.subject), (triple.object, fact.object),
-                            (triple.subject, fact.object), (triple.object, fact.subject)))
+    return any(
+        isinstance(g, FactEntity) and g.kb and t.kind == "iri" and is_unlinked(t.value) and _named(t, g)
+        for t, g in (
+            (triple.subject, fact.subject),
+            (triple.object, fact.object),
+            (triple.subject, fact.object),
+            (triple.object, fact.subject),
+        )
+    )
 
 
 def _links(text: FactText, result: ExtractionResult) -> tuple[int, int]:
@@ -190,10 +226,14 @@ def show_triple(triple: Triple) -> str:
         name = term.surface or term.label or term.value
         qid = parse_wikidata_id(term.value) if term.kind == "iri" and not is_unlinked(term.value) else None
         return f"{name} ({qid})" if qid and qid != name else name
-    return f"[{part(triple.subject)} | {property_id(triple.predicate) or triple.predicate.label} | {part(triple.object)}]"
+
+    return (
+        f"[{part(triple.subject)} | {property_id(triple.predicate) or triple.predicate.label} | {part(triple.object)}]"
+    )
 
 
 def _show_gold(fact: GoldFact) -> str:
     def part(arg: Argument) -> str:
         return arg.value if isinstance(arg, FactValue) else (arg.name or arg.kb or "?")
+
     return f"[{part(fact.subject)} | {fact.relation} | {part(fact.object)}]"

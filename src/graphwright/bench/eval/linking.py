@@ -59,12 +59,15 @@ class LinkingRow:
 
 # ---- query sets -----------------------------------------------------------------------------------
 
+
 def _rebel_docs() -> list[dict]:
     docs = read_json(data_file("rebel-sample", "sample.jsonl.gz"))
+
     # Numeric docids sort as numbers, so "the first N" does not depend on their digit counts.
     def key(doc: dict) -> tuple:
         docid = str(doc["docid"])
         return (0, int(docid), "") if docid.isdigit() else (1, 0, docid)
+
     return sorted(docs, key=key)
 
 
@@ -82,12 +85,14 @@ def _take(pairs: Iterable[LinkingQuery], limit: int | None) -> list[LinkingQuery
 
 def rebel_entity_queries(limit: int | None = None) -> list[LinkingQuery]:
     """Gold entity surface forms -> QID, documents by docid, mentions in text order."""
+
     def pairs():
         for doc in _rebel_docs():
             for ent in sorted(doc.get("entities", []), key=lambda e: (e.get("boundaries") or [0])[0]):
                 uri, surface = str(ent.get("uri") or ""), (ent.get("surfaceform") or "").strip()
                 if _QID.fullmatch(uri):  # dates and quantities are literals, not KB entities
                     yield LinkingQuery(surface, uri, "rebel-sample", "surface")
+
     return _take(pairs(), limit)
 
 
@@ -95,8 +100,31 @@ def rebel_entity_queries(limit: int | None = None) -> list[LinkingQuery]:
 # ("John O. Smith") or a common abbreviation ("St. Louis", "Jr."). REBEL's own split cuts there, so its
 # sentence_id is only a fallback; the entity boundaries locate the sentence.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+")
-_ABBREVIATIONS = {"st", "mt", "ft", "mr", "mrs", "ms", "dr", "jr", "sr", "no", "vs", "inc", "co", "ltd", "gen",
-                  "col", "lt", "sgt", "capt", "rev", "prof", "u.s", "etc"}
+_ABBREVIATIONS = {
+    "st",
+    "mt",
+    "ft",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "jr",
+    "sr",
+    "no",
+    "vs",
+    "inc",
+    "co",
+    "ltd",
+    "gen",
+    "col",
+    "lt",
+    "sgt",
+    "capt",
+    "rev",
+    "prof",
+    "u.s",
+    "etc",
+}
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -113,6 +141,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 def triple_sentence(text: str, spans: list[tuple[int, int]], triple: dict) -> str:
     """The sentence holding the triple's object (and its subject, unless the aligner says the subject
     is implicit, as for the article's own topic); REBEL's sentence_id when there are no boundaries."""
+
     def index(pos: int) -> int:
         return next(i for i, (a, b) in enumerate(spans) if a <= pos < b or i == len(spans) - 1)
 
@@ -131,6 +160,7 @@ def triple_sentence(text: str, spans: list[tuple[int, int]], triple: dict) -> st
 
 def rebel_property_queries(limit: int | None = None) -> list[LinkingQuery]:
     """The sentence of each gold triple -> its PID, documents by docid, triples in file order."""
+
     def pairs():
         for doc in _rebel_docs():
             spans = sentence_spans(doc["text"])
@@ -138,6 +168,7 @@ def rebel_property_queries(limit: int | None = None) -> list[LinkingQuery]:
                 pid = str((triple.get("predicate") or {}).get("uri") or "")
                 if _PID.fullmatch(pid):
                     yield LinkingQuery(triple_sentence(doc["text"], spans, triple), pid, "rebel-sample", "sentence")
+
     return _take(pairs(), limit)
 
 
@@ -161,8 +192,9 @@ def _phrase(tokens: list[str]) -> str:
     return text if any(c.isalpha() for c in text) else ""
 
 
-def fewrel_property_queries(limit: int | None = None, per_relation: int | None = 20,
-                            variants: Sequence[str] = ("sentence", "phrase")) -> list[LinkingQuery]:
+def fewrel_property_queries(
+    limit: int | None = None, per_relation: int | None = 20, variants: Sequence[str] = ("sentence", "phrase")
+) -> list[LinkingQuery]:
     """FewRel 1.0 val -> PID, taken round-robin over the 16 relations (a small limit still covers
     them all): ``per_relation`` instances of each at most, ``limit`` queries per variant at most.
     The ``phrase`` variant skips instances with no word between the mentions ("X and Y", "X, \"Y\"")."""
@@ -175,13 +207,25 @@ def fewrel_property_queries(limit: int | None = None, per_relation: int | None =
     for variant in variants:
         if variant not in ("sentence", "phrase"):
             raise ValueError(f"unknown FewRel query variant {variant!r}; use 'sentence' or 'phrase'")
-        out += _take((LinkingQuery(detokenize(inst["tokens"]) if variant == "sentence" else
-                                   _phrase(between_mentions(inst["tokens"], inst["h"][2], inst["t"][2])),
-                                   pid, "fewrel", variant) for pid, inst in order), limit)
+        out += _take(
+            (
+                LinkingQuery(
+                    detokenize(inst["tokens"])
+                    if variant == "sentence"
+                    else _phrase(between_mentions(inst["tokens"], inst["h"][2], inst["t"][2])),
+                    pid,
+                    "fewrel",
+                    variant,
+                )
+                for pid, inst in order
+            ),
+            limit,
+        )
     return out
 
 
 # ---- measuring ------------------------------------------------------------------------------------
+
 
 def _embedder_label(kb) -> str:
     spec = getattr(kb, "_embedder_spec", None)
@@ -194,8 +238,15 @@ def _clear_memos(kb) -> None:
         vectors.clear_memo()
 
 
-def run_linking(kb, queries: Sequence[LinkingQuery], *, kind: str, modes: Sequence[str] = MODES, k: int = 10,
-                embedder: str | None = None) -> list[LinkingRow]:
+def run_linking(
+    kb,
+    queries: Sequence[LinkingQuery],
+    *,
+    kind: str,
+    modes: Sequence[str] = MODES,
+    k: int = 10,
+    embedder: str | None = None,
+) -> list[LinkingRow]:
     """One row per (dataset, query type) group of ``queries`` and per mode ("example" only for
     properties). ``kb`` needs ``search(text, kind=, mode=, k=)`` returning hits with ``.record.id``."""
     groups: dict[tuple[str, str], list[LinkingQuery]] = {}
@@ -219,10 +270,14 @@ def run_linking(kb, queries: Sequence[LinkingQuery], *, kind: str, modes: Sequen
                 ids = [h.record.id for h in hits]
                 ranks.append(ids.index(q.gold) if q.gold in ids else None)
             n = len(group)
-            recall = tuple(sum(1 for r in ranks if r is not None and r < c) / n if c <= k and n else None
-                           for c in CUTOFFS)
-            rows.append(LinkingRow(dataset, kind, query, label, mode, n, recall,
-                                   round(1000 * seconds / n, 2) if n else 0.0, missing))
+            recall = tuple(
+                sum(1 for r in ranks if r is not None and r < c) / n if c <= k and n else None for c in CUTOFFS
+            )
+            rows.append(
+                LinkingRow(
+                    dataset, kind, query, label, mode, n, recall, round(1000 * seconds / n, 2) if n else 0.0, missing
+                )
+            )
     return rows
 
 
@@ -231,13 +286,22 @@ def linking_table(rows: Sequence[LinkingRow]) -> str:
     head = ["dataset", "target", "query", "embedder", "mode", "n", *(f"R@{c}" for c in CUTOFFS), "ms/query"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i < 5 else "---:" for i in range(len(head))) + "|"]
     for r in rows:
-        cells = [r.dataset, r.target, r.query, r.embedder, r.mode, str(r.n),
-                 *("–" if x is None else f"{x:.3f}" for x in r.recall), f"{r.ms_per_query:.1f}"]
+        cells = [
+            r.dataset,
+            r.target,
+            r.query,
+            r.embedder,
+            r.mode,
+            str(r.n),
+            *("–" if x is None else f"{x:.3f}" for x in r.recall),
+            f"{r.ms_per_query:.1f}",
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 # ---- the benchmark --------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class LinkingSet:
@@ -247,17 +311,26 @@ class LinkingSet:
 
 
 LINKING_SETS: Registry[list[LinkingSet]] = Registry("linking dataset")
-LINKING_SETS.register("rebel-sample")([
-    LinkingSet("rebel", "entity", lambda limit, _: rebel_entity_queries(limit)),
-    LinkingSet("rebel", "property", lambda limit, _: rebel_property_queries(limit))])
-LINKING_SETS.register("fewrel")([
-    LinkingSet("default", "property", lambda limit, per: fewrel_property_queries(limit, per))])
+LINKING_SETS.register("rebel-sample")(
+    [
+        LinkingSet("rebel", "entity", lambda limit, _: rebel_entity_queries(limit)),
+        LinkingSet("rebel", "property", lambda limit, _: rebel_property_queries(limit)),
+    ]
+)
+LINKING_SETS.register("fewrel")(
+    [LinkingSet("default", "property", lambda limit, per: fewrel_property_queries(limit, per))]
+)
 
 
-def run_linking_benchmark(datasets: Sequence[str] = ("rebel-sample", "fewrel"),
-                          embedders: Sequence[str] = ("minilm", "minilm-static"), modes: Sequence[str] = MODES,
-                          limit: int | None = 300, *, per_relation: int | None = None,
-                          k: int = 10) -> tuple[list[LinkingRow], str]:
+def run_linking_benchmark(
+    datasets: Sequence[str] = ("rebel-sample", "fewrel"),
+    embedders: Sequence[str] = ("minilm", "minilm-static"),
+    modes: Sequence[str] = MODES,
+    limit: int | None = 300,
+    *,
+    per_relation: int | None = None,
+    k: int = 10,
+) -> tuple[list[LinkingRow], str]:
     """Run the linking benchmark and return (rows, Markdown).
 
     datasets: names in LINKING_SETS: "rebel-sample" (entity surface forms and triple sentences,

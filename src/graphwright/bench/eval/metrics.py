@@ -21,10 +21,15 @@ from graphwright.kb.namespaces import is_unlinked
 from graphwright.model import ExtractionResult, Term
 
 CATEGORIES = (
-    "triples", "triples_parental", "triples_related",
+    "triples",
+    "triples_parental",
+    "triples_related",
     "subjects",
-    "properties", "properties_parental", "properties_related",
-    "objects", "entities",
+    "properties",
+    "properties_parental",
+    "properties_related",
+    "objects",
+    "entities",
 )
 HEADLINE = ("triples", "subjects", "properties", "objects", "entities", "triples_parental", "triples_related")
 
@@ -123,12 +128,20 @@ class Counts:
         return 2 * p * r / (p + r) if p + r else 0.0
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(self.matched_pred + other.matched_pred, self.predicted + other.predicted,
-                      self.matched_gold + other.matched_gold, self.gold + other.gold)
+        return Counts(
+            self.matched_pred + other.matched_pred,
+            self.predicted + other.predicted,
+            self.matched_gold + other.matched_gold,
+            self.gold + other.gold,
+        )
 
     def as_dict(self) -> dict[str, int]:
-        return {"matched_pred": self.matched_pred, "predicted": self.predicted,
-                "matched_gold": self.matched_gold, "gold": self.gold}
+        return {
+            "matched_pred": self.matched_pred,
+            "predicted": self.predicted,
+            "matched_gold": self.matched_gold,
+            "gold": self.gold,
+        }
 
 
 def set_counts(predicted: Iterable, gold: Iterable) -> Counts:
@@ -162,8 +175,11 @@ class Scorer:
             return True
         if not pred.names & gold.names:
             return False
-        return (gold.by_name or self.match_names
-                or (self.kb_has is not None and is_unlinked(pred.key) and not self.kb_has(gold.key)))
+        return (
+            gold.by_name
+            or self.match_names
+            or (self.kb_has is not None and is_unlinked(pred.key) and not self.kb_has(gold.key))
+        )
 
     def parental(self, pred: str, gold: str) -> bool:
         return pred == gold or pred in self.hierarchy.parents(gold)
@@ -178,13 +194,23 @@ class Scorer:
         predicted, gold = _distinct(predicted), _distinct(gold)
         out: dict[str, Counts] = {}
         for name, prop_ok in (("", _equal), ("_parental", self.parental), ("_related", self.related)):
-            out["triples" + name] = match_both_ways(predicted, gold, lambda p, g, ok=prop_ok: (
-                ok(p.predicate, g.predicate) and self.same_entity(p.subject, g.subject)
-                and self.same_entity(p.object, g.object)))
+            out["triples" + name] = match_both_ways(
+                predicted,
+                gold,
+                lambda p, g, ok=prop_ok: (
+                    ok(p.predicate, g.predicate)
+                    and self.same_entity(p.subject, g.subject)
+                    and self.same_entity(p.object, g.object)
+                ),
+            )
             out["properties" + name] = match_both_ways(
-                sorted({f.predicate for f in predicted}), sorted({f.predicate for f in gold}), prop_ok)
-        roles = {"subjects": lambda f: [f.subject], "objects": lambda f: [f.object],
-                 "entities": lambda f: [f.subject, f.object]}
+                sorted({f.predicate for f in predicted}), sorted({f.predicate for f in gold}), prop_ok
+            )
+        roles = {
+            "subjects": lambda f: [f.subject],
+            "objects": lambda f: [f.object],
+            "entities": lambda f: [f.subject, f.object],
+        }
         for name, pick in roles.items():
             out[name] = match_both_ways(_entities(predicted, pick), _entities(gold, pick), self.same_entity)
         return {c: out[c] for c in CATEGORIES}
@@ -214,6 +240,7 @@ def _entities(facts: list[Fact], pick: Callable[[Fact], list[Entity]]) -> list[E
 
 # ---- from results and gold documents ----------------------------------------------------------------
 
+
 def gold_facts(doc: GoldDocument) -> list[Fact]:
     return [Fact(_gold_entity(t.subject), iri_key(t.predicate.iri or ""), _gold_entity(t.object)) for t in doc.triples]
 
@@ -221,8 +248,10 @@ def gold_facts(doc: GoldDocument) -> list[Fact]:
 def predicted_facts(result: ExtractionResult) -> list[Fact]:
     if result.status != "ok":
         return []  # a failed document is scored as predicting nothing
-    return [Fact(_predicted_entity(t.subject), iri_key(t.predicate.value), _predicted_entity(t.object))
-            for t in result.triples]
+    return [
+        Fact(_predicted_entity(t.subject), iri_key(t.predicate.value), _predicted_entity(t.object))
+        for t in result.triples
+    ]
 
 
 def _gold_entity(term: GoldTerm) -> Entity:
@@ -239,6 +268,7 @@ def _predicted_entity(term: Term) -> Entity:
 
 # ---- averages ------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Scores:
     precision: float
@@ -249,8 +279,9 @@ class Scores:
         return {"precision": round(self.precision, 4), "recall": round(self.recall, 4), "f1": round(self.f1, 4)}
 
 
-def macro(per_document: list[dict[str, Counts]], failed: list[bool] | None = None,
-          categories: tuple[str, ...] = CATEGORIES) -> dict[str, Scores]:
+def macro(
+    per_document: list[dict[str, Counts]], failed: list[bool] | None = None, categories: tuple[str, ...] = CATEGORIES
+) -> dict[str, Scores]:
     """The mean of each document's precision, recall and F1: every document weighs the same.
     A failed document scores zero even where it had no gold to miss."""
     n = len(per_document)

@@ -45,5 +45,10 @@ class NERScorer:
 
 def predicted_mentions(result) -> list[tuple[int, int, str]]:
     """(start, end, type name) of every typed mention a system found."""
-    return [(m.span.start, m.span.end, type_name(e.types[0])) for e in result.entities if e.types
-            for m in e.mentions if m.span is not None]
+    return [
+        (m.span.start, m.span.end, type_name(e.types[0]))
+        for e in result.entities
+        if e.types
+        for m in e.mentions
+        if m.span is not None
+    ]

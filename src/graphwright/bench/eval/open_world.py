@@ -93,4 +93,6 @@ def check_facts(result: ExtractionResult, text: MadeUpText) -> FactCheck:
 def _names_any(surface: str | None, names: list[str]) -> bool:
     """The mention is one of the names, a part of one ("Vogel") or holds one ("Katrin Vogel and Jonas Berg")."""
     words = set(normalize_name(surface or "").split())
-    return bool(words) and any((n := set(normalize_name(name).split())) and (words <= n or n <= words) for name in names)
+    return bool(words) and any(
+        (n := set(normalize_name(name).split())) and (words <= n or n <= words) for name in names
+    )

@@ -17,17 +17,23 @@ from graphwright.model.labelled import triple_key
 RE_CATEGORIES = ("triples", "boundaries")
 
 
-
 class REScorer:
     categories = RE_CATEGORIES
 
     def score_document(self, result: ExtractionResult, doc: GoldDocument) -> dict[str, Counts]:
-        predicted = [] if result.status != "ok" else [
-            triple_key(_text(t.subject), iri_key(t.predicate.value), _text(t.object)) for t in result.triples]
-        gold = [triple_key(t.subject.surface or "", iri_key(t.predicate.iri or ""), t.object.surface or "")
-                for t in doc.triples]
-        return {"triples": set_counts(predicted, gold),
-                "boundaries": set_counts(((h, t) for h, _, t in predicted), ((h, t) for h, _, t in gold))}
+        predicted = (
+            []
+            if result.status != "ok"
+            else [triple_key(_text(t.subject), iri_key(t.predicate.value), _text(t.object)) for t in result.triples]
+        )
+        gold = [
+            triple_key(t.subject.surface or "", iri_key(t.predicate.iri or ""), t.object.surface or "")
+            for t in doc.triples
+        ]
+        return {
+            "triples": set_counts(predicted, gold),
+            "boundaries": set_counts(((h, t) for h, _, t in predicted), ((h, t) for h, _, t in gold)),
+        }
 
 
 def _text(term: Term) -> str:

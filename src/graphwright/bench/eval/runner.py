@@ -66,9 +66,17 @@ class RunInfo:
         return all(getattr(self, k) == getattr(other, k) for k in keys)
 
 
-async def run_eval(system: System, dataset: EvalDataset, kb: KnowledgeBase | None, info: RunInfo, out_dir: Path, *,
-                   chunk_chars: int = CHUNK_CHARS, concurrency: int = 1,
-                   on_progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+async def run_eval(
+    system: System,
+    dataset: EvalDataset,
+    kb: KnowledgeBase | None,
+    info: RunInfo,
+    out_dir: Path,
+    *,
+    chunk_chars: int = CHUNK_CHARS,
+    concurrency: int = 1,
+    on_progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate.
     ``concurrency`` documents run at once (the Ray engine's workers); each one's trace and row are
     written together, trace first, so a crash between them is mended as before."""
@@ -78,14 +86,24 @@ async def run_eval(system: System, dataset: EvalDataset, kb: KnowledgeBase | Non
     scorer = make_scorer(dataset, kb)
     if hasattr(kb, "warm_up"):
         kb.warm_up()  # index building must not count as the first document's seconds
+
     async def score(doc) -> None:
         started = time.perf_counter()
-        result = await run_document(system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars,
-                                    max_chars=max(len(doc.text), MAX_CHARS))
+        result = await run_document(
+            system, Document(id=doc.id, text=doc.text), chunk_chars=chunk_chars, max_chars=max(len(doc.text), MAX_CHARS)
+        )
         seconds = time.perf_counter() - started
-        append_jsonl(out_dir / TRACES_FILE, {"trace_id": doc.id, "document_id": doc.id, "trace": [
-            s.model_dump(mode="json") for s in result.trace], "output": result.output, "warnings": result.warnings,
-            "extra": result.extra})  # e.g. agentre's trajectories, read by `train sft-export`
+        append_jsonl(
+            out_dir / TRACES_FILE,
+            {
+                "trace_id": doc.id,
+                "document_id": doc.id,
+                "trace": [s.model_dump(mode="json") for s in result.trace],
+                "output": result.output,
+                "warnings": result.warnings,
+                "extra": result.extra,
+            },
+        )  # e.g. agentre's trajectories, read by `train sft-export`
         append_jsonl(out_dir / DOCS_FILE, document_row(doc, result, scorer, seconds))
         if on_progress:
             on_progress(doc.id)
@@ -150,21 +168,30 @@ ROW_EXTRAS = ("rounds", "settled_after", "tools")
 
 def _entity_rows(doc: GoldDocument, result: ExtractionResult) -> dict[str, Any]:
     """NER runs: the predicted and gold mentions with their text, for reading a run's mistakes."""
+
     def rows(mentions):
         return [{"start": s, "end": e, "type": t, "surface": doc.text[s:e]} for s, e, t in sorted(mentions)]
-    return {"entities": rows(predicted_mentions(result)),
-            "gold_entities": rows((g.start, g.end, g.type) for g in doc.entities)}
+
+    return {
+        "entities": rows(predicted_mentions(result)),
+        "gold_entities": rows((g.start, g.end, g.type) for g in doc.entities),
+    }
 
 
 def _event_rows(doc: GoldDocument, result: ExtractionResult) -> dict[str, Any]:
     """EE runs: the predicted and gold events (type and role names, trigger and argument texts)."""
-    return {"events": [e.as_row() for e in predicted_events(result)],
-            "gold_events": [e.as_row() for e in gold_events(doc)]}
+    return {
+        "events": [e.as_row() for e in predicted_events(result)],
+        "gold_events": [e.as_row() for e in gold_events(doc)],
+    }
 
 
 def _triple_row(t) -> dict[str, Any]:
     def term(x):
-        return {k: v for k, v in {"value": x.value, "kind": x.kind, "surface": x.surface, "label": x.label}.items() if v}
+        return {
+            k: v for k, v in {"value": x.value, "kind": x.kind, "surface": x.surface, "label": x.label}.items() if v
+        }
+
     return {"subject": term(t.subject), "predicate": term(t.predicate), "object": term(t.object)}
 
 
@@ -185,10 +212,14 @@ def aggregate_rows(rows: list[dict[str, Any]], info: RunInfo, categories: tuple[
         "macro": {c: s.as_dict() for c, s in macro(per_doc, failed, categories).items()},
         "micro": {c: s.as_dict() for c, s in micro(per_doc, categories).items()},
         "per_document": {
-            "llm_calls": mean("llm_calls"), "prompt_tokens": mean("prompt_tokens"),
-            "completion_tokens": mean("completion_tokens"), "cached_calls": mean("cached_calls"),
-            "seconds": mean("wall_seconds"), "cached_prompt_tokens": mean("cached_prompt_tokens"),
-            "prompt_seconds": mean("prompt_seconds"), "generation_seconds": mean("generation_seconds"),
+            "llm_calls": mean("llm_calls"),
+            "prompt_tokens": mean("prompt_tokens"),
+            "completion_tokens": mean("completion_tokens"),
+            "cached_calls": mean("cached_calls"),
+            "seconds": mean("wall_seconds"),
+            "cached_prompt_tokens": mean("cached_prompt_tokens"),
+            "prompt_seconds": mean("prompt_seconds"),
+            "generation_seconds": mean("generation_seconds"),
             "outside_model_seconds": outside_model_seconds(rows),
         },
         "per_agent": per_agent(rows),
@@ -215,8 +246,11 @@ def per_agent(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     out = {}
     for agent, total in sorted(totals.items()):
         out[agent] = {key: round(value / len(rows), 2) for key, value in total.items()}
-        out[agent]["prompt_cache_hit"] = round(total.get("cached_prompt_tokens", 0) / total["prompt_tokens"], 3) \
-            if total.get("prompt_tokens") else 0.0
+        out[agent]["prompt_cache_hit"] = (
+            round(total.get("cached_prompt_tokens", 0) / total["prompt_tokens"], 3)
+            if total.get("prompt_tokens")
+            else 0.0
+        )
     return out
 
 
@@ -239,8 +273,10 @@ def _claim(out_dir: Path, info: RunInfo) -> None:
     if path.is_file():
         previous = RunInfo(**json.loads(path.read_text(encoding="utf-8")))
         if not previous.same_run(info):
-            raise UserError(f"{out_dir} holds another run ({previous.system} on {previous.dataset} with "
-                            f"{previous.model}, kb {previous.kb}); choose another --out folder")
+            raise UserError(
+                f"{out_dir} holds another run ({previous.system} on {previous.dataset} with "
+                f"{previous.model}, kb {previous.kb}); choose another --out folder"
+            )
         info.started = previous.started
         if info.limit is None or (previous.limit is not None and info.limit > previous.limit):
             write_atomic(path, json.dumps(asdict(info), indent=2))  # the run was extended
@@ -253,11 +289,11 @@ def _keep_scored(out_dir: Path) -> set[str]:
     """Keep one row per scored document and the trace of each; drop half-written lines, traces whose row
     was never written and rows of documents the model could not be reached for (they are redone: the
     system's own failures are results, the server's are not). Returns the ids kept."""
-    kept = keep_rows(out_dir / DOCS_FILE,
-                     lambda rows: [r for r in last_per_key(rows, "id") if not r.get("retryable")])
+    kept = keep_rows(out_dir / DOCS_FILE, lambda rows: [r for r in last_per_key(rows, "id") if not r.get("retryable")])
     done = {row["id"] for row in kept}
-    keep_rows(out_dir / TRACES_FILE,
-              lambda traces: [t for t in last_per_key(traces, "trace_id") if t.get("trace_id") in done])
+    keep_rows(
+        out_dir / TRACES_FILE, lambda traces: [t for t in last_per_key(traces, "trace_id") if t.get("trace_id") in done]
+    )
     return done
 
 

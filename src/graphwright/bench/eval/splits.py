@@ -33,8 +33,19 @@ class Items:
 _SENTENCES = {"dev": Items(1, 100), "test": Items(101, 200)}
 SPLITS: dict[str, dict[str, Items]] = {
     "rebel-sample": {"dev": Items(1, 20), "test": Items(21, 100)},
-    **{name: _SENTENCES for name in ("conll04", "scierc", "crossner-ai", "crossner-music", "crossner-politics",
-                                     "conll2003", "nyt", "wikievents")},
+    **{
+        name: _SENTENCES
+        for name in (
+            "conll04",
+            "scierc",
+            "crossner-ai",
+            "crossner-music",
+            "crossner-politics",
+            "conll2003",
+            "nyt",
+            "wikievents",
+        )
+    },
 }
 
 
@@ -69,4 +80,4 @@ def load_split(dataset: str, split: str, upto: int | None = None) -> EvalDataset
     data = load_dataset(dataset, last)
     if len(data.documents) < last:
         raise UserError(f"{dataset} has {len(data.documents)} items; its {split} split is items {items}")
-    return replace(data, documents=data.documents[items.first - 1:last])
+    return replace(data, documents=data.documents[items.first - 1 : last])

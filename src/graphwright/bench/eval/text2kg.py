@@ -32,8 +32,15 @@ from graphwright.model.schema import RelationSchema, RelationType
 
 FOLDER = ("webnlg", "text2kgbench_dbpedia_webnlg")
 DBPEDIA_ONTOLOGY = "http://dbpedia.org/ontology/"
-METRICS = ("precision", "recall", "f1", "conformance", "subject_hallucination", "relation_hallucination",
-           "object_hallucination")
+METRICS = (
+    "precision",
+    "recall",
+    "f1",
+    "conformance",
+    "subject_hallucination",
+    "relation_hallucination",
+    "object_hallucination",
+)
 
 
 @dataclass(frozen=True)
@@ -49,9 +56,15 @@ class Ontology:
         relations = {}
         for r in self.relations:
             name = r["label"].replace(" ", "_")
-            relations.setdefault(name, RelationType(name=name, head=[r["domain"]] if r.get("domain") else [],
-                                                    tail=[r["range"]] if r.get("range") else [],
-                                                    iri=DBPEDIA_ONTOLOGY + r["pid"]))
+            relations.setdefault(
+                name,
+                RelationType(
+                    name=name,
+                    head=[r["domain"]] if r.get("domain") else [],
+                    tail=[r["range"]] if r.get("range") else [],
+                    iri=DBPEDIA_ONTOLOGY + r["pid"],
+                ),
+            )
         return RelationSchema(name=self.id, relations=list(relations.values()))
 
 
@@ -73,16 +86,24 @@ def ontology_ids() -> list[str]:
 def load_ontology(ontology_id: str) -> Ontology:
     path = data_file(*FOLDER, "ontologies", f"{ontology_id.removeprefix('ont_')}_ontology.json")
     data = read_json(path)
-    return Ontology(ontology_id, data.get("title", ontology_id), tuple(c["label"] for c in data["concepts"]),
-                    tuple(data["relations"]))
+    return Ontology(
+        ontology_id,
+        data.get("title", ontology_id),
+        tuple(c["label"] for c in data["concepts"]),
+        tuple(data["relations"]),
+    )
 
 
 def load_sentences(ontology_id: str, start: int = 0, count: int | None = None) -> list[Text2KGSentence]:
     """The ontology's ground-truth sentences ``start`` .. ``start + count`` in file order."""
     path = data_file(*FOLDER, "ground_truth", f"{ontology_id}_ground_truth.jsonl")
-    rows = read_json(path)[start:None if count is None else start + count]
-    return [Text2KGSentence(row["id"], row["sent"], ontology_id,
-                            tuple((t["sub"], t["rel"], t["obj"]) for t in row["triples"])) for row in rows]
+    rows = read_json(path)[start : None if count is None else start + count]
+    return [
+        Text2KGSentence(
+            row["id"], row["sent"], ontology_id, tuple((t["sub"], t["rel"], t["obj"]) for t in row["triples"])
+        )
+        for row in rows
+    ]
 
 
 @dataclass
@@ -145,8 +166,9 @@ def unscored_pool(ontology_id: str, scored: int) -> tuple[list[dict], int]:
         if any(triple_key(*t) in held_out for t in sentence.triples):
             overlapping += 1
             continue
-        samples.append({"text": sentence.text,
-                        "triples": [[part.replace("_", " ") for part in t] for t in sentence.triples]})
+        samples.append(
+            {"text": sentence.text, "triples": [[part.replace("_", " ") for part in t] for t in sentence.triples]}
+        )
     return samples, overlapping
 
 
@@ -155,7 +177,7 @@ def _whole(argument: str, text: str) -> bool:
     at = text.find(argument)
     if len(argument) < 2 or at < 0:
         return False
-    before, after = text[:at], text[at + len(argument):]
+    before, after = text[:at], text[at + len(argument) :]
     return not re.search(r"[A-Z][\w.]*\s$", before) and not re.match(r"\s[A-Z0-9]", after)
 
 
@@ -214,8 +236,10 @@ def benchmark_triples(result: ExtractionResult) -> list[tuple[str, str, str]]:
     """A result's triples as the benchmark writes them (its form on the dev split): names as the text writes
     them, relations by their schema name (a kept phrase by its phrase), plain strings in quotes as DBpedia's
     literals, dates in ISO form and numbers bare (a number as the text writes its digits)."""
-    return [(_written(t.subject), t.predicate.label or t.predicate.surface or t.predicate.value, _written(t.object))
-            for t in result.triples]
+    return [
+        (_written(t.subject), t.predicate.label or t.predicate.surface or t.predicate.value, _written(t.object))
+        for t in result.triples
+    ]
 
 
 def _written(term: Term) -> str:

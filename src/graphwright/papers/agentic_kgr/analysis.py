@@ -20,8 +20,35 @@ _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
 # A name candidate: a run of capitalised words (inner "of", "de", "&" allowed), or a number such as a year.
 _NAME = re.compile(r"\b(?:[A-Z][\w'’.-]*|\d[\d.,]*)(?:\s+(?:(?:of|de|la|von|van|der|&|and)\s+)?[A-Z][\w'’.-]*)*")
-_SENTENCE_STARTERS = frozenset({"the", "a", "an", "in", "on", "at", "he", "she", "it", "they", "we", "i", "this", "that",
-                                "these", "those", "his", "her", "its", "their", "but", "and", "for", "after", "when"})
+_SENTENCE_STARTERS = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "in",
+        "on",
+        "at",
+        "he",
+        "she",
+        "it",
+        "they",
+        "we",
+        "i",
+        "this",
+        "that",
+        "these",
+        "those",
+        "his",
+        "her",
+        "its",
+        "their",
+        "but",
+        "and",
+        "for",
+        "after",
+        "when",
+    }
+)
 _TECHNICAL = re.compile(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b|\b[A-Z]{2,}\b|\b\w+-\w+\b")
 _DETERMINERS = ("the ", "a ", "an ")
 
@@ -40,7 +67,7 @@ def name_candidates(text: str) -> list[str]:
     for m in _NAME.finditer(text):
         span = m.group(0).strip(" .,'’")
         start = m.start()
-        sentence_initial = start == 0 or bool(_SENTENCE_END.search(text[max(0, start - 3):start]))
+        sentence_initial = start == 0 or bool(_SENTENCE_END.search(text[max(0, start - 3) : start]))
         if sentence_initial and span.split()[0].casefold() in _SENTENCE_STARTERS and len(span.split()) == 1:
             continue
         if span:
@@ -50,8 +77,12 @@ def name_candidates(text: str) -> list[str]:
 
 def text_stats(text: str) -> dict[str, int]:
     sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
-    return {"tokens": len(_TOKEN.findall(text)), "sentences": max(1, len(sentences)),
-            "words": len(_WORD.findall(text)), "characters": len(text)}
+    return {
+        "tokens": len(_TOKEN.findall(text)),
+        "sentences": max(1, len(sentences)),
+        "words": len(_WORD.findall(text)),
+        "characters": len(text),
+    }
 
 
 def complexity(text: str, stats: dict[str, int]) -> dict[str, Any]:
@@ -62,8 +93,9 @@ def complexity(text: str, stats: dict[str, int]) -> dict[str, Any]:
     return {"complexity_score": round(score, 4), "technical_terms": technical, "avg_sentence_length": round(average, 2)}
 
 
-def extraction_density(text: str, schema: KGSchema, kg: KG, *, domain: str | None = None,
-                       threshold: float = 0.7) -> dict[str, Any]:
+def extraction_density(
+    text: str, schema: KGSchema, kg: KG, *, domain: str | None = None, threshold: float = 0.7
+) -> dict[str, Any]:
     """Tool 1, ``query_extraction_density``: is the extraction dense enough for this text?
 
     Expected entities are 0.8 per name-like span of the text (one per 20 tokens where the text has none),
@@ -78,8 +110,10 @@ def extraction_density(text: str, schema: KGSchema, kg: KG, *, domain: str | Non
     expected_relations = expected_entities / 2
     features = complexity(text, stats)
     schema_complexity = round(min(1.0, (len(schema.entity_types) + len(schema.relation_types)) / 30), 4)
-    bounds = {"entities": (0.5 * expected_entities, max(2.0, 2 * expected_entities)),
-              "relations": (0.5 * expected_relations, max(1.0, 2 * expected_relations))}
+    bounds = {
+        "entities": (0.5 * expected_entities, max(2.0, 2 * expected_entities)),
+        "relations": (0.5 * expected_relations, max(1.0, 2 * expected_relations)),
+    }
     entity_adequacy = min(1.0, entities / expected_entities) if expected_entities else 1.0
     relation_adequacy = min(1.0, relations / expected_relations) if expected_relations else 1.0
     ratio, expected_ratio = entities / max(1, relations), expected_entities / max(1.0, expected_relations)
@@ -89,41 +123,68 @@ def extraction_density(text: str, schema: KGSchema, kg: KG, *, domain: str | Non
     over = entities > bounds["entities"][1] or relations > bounds["relations"][1]
     reasons = []
     if entities < bounds["entities"][0]:
-        reasons.append(f"entity density below the minimum ({entities} entities, about {expected_entities:.1f} expected)")
+        reasons.append(
+            f"entity density below the minimum ({entities} entities, about {expected_entities:.1f} expected)"
+        )
     if relations < bounds["relations"][0]:
-        reasons.append(f"relation density below the minimum ({relations} relations, about "
-                       f"{expected_relations:.1f} expected)")
+        reasons.append(
+            f"relation density below the minimum ({relations} relations, about {expected_relations:.1f} expected)"
+        )
     if entities and balance < 0.3:
         reasons.append(f"entities and relations out of balance ({entities} entities, {relations} relations)")
     if adjusted < threshold:
         reasons.append(f"complexity-adjusted adequacy {adjusted:.2f} below {threshold:.2f}")
     needs_more = bool(reasons) and not over
-    level = ("over_extraction" if over else "excellent" if adjusted >= 0.9 else "adequate" if adjusted >= threshold
-             else "moderate" if adjusted >= 0.5 else "insufficient")
+    level = (
+        "over_extraction"
+        if over
+        else "excellent"
+        if adjusted >= 0.9
+        else "adequate"
+        if adjusted >= threshold
+        else "moderate"
+        if adjusted >= 0.5
+        else "insufficient"
+    )
     recommendations = [f"Extract more: {r}." for r in reasons] if needs_more else []
     if needs_more:
-        missed = [c for c in dict.fromkeys(name_candidates(text)) if not any(in_text(c, n) or in_text(n, c)
-                                                                             for n in kg.entity_names())]
+        missed = [
+            c
+            for c in dict.fromkeys(name_candidates(text))
+            if not any(in_text(c, n) or in_text(n, c) for n in kg.entity_names())
+        ]
         if missed:
             recommendations.append("Names in the text not extracted yet: " + ", ".join(missed[:8]) + ".")
     if over:
         recommendations.append("Possible over-extraction: keep only entities and relations the text states.")
     return {
         "text_stats": stats,
-        "current_density": {"total_entities": entities, "total_relations": relations,
-                            "entities_per_1k_tokens": round(entities * per_k, 2),
-                            "relations_per_1k_tokens": round(relations * per_k, 2),
-                            "kg_elements_per_1k_tokens": round((entities + relations) * per_k, 2),
-                            "entity_relation_ratio": round(ratio, 3)},
-        "expected_density": {"entities_per_1k_tokens": round(expected_entities * per_k, 2),
-                             "relations_per_1k_tokens": round(expected_relations * per_k, 2),
-                             "min_entities": round(bounds["entities"][0], 2), "max_entities": bounds["entities"][1],
-                             "min_relations": round(bounds["relations"][0], 2),
-                             "max_relations": bounds["relations"][1], "schema_complexity": schema_complexity,
-                             "complexity_factors": {"name_candidates": candidates, "domain": domain}},
+        "current_density": {
+            "total_entities": entities,
+            "total_relations": relations,
+            "entities_per_1k_tokens": round(entities * per_k, 2),
+            "relations_per_1k_tokens": round(relations * per_k, 2),
+            "kg_elements_per_1k_tokens": round((entities + relations) * per_k, 2),
+            "entity_relation_ratio": round(ratio, 3),
+        },
+        "expected_density": {
+            "entities_per_1k_tokens": round(expected_entities * per_k, 2),
+            "relations_per_1k_tokens": round(expected_relations * per_k, 2),
+            "min_entities": round(bounds["entities"][0], 2),
+            "max_entities": bounds["entities"][1],
+            "min_relations": round(bounds["relations"][0], 2),
+            "max_relations": bounds["relations"][1],
+            "schema_complexity": schema_complexity,
+            "complexity_factors": {"name_candidates": candidates, "domain": domain},
+        },
         "complexity_features": features,
-        "density_assessment": {"level": level, "is_adequate": not needs_more, "potential_over_extraction": over,
-                               "balance_score": round(balance, 4), "adequacy": round(adjusted, 4)},
+        "density_assessment": {
+            "level": level,
+            "is_adequate": not needs_more,
+            "potential_over_extraction": over,
+            "balance_score": round(balance, 4),
+            "adequacy": round(adjusted, 4),
+        },
         "needs_more_extraction": needs_more,
         "recommendations": recommendations,
     }
@@ -144,16 +205,26 @@ def signalled_types(text: str, schema: KGSchema) -> tuple[set[str], set[str]]:
     and the entity types those relations take; with no signatures, every entity type."""
     stems = {_stem(w) for w in _WORD.findall(text) if len(w) >= 4}
     relations = {r for r in schema.relation_types if _cue_words(r, schema.cues.get(r, [])) & stems}
-    entity_types = {t for r in relations for t in (*schema.signatures.get(r, ([], []))[0],
-                                                   *schema.signatures.get(r, ([], []))[1])}
+    entity_types = {
+        t for r in relations for t in (*schema.signatures.get(r, ([], []))[0], *schema.signatures.get(r, ([], []))[1])
+    }
     if not schema.signatures:
         entity_types = set(schema.entity_types)
     return entity_types & set(schema.entity_types), relations
 
 
 def _band(score: float) -> str:
-    return ("excellent" if score >= 0.9 else "good" if score >= 0.7 else "moderate" if score >= 0.5
-            else "poor" if score >= 0.3 else "very_poor")
+    return (
+        "excellent"
+        if score >= 0.9
+        else "good"
+        if score >= 0.7
+        else "moderate"
+        if score >= 0.5
+        else "poor"
+        if score >= 0.3
+        else "very_poor"
+    )
 
 
 def coverage_feedback(text: str, schema: KGSchema, kg: KG, *, priority_types: list[str] = ()) -> dict[str, Any]:
@@ -171,11 +242,13 @@ def coverage_feedback(text: str, schema: KGSchema, kg: KG, *, priority_types: li
     return {
         "entity_coverage": {t: (1.0 if t in have_entities else 0.0) for t in sorted(want_entities)},
         "relation_coverage": {r: (1.0 if r in have_relations else 0.0) for r in sorted(want_relations)},
-        "entity_coverage_ratio": round(entity_cov, 4), "relation_coverage_ratio": round(relation_cov, 4),
+        "entity_coverage_ratio": round(entity_cov, 4),
+        "relation_coverage_ratio": round(relation_cov, 4),
         "missing_entity_types": sorted(want_entities - have_entities),
         "missing_relation_types": sorted(want_relations - have_relations),
         "priority_coverage": round(ratio(have_entities | have_relations, priority), 4) if priority else None,
-        "coverage_score": round(score, 4), "coverage_level": _band(score),
+        "coverage_score": round(score, 4),
+        "coverage_level": _band(score),
     }
 
 
@@ -183,8 +256,17 @@ QUALITY_WEIGHTS = {"completeness": 0.30, "accuracy": 0.30, "consistency": 0.25, 
 
 
 def _level(score: float) -> str:
-    return ("excellent" if score >= 0.9 else "good" if score >= 0.8 else "fair" if score >= 0.7
-            else "poor" if score >= 0.6 else "very_poor")
+    return (
+        "excellent"
+        if score >= 0.9
+        else "good"
+        if score >= 0.8
+        else "fair"
+        if score >= 0.7
+        else "poor"
+        if score >= 0.6
+        else "very_poor"
+    )
 
 
 def quality_metrics(text: str, schema: KGSchema, kg: KG, *, evaluation_aspects: list[str] = ()) -> dict[str, Any]:
@@ -199,21 +281,32 @@ def quality_metrics(text: str, schema: KGSchema, kg: KG, *, evaluation_aspects: 
     not_in_text = [n for _, n in rows if not in_text(n, text)]
     relations_not_in_text = [list(t) for t in triples if not (in_text(t[0], text) and in_text(t[2], text))]
     duplicates = sorted({n for n, ts in type_of.items() if len(ts) > 1})
-    boundary = sorted({n for _, n in rows if n != n.strip(" .,;:'\"()") or n.casefold().startswith(_DETERMINERS)
-                       or len(n.split()) > 8})
+    boundary = sorted(
+        {
+            n
+            for _, n in rows
+            if n != n.strip(" .,;:'\"()") or n.casefold().startswith(_DETERMINERS) or len(n.split()) > 8
+        }
+    )
     pairs: dict[tuple[str, str], set[str]] = {}
     for s, r, o in triples:
         pairs.setdefault((normalize_name(s), normalize_name(o)), set()).add(r)
-    conflicting = sorted({f"{s} / {o}" for (s, o), rs in pairs.items() if len(rs) > 1 or (s != o and rs & pairs.get((o, s), set()))})
-    invalid_types = sorted({t for t, _ in rows if t not in schema.entity_types}
-                           | {r for _, r, _ in triples if r not in schema.relation_types})
+    conflicting = sorted(
+        {f"{s} / {o}" for (s, o), rs in pairs.items() if len(rs) > 1 or (s != o and rs & pairs.get((o, s), set()))}
+    )
+    invalid_types = sorted(
+        {t for t, _ in rows if t not in schema.entity_types}
+        | {r for _, r, _ in triples if r not in schema.relation_types}
+    )
     structure = []
     for s, r, o in triples:
         if s not in names or o not in names:
             structure.append(f"({s}, {r}, {o}): an argument is not among the entities")
             continue
         heads, tails = schema.signatures.get(r, ([], []))
-        if (heads and not type_of.get(normalize_name(s), set()) & set(heads)) or (tails and not type_of.get(normalize_name(o), set()) & set(tails)):
+        if (heads and not type_of.get(normalize_name(s), set()) & set(heads)) or (
+            tails and not type_of.get(normalize_name(o), set()) & set(tails)
+        ):
             structure.append(f"({s}, {r}, {o}): argument types do not fit {r}")
     density = extraction_density(text, schema, kg)
     scores = {
@@ -225,18 +318,26 @@ def quality_metrics(text: str, schema: KGSchema, kg: KG, *, evaluation_aspects: 
     details = {
         "completeness": {"density_level": density["density_assessment"]["level"]},
         "accuracy": {"entities_not_in_text": not_in_text, "relations_not_in_text": relations_not_in_text},
-        "consistency": {"duplicate_entities": duplicates, "conflicting_relations": conflicting,
-                        "boundary_errors": boundary, "type_misclassifications": duplicates},
+        "consistency": {
+            "duplicate_entities": duplicates,
+            "conflicting_relations": conflicting,
+            "boundary_errors": boundary,
+            "type_misclassifications": duplicates,
+        },
         "schema_compliance": {"invalid_types": invalid_types, "structure_violations": structure},
     }
     overall = sum(QUALITY_WEIGHTS[k] * v for k, v in scores.items())
     shown = [a for a in evaluation_aspects if a in scores] or list(scores)
-    return {"dimension_scores": {k: {"score": round(scores[k], 4), "details": details[k]} for k in shown},
-            "overall_score": round(overall, 4), "quality_level": _level(overall)}
+    return {
+        "dimension_scores": {k: {"score": round(scores[k], 4), "details": details[k]} for k in shown},
+        "overall_score": round(overall, 4),
+        "quality_level": _level(overall),
+    }
 
 
-def iterative_feedback(extraction_history: list[KG], feedback_history: list[float] = (), *,
-                       max_iterations: int = 5) -> dict[str, Any]:
+def iterative_feedback(
+    extraction_history: list[KG], feedback_history: list[float] = (), *, max_iterations: int = 5
+) -> dict[str, Any]:
     """Tool 4, ``query_iterative_feedback``: the trend over the iterations so far and whether to go on.
 
     ``feedback_history`` holds each iteration's quality score (the quality tool's overall score); the
@@ -249,17 +350,26 @@ def iterative_feedback(extraction_history: list[KG], feedback_history: list[floa
         delta = scores[-1] - scores[-2]
         trend = "improving" if delta > 0.01 else "declining" if delta < -0.01 else "stagnant"
         per_iteration = (scores[-1] - scores[0]) / max(1e-9, abs(scores[0]) or 1.0) / (len(scores) - 1)
-        effectiveness = ("high" if per_iteration > 0.10 else "medium" if per_iteration > 0.05
-                         else "low" if per_iteration > 0 else "stagnant")
+        effectiveness = (
+            "high"
+            if per_iteration > 0.10
+            else "medium"
+            if per_iteration > 0.05
+            else "low"
+            if per_iteration > 0
+            else "stagnant"
+        )
     sizes = [k.counts() for k in extraction_history]
     issues: dict[str, int] = {}
     for kg in extraction_history:
-        for name in ("no relations" if not kg.relations or not any(kg.relations.values()) else None,
-                     "no entities" if not kg.entity_names() else None):
+        for name in (
+            "no relations" if not kg.relations or not any(kg.relations.values()) else None,
+            "no entities" if not kg.entity_names() else None,
+        ):
             if name:
                 issues[name] = issues.get(name, 0) + 1
     third = max(1, math.ceil(max_iterations / 3))
-    phase = ("coverage_expansion" if n <= third else "quality_improvement" if n <= 2 * third else "refinement")
+    phase = "coverage_expansion" if n <= third else "quality_improvement" if n <= 2 * third else "refinement"
     recent = (scores[-1] - scores[-2]) if len(scores) >= 2 else 0.0
     stop_reasons = []
     if n >= max_iterations:
@@ -269,16 +379,30 @@ def iterative_feedback(extraction_history: list[KG], feedback_history: list[floa
     if n >= 2 and len(scores) >= 2 and recent <= 0.01 and trend != "improving":
         stop_reasons.append("minimal gain after 2 or more iterations")
     should_continue = not stop_reasons and (len(scores) < 2 or (trend == "improving" and recent > 0.01))
-    strategy = ("coverage_expansion" if phase == "coverage_expansion" else "quality_focus"
-                if phase == "quality_improvement" else "balanced_improvement")
+    strategy = (
+        "coverage_expansion"
+        if phase == "coverage_expansion"
+        else "quality_focus"
+        if phase == "quality_improvement"
+        else "balanced_improvement"
+    )
     if any(count >= 2 for count in issues.values()):
         strategy = "pattern_specific"
     return {
-        "iterations": n, "trend": trend, "converged": bool(stop_reasons) and trend != "improving",
-        "recurring_issues": sorted(i for i, c in issues.items() if c >= 2), "strategy": strategy, "phase": phase,
-        "effectiveness": effectiveness, "improvement_per_iteration": round(per_iteration, 4),
-        "sizes": [list(s) for s in sizes], "should_continue_iteration": should_continue,
+        "iterations": n,
+        "trend": trend,
+        "converged": bool(stop_reasons) and trend != "improving",
+        "recurring_issues": sorted(i for i, c in issues.items() if c >= 2),
+        "strategy": strategy,
+        "phase": phase,
+        "effectiveness": effectiveness,
+        "improvement_per_iteration": round(per_iteration, 4),
+        "sizes": [list(s) for s in sizes],
+        "should_continue_iteration": should_continue,
         "stop_reasons": stop_reasons,
-        "next_steps": ([f"Follow the {strategy.replace('_', ' ')} strategy in the next extraction."]
-                       if should_continue else ["Stop iterating: disambiguate the entities, then store the graph."]),
+        "next_steps": (
+            [f"Follow the {strategy.replace('_', ' ')} strategy in the next extraction."]
+            if should_continue
+            else ["Stop iterating: disambiguate the entities, then store the graph."]
+        ),
     }

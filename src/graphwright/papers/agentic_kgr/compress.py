@@ -31,14 +31,15 @@ def _trim(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _trim(v) for k, v in value.items() if v not in (None, [], {}, "")}
     if isinstance(value, list):
-        return [_trim(v) for v in value[:LIST_ITEMS]] + ([f"... {len(value) - LIST_ITEMS} more"]
-                                                         if len(value) > LIST_ITEMS else [])
+        return [_trim(v) for v in value[:LIST_ITEMS]] + (
+            [f"... {len(value) - LIST_ITEMS} more"] if len(value) > LIST_ITEMS else []
+        )
     return value
 
 
 def cut(text: str, budget_tokens: int) -> str:
     limit = budget_tokens * CHARS_PER_TOKEN
-    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+    return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
 
 
 def compress_observation(tool: str, observation: Any, budget_tokens: int | None) -> str:

@@ -43,8 +43,19 @@ class WorkflowError(Exception):
 
 
 class Environment:
-    def __init__(self, document: Document, schema: KGSchema, config: AgenticKGRConfig, memory: GrowthState,
-                 observer: Observer, *, system: str, embed=None, model: str | None = None, examples: str = "") -> None:
+    def __init__(
+        self,
+        document: Document,
+        schema: KGSchema,
+        config: AgenticKGRConfig,
+        memory: GrowthState,
+        observer: Observer,
+        *,
+        system: str,
+        embed=None,
+        model: str | None = None,
+        examples: str = "",
+    ) -> None:
         self.document, self.text, self.examples = document, document.text, examples
         self.schema, self.config, self.memory, self.observer = schema, config, memory, observer
         self.system, self.embed, self.model = system, embed, model
@@ -73,16 +84,19 @@ class Environment:
 
     def extract(self, kg: KG | None, *, raw: str | None, error: str | None = None, by_model: bool = True) -> Step:
         if kg is None:
-            return self.trajectory.add(Step(EXTRACT, {}, success=False, error=error, raw=raw, by_model=by_model,
-                                            format_valid=False))
+            return self.trajectory.add(
+                Step(EXTRACT, {}, success=False, error=error, raw=raw, by_model=by_model, format_valid=False)
+            )
         valid = check_format(raw).valid if raw is not None else True
         self.kg = kg
         self._since_extraction = []
-        return self.trajectory.add(Step(EXTRACT, {"kg": kg.model_dump()}, raw=raw, by_model=by_model,
-                                        format_valid=valid))
+        return self.trajectory.add(
+            Step(EXTRACT, {"kg": kg.model_dump()}, raw=raw, by_model=by_model, format_valid=valid)
+        )
 
-    def call(self, tool: str, arguments: dict[str, Any] | None = None, *, raw: str | None = None,
-             by_model: bool = True) -> Step:
+    def call(
+        self, tool: str, arguments: dict[str, Any] | None = None, *, raw: str | None = None, by_model: bool = True
+    ) -> Step:
         arguments = dict(arguments or {})
         step = Step(tool, arguments, raw=raw, by_model=by_model)
         try:
@@ -123,8 +137,9 @@ class Environment:
     def _run(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         kg, text, schema = self.kg, self.text, self.schema
         if tool == DENSITY:
-            return analysis.extraction_density(text, schema, kg, domain=args.get("domain"),
-                                               threshold=self.config.density_threshold)
+            return analysis.extraction_density(
+                text, schema, kg, domain=args.get("domain"), threshold=self.config.density_threshold
+            )
         if tool == COVERAGE:
             return analysis.coverage_feedback(text, schema, kg, priority_types=args.get("priority_types", []))
         if tool == QUALITY:
@@ -132,22 +147,37 @@ class Environment:
         if tool == FEEDBACK:
             history = self.trajectory.extractions()  # scored only when the feedback tool is called
             scores = [analysis.quality_metrics(text, schema, k)["overall_score"] for k in history]
-            return analysis.iterative_feedback(history, scores,
-                                               max_iterations=args.get("max_iterations", self.config.max_iterations))
+            return analysis.iterative_feedback(
+                history, scores, max_iterations=args.get("max_iterations", self.config.max_iterations)
+            )
         if tool == DISAMBIGUATION:
             observation = graph_tools.entity_disambiguation(
-                kg, self.memory, disambiguation_strategy=args.get("disambiguation_strategy",
-                                                                   self.config.disambiguation_strategy),
+                kg,
+                self.memory,
+                disambiguation_strategy=args.get("disambiguation_strategy", self.config.disambiguation_strategy),
                 similarity_threshold=float(args.get("similarity_threshold", self.config.similarity_threshold)),
-                context=args.get("context"), embed=self.embed)
+                context=args.get("context"),
+                embed=self.embed,
+            )
             if self.config.standardize:
-                sure = [s for s in observation["standardization_suggestions"]
-                        if _confidence(observation, s["entity"]) >= 0.9]
+                sure = [
+                    s
+                    for s in observation["standardization_suggestions"]
+                    if _confidence(observation, s["entity"]) >= 0.9
+                ]
                 self.kg = graph_tools.standardize(kg, sure)
             return observation
         kg, refused = screen(kg, text, schema)
-        observation = graph_tools.kg_storage(kg, schema, self.memory, self.observer, document=self.document,
-                                             system=self.system, episode=self.memory.episode + 1, model=self.model)
+        observation = graph_tools.kg_storage(
+            kg,
+            schema,
+            self.memory,
+            self.observer,
+            document=self.document,
+            system=self.system,
+            episode=self.memory.episode + 1,
+            model=self.model,
+        )
         observation["refused"] = refused
         self.trajectory.kg = kg
         return observation

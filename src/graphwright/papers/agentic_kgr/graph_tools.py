@@ -38,9 +38,15 @@ def _related(memory: GrowthState, iri: str, limit: int = 5) -> list[list[str]]:
     return [[label(e.subject), e.predicate_label or e.predicate, label(e.object.value)] for e in edges[:limit]]
 
 
-def entity_disambiguation(kg: KG, memory: GrowthState, *, disambiguation_strategy: str = "exact_match",
-                          similarity_threshold: float = 0.8, context: str | None = None,
-                          embed: Embed | None = None) -> dict[str, Any]:
+def entity_disambiguation(
+    kg: KG,
+    memory: GrowthState,
+    *,
+    disambiguation_strategy: str = "exact_match",
+    similarity_threshold: float = 0.8,
+    context: str | None = None,
+    embed: Embed | None = None,
+) -> dict[str, Any]:
     """Tool 5, ``query_entity_disambiguation``: the graph's candidates for each extracted entity.
 
     exact_match: case-insensitive equality with a node's name or alias (confidence 1.0 or 0.0);
@@ -55,10 +61,15 @@ def entity_disambiguation(kg: KG, memory: GrowthState, *, disambiguation_strateg
         if semantic:
             scores = vectors @ embed([name])[0]
             order = np.argsort(-scores)[:3]
-            candidates = [{"id": names[i][0], "name": names[i][1], "confidence": round(float(scores[i]), 4)}
-                          for i in order]
+            candidates = [
+                {"id": names[i][0], "name": names[i][1], "confidence": round(float(scores[i]), 4)} for i in order
+            ]
         else:
-            candidates = [{"id": iri, "name": n, "confidence": 1.0} for iri, n in names if normalize_name(n) == normalize_name(name)][:3]
+            candidates = [
+                {"id": iri, "name": n, "confidence": 1.0}
+                for iri, n in names
+                if normalize_name(n) == normalize_name(name)
+            ][:3]
         top = candidates[0] if candidates else None
         best = top if top is not None and top["confidence"] >= similarity_threshold else None
         best_scores.append(top["confidence"] if top else 0.0)
@@ -67,17 +78,32 @@ def entity_disambiguation(kg: KG, memory: GrowthState, *, disambiguation_strateg
         canonical = memory.nodes[best["id"]].label if best is not None and best["id"] in memory.nodes else None
         if canonical is not None and canonical != name:
             suggestions.append({"entity": name, "use": canonical})
-        results.append({"entity": name, "type": entity_type, "candidates": candidates, "best_match": best,
-                        "is_disambiguated": best is not None,
-                        "related_relationships": _related(memory, best["id"]) if best is not None else []})
+        results.append(
+            {
+                "entity": name,
+                "type": entity_type,
+                "candidates": candidates,
+                "best_match": best,
+                "is_disambiguated": best is not None,
+                "related_relationships": _related(memory, best["id"]) if best is not None else [],
+            }
+        )
     total = len(results)
     done = sum(r["is_disambiguated"] for r in results)
     quality = 0.6 * (done / total) + 0.4 * (sum(best_scores) / total) if total else 0.0
-    return {"results": results, "quality_score": round(quality, 4), "warnings": warnings,
-            "standardization_suggestions": suggestions, "strategy": disambiguation_strategy if semantic or
-            disambiguation_strategy == "exact_match" else "exact_match",
-            "summary": {"total": total, "disambiguated": done, "new": total - done,
-                        "mean_confidence": round(sum(best_scores) / total, 4) if total else 0.0}}
+    return {
+        "results": results,
+        "quality_score": round(quality, 4),
+        "warnings": warnings,
+        "standardization_suggestions": suggestions,
+        "strategy": disambiguation_strategy if semantic or disambiguation_strategy == "exact_match" else "exact_match",
+        "summary": {
+            "total": total,
+            "disambiguated": done,
+            "new": total - done,
+            "mean_confidence": round(sum(best_scores) / total, 4) if total else 0.0,
+        },
+    }
 
 
 def standardize(kg: KG, suggestions: list[dict[str, str]]) -> KG:
@@ -87,9 +113,12 @@ def standardize(kg: KG, suggestions: list[dict[str, str]]) -> KG:
     def fix(name: str) -> str:
         return rename.get(name, name)
 
-    return KG(entities={t: list(dict.fromkeys(fix(n) for n in names)) for t, names in kg.entities.items()},
-              relations={r: [Pair(subject=fix(p.subject), object=fix(p.object)) for p in pairs]
-                         for r, pairs in kg.relations.items()})
+    return KG(
+        entities={t: list(dict.fromkeys(fix(n) for n in names)) for t, names in kg.entities.items()},
+        relations={
+            r: [Pair(subject=fix(p.subject), object=fix(p.object)) for p in pairs] for r, pairs in kg.relations.items()
+        },
+    )
 
 
 def evidence(document: Document, subject: str, obj: str) -> Span:
@@ -102,8 +131,9 @@ def evidence(document: Document, subject: str, obj: str) -> Span:
     return document.span(0, len(document.text))
 
 
-def as_graph(kg: KG, schema: KGSchema, document: Document, system: str,
-             model: str | None = None) -> tuple[list[Entity], list[Triple], list[str]]:
+def as_graph(
+    kg: KG, schema: KGSchema, document: Document, system: str, model: str | None = None
+) -> tuple[list[Entity], list[Triple], list[str]]:
     """graphwright entities and triples of an extraction, and the items that cannot be stored (with why).
 
     An item of a type outside the schema is kept: it is the growing graph that stages novel types."""
@@ -111,24 +141,43 @@ def as_graph(kg: KG, schema: KGSchema, document: Document, system: str,
     for t, name in kg.entity_rows():
         type_of.setdefault(name, []).append(t)
     failed = [f"entity {name!r}: empty name" for name in type_of if not name.strip()]
-    entities = [Entity(iri=name_entity_iri(name), label=name, types=[schema.type_iri(t) for t in types],
-                       mentions=[Mention(surface=name, span=document.find(name))])
-                for name, types in type_of.items() if name.strip()]
+    entities = [
+        Entity(
+            iri=name_entity_iri(name),
+            label=name,
+            types=[schema.type_iri(t) for t in types],
+            mentions=[Mention(surface=name, span=document.find(name))],
+        )
+        for name, types in type_of.items()
+        if name.strip()
+    ]
     triples = []
     for s, r, o in kg.triples():
         if s not in type_of or o not in type_of:
             failed.append(f"relation ({s}, {r}, {o}): an argument is not among the entities")
             continue
-        triples.append(Triple(subject=Term.iri(name_entity_iri(s), surface=s, label=s),
-                              predicate=Term.iri(schema.relation_iri(r), surface=r, label=r),
-                              object=Term.iri(name_entity_iri(o), surface=o, label=o),
-                              provenance=Provenance(system=system, agent="storage", model=model,
-                                                    evidence=evidence(document, s, o))))
+        triples.append(
+            Triple(
+                subject=Term.iri(name_entity_iri(s), surface=s, label=s),
+                predicate=Term.iri(schema.relation_iri(r), surface=r, label=r),
+                object=Term.iri(name_entity_iri(o), surface=o, label=o),
+                provenance=Provenance(system=system, agent="storage", model=model, evidence=evidence(document, s, o)),
+            )
+        )
     return entities, triples, failed
 
 
-def kg_storage(kg: KG, schema: KGSchema, memory: GrowthState, observer: Observer, *, document: Document,
-               system: str, episode: int, model: str | None = None) -> dict[str, Any]:
+def kg_storage(
+    kg: KG,
+    schema: KGSchema,
+    memory: GrowthState,
+    observer: Observer,
+    *,
+    document: Document,
+    system: str,
+    episode: int,
+    model: str | None = None,
+) -> dict[str, Any]:
     """Tool 6, ``query_kg_storage``: store the extraction in the graph; per part, code 0 (success) or -1."""
     started = time.perf_counter()
     entities, triples, failed = as_graph(kg, schema, document, system, model)
@@ -144,18 +193,38 @@ def kg_storage(kg: KG, schema: KGSchema, memory: GrowthState, observer: Observer
     relation_failures = [f for f in failed if f.startswith("relation")]
     return {
         "storage_status": {
-            "entities": {"code": -1 if entity_failures else 0, "stored": stored_entities,
-                         "skipped": len(entities) - stored_entities, "failed": len(entity_failures)},
-            "relations": {"code": -1 if relation_failures else 0, "stored": stored_edges,
-                          "skipped": len(triples) - stored_edges - out.self_loops, "failed": len(relation_failures),
-                          "staged": out.staged, "promoted": len(promoted), "refused_self_loops": out.self_loops}},
-        "duplicates_detected": {"entities": len(entities) - stored_entities, "merged": out.new_merges,
-                                "relations": len(triples) - stored_edges - out.self_loops},
+            "entities": {
+                "code": -1 if entity_failures else 0,
+                "stored": stored_entities,
+                "skipped": len(entities) - stored_entities,
+                "failed": len(entity_failures),
+            },
+            "relations": {
+                "code": -1 if relation_failures else 0,
+                "stored": stored_edges,
+                "skipped": len(triples) - stored_edges - out.self_loops,
+                "failed": len(relation_failures),
+                "staged": out.staged,
+                "promoted": len(promoted),
+                "refused_self_loops": out.self_loops,
+            },
+        },
+        "duplicates_detected": {
+            "entities": len(entities) - stored_entities,
+            "merged": out.new_merges,
+            "relations": len(triples) - stored_edges - out.self_loops,
+        },
         "timings_ms": round(1000 * seconds, 2),
         "final_kg": kg.model_dump(),
-        "storage_summary": {"timestamp": now, "database": "graphwright growing graph (memory of this run)",
-                            "items_per_second": round((len(entities) + len(triples)) / max(seconds, 1e-6), 1)},
+        "storage_summary": {
+            "timestamp": now,
+            "database": "graphwright growing graph (memory of this run)",
+            "items_per_second": round((len(entities) + len(triples)) / max(seconds, 1e-6), 1),
+        },
         "warnings": failed,
-        "recommendations": (["Relations must connect extracted entities; add the missing entities or drop them."]
-                            if relation_failures else []),
+        "recommendations": (
+            ["Relations must connect extracted entities; add the missing entities or drop them."]
+            if relation_failures
+            else []
+        ),
     }

@@ -78,11 +78,15 @@ class KGSchema:
     @classmethod
     def from_relation_schema(cls, schema: RelationSchema, entity_types: list[str] = ()) -> KGSchema:
         types = list(dict.fromkeys([*entity_types, *schema.entity_types]))
-        return cls(name=schema.name, entity_types=types or ["entity"], relation_types=schema.names,
-                   signatures={r.name: (r.head, r.tail) for r in schema.relations},
-                   descriptions={r.name: r.description for r in schema.relations},
-                   cues={r.name: r.cues for r in schema.relations if r.cues},
-                   relation_iris={r.name: schema.relation_iri(r.name) for r in schema.relations})
+        return cls(
+            name=schema.name,
+            entity_types=types or ["entity"],
+            relation_types=schema.names,
+            signatures={r.name: (r.head, r.tail) for r in schema.relations},
+            descriptions={r.name: r.description for r in schema.relations},
+            cues={r.name: r.cues for r in schema.relations if r.cues},
+            relation_iris={r.name: schema.relation_iri(r.name) for r in schema.relations},
+        )
 
     def relation_iri(self, relation: str) -> str:
         """The schema's IRI of a relation, or one minted beside it (a relation outside the schema)."""
@@ -92,8 +96,9 @@ class KGSchema:
         return minted_type_iri(self.name, entity_type)
 
     def render(self) -> str:
-        return json.dumps({"entity_schema": self.entity_types, "relation_schema": self.relation_types},
-                          ensure_ascii=False)
+        return json.dumps(
+            {"entity_schema": self.entity_types, "relation_schema": self.relation_types}, ensure_ascii=False
+        )
 
     def guidelines(self) -> str:
         lines = []
@@ -108,15 +113,32 @@ class KGSchema:
         relations come first: a small model that lists the entities first puts every name under the first
         type and stops there; key order carries no meaning in JSON, so this is still the paper's format."""
         names = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 80}}
-        pair = {"type": "object", "properties": {"subject": {"type": "string", "minLength": 1, "maxLength": 80},
-                                                 "object": {"type": "string", "minLength": 1, "maxLength": 80}},
-                "required": ["subject", "object"], "additionalProperties": False}
-        return {"type": "object", "additionalProperties": False, "required": ["relations", "entities"],
-                "properties": {
-                    "relations": {"type": "object", "additionalProperties": False,
-                                  "properties": {r: {"type": "array", "items": pair} for r in self.relation_types}},
-                    "entities": {"type": "object", "additionalProperties": False,
-                                 "properties": {t: names for t in self.entity_types}}}}
+        pair = {
+            "type": "object",
+            "properties": {
+                "subject": {"type": "string", "minLength": 1, "maxLength": 80},
+                "object": {"type": "string", "minLength": 1, "maxLength": 80},
+            },
+            "required": ["subject", "object"],
+            "additionalProperties": False,
+        }
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["relations", "entities"],
+            "properties": {
+                "relations": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {r: {"type": "array", "items": pair} for r in self.relation_types},
+                },
+                "entities": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {t: names for t in self.entity_types},
+                },
+            },
+        }
 
 
 @dataclass
@@ -140,13 +162,18 @@ def check_format(text: str) -> FormatCheck:
     errors += [f"unexpected key {key!r}" for key in data if key not in ("entities", "relations")]
     entities, relations = data.get("entities", {}), data.get("relations", {})
     if not isinstance(entities, dict) or not all(
-            isinstance(v, list) and all(isinstance(n, str) for n in v) for v in entities.values()):
+        isinstance(v, list) and all(isinstance(n, str) for n in v) for v in entities.values()
+    ):
         errors.append("'entities' must map each type to a list of names")
     if not isinstance(relations, dict) or not all(
-            isinstance(v, list) and all(isinstance(p, dict) and set(p) == {"subject", "object"}
-                                        and all(isinstance(x, str) for x in p.values()) for p in v)
-            for v in relations.values()):
-        errors.append("'relations' must map each type to a list of {\"subject\", \"object\"} pairs")
+        isinstance(v, list)
+        and all(
+            isinstance(p, dict) and set(p) == {"subject", "object"} and all(isinstance(x, str) for x in p.values())
+            for p in v
+        )
+        for v in relations.values()
+    ):
+        errors.append('\'relations\' must map each type to a list of {"subject", "object"} pairs')
     if errors:
         return FormatCheck(False, None, errors)
     return FormatCheck(True, KG.model_validate(data))

@@ -69,8 +69,9 @@ def toolcall_reward(trajectory: Trajectory, s: RewardSettings = RewardSettings()
 
 def items(kg: KG) -> set[tuple[str, ...]]:
     """What the result reward compares: entity names and relation triples, case and spacing aside."""
-    return ({("entity", normalize_name(n)) for n in kg.entity_names()}
-            | {("relation", normalize_name(a), r, normalize_name(b)) for a, r, b in kg.triples()})
+    return {("entity", normalize_name(n)) for n in kg.entity_names()} | {
+        ("relation", normalize_name(a), r, normalize_name(b)) for a, r, b in kg.triples()
+    }
 
 
 def f1(predicted: set, gold: set) -> float:
@@ -78,7 +79,9 @@ def f1(predicted: set, gold: set) -> float:
     return 2 * hits / (len(predicted) + len(gold)) if predicted or gold else 1.0
 
 
-def result_reward(kg: KG | None, format_valid: bool, gold: KG, s: RewardSettings = RewardSettings()) -> dict[str, float]:
+def result_reward(
+    kg: KG | None, format_valid: bool, gold: KG, s: RewardSettings = RewardSettings()
+) -> dict[str, float]:
     if kg is None or not format_valid:
         return {"format": -s.format_reward, "accuracy": 0.0, "density_penalty": 0.0, "total": -s.format_reward}
     predicted, wanted = items(kg), items(gold)
@@ -88,8 +91,12 @@ def result_reward(kg: KG | None, format_valid: bool, gold: KG, s: RewardSettings
         penalty = abs(gap) * (s.over_rate if gap > 0 else s.under_rate)
     else:
         penalty = s.over_rate * len(predicted)
-    return {"format": s.format_reward, "accuracy": accuracy, "density_penalty": penalty,
-            "total": s.format_reward + accuracy - penalty}
+    return {
+        "format": s.format_reward,
+        "accuracy": accuracy,
+        "density_penalty": penalty,
+        "total": s.format_reward + accuracy - penalty,
+    }
 
 
 def trajectory_reward(trajectory: Trajectory, s: RewardSettings = RewardSettings()) -> float:
@@ -99,17 +106,22 @@ def trajectory_reward(trajectory: Trajectory, s: RewardSettings = RewardSettings
     return s.completed * completed - s.forced * forced - s.extra_step * extra
 
 
-def env_reward(before: Topology, after: Topology, checks: Checks, edges: int,
-               s: RewardSettings = RewardSettings()) -> dict[str, float]:
+def env_reward(
+    before: Topology, after: Topology, checks: Checks, edges: int, s: RewardSettings = RewardSettings()
+) -> dict[str, float]:
     coverage_gain = (coverage(after, s.kappa) - coverage(before, s.kappa)) / max(1, len(after.nodes))
     entropy_gain = degree_entropy(after) - degree_entropy(before)
     counts = checks.counts()
     violations = [counts[k] for k in ("self_loops", "invalid_relations", "invalid_types", "dangling")]
     constraint = sum((v / max(1, edges)) ** 2 for v in violations)
     change = laplacian_change(before, after)
-    return {"coverage_gain": coverage_gain, "entropy_gain": entropy_gain, "constraint_penalty": constraint,
-            "laplacian_change": change,
-            "total": coverage_gain + entropy_gain - s.lambda_contr * constraint - s.lambda_t * change}
+    return {
+        "coverage_gain": coverage_gain,
+        "entropy_gain": entropy_gain,
+        "constraint_penalty": constraint,
+        "laplacian_change": change,
+        "total": coverage_gain + entropy_gain - s.lambda_contr * constraint - s.lambda_t * change,
+    }
 
 
 def final_format_valid(trajectory: Trajectory) -> bool:
@@ -137,9 +149,19 @@ class Rewards:
         return {**asdict(self), "task": self.task, "total": self.total}
 
 
-def score(trajectory: Trajectory, gold: KG, before: Topology, after: Topology, checks: Checks, edges: int,
-          s: RewardSettings = RewardSettings()) -> Rewards:
-    return Rewards(toolcall=toolcall_reward(trajectory, s),
-                   result=result_reward(trajectory.kg, final_format_valid(trajectory), gold, s),
-                   trajectory=trajectory_reward(trajectory, s), env=env_reward(before, after, checks, edges, s),
-                   alpha=s.alpha)
+def score(
+    trajectory: Trajectory,
+    gold: KG,
+    before: Topology,
+    after: Topology,
+    checks: Checks,
+    edges: int,
+    s: RewardSettings = RewardSettings(),
+) -> Rewards:
+    return Rewards(
+        toolcall=toolcall_reward(trajectory, s),
+        result=result_reward(trajectory.kg, final_format_valid(trajectory), gold, s),
+        trajectory=trajectory_reward(trajectory, s),
+        env=env_reward(before, after, checks, edges, s),
+        alpha=s.alpha,
+    )

@@ -59,15 +59,26 @@ class Asker:
     async def ask(self, prompt: PromptTemplate, output_type, json_schema: dict, **values: Any):
         system, user = prompt.render(**values)
         with for_agent(prompt.name):
-            reply = await call_agent(self.llm, system, user, output_type, max_retries=self.config.parse_retries,
-                                     max_tokens=self.config.max_tokens, schema=json_schema,
-                                     salvage_cut_off=True)
+            reply = await call_agent(
+                self.llm,
+                system,
+                user,
+                output_type,
+                max_retries=self.config.parse_retries,
+                max_tokens=self.config.max_tokens,
+                schema=json_schema,
+                salvage_cut_off=True,
+            )
         return reply.output, reply.raw
 
 
 def _values(env: Environment) -> dict[str, str]:
-    return {"schema": env.schema.render(), "guidelines": env.schema.guidelines(), "text": env.text,
-            "examples": env.examples}
+    return {
+        "schema": env.schema.render(),
+        "guidelines": env.schema.guidelines(),
+        "text": env.text,
+        "examples": env.examples,
+    }
 
 
 async def _extract(env: Environment, asker: Asker, prompt: PromptTemplate, **extra: str) -> KG | None:
@@ -179,8 +190,10 @@ async def run_policy(env: Environment, messages: list[dict[str, str]], turn) -> 
     while env.steps_left() > 0:
         text = await turn(messages)
         step = apply_action(env, text)
-        messages += [{"role": "assistant", "content": text},
-                     {"role": "user", "content": observation_message(step, env.config.observation_tokens)}]
+        messages += [
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": observation_message(step, env.config.observation_tokens)},
+        ]
         if step.action == FINISH and step.success:
             env.trajectory.stopped = "finished"
             return env.trajectory
@@ -191,11 +204,17 @@ async def run_policy(env: Environment, messages: list[dict[str, str]], turn) -> 
 
 
 def action_schema(env: Environment) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": ["thought", "action"],
-            "properties": {"thought": {"type": "string", "maxLength": 300},
-                           "action": {"type": "string", "enum": list(ACTIONS)},
-                           "arguments": {"type": "object"},
-                           "kg": env.schema.json_schema()}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["thought", "action"],
+        "properties": {
+            "thought": {"type": "string", "maxLength": 300},
+            "action": {"type": "string", "enum": list(ACTIONS)},
+            "arguments": {"type": "object"},
+            "kg": env.schema.json_schema(),
+        },
+    }
 
 
 ROLLOUTS = {"single": single, "guided": guided, "agent": agent}

@@ -62,7 +62,6 @@ def example_pool(config: AgenticKGRConfig) -> SamplePool | None:
 
 
 class AgenticKGRSystem:
-
     def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: AgenticKGRConfig, name: str = "agentic-kgr") -> None:
         self.name, self.llm, self.config = name, llm, config
         self.schema = load_kg_schema(config)
@@ -76,13 +75,18 @@ class AgenticKGRSystem:
         """Use ``memory`` (e.g. the store's grown graph) as the graph the tools read and write."""
         self.memory, self.growth = memory, policy or GrowthPolicy(embedder=None)
         seed_schema(memory, *self.schema_terms())
-        self.observer = Observer(memory, self.growth, Resolver(memory, self.growth.resolve_threshold,
-                                                               embedder_function(self.growth.embedder)))
+        self.observer = Observer(
+            memory,
+            self.growth,
+            Resolver(memory, self.growth.resolve_threshold, embedder_function(self.growth.embedder)),
+        )
 
     def schema_terms(self) -> tuple[set[str], set[str]]:
         """The relation and entity type IRIs of the schema: what the growing graph allows from the start."""
-        return ({self.schema.relation_iri(r) for r in self.schema.relation_types},
-                {self.schema.type_iri(t) for t in self.schema.entity_types})
+        return (
+            {self.schema.relation_iri(r) for r in self.schema.relation_types},
+            {self.schema.type_iri(t) for t in self.schema.entity_types},
+        )
 
     def embed(self):
         if self._embed is None and self.config.disambiguation_strategy == "semantic_similarity":
@@ -93,13 +97,24 @@ class AgenticKGRSystem:
         """The labelled sentences most like ``text``, each with its answer in the extraction format."""
         if self.pool is None:
             return ""
-        shown = [f"Text: {s.text}\nAnswer: {KG.from_triples(s.triples, self.schema).render()}"
-                 for s in self.pool.similar(text, self.config.demos)]
+        shown = [
+            f"Text: {s.text}\nAnswer: {KG.from_triples(s.triples, self.schema).render()}"
+            for s in self.pool.similar(text, self.config.demos)
+        ]
         return "Examples:\n" + "\n\n".join(shown) + "\n\n"
 
     async def rollout(self, document: Document, llm: LLM) -> Trajectory:
-        env = Environment(document, self.schema, self.config, self.memory, self.observer, system=self.name,
-                          embed=self.embed(), model=self.llm.name, examples=self.examples(document.text))
+        env = Environment(
+            document,
+            self.schema,
+            self.config,
+            self.memory,
+            self.observer,
+            system=self.name,
+            embed=self.embed(),
+            model=self.llm.name,
+            examples=self.examples(document.text),
+        )
         return await ROLLOUTS[self.config.mode](env, Asker(llm, self.config), self.prompts)
 
     async def run(self, document: Document) -> ExtractionResult:
@@ -111,25 +126,48 @@ class AgenticKGRSystem:
             usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
             return ExtractionResult.from_error(document.id, self.name, exc, usage=usage)
         usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
-        trace = [TraceStep(step=i, node=s.action, kind="agent" if s.action == EXTRACT or s.by_model else "tool",
-                           input=str(s.arguments) if s.action != EXTRACT else None,
-                           output=s.raw if s.action == EXTRACT else str(s.observation)[:2000], error=s.error)
-                 for i, s in enumerate(trajectory.steps, 1)]
+        trace = [
+            TraceStep(
+                step=i,
+                node=s.action,
+                kind="agent" if s.action == EXTRACT or s.by_model else "tool",
+                input=str(s.arguments) if s.action != EXTRACT else None,
+                output=s.raw if s.action == EXTRACT else str(s.observation)[:2000],
+                error=s.error,
+            )
+            for i, s in enumerate(trajectory.steps, 1)
+        ]
         if trajectory.kg is None:
             reason = next((s.error for s in trajectory.steps if s.error), "no usable extraction")
-            return ExtractionResult.failed(document.id, self.name, f"the model never gave a usable extraction: {reason}",
-                                           usage=usage, trace=trace)
+            return ExtractionResult.failed(
+                document.id, self.name, f"the model never gave a usable extraction: {reason}", usage=usage, trace=trace
+            )
         final, refused = screen(trajectory.kg, document.text, self.schema)  # stored extractions were screened already
-        refused = [r for s in trajectory.steps if s.action == STORAGE and s.success
-                   for r in s.observation.get("refused", [])] + refused
+        refused = [
+            r for s in trajectory.steps if s.action == STORAGE and s.success for r in s.observation.get("refused", [])
+        ] + refused
         entities, triples, failed = as_graph(final, self.schema, document, self.name, self.llm.name)
         for t in triples:
             t.provenance.prompt_version = self.prompt_version
         tools = Counter(s.action for s in trajectory.tool_calls())
         return ExtractionResult(
-            document_id=document.id, system=self.name, entities=entities, triples=triples, usage=usage, trace=trace,
-            output=final.render(), warnings=failed + [f"not stored: {r}" for r in refused],
-            extra={"mode": self.config.mode, "trajectory": trajectory.to_json(),
-                   "tools": {"steps": len(trajectory.steps), "stopped": trajectory.stopped,
-                             "extractions": sum(s.action == EXTRACT for s in trajectory.steps),
-                             "calls": dict(tools), "failed": sum(not s.success for s in trajectory.tool_calls())}})
+            document_id=document.id,
+            system=self.name,
+            entities=entities,
+            triples=triples,
+            usage=usage,
+            trace=trace,
+            output=final.render(),
+            warnings=failed + [f"not stored: {r}" for r in refused],
+            extra={
+                "mode": self.config.mode,
+                "trajectory": trajectory.to_json(),
+                "tools": {
+                    "steps": len(trajectory.steps),
+                    "stopped": trajectory.stopped,
+                    "extractions": sum(s.action == EXTRACT for s in trajectory.steps),
+                    "calls": dict(tools),
+                    "failed": sum(not s.success for s in trajectory.tool_calls()),
+                },
+            },
+        )

@@ -9,8 +9,13 @@ from graphwright.papers.agentic_kgr.kg_json import KG
 
 EXTRACT, FINISH = "extract", "finish"
 DENSITY, COVERAGE, QUALITY, FEEDBACK, DISAMBIGUATION, STORAGE = (
-    "query_extraction_density", "query_coverage_feedback", "query_quality_metrics", "query_iterative_feedback",
-    "query_entity_disambiguation", "query_kg_storage")
+    "query_extraction_density",
+    "query_coverage_feedback",
+    "query_quality_metrics",
+    "query_iterative_feedback",
+    "query_entity_disambiguation",
+    "query_kg_storage",
+)
 TOOLS = (DENSITY, COVERAGE, QUALITY, FEEDBACK, DISAMBIGUATION, STORAGE)
 
 
@@ -47,5 +52,9 @@ class Trajectory:
         return any(s.action == tool and s.success for s in self.steps)
 
     def to_json(self) -> dict[str, Any]:
-        return {"steps": [asdict(s) for s in self.steps], "kg": self.kg.model_dump() if self.kg else None,
-                "stopped": self.stopped, "messages": self.messages}
+        return {
+            "steps": [asdict(s) for s in self.steps],
+            "kg": self.kg.model_dump() if self.kg else None,
+            "stopped": self.stopped,
+            "messages": self.messages,
+        }

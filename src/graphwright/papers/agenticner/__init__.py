@@ -16,11 +16,21 @@ from graphwright.systems.family import Preset, register_family
 SMALL_MODEL: dict[str, Any] = {"reviewer": False, "kb_types": True, "kb_spot": True}
 
 
-register_family("agenticner", AgenticNERConfig, AgenticNERSystem, takes_dataset=True, presets={
-    "": Preset("recommended", "Named entities of your domain: tagger with a grounding KB that corrects and adds", defaults=SMALL_MODEL),
-    "paper": Preset("paper", "AgenticNER's team: tagger, reviewer and researcher in a group chat"),
-    "single": Preset("baseline", "AgenticNER's single tagger call", build={"single": True}),
-    "lean": Preset("variant", "agenticner with its small-model settings fixed", fixed=SMALL_MODEL),
-})
+register_family(
+    "agenticner",
+    AgenticNERConfig,
+    AgenticNERSystem,
+    takes_dataset=True,
+    presets={
+        "": Preset(
+            "recommended",
+            "Named entities of your domain: tagger with a grounding KB that corrects and adds",
+            defaults=SMALL_MODEL,
+        ),
+        "paper": Preset("paper", "AgenticNER's team: tagger, reviewer and researcher in a group chat"),
+        "single": Preset("baseline", "AgenticNER's single tagger call", build={"single": True}),
+        "lean": Preset("variant", "agenticner with its small-model settings fixed", fixed=SMALL_MODEL),
+    },
+)
 
 __all__ = ["AgenticNERConfig", "AgenticNERSystem"]

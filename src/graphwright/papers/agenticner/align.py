@@ -41,7 +41,7 @@ def parse_tagged(output: str, types: list[str]) -> tuple[str, list[TaggedSpan]]:
     stack: list[tuple[str, int]] = []
     last = 0
     for m in _TAG.finditer(output):
-        piece = output[last:m.start()]
+        piece = output[last : m.start()]
         plain.append(piece)
         length += len(piece)
         last = m.end()
@@ -114,7 +114,7 @@ def mention_list(output: str, source: str, types: list[str]) -> list[CharSpan]:
     out: list[CharSpan] = []
     cursor = 0
     for span in spans:
-        wanted = _fold(plain[span.start:span.end].strip())
+        wanted = _fold(plain[span.start : span.end].strip())
         starts = [m.start() for m in re.finditer(re.escape(wanted), folded)] if wanted else []
         if not starts:
             continue

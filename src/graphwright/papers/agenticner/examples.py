@@ -36,7 +36,9 @@ def sample_examples(pool: list[NERSample], types: list[str], n: int, seed: int =
             return best
     missing = wanted - {c.type for s in best for c in s.entities}
     while missing:
-        gain, _, pick = max(((len(missing & {c.type for c in s.entities}), -len(s.tokens), i) for i, s in enumerate(pool)))
+        gain, _, pick = max(
+            ((len(missing & {c.type for c in s.entities}), -len(s.tokens), i) for i, s in enumerate(pool))
+        )
         if gain == 0:
             break
         best.append(pool[pick])
@@ -74,11 +76,16 @@ def read_examples(path: Path, types: list[str]) -> list[NERSample]:
             else:
                 plain, tagged = parse_tagged(row["text"], types)
                 words = [(m.start(), m.end()) for m in re.finditer(r"\S+", plain)]
-                sample = NERSample(id=f"ex-{number}", tokens=[plain[s:e] for s, e in words],
-                                   tags=to_iob2(to_token_spans(tagged, words), len(words)))
+                sample = NERSample(
+                    id=f"ex-{number}",
+                    tokens=[plain[s:e] for s, e in words],
+                    tags=to_iob2(to_token_spans(tagged, words), len(words)),
+                )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise UserError(f"{path}:{number}: not an example ({type(exc).__name__}: {exc}); expected "
-                            '{"tokens": [...], "tags": [...]} or {"text": "... <Type>...</Type> ..."}') from exc
+            raise UserError(
+                f"{path}:{number}: not an example ({type(exc).__name__}: {exc}); expected "
+                '{"tokens": [...], "tags": [...]} or {"text": "... <Type>...</Type> ..."}'
+            ) from exc
         unknown = sorted({c.type for c in sample.entities} - set(types))
         if unknown:
             raise UserError(f"{path}:{number}: entity types not in the domain: {', '.join(unknown)}")

@@ -43,15 +43,17 @@ class GroundingKB:
             words = [t.casefold() for t in s.tokens]
             chunk = [None] * len(words)  # token -> the labelled mention it is in
             for c in s.entities:
-                chunk[c.start:c.end] = [(c.start, c.end)] * (c.end - c.start)
+                chunk[c.start : c.end] = [(c.start, c.end)] * (c.end - c.start)
             for n in range(1, MAX_PHRASE_TOKENS + 1):
                 # a phrase inside a longer mention ("Intelligence" in "Journal of Artificial Intelligence") was not
                 # left untagged: only occurrences clear of mentions, or a mention exactly, count
-                occurrences.update(" ".join(words[i:i + n]) for i in range(len(words) - n + 1)
-                                   if all(chunk[j] is None for j in range(i, i + n))
-                                   or chunk[i] == (i, i + n) == chunk[i + n - 1])
+                occurrences.update(
+                    " ".join(words[i : i + n])
+                    for i in range(len(words) - n + 1)
+                    if all(chunk[j] is None for j in range(i, i + n)) or chunk[i] == (i, i + n) == chunk[i + n - 1]
+                )
             for c in s.entities:
-                key = phrase_key(s.separator.join(s.tokens[c.start:c.end]))
+                key = phrase_key(s.separator.join(s.tokens[c.start : c.end]))
                 kb.entries[key].add(c.type)
                 kb.type_counts[key][c.type] += 1
         for key, counts in kb.type_counts.items():
@@ -76,8 +78,9 @@ class GroundingKB:
                     phrase, types = line.split("\t")
                     types = [t.strip() for t in types.split(",")]
             except (ValueError, KeyError, TypeError) as exc:
-                raise UserError(f"{path}:{number}: expected {{\"phrase\": ..., \"types\": [...]}} or "
-                                f"'phrase<TAB>type,type' ({exc})") from exc
+                raise UserError(
+                    f'{path}:{number}: expected {{"phrase": ..., "types": [...]}} or \'phrase<TAB>type,type\' ({exc})'
+                ) from exc
             kb.entries[phrase_key(phrase)] |= {t for t in types if t}
         return kb
 
@@ -100,8 +103,9 @@ class GroundingKB:
             out.append((start, end, self.type_of(text[start:end]) if known and kind not in known else kind))
         return out
 
-    def spot(self, spans: list[tuple[int, int, str]], text: str, *, min_chars: int = 4,
-             min_tagged_share: float = 0.5) -> list[tuple[int, int, str]]:
+    def spot(
+        self, spans: list[tuple[int, int, str]], text: str, *, min_chars: int = 4, min_tagged_share: float = 0.5
+    ) -> list[tuple[int, int, str]]:
         """Untagged whole-word occurrences of the KB's phrases, longest first, that overlap no mention, with
         the KB's type. Phrases shorter than ``min_chars``, and phrases the labelled samples tag in no more
         than ``min_tagged_share`` of their occurrences ("network", "speech"), are not spotted."""
@@ -123,7 +127,9 @@ class GroundingKB:
         if key not in self._spottable_cache:
             self._spottable_cache[key] = sorted(
                 (k for k in self.entries if len(k) >= min_chars and self.tagged_share.get(k, 1.0) > min_tagged_share),
-                key=len, reverse=True)
+                key=len,
+                reverse=True,
+            )
         return self._spottable_cache[key]
 
     def feedback(self, entities: list[tuple[str, str]]) -> list[str]:
@@ -132,7 +138,9 @@ class GroundingKB:
         for text, kind in entities:
             known = self.entries.get(phrase_key(text))
             if known and kind not in known:
-                lines.append(f"- '{text}' is tagged as '{kind}'. It should likely be {' or '.join(sorted(known))} instead.")
+                lines.append(
+                    f"- '{text}' is tagged as '{kind}'. It should likely be {' or '.join(sorted(known))} instead."
+                )
         return list(dict.fromkeys(lines))
 
 

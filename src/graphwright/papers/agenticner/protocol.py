@@ -15,7 +15,7 @@ def tag_content(text: str, name: str) -> str | None:
     if found:
         return found[-1].strip()
     opened = text.rfind(f"<{name}>")
-    return text[opened + len(name) + 2:].strip() if opened >= 0 else None
+    return text[opened + len(name) + 2 :].strip() if opened >= 0 else None
 
 
 def asks_for_change(feedback: str | None) -> bool:

@@ -39,7 +39,14 @@ SEGMENT_CHARS = 600
 
 
 class AgenticNERSystem:
-    def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: AgenticNERConfig, name: str = "agenticner", single: bool = False):
+    def __init__(
+        self,
+        llm: LLM,
+        kb: KnowledgeBase | None,
+        config: AgenticNERConfig,
+        name: str = "agenticner",
+        single: bool = False,
+    ):
         self.name, self.llm, self.config, self.single = name, llm, config, single
         self.domain, pool = resolve_domain_and_pool(config)
         self.types = list(self.domain.types)
@@ -51,8 +58,11 @@ class AgenticNERSystem:
         self.search = self._search() if config.researcher and not single else None
         # built once: every segment's chat uses the same reviewer and researcher prompts
         example = tagged_text(self.examples[0]) if self.examples else f"<{self.types[0]}>...</{self.types[0]}>"
-        self.reviewer = reviewer_prompt(self.domain, example, research=config.researcher) \
-            if config.reviewer and not single else None
+        self.reviewer = (
+            reviewer_prompt(self.domain, example, research=config.researcher)
+            if config.reviewer and not single
+            else None
+        )
         self.researcher = load_prompt(PACKAGE, "researcher") if config.researcher and not single else None
         self._tagger_prompt: str | None = None
         self._prompt_warnings: list[str] = []
@@ -63,7 +73,9 @@ class AgenticNERSystem:
             return WebSearch(self.config.search_url, self.config.search_api_key)
         known = [f"{name}: {description}" for name, description in self.domain.types.items()]
         if self.grounding is not None:
-            known += [f"'{phrase}' is a {' or '.join(sorted(types))}" for phrase, types in self.grounding.entries.items()]
+            known += [
+                f"'{phrase}' is a {' or '.join(sorted(types))}" for phrase, types in self.grounding.entries.items()
+            ]
         return LocalSearch.from_files(self.config.corpus, extra=known)
 
     async def tagger_prompt(self, llm: LLM) -> str:
@@ -75,17 +87,28 @@ class AgenticNERSystem:
                 research, debate = self.config.researcher, self.config.reviewer
                 if self.config.metaprompt:
                     self._tagger_prompt, self._prompt_warnings = await metaprompt_tagger(
-                        llm, self.domain, self.examples, research=research, debate=debate)
+                        llm, self.domain, self.examples, research=research, debate=debate
+                    )
                 else:
-                    self._tagger_prompt = template_tagger_prompt(self.domain, render_examples(self.examples),
-                                                                 research=research, debate=debate)
+                    self._tagger_prompt = template_tagger_prompt(
+                        self.domain, render_examples(self.examples), research=research, debate=debate
+                    )
             return self._tagger_prompt
 
     def team(self, llm: LLM, prompt: str) -> Team:
-        return Team(llm=llm, tagger_prompt=prompt, reviewer_prompt=self.reviewer, researcher=self.researcher,
-                    search=self.search, ground=self._ground if self.grounding is not None else None, types=self.types,
-                    max_turns=self.config.max_turns, max_tokens=self.config.max_tokens,
-                    stop_on_repeat=self.config.stop_on_repeat, min_coverage=self.config.min_coverage)
+        return Team(
+            llm=llm,
+            tagger_prompt=prompt,
+            reviewer_prompt=self.reviewer,
+            researcher=self.researcher,
+            search=self.search,
+            ground=self._ground if self.grounding is not None else None,
+            types=self.types,
+            max_turns=self.config.max_turns,
+            max_tokens=self.config.max_tokens,
+            stop_on_repeat=self.config.stop_on_repeat,
+            min_coverage=self.config.min_coverage,
+        )
 
     def kb_acts(self, spans: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
         """The tagger's mentions after the KB's own corrections and additions (kb_types, kb_spot)."""
@@ -96,7 +119,7 @@ class AgenticNERSystem:
         return spans
 
     def _ground(self, output: str, text: str) -> list[str]:
-        return self.grounding.feedback([(text[s.start:s.end], s.type) for s in align(output, text, self.types)])
+        return self.grounding.feedback([(text[s.start : s.end], s.type) for s in align(output, text, self.types)])
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -113,20 +136,31 @@ class AgenticNERSystem:
                 segment = document.text[start:end]
                 if self.single:
                     with for_agent("tagger"):
-                        reply = (await meter.chat([{"role": "system", "content": prompt},
-                                                   {"role": "user", "content": text_to_tag(segment)}],
-                                                  max_tokens=self.config.max_tokens)).text
+                        reply = (
+                            await meter.chat(
+                                [
+                                    {"role": "system", "content": prompt},
+                                    {"role": "user", "content": text_to_tag(segment)},
+                                ],
+                                max_tokens=self.config.max_tokens,
+                            )
+                        ).text
                     step("tagger", "agent", reply)
                     output = tag_content(reply, "output")
                     output = reply if output is None else output
                 else:
                     chat = await self.team(meter, prompt).tag(segment)
                     for turn in chat.turns[1:]:
-                        step(turn.speaker, "agent" if turn.speaker in ("tagger", "reviewer", "researcher") else "system",
-                             turn.content)
+                        step(
+                            turn.speaker,
+                            "agent" if turn.speaker in ("tagger", "reviewer", "researcher") else "system",
+                            turn.content,
+                        )
                     if chat.stopped_by_cap:
-                        result.warnings.append(f"characters {start}-{end}: the chat reached {self.config.max_turns} "
-                                               "turns; the last tagger output is the answer")
+                        result.warnings.append(
+                            f"characters {start}-{end}: the chat reached {self.config.max_turns} "
+                            "turns; the last tagger output is the answer"
+                        )
                     output = chat.output
                 if output is None:
                     result.warnings.append(f"characters {start}-{end}: the tagger never gave an <output>")
@@ -134,11 +168,16 @@ class AgenticNERSystem:
                 found = self.kb_acts([tuple(s) for s in align(output, segment, self.types)], segment)
                 spans += [CharSpan(s + start, e + start, kind) for s, e, kind in found]
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
-            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
-                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+            return ExtractionResult.from_error(
+                document.id,
+                self.name,
+                exc,
+                trace=result.trace,
+                usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}),
+            )
         result.warnings += self._prompt_warnings
         result.entities = _entities(document, spans, self.domain)
-        result.output = "\n".join(f"{s.start}\t{s.end}\t{s.type}\t{document.text[s.start:s.end]}" for s in spans)
+        result.output = "\n".join(f"{s.start}\t{s.end}\t{s.type}\t{document.text[s.start : s.end]}" for s in spans)
         result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
         return result
 
@@ -147,9 +186,10 @@ def _entities(document: Document, spans: list[CharSpan], domain: EntityDomain) -
     """One entity per (text, type), with every mention of it."""
     grouped: dict[tuple[str, str], Entity] = {}
     for s in sorted(spans):
-        surface = document.text[s.start:s.end]
-        entity = grouped.setdefault((surface, s.type), Entity(iri=name_entity_iri(surface), label=surface,
-                                                              types=[domain.type_iri(s.type)]))
+        surface = document.text[s.start : s.end]
+        entity = grouped.setdefault(
+            (surface, s.type), Entity(iri=name_entity_iri(surface), label=surface, types=[domain.type_iri(s.type)])
+        )
         entity.mentions.append(Mention(surface=surface, span=document.span(s.start, s.end)))
     return list(grouped.values())
 

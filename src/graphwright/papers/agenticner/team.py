@@ -30,10 +30,14 @@ from graphwright.papers.agenticner.search import Search, SearchUnavailableError
 
 NO_OUTPUT = "You should put your final output inside <output> tags!"
 NO_RESEARCHER = "Sorry. The researcher is not available. Complete the task using your own internal knowledge."
-REVIEWER_AGAIN = ("Answer with exactly one of: what to change inside <feedback></feedback> tags, a question inside "
-                  "<search></search> tags, or APPROVED!")
-NOT_THE_TEXT = ("Your <output> is not the text to tag. Copy the text inside <text_to_tag> exactly, add the entity tags, "
-                "and put it inside <output></output>.")
+REVIEWER_AGAIN = (
+    "Answer with exactly one of: what to change inside <feedback></feedback> tags, a question inside "
+    "<search></search> tags, or APPROVED!"
+)
+NOT_THE_TEXT = (
+    "Your <output> is not the text to tag. Copy the text inside <text_to_tag> exactly, add the entity tags, "
+    "and put it inside <output></output>."
+)
 KEPT_OUTPUT = "The tagger kept its output unchanged; the review ends."
 
 
@@ -79,8 +83,11 @@ class Team:
             result.turns.append(Turn(speaker, reply))
             if speaker == "tagger":
                 output = tag_content(reply, "output")
-                if output is not None and coverage(output, text) < self.min_coverage \
-                        and not mention_list(output, text, self.types):
+                if (
+                    output is not None
+                    and coverage(output, text) < self.min_coverage
+                    and not mention_list(output, text, self.types)
+                ):
                     result.turns.append(Turn("supervisor", NOT_THE_TEXT))
                 elif output is not None:
                     repeated = self.stop_on_repeat and output == result.output
@@ -106,8 +113,11 @@ class Team:
                 if tag_content(reply, "search") is not None:
                     speaker, asker = "researcher", "reviewer"
                 elif asks_for_change(feedback):
-                    result.turns.append(Turn("supervisor", "Remember, you need to tag the following:\n"
-                                                           f"<text_to_tag>{text}</text_to_tag>"))
+                    result.turns.append(
+                        Turn(
+                            "supervisor", f"Remember, you need to tag the following:\n<text_to_tag>{text}</text_to_tag>"
+                        )
+                    )
                     speaker = "tagger"
                 elif APPROVED in reply or feedback is not None:  # feedback that asks for nothing approves
                     if not self._grounded(result, text):
@@ -124,9 +134,15 @@ class Team:
             return False
         result.grounding_feedback = self.ground(result.output, text)
         if result.grounding_feedback:
-            result.turns.append(Turn("grounding", "Please consider the following feedback from the grounding engine "
-                                     "as well:\n<grounding_feedback>\n" + "\n".join(result.grounding_feedback)
-                                     + "\n</grounding_feedback>"))
+            result.turns.append(
+                Turn(
+                    "grounding",
+                    "Please consider the following feedback from the grounding engine "
+                    "as well:\n<grounding_feedback>\n"
+                    + "\n".join(result.grounding_feedback)
+                    + "\n</grounding_feedback>",
+                )
+            )
         return bool(result.grounding_feedback)
 
     async def _speak(self, speaker: str, result: ChatResult) -> str:
@@ -135,8 +151,10 @@ class Team:
             messages = [{"role": "system", "content": self.tagger_prompt}] + _as_chat(result.turns, me="tagger")
         else:
             transcript = "\n\n".join(f"[{t.speaker}]: {t.content}" for t in result.turns)
-            messages = [{"role": "system", "content": self.reviewer_prompt},
-                        {"role": "user", "content": transcript + "\n\nYour review:"}]
+            messages = [
+                {"role": "system", "content": self.reviewer_prompt},
+                {"role": "user", "content": transcript + "\n\nYour review:"},
+            ]
         with for_agent(speaker):
             return (await self.llm.chat(messages, max_tokens=self.max_tokens)).text
 
@@ -150,8 +168,9 @@ class Team:
         result.agent_turns += 1
         system, user = self.researcher.render(question=question, results="\n".join(f"- {r}" for r in found) or "(none)")
         with for_agent("researcher"):
-            reply = await self.llm.chat([{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                        max_tokens=self.max_tokens)
+            reply = await self.llm.chat(
+                [{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=self.max_tokens
+            )
         return f"<answer>{tag_content(reply.text, 'answer') or reply.text.strip()}</answer>"
 
 

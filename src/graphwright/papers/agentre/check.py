@@ -28,20 +28,36 @@ PAIRS_PER_EXAMPLE = 6  # a worked checklist in the prompt: its true pairs first,
 
 def choices_model(name: str, options: list[list[str]], prefix: str) -> type[BaseModel]:
     """One field per item, in order (``e1``, ``e2``... or ``p1``...), each a choice among its options."""
-    fields: dict[str, Any] = {f"{prefix}{i}": (Literal[tuple(o)], ...)  # type: ignore[valid-type]
-                              for i, o in enumerate(options, 1)}
+    fields: dict[str, Any] = {
+        f"{prefix}{i}": (Literal[tuple(o)], ...)  # type: ignore[valid-type]
+        for i, o in enumerate(options, 1)
+    }
     return create_model(name, **fields)
 
 
-async def type_arguments(run: SentenceRun, sentence: str, names: list[str], retrieval: Retrieval, caller: Caller,
-                         prompt: PromptTemplate, k: int) -> dict[str, str]:
+async def type_arguments(
+    run: SentenceRun,
+    sentence: str,
+    names: list[str],
+    retrieval: Retrieval,
+    caller: Caller,
+    prompt: PromptTemplate,
+    k: int,
+) -> dict[str, str]:
     """The type of each name as the sentence uses it, keyed by the normalised name; a name that is no
     kind of thing the schema relates is ``Other``."""
     types = _typer_types(retrieval.schema)
     worked = (_worked_types(s) for s in _examples(retrieval, sentence, k))
-    answer = await caller.ask(run, "typer", prompt, choices_model("Types", [types] * len(names), "e"),
-                              types=retrieval.schema.type_lines(), examples="\n\n".join(worked), sentence=sentence,
-                              names=_numbered(names, "e"))
+    answer = await caller.ask(
+        run,
+        "typer",
+        prompt,
+        choices_model("Types", [types] * len(names), "e"),
+        types=retrieval.schema.type_lines(),
+        examples="\n\n".join(worked),
+        sentence=sentence,
+        names=_numbered(names, "e"),
+    )
     return {_key(n): getattr(answer, f"e{i}") for i, n in enumerate(names, 1)}
 
 
@@ -70,13 +86,20 @@ def drop_known_type_clashes(run: SentenceRun, type_of: Callable[[str], str | Non
         relation = schema.get(triple.relation)
         clash = relation is not None and any(
             allowed and (kind := type_of(name)) is not None and kind not in allowed
-            for name, allowed in ((triple.head, relation.head), (triple.tail, relation.tail)))
+            for name, allowed in ((triple.head, relation.head), (triple.tail, relation.tail))
+        )
         (run.ruled_out if clash else kept).append(triple)
     run.triples = kept
 
 
-def candidate_pairs(sentence: str, types: dict[str, str], names: dict[str, str], triples: list[RETriple],
-                    schema: RelationSchema, limit: int) -> list[tuple[str, str, list[str]]]:
+def candidate_pairs(
+    sentence: str,
+    types: dict[str, str],
+    names: dict[str, str],
+    triples: list[RETriple],
+    schema: RelationSchema,
+    limit: int,
+) -> list[tuple[str, str, list[str]]]:
     """Ordered pairs of typed names some relation allows: those the extractor linked first, then the
     closest in the sentence, at most ``limit``."""
     linked = {(_key(h), _key(t)) for h, _, t in triples}
@@ -87,24 +110,48 @@ def candidate_pairs(sentence: str, types: dict[str, str], names: dict[str, str],
     return [(names[h], names[t], fit) for h, t, fit in pairs[:limit]]
 
 
-async def decide_pairs(run: SentenceRun, sentence: str, pairs: list[tuple[str, str, list[str]]], types: dict[str, str],
-                       retrieval: Retrieval, caller: Caller, prompt: PromptTemplate, k: int) -> list[RETriple]:
+async def decide_pairs(
+    run: SentenceRun,
+    sentence: str,
+    pairs: list[tuple[str, str, list[str]]],
+    types: dict[str, str],
+    retrieval: Retrieval,
+    caller: Caller,
+    prompt: PromptTemplate,
+    k: int,
+) -> list[RETriple]:
     relations = sorted({r for _, _, fit in pairs for r in fit}, key=retrieval.schema.names.index)
     worked = (_worked_checklist(s, retrieval.schema) for s in _examples(retrieval, sentence, k))
     examples = "\n\n".join(w for w in worked if w)
-    answer = await caller.ask(run, "checker", prompt, choices_model("Checklist", [[*f, NONE] for *_, f in pairs], "p"),
-                              relations=retrieval.relation_lines(True, relations), examples=examples,
-                              sentence=sentence, pairs=_render_pairs(pairs, types))
+    answer = await caller.ask(
+        run,
+        "checker",
+        prompt,
+        choices_model("Checklist", [[*f, NONE] for *_, f in pairs], "p"),
+        relations=retrieval.relation_lines(True, relations),
+        examples=examples,
+        sentence=sentence,
+        pairs=_render_pairs(pairs, types),
+    )
     decided = [RETriple(h, getattr(answer, f"p{i}"), t) for i, (h, t, _) in enumerate(pairs, 1)]
     return [t for t in decided if t.relation != NONE]
 
 
-async def check(run: SentenceRun, sentence: str, retrieval: Retrieval, caller: Caller,
-                prompts: dict[str, PromptTemplate], *, pairs: bool, max_pairs: int, k: int) -> None:
+async def check(
+    run: SentenceRun,
+    sentence: str,
+    retrieval: Retrieval,
+    caller: Caller,
+    prompts: dict[str, PromptTemplate],
+    *,
+    pairs: bool,
+    max_pairs: int,
+    k: int,
+) -> None:
     """Type the extractor's arguments, fix or drop the triples their types rule out, and with ``pairs``
     let the checklist decide every type-compatible pair of them (the extractor's own triples included:
     the checklist's answer replaces them)."""
-    names = list(dict.fromkeys(n for h, _, t in run.triples for n in (h, t)))[:2 * MAX_TRIPLES]
+    names = list(dict.fromkeys(n for h, _, t in run.triples for n in (h, t)))[: 2 * MAX_TRIPLES]
     if not names:
         return
     types = await type_arguments(run, sentence, names, retrieval, caller, prompts["entity_types"], k)
@@ -145,8 +192,10 @@ def _worked_checklist(sample: RESample, schema: RelationSchema) -> str:
 
 
 def _render_pairs(pairs: list[tuple[str, str, list[str]]], types: dict[str, str]) -> str:
-    return "\n".join(f"p{i}: {h} ({types[_key(h)]}) -> {t} ({types[_key(t)]}): {' or '.join([*fit, NONE])}"
-                     for i, (h, t, fit) in enumerate(pairs, 1))
+    return "\n".join(
+        f"p{i}: {h} ({types[_key(h)]}) -> {t} ({types[_key(t)]}): {' or '.join([*fit, NONE])}"
+        for i, (h, t, fit) in enumerate(pairs, 1)
+    )
 
 
 def _numbered(items: list[str], prefix: str) -> str:

@@ -22,8 +22,9 @@ from graphwright.papers.agentre.tools import ACTIONS, Retrieval, render_context
 COT = "First write your reasoning (which entities the sentence names, which relations hold), then the triples."
 
 
-async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retrieval, caller: Caller,
-                        prompts: dict[str, PromptTemplate]) -> SentenceRun:
+async def extract_fixed(
+    config: AgentREConfig, sentence: str, retrieval: Retrieval, caller: Caller, prompts: dict[str, PromptTemplate]
+) -> SentenceRun:
     mode, run = config.mode, SentenceRun()
     observations = retrieval.prefetch(sentence)
     for o in observations:
@@ -38,8 +39,15 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
     definitions = "guidelines" in retrieval.tools
     relations = retrieval.schema.names
     if mode == "staged":
-        choice = await caller.ask(run, "relation_types", prompts["relation_types"], relation_choice_model(relations),
-                                  relations=retrieval.relation_lines(definitions), context=context, sentence=sentence)
+        choice = await caller.ask(
+            run,
+            "relation_types",
+            prompts["relation_types"],
+            relation_choice_model(relations),
+            relations=retrieval.relation_lines(definitions),
+            context=context,
+            sentence=sentence,
+        )
         relations = [r for r in relations if r in set(choice.relations)]
         if not relations:
             return run  # no relation holds: nothing to extract
@@ -55,20 +63,50 @@ async def extract_fixed(config: AgentREConfig, sentence: str, retrieval: Retriev
         ground(run, answer.triples, sentence)
     copied = run.dropped and (config.escalate_when == "any_dropped" or not run.triples)
     if config.escalate and copied and retrieval.pool is not None:
-        await escalate(config.escalate, run, sentence, retrieval, caller, prompts["extract"], output,
-                       {**values, "context": without_samples})
+        await escalate(
+            config.escalate,
+            run,
+            sentence,
+            retrieval,
+            caller,
+            prompts["extract"],
+            output,
+            {**values, "context": without_samples},
+        )
     if config.pool_types and retrieval.pool is not None:
         drop_known_type_clashes(run, retrieval.pool.type_of, retrieval.schema)
     if config.check != "none":
-        await check(run, sentence, retrieval, caller, prompts, pairs=config.check == "pairs",
-                    max_pairs=config.max_pairs, k=config.check_examples)
-    run.trajectory.append({"thought": getattr(answer, "reasoning", ""), "action": "Finish", "input": "",
-                           "observation": triples_json(run.triples)})
+        await check(
+            run,
+            sentence,
+            retrieval,
+            caller,
+            prompts,
+            pairs=config.check == "pairs",
+            max_pairs=config.max_pairs,
+            k=config.check_examples,
+        )
+    run.trajectory.append(
+        {
+            "thought": getattr(answer, "reasoning", ""),
+            "action": "Finish",
+            "input": "",
+            "observation": triples_json(run.triples),
+        }
+    )
     return run
 
 
-async def escalate(calls: int, run: SentenceRun, sentence: str, retrieval: Retrieval, caller: Caller,
-                   prompt: PromptTemplate, output: type, values: dict[str, str]) -> None:
+async def escalate(
+    calls: int,
+    run: SentenceRun,
+    sentence: str,
+    retrieval: Retrieval,
+    caller: Caller,
+    prompt: PromptTemplate,
+    output: type,
+    values: dict[str, str],
+) -> None:
     """The first answer kept nothing: all it named came from elsewhere (the 1.5B model copied the examples
     in 44 of 100 CoNLL04 sentences). Ask ``calls`` more times with the examples as earlier chat turns,
     which stops the copying but brings wrong triples of their own, each time with examples another
@@ -100,8 +138,10 @@ def example_turns(samples: list[RESample]) -> list[dict[str, str]]:
     turns = []
     for s in samples:
         answer = {"triples": [{"head": h, "relation": r, "tail": t} for h, r, t in s.triples]}
-        turns += [{"role": "user", "content": f"Sentence: {s.text}"},
-                  {"role": "assistant", "content": json.dumps(answer, ensure_ascii=False)}]
+        turns += [
+            {"role": "user", "content": f"Sentence: {s.text}"},
+            {"role": "assistant", "content": json.dumps(answer, ensure_ascii=False)},
+        ]
     return turns
 
 
@@ -110,5 +150,7 @@ def ungrounded(run: SentenceRun, sentence: str) -> str:
     copies an example's triples)."""
     missing = dict.fromkeys(a for h, _, t in run.dropped for a in (h, t) if find_argument(a, sentence) is None)
     names = ", ".join(f'"{a}"' for a in list(missing)[:6])
-    return (f"Your last answer named {names}, which this sentence does not contain: they come from the examples. "
-            "Extract the triples of this sentence only, with heads and tails copied from it; [] if it states none.")
+    return (
+        f"Your last answer named {names}, which this sentence does not contain: they come from the examples. "
+        "Extract the triples of this sentence only, with heads and tails copied from it; [] if it states none."
+    )

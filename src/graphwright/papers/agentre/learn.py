@@ -19,9 +19,12 @@ def check(text: str, predicted: list[RETriple], gold: list[RETriple]) -> Checked
     """Split a prediction into right and wrong triples, and list the gold triples it missed."""
     gold_keys = {triple_key(*t) for t in gold}
     predicted_keys = {triple_key(*t) for t in predicted}
-    return Checked(text=text, correct=[t for t in predicted if triple_key(*t) in gold_keys],
-                   wrong=[t for t in predicted if triple_key(*t) not in gold_keys],
-                   missed=[t for t in gold if triple_key(*t) not in predicted_keys])
+    return Checked(
+        text=text,
+        correct=[t for t in predicted if triple_key(*t) in gold_keys],
+        wrong=[t for t in predicted if triple_key(*t) not in gold_keys],
+        missed=[t for t in gold if triple_key(*t) not in predicted_keys],
+    )
 
 
 async def learn_sample(system, sample: RESample, llm: LLM) -> Checked:
@@ -37,16 +40,30 @@ async def learn_sample(system, sample: RESample, llm: LLM) -> Checked:
         for t in checked.correct:
             by_head[t.head].append(t)
         for entity, facts in by_head.items():
-            answer = await caller.ask(SentenceRun(), "entity_summary", prompts["entity_summary"], Summary,
-                                      entity=entity, summary=memory.summaries.get(entity, "(none yet)"),
-                                      facts=render_triples(facts))
+            answer = await caller.ask(
+                SentenceRun(),
+                "entity_summary",
+                prompts["entity_summary"],
+                Summary,
+                entity=entity,
+                summary=memory.summaries.get(entity, "(none yet)"),
+                facts=render_triples(facts),
+            )
             memory.set_summary(entity, answer.summary)
     if "reflection" in system.config.memory and (checked.wrong or checked.missed):
         names = sorted({t.relation for t in checked.wrong + checked.missed})
-        answer = await caller.ask(SentenceRun(), "reflection", prompts["reflection"], Lesson,
-                                  guidelines=system.schema.guidelines(names), sentence=sample.text,
-                                  gold=render_triples(sample.triples), predicted=render_triples(run.triples),
-                                  wrong=render_triples(checked.wrong), missed=render_triples(checked.missed))
+        answer = await caller.ask(
+            SentenceRun(),
+            "reflection",
+            prompts["reflection"],
+            Lesson,
+            guidelines=system.schema.guidelines(names),
+            sentence=sample.text,
+            gold=render_triples(sample.triples),
+            predicted=render_triples(run.triples),
+            wrong=render_triples(checked.wrong),
+            missed=render_triples(checked.missed),
+        )
         memory.add_lesson(sample.text, answer.lesson)
     memory.mark_seen(sample.id)
     return checked

@@ -48,8 +48,10 @@ class AgentMemory:
         manifest = self._read_manifest(schema)
         self.schema = schema
         self.seen: set[str] = set(manifest.get("seen", []))
-        self.checked = [Checked(r["text"], *[[RETriple(*t) for t in r[k]] for k in ("correct", "wrong", "missed")])
-                        for r in read_jsonl(self.folder / SHALLOW)]
+        self.checked = [
+            Checked(r["text"], *[[RETriple(*t) for t in r[k]] for k in ("correct", "wrong", "missed")])
+            for r in read_jsonl(self.folder / SHALLOW)
+        ]
         self.summaries: dict[str, str] = _read_json(self.folder / DEEP)
         self.lessons: list[dict[str, str]] = read_jsonl(self.folder / REFLECTIONS)
         kind: RetrieverKind = "bm25" if retriever == "random" else retriever  # recall must be by similarity
@@ -59,8 +61,10 @@ class AgentMemory:
     def _read_manifest(self, schema: str) -> dict:
         data = _read_json(self.folder / MANIFEST)
         if data and data.get("schema") != schema:
-            raise UserError(f"memory folder {self.folder} belongs to schema {data.get('schema')!r}, not {schema!r}; "
-                            "choose another memory_dir")
+            raise UserError(
+                f"memory folder {self.folder} belongs to schema {data.get('schema')!r}, not {schema!r}; "
+                "choose another memory_dir"
+            )
         return data
 
     # ---- recall -----------------------------------------------------------------------------------------
@@ -85,8 +89,13 @@ class AgentMemory:
     def add_checked(self, checked: Checked) -> None:
         self.checked.append(checked)
         self._checked_index.add([checked.text])
-        append_jsonl(self.folder / SHALLOW, {"text": checked.text, **{k: [list(t) for t in getattr(checked, k)]
-                                                                  for k in ("correct", "wrong", "missed")}})
+        append_jsonl(
+            self.folder / SHALLOW,
+            {
+                "text": checked.text,
+                **{k: [list(t) for t in getattr(checked, k)] for k in ("correct", "wrong", "missed")},
+            },
+        )
 
     def set_summary(self, entity: str, summary: str) -> None:
         self.summaries[normalize_argument(entity)] = summary.strip()

@@ -41,17 +41,25 @@ def triple_model(relations: list[str], spans: list[str] | None = None) -> type[B
 def extraction_model(relations: list[str], reasoning: bool = False, spans: list[str] | None = None) -> type[BaseModel]:
     fields: dict = {}
     if reasoning:
-        fields["reasoning"] = (str, text_field("which entities the sentence names and which relations hold",
-                                               2 * THOUGHT_CHARS))
-    fields["triples"] = (list[triple_model(relations, spans)],
-                         triples_field("every triple the sentence states; [] if none"))
+        fields["reasoning"] = (
+            str,
+            text_field("which entities the sentence names and which relations hold", 2 * THOUGHT_CHARS),
+        )
+    fields["triples"] = (
+        list[triple_model(relations, spans)],
+        triples_field("every triple the sentence states; [] if none"),
+    )
     return create_model("Extraction", **fields)
 
 
 def relation_choice_model(relations: list[str]) -> type[BaseModel]:
-    return create_model("RelationChoice", relations=(
-        list[Literal[tuple(relations)]],  # type: ignore[valid-type]
-        Field(description="the relations the sentence expresses; [] if none")))
+    return create_model(
+        "RelationChoice",
+        relations=(
+            list[Literal[tuple(relations)]],  # type: ignore[valid-type]
+            Field(description="the relations the sentence expresses; [] if none"),
+        ),
+    )
 
 
 def react_step_model(actions: list[str], relations: list[str]) -> type[BaseModel]:

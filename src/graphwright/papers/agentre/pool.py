@@ -54,7 +54,9 @@ class SamplePool:
         longest first; names of one or two characters are skipped as too ambiguous, and so are names
         the pool knows only from this very text."""
         lowered = name_key(text)
-        found = [n for n in self._facts if len(n) > 2 and names_in(n, lowered) and self.facts(n, limit=1, sentence=text)]
+        found = [
+            n for n in self._facts if len(n) > 2 and names_in(n, lowered) and self.facts(n, limit=1, sentence=text)
+        ]
         return sorted(found, key=len, reverse=True)[:limit]
 
 

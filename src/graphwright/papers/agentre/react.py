@@ -15,11 +15,14 @@ from graphwright.papers.agentre.tools import Retrieval
 
 FINISH = "Finish"
 LAST_CALL = "You have used every action: Finish now with the triples you found."
-REPEATED = "You repeated a search you already made, so there is nothing new to find: Finish now with the triples you found."
+REPEATED = (
+    "You repeated a search you already made, so there is nothing new to find: Finish now with the triples you found."
+)
 
 
-async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, prompt: PromptTemplate,
-                        max_iterations: int) -> SentenceRun:
+async def extract_react(
+    sentence: str, retrieval: Retrieval, caller: Caller, prompt: PromptTemplate, max_iterations: int
+) -> SentenceRun:
     run = SentenceRun()
     history: list[str] = []
     done: set[tuple[str, str]] = set()
@@ -44,9 +47,17 @@ async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, pro
         step_type = react_step_model(actions, retrieval.schema.names)
         shown = history + [REPEATED if repeated else LAST_CALL] if last else history
         try:
-            step = await caller.ask(run, "agent", prompt, step_type, sentence=sentence, history="\n\n".join(shown),
-                                    relations=retrieval.relation_lines(False), actions=retrieval.describe_actions(),
-                                    max_iterations=max_iterations)
+            step = await caller.ask(
+                run,
+                "agent",
+                prompt,
+                step_type,
+                sentence=sentence,
+                history="\n\n".join(shown),
+                relations=retrieval.relation_lines(False),
+                actions=retrieval.describe_actions(),
+                max_iterations=max_iterations,
+            )
         except ModelOutputError as exc:  # error incorporation: the loop goes on with the error in view
             if last:
                 raise
@@ -54,8 +65,9 @@ async def extract_react(sentence: str, retrieval: Retrieval, caller: Caller, pro
             continue
         if step.action == FINISH:
             ground(run, step.triples, sentence)
-            run.trajectory.append({"thought": step.thought, "action": FINISH, "input": "",
-                                   "observation": triples_json(run.triples)})
+            run.trajectory.append(
+                {"thought": step.thought, "action": FINISH, "input": "", "observation": triples_json(run.triples)}
+            )
             return run
         query = step.action_input.strip()
         just_used = step.action

@@ -44,12 +44,27 @@ class Caller:
     max_tokens: int
     parse_retries: int
 
-    async def ask(self, run: SentenceRun, node: str, prompt: PromptTemplate, output_type: type[BaseModel],
-                  turns: list[dict[str, str]] | None = None, **values: Any) -> BaseModel:
+    async def ask(
+        self,
+        run: SentenceRun,
+        node: str,
+        prompt: PromptTemplate,
+        output_type: type[BaseModel],
+        turns: list[dict[str, str]] | None = None,
+        **values: Any,
+    ) -> BaseModel:
         system, user = prompt.render(**values)
         with for_agent(node):
-            reply = await call_agent(self.llm, system, user, output_type, max_retries=self.parse_retries,
-                                     max_tokens=self.max_tokens, salvage_cut_off=True, history=turns)
+            reply = await call_agent(
+                self.llm,
+                system,
+                user,
+                output_type,
+                max_retries=self.parse_retries,
+                max_tokens=self.max_tokens,
+                salvage_cut_off=True,
+                history=turns,
+            )
         for error in reply.errors:
             run.agent(node, error=error)
         run.agent(node, output=reply.raw)

@@ -37,12 +37,26 @@ class AgentRESystem:
         self.name, self.llm, self.kb, self.config = name, llm, kb, config
         self.schema, samples = resolve_schema_and_pool(config)
         wants_pool = bool({"samples", "kg"} & set(config.tools))
-        self.pool = SamplePool(samples[:config.pool_size], config.retriever, seed=config.seed) \
-            if samples and wants_pool else None
-        self.memory = AgentMemory(config.memory_dir, self.schema.name, config.retriever) \
-            if config.memory_dir and "memory" in config.tools else None
-        self.retrieval = Retrieval(self.schema, pool=self.pool, memory=self.memory, kb=kb, tools=list(config.tools),
-                                   k=config.k, memory_k=config.memory_k, memory_kinds=list(config.memory))
+        self.pool = (
+            SamplePool(samples[: config.pool_size], config.retriever, seed=config.seed)
+            if samples and wants_pool
+            else None
+        )
+        self.memory = (
+            AgentMemory(config.memory_dir, self.schema.name, config.retriever)
+            if config.memory_dir and "memory" in config.tools
+            else None
+        )
+        self.retrieval = Retrieval(
+            self.schema,
+            pool=self.pool,
+            memory=self.memory,
+            kb=kb,
+            tools=list(config.tools),
+            k=config.k,
+            memory_k=config.memory_k,
+            memory_kinds=list(config.memory),
+        )
         self.prompts = {p: load_prompt(PROMPTS_PACKAGE, p) for p in PROMPTS}
         used = self.prompts["react" if config.mode == "react" else "extract"]
         self.prompt_version = used.id
@@ -82,16 +96,26 @@ class AgentRESystem:
             return ExtractionResult.failed(document.id, self.name, failures[0], usage=result.usage, trace=result.trace)
         result.warnings += failures
         result.entities = _entities(document, result.triples)
-        result.output = "\n".join(f"{t.subject.surface}\t{t.predicate.label}\t{t.object.surface}" for t in result.triples)
+        result.output = "\n".join(
+            f"{t.subject.surface}\t{t.predicate.label}\t{t.object.surface}" for t in result.triples
+        )
         result.extra = {"mode": self.config.mode, "tools": self.retrieval.tools, "trajectories": trajectories}
         return result
 
     def _triple(self, t, evidence: Span) -> Triple:
-        provenance = Provenance(evidence=evidence, system=self.name, agent=self.config.mode, model=self.llm.name,
-                                prompt_version=self.prompt_version)
-        return Triple(subject=Term.iri(name_entity_iri(t.head), surface=t.head, label=t.head),
-                      predicate=Term.iri(self.schema.relation_iri(t.relation), surface=t.relation, label=t.relation),
-                      object=Term.iri(name_entity_iri(t.tail), surface=t.tail, label=t.tail), provenance=provenance)
+        provenance = Provenance(
+            evidence=evidence,
+            system=self.name,
+            agent=self.config.mode,
+            model=self.llm.name,
+            prompt_version=self.prompt_version,
+        )
+        return Triple(
+            subject=Term.iri(name_entity_iri(t.head), surface=t.head, label=t.head),
+            predicate=Term.iri(self.schema.relation_iri(t.relation), surface=t.relation, label=t.relation),
+            object=Term.iri(name_entity_iri(t.tail), surface=t.tail, label=t.tail),
+            provenance=provenance,
+        )
 
 
 def _evidence(document: Document, start: int, end: int, t: RETriple) -> Span:
@@ -123,7 +147,7 @@ def resolve_schema_and_pool(config: AgentREConfig) -> tuple[RelationSchema, list
 
 
 def _one_mention_related_to_itself(triple: RETriple, sentence: str) -> bool:
-    """"Libya OrgBased_In Libya" where the sentence names Libya once. A name written twice may be two
+    """ "Libya OrgBased_In Libya" where the sentence names Libya once. A name written twice may be two
     things: the series and the novel of the same name it was adapted from (DuIE), a city and its airport's."""
     head, _, tail = triple
     return head.casefold() == tail.casefold() and sentence.casefold().count(head.casefold()) < 2
@@ -134,6 +158,9 @@ def _entities(document: Document, triples: list[Triple]) -> list[Entity]:
     for t in triples:
         for term in (t.subject, t.object):
             if term.value not in by_iri:
-                by_iri[term.value] = Entity(iri=term.value, label=term.surface,
-                                            mentions=[Mention(surface=term.surface, span=document.find(term.surface))])
+                by_iri[term.value] = Entity(
+                    iri=term.value,
+                    label=term.surface,
+                    mentions=[Mention(surface=term.surface, span=document.find(term.surface))],
+                )
     return list(by_iri.values())

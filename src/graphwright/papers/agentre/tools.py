@@ -14,13 +14,20 @@ from graphwright.retrieval import terms
 
 #: setting name -> the action the agent calls, and what the prompt tells it the action does
 ACTIONS = {
-    "samples": ("SearchSamples", "labelled sentences similar to the input, with their triples (input: text to "
-                                 "search for; \"\" = the sentence)"),
-    "guidelines": ("SearchGuidelines", "definitions of relations with their head and tail types (input: relation "
-                                       "names or words)"),
+    "samples": (
+        "SearchSamples",
+        'labelled sentences similar to the input, with their triples (input: text to search for; "" = the sentence)',
+    ),
+    "guidelines": (
+        "SearchGuidelines",
+        "definitions of relations with their head and tail types (input: relation names or words)",
+    ),
     "kg": ("SearchKG", "known facts about an entity (input: the entity name)"),
-    "memory": ("SearchMemory", "checked extractions, entity summaries and lessons from earlier sentences like this "
-                               "one (input: text to search for; \"\" = the sentence)"),
+    "memory": (
+        "SearchMemory",
+        "checked extractions, entity summaries and lessons from earlier sentences like this "
+        'one (input: text to search for; "" = the sentence)',
+    ),
 }
 
 
@@ -34,15 +41,28 @@ class Observation:
 class Retrieval:
     """Everything the agent can look up for one schema; which parts exist depends on the settings."""
 
-    def __init__(self, schema: RelationSchema, *, pool: SamplePool | None, memory: AgentMemory | None, kb: KnowledgeBase | None,
-                 tools: list[str], k: int, memory_k: int, memory_kinds: list[str]):
+    def __init__(
+        self,
+        schema: RelationSchema,
+        *,
+        pool: SamplePool | None,
+        memory: AgentMemory | None,
+        kb: KnowledgeBase | None,
+        tools: list[str],
+        k: int,
+        memory_k: int,
+        memory_kinds: list[str],
+    ):
         self.schema, self.pool, self.memory, self.kb = schema, pool, memory, kb
         self.k, self.memory_k, self.memory_kinds = k, memory_k, memory_kinds
         self.tools = [t for t in tools if self._available(t)]
 
     def _available(self, tool: str) -> bool:
-        return {"samples": self.pool is not None, "kg": self.pool is not None or self.kb is not None,
-                "memory": self.memory is not None}.get(tool, True)
+        return {
+            "samples": self.pool is not None,
+            "kg": self.pool is not None or self.kb is not None,
+            "memory": self.memory is not None,
+        }.get(tool, True)
 
     @property
     def actions(self) -> list[str]:
@@ -118,8 +138,11 @@ class Retrieval:
         if definitions:
             return self.schema.guidelines(names)
         wanted = [r for r in self.schema.relations if names is None or r.name in set(names)]
-        return "\n".join(f"- {r.name}" + (f" ({'/'.join(r.head) or 'entity'} -> {'/'.join(r.tail) or 'entity'})"
-                                          if r.head or r.tail else "") for r in wanted)
+        return "\n".join(
+            f"- {r.name}"
+            + (f" ({'/'.join(r.head) or 'entity'} -> {'/'.join(r.tail) or 'entity'})" if r.head or r.tail else "")
+            for r in wanted
+        )
 
 
 def kb_facts(kb: KnowledgeBase, record: KBRecord, max_types: int = 5) -> list[str]:
@@ -131,6 +154,9 @@ def kb_facts(kb: KnowledgeBase, record: KBRecord, max_types: int = 5) -> list[st
 
 def render_context(observations: list[Observation]) -> str:
     """Prefetched observations as prompt sections."""
-    titles = {ACTIONS["samples"][0]: "Similar labelled sentences", ACTIONS["kg"][0]: "Known facts about {input}",
-              ACTIONS["memory"][0]: "From memory"}
+    titles = {
+        ACTIONS["samples"][0]: "Similar labelled sentences",
+        ACTIONS["kg"][0]: "Known facts about {input}",
+        ACTIONS["memory"][0]: "From memory",
+    }
     return "\n\n".join(f"{titles.get(o.action, o.action).format(input=o.input)}:\n{o.text}" for o in observations)

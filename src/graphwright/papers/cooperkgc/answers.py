@@ -55,8 +55,13 @@ def _tuple(*items: dict[str, Any]) -> dict[str, Any]:
 
 
 def _answer_schema(key: str, item: dict[str, Any]) -> dict[str, Any]:
-    return {"title": key, "type": "object", "properties": {key: {"type": "array", "items": item}},
-            "required": [key], "additionalProperties": False}
+    return {
+        "title": key,
+        "type": "object",
+        "properties": {key: {"type": "array", "items": item}},
+        "required": [key],
+        "additionalProperties": False,
+    }
 
 
 def ner_schema(types: list[str]) -> dict[str, Any]:
@@ -68,10 +73,16 @@ def re_schema(relations: list[str]) -> dict[str, Any]:
 
 
 def ee_schema(types: list[str], roles: list[str]) -> dict[str, Any]:
-    event = {"type": "object", "properties": {
-        "type": _enum(types), "trigger": {"type": "string"},
-        "arguments": {"type": "array", "items": _tuple(_enum(roles), {"type": "string"})}},
-        "required": ["type", "trigger", "arguments"], "additionalProperties": False}
+    event = {
+        "type": "object",
+        "properties": {
+            "type": _enum(types),
+            "trigger": {"type": "string"},
+            "arguments": {"type": "array", "items": _tuple(_enum(roles), {"type": "string"})},
+        },
+        "required": ["type", "trigger", "arguments"],
+        "additionalProperties": False,
+    }
     return _answer_schema("events", event)
 
 
@@ -91,7 +102,7 @@ def copied(words: str, text: str) -> str | None:
     """The text's own spelling of the words, or None when the text does not hold them: an answer
     copies the text, not the model's memory."""
     span = locate(words, text)
-    return None if span is None else text[span[0]:span[1]]
+    return None if span is None else text[span[0] : span[1]]
 
 
 def simplify_ner(answer: NERAnswer, text: str, types: list[str]) -> NERAnswer:
@@ -99,11 +110,16 @@ def simplify_ner(answer: NERAnswer, text: str, types: list[str]) -> NERAnswer:
     return NERAnswer(entities=_unique(kept))
 
 
-def simplify_re(answer: REAnswer, text: str, relations: list[str], cues: dict[str, list[str]] | None = None) -> REAnswer:
+def simplify_re(
+    answer: REAnswer, text: str, relations: list[str], cues: dict[str, list[str]] | None = None
+) -> REAnswer:
     """Triples of the schema's relations between two different spans of the text; a relation with cue words
     only where a sentence naming its head or tail holds one of them."""
-    kept = [[h, r, t] for h, r, t in ((copied(h, text), r, copied(t, text)) for h, r, t in answer.triples)
-            if r in relations and h and t and h != t and cued(text, (h, t), (cues or {}).get(r))]
+    kept = [
+        [h, r, t]
+        for h, r, t in ((copied(h, text), r, copied(t, text)) for h, r, t in answer.triples)
+        if r in relations and h and t and h != t and cued(text, (h, t), (cues or {}).get(r))
+    ]
     return REAnswer(triples=_unique(kept))
 
 
@@ -113,8 +129,9 @@ def simplify_ee(answer: EEAnswer, text: str, roles_of: dict[str, list[str]]) -> 
         trigger = copied(e.trigger, text)
         if e.type not in roles_of or not trigger:
             continue
-        arguments = _unique([[r, w] for r, w in ((r, copied(w, text)) for r, w in e.arguments)
-                             if r in roles_of[e.type] and w])
+        arguments = _unique(
+            [[r, w] for r, w in ((r, copied(w, text)) for r, w in e.arguments) if r in roles_of[e.type] and w]
+        )
         item = EventItem(type=e.type, trigger=trigger, arguments=arguments)
         key = item.model_dump_json()
         if key not in seen:
@@ -132,18 +149,20 @@ def render(answer: BaseModel) -> str:
     return json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, separators=(", ", ": "))
 
 
-
-
 def named(entities: NERAnswer | None) -> dict[str, set[str]]:
     """The NER expert's names (case-folded) and the types it gave each."""
     typed: dict[str, set[str]] = {}
-    for kind, words in (entities.entities if entities else []):
+    for kind, words in entities.entities if entities else []:
         typed.setdefault(words.casefold(), set()).add(kind.casefold())
     return typed
 
 
-def check_relations(answer: REAnswer, typed: dict[str, set[str]], relation_types: dict[str, tuple[list[str], list[str]]],
-                    entity_types: list[str]) -> REAnswer:
+def check_relations(
+    answer: REAnswer,
+    typed: dict[str, set[str]],
+    relation_types: dict[str, tuple[list[str], list[str]]],
+    entity_types: list[str],
+) -> REAnswer:
     """Drop a triple whose head or tail the NER expert typed with a type the relation does not take
     (``relation_types``: relation -> (head types, tail types) as its schema declares them; only types the
     NER schema also has, ``entity_types``, are compared)."""
@@ -153,12 +172,22 @@ def check_relations(answer: REAnswer, typed: dict[str, set[str]], relation_types
         wanted, found = {t.casefold() for t in allowed} & known, typed.get(words.casefold())
         return not wanted or not found or bool(found & wanted)
 
-    return REAnswer(triples=[[h, r, t] for h, r, t in answer.triples
-                             if fits(h, relation_types.get(r, ([], []))[0]) and fits(t, relation_types.get(r, ([], []))[1])])
+    return REAnswer(
+        triples=[
+            [h, r, t]
+            for h, r, t in answer.triples
+            if fits(h, relation_types.get(r, ([], []))[0]) and fits(t, relation_types.get(r, ([], []))[1])
+        ]
+    )
 
 
 def check_events(answer: EEAnswer, typed: dict[str, set[str]]) -> EEAnswer:
     """Drop an event whose trigger is a name the NER expert found or one of its own arguments: a trigger
     says what happened, not who took part."""
-    return EEAnswer(events=[e for e in answer.events if e.trigger.casefold() not in typed
-                            and e.trigger.casefold() not in {w.casefold() for _, w in e.arguments}])
+    return EEAnswer(
+        events=[
+            e
+            for e in answer.events
+            if e.trigger.casefold() not in typed and e.trigger.casefold() not in {w.casefold() for _, w in e.arguments}
+        ]
+    )

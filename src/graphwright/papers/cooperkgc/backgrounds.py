@@ -49,7 +49,9 @@ class Background:
     @property
     def relation_types(self) -> dict[str, tuple[list[str], list[str]]]:
         """Relation -> (head types, tail types), for a relation schema."""
-        return {r.name: (r.head, r.tail) for r in self.schema.relations} if isinstance(self.schema, RelationSchema) else {}
+        return (
+            {r.name: (r.head, r.tail) for r in self.schema.relations} if isinstance(self.schema, RelationSchema) else {}
+        )
 
     def guidelines(self, labels: list[str] | None = None) -> str:
         """The schema as prompt lines; ``labels`` keeps only those (in that order)."""
@@ -101,8 +103,7 @@ def load_background(task: Task, source: str) -> Background:
         return Background(task, schema.name, schema)
     if dataset_task(source) == task:
         return _FROM_DATASET[task](source)
-    raise UserError(f"{source!r} is neither '{SHIPPED}', a {TASK_NAMES[task]} dataset nor a schema file "
-                    "(.yaml/.json)")
+    raise UserError(f"{source!r} is neither '{SHIPPED}', a {TASK_NAMES[task]} dataset nor a schema file (.yaml/.json)")
 
 
 def dataset_task(name: str) -> Task | None:
@@ -124,9 +125,18 @@ def _re(name: str) -> Background:
 
 def _ee(name: str) -> Background:
     data = datasets().events(name)
-    pool = [(s.text, a.EEAnswer(events=[a.EventItem(type=e.type, trigger=e.trigger,
-                                                     arguments=[[g.role, g.surface] for g in e.arguments])
-                                         for e in s.events])) for s in data.pool]
+    pool = [
+        (
+            s.text,
+            a.EEAnswer(
+                events=[
+                    a.EventItem(type=e.type, trigger=e.trigger, arguments=[[g.role, g.surface] for g in e.arguments])
+                    for e in s.events
+                ]
+            ),
+        )
+        for s in data.pool
+    ]
     return Background("ee", name, data.schema, pool)
 
 

@@ -42,19 +42,28 @@ async def single(expert: Expert, turn: Turn) -> BaseModel | None:
 
 async def two_stage(expert: Expert, turn: Turn) -> BaseModel | None:
     labels = expert.labels()
-    schema = {"title": "labels", "type": "object", "required": ["labels"], "additionalProperties": False,
-              "properties": {"labels": {"type": "array", "items": {"type": "string", "enum": labels}}}}
+    schema = {
+        "title": "labels",
+        "type": "object",
+        "required": ["labels"],
+        "additionalProperties": False,
+        "properties": {"labels": {"type": "array", "items": {"type": "string", "enum": labels}}},
+    }
     chosen = await turn.answer(expert, expert.label_messages(turn.text), Labels, schema, simplify=False)
     only = [x for x in labels if chosen is not None and x in chosen.labels]
     if not only:
         return ANSWER_TYPES[expert.task]()
     messages = expert.messages(turn.text, turn.config.demos, only=only)
-    return await turn.answer(expert, messages, ANSWER_TYPES[expert.task], expert.background.json_schema(only), labels=only)
+    return await turn.answer(
+        expert, messages, ANSWER_TYPES[expert.task], expert.background.json_schema(only), labels=only
+    )
 
 
 async def vote(expert: Expert, turn: Turn) -> BaseModel | None:
     members = [replace(expert, id=f"{expert.id}-{k + 1}" if k else expert.id, view=k) for k in range(MEMBERS)]
-    answers = [a or ANSWER_TYPES[expert.task]() for a in await asyncio.gather(*(turn.ask(m, None, None) for m in members))]
+    answers = [
+        a or ANSWER_TYPES[expert.task]() for a in await asyncio.gather(*(turn.ask(m, None, None) for m in members))
+    ]
     return majority(answers)
 
 
@@ -70,9 +79,13 @@ def majority(answers: list[BaseModel]) -> BaseModel:
     for a in answers:
         for key in dict.fromkeys((e.type, e.trigger) for e in a.events):
             found.setdefault(key, []).append(next(e for e in a.events if (e.type, e.trigger) == key))
-    events = [EventItem(type=t, trigger=w, arguments=_kept([[tuple(x) for x in e.arguments] for e in same],
-                                                             len(same) // 2 + 1))
-              for (t, w), same in found.items() if len(same) >= need]
+    events = [
+        EventItem(
+            type=t, trigger=w, arguments=_kept([[tuple(x) for x in e.arguments] for e in same], len(same) // 2 + 1)
+        )
+        for (t, w), same in found.items()
+        if len(same) >= need
+    ]
     return EEAnswer(events=events)
 
 

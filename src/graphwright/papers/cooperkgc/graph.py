@@ -20,17 +20,25 @@ def entities(document: Document, expert: Expert, answer: NERAnswer) -> list[Enti
     """One entity per (words, type), with a mention at every place the text writes those words."""
     out: dict[tuple[str, str], Entity] = {}
     for kind, words in answer.entities:
-        entity = out.setdefault((words, kind), Entity(iri=name_entity_iri(words), label=words,
-                                                      types=[expert.background.schema.type_iri(kind)]))
+        entity = out.setdefault(
+            (words, kind),
+            Entity(iri=name_entity_iri(words), label=words, types=[expert.background.schema.type_iri(kind)]),
+        )
         entity.mentions = [Mention(surface=words, span=s) for s in _spans(document, words)]
     return list(out.values())
 
 
 def triples(document: Document, expert: Expert, answer: REAnswer, provenance: Provenance) -> list[Triple]:
     schema = expert.background.schema
-    return [Triple(subject=name_term(head), predicate=Term.iri(schema.relation_iri(relation), surface=relation, label=relation),
-                   object=name_or_value(tail), provenance=_evidence(document, provenance, head))
-            for head, relation, tail in answer.triples]
+    return [
+        Triple(
+            subject=name_term(head),
+            predicate=Term.iri(schema.relation_iri(relation), surface=relation, label=relation),
+            object=name_or_value(tail),
+            provenance=_evidence(document, provenance, head),
+        )
+        for head, relation, tail in answer.triples
+    ]
 
 
 def events(document: Document, expert: Expert, answer: EEAnswer, provenance: Provenance, system: str) -> list[Event]:
@@ -38,11 +46,23 @@ def events(document: Document, expert: Expert, answer: EEAnswer, provenance: Pro
     out = []
     for i, e in enumerate(answer.events):
         trigger = _span(document, e.trigger)
-        out.append(Event(iri=event_iri(document.id, system, i), type=schema.type_iri(e.type), trigger=e.trigger,
-                         trigger_span=trigger,
-                         arguments=[EventArgument(role=schema.role_iri(role), entity=name_or_value(words),
-                                                  span=_span(document, words, near=trigger)) for role, words in e.arguments],
-                         provenance=_evidence(document, provenance, e.trigger)))
+        out.append(
+            Event(
+                iri=event_iri(document.id, system, i),
+                type=schema.type_iri(e.type),
+                trigger=e.trigger,
+                trigger_span=trigger,
+                arguments=[
+                    EventArgument(
+                        role=schema.role_iri(role),
+                        entity=name_or_value(words),
+                        span=_span(document, words, near=trigger),
+                    )
+                    for role, words in e.arguments
+                ],
+                provenance=_evidence(document, provenance, e.trigger),
+            )
+        )
     return out
 
 

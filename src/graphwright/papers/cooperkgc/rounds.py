@@ -39,9 +39,16 @@ class Rounds:
         return self.answers[min(t, len(self.answers) - 1)]
 
 
-async def collaborate(experts: list[Expert], ask: Ask, rounds: int, *, settle: bool = True,
-                      output: set[str] | None = None, review: Review = lambda answers: answers,
-                      task_rounds: dict[str, int] | None = None) -> Rounds:
+async def collaborate(
+    experts: list[Expert],
+    ask: Ask,
+    rounds: int,
+    *,
+    settle: bool = True,
+    output: set[str] | None = None,
+    review: Review = lambda answers: answers,
+    task_rounds: dict[str, int] | None = None,
+) -> Rounds:
     """Run round 0 and up to ``rounds`` collaboration rounds. ``ask(expert, peers, own)`` returns the
     expert's simplified answer (None when it gave no valid one: its last answer stands); ``review``
     checks a whole round's answers against each other before anyone reads them. ``output``: the tasks
@@ -56,8 +63,9 @@ async def collaborate(experts: list[Expert], ask: Ask, rounds: int, *, settle: b
     for t in range(1, rounds + 1):
         last = log.answers[-1]
         speakers = [e for e in experts if t <= last_round[e.id] and (t < rounds or output is None or e.task in output)]
-        replies = await asyncio.gather(*(
-            ask(e, [(p, last[p.id]) for p in experts if p is not e], last[e.id]) for e in speakers))
+        replies = await asyncio.gather(
+            *(ask(e, [(p, last[p.id]) for p in experts if p is not e], last[e.id]) for e in speakers)
+        )
         now = dict(last)
         now.update({e.id: answer for e, answer in zip(speakers, replies) if answer is not None})
         now = review(now)

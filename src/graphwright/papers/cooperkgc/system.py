@@ -33,17 +33,29 @@ class CooperKGCSystem:
         turn = Turn(meter, self.config, document.text, result)
         try:
             if self.config.mode == "collaborate":
-                log = await collaborate(self.experts, turn.ask, self.config.rounds, settle=self.config.settle,
-                                        output=self.output_tasks, review=self.review,
-                                        task_rounds=self.config.task_rounds)
+                log = await collaborate(
+                    self.experts,
+                    turn.ask,
+                    self.config.rounds,
+                    settle=self.config.settle,
+                    output=self.output_tasks,
+                    review=self.review,
+                    task_rounds=self.config.task_rounds,
+                )
                 answers = log.final
-                result.extra.update(rounds=[graph.answer_dump(a) for a in log.answers], spoke=log.spoke,
-                                    settled_after=log.settled_after)
+                result.extra.update(
+                    rounds=[graph.answer_dump(a) for a in log.answers], spoke=log.spoke, settled_after=log.settled_after
+                )
             else:
                 answers = self.review(await baselines.run(self.config.mode, self.primary(), turn))
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
-            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
-                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+            return ExtractionResult.from_error(
+                document.id,
+                self.name,
+                exc,
+                trace=result.trace,
+                usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}),
+            )
         self.fill(result, document, answers)
         result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
         return result
@@ -56,7 +68,9 @@ class CooperKGCSystem:
         checked = dict(answers)
         for e in self.experts:
             if e.id in answers and e.task == "re" and ner:
-                checked[e.id] = check_relations(answers[e.id], typed, e.background.relation_types, ner.background.labels)
+                checked[e.id] = check_relations(
+                    answers[e.id], typed, e.background.relation_types, ner.background.labels
+                )
             elif e.id in answers and e.task == "ee":
                 checked[e.id] = check_events(answers[e.id], typed)
         return checked
@@ -74,8 +88,9 @@ class CooperKGCSystem:
             answer = answers.get(expert.id)
             if answer is None:
                 continue
-            provenance = Provenance(system=self.name, agent=expert.id, model=self.llm.name,
-                                    prompt_version=f"{EXPERT.id}@{EXPERT.sha}")
+            provenance = Provenance(
+                system=self.name, agent=expert.id, model=self.llm.name, prompt_version=f"{EXPERT.id}@{EXPERT.sha}"
+            )
             if expert.task == "ner":
                 result.entities += graph.entities(document, expert, answer)
             elif expert.task == "re":
@@ -87,6 +102,8 @@ class CooperKGCSystem:
 
 def rounds_of(result: ExtractionResult) -> Rounds:
     """The per-round answers a collaborate run recorded (for the F1-per-round study)."""
-    answers = [{k: ANSWER_TYPES[k.partition("-")[0]].model_validate(v) for k, v in r.items()}
-               for r in result.extra.get("rounds", [])]
+    answers = [
+        {k: ANSWER_TYPES[k.partition("-")[0]].model_validate(v) for k, v in r.items()}
+        for r in result.extra.get("rounds", [])
+    ]
     return Rounds(answers=answers, spoke=result.extra.get("spoke", []), settled_after=result.extra.get("settled_after"))

@@ -42,24 +42,41 @@ class Expert:
 
     def prompt(self, text: str, demos: int, only: list[str] | None = None) -> tuple[str, str]:
         """(system, user) of the expert's own extraction: background and demonstrations, then the text."""
-        examples = self.background.demos(text, demos + self.view)[self.view:] if demos else []
+        examples = self.background.demos(text, demos + self.view)[self.view :] if demos else []
         shown = "".join(f"\n\nExample text: {t}\nAnswer: {render(answer)}" for t, answer in examples)
-        return EXPERT.render(task=TASK_NAMES[self.task], instructions=INSTRUCTIONS[self.task],
-                             guidelines=self.background.guidelines(self.labels(only)), demos=shown, text=text)
+        return EXPERT.render(
+            task=TASK_NAMES[self.task],
+            instructions=INSTRUCTIONS[self.task],
+            guidelines=self.background.guidelines(self.labels(only)),
+            demos=shown,
+            text=text,
+        )
 
-    def messages(self, text: str, demos: int, own: BaseModel | None = None,
-                 peers: list[tuple[Expert, BaseModel]] = (), only: list[str] | None = None) -> list[Message]:
+    def messages(
+        self,
+        text: str,
+        demos: int,
+        own: BaseModel | None = None,
+        peers: list[tuple[Expert, BaseModel]] = (),
+        only: list[str] | None = None,
+    ) -> list[Message]:
         system, user = self.prompt(text, demos, only)
         if own is not None:
-            said = "\n".join(f"The {TASK_NAMES[p.task]} expert ({p.background.name}) answered: {render(answer)}"
-                             for p, answer in peers)
+            said = "\n".join(
+                f"The {TASK_NAMES[p.task]} expert ({p.background.name}) answered: {render(answer)}"
+                for p, answer in peers
+            )
             user += "\n\n" + Template(COLLABORATE.dynamic).substitute(own=render(own), peers=said).strip()
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def label_messages(self, text: str) -> list[Message]:
         """The first question of the two-stage baseline: which labels the text holds."""
-        system, user = TYPES.render(task=TASK_NAMES[self.task], kind=KINDS[self.task],
-                                    guidelines=self.background.guidelines(self.labels()), text=text)
+        system, user = TYPES.render(
+            task=TASK_NAMES[self.task],
+            kind=KINDS[self.task],
+            guidelines=self.background.guidelines(self.labels()),
+            text=text,
+        )
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
@@ -78,7 +95,9 @@ def build_team(config: CooperKGCConfig) -> tuple[list[Expert], set[Task]]:
     for member in config.team:
         task, _, source = member.partition(":")
         taken = sum(e.task == task for e in experts)
-        experts.append(Expert(task if not taken else f"{task}-{taken + 1}", load_background(task, source or sources[task])))
+        experts.append(
+            Expert(task if not taken else f"{task}-{taken + 1}", load_background(task, source or sources[task]))
+        )
     if target and not any(e.task == target for e in experts):
         experts.insert(0, Expert(target, load_background(target, sources[target])))
     return experts, {target} if target else {e.task for e in experts}

@@ -23,20 +23,34 @@ class Turn:
     def __init__(self, llm: LLM, config: CooperKGCConfig, text: str, result: ExtractionResult):
         self.llm, self.config, self.text, self.result = llm, config, text, result
 
-    async def ask(self, expert: Expert, peers: list[tuple[Expert, BaseModel]] | None,
-                  own: BaseModel | None) -> BaseModel | None:
+    async def ask(
+        self, expert: Expert, peers: list[tuple[Expert, BaseModel]] | None, own: BaseModel | None
+    ) -> BaseModel | None:
         messages = expert.messages(self.text, self.config.demos, own, peers or [])
         return await self.answer(expert, messages, ANSWER_TYPES[expert.task], expert.background.json_schema())
 
-    async def answer(self, expert: Expert, messages: list[Message], output_type: type[BaseModel],
-                     schema: dict[str, Any], simplify: bool = True, labels: list[str] | None = None) -> BaseModel | None:
+    async def answer(
+        self,
+        expert: Expert,
+        messages: list[Message],
+        output_type: type[BaseModel],
+        schema: dict[str, Any],
+        simplify: bool = True,
+        labels: list[str] | None = None,
+    ) -> BaseModel | None:
         """The parsed answer, simplified under the schema (or its ``labels``); None when the expert gave no
         valid one."""
         try:
             with for_agent(expert.id):
-                reply = await chat_structured(self.llm, messages, output_type, schema=schema,
-                                              max_retries=self.config.parse_retries, max_tokens=self.config.max_tokens,
-                                              salvage_cut_off=True)
+                reply = await chat_structured(
+                    self.llm,
+                    messages,
+                    output_type,
+                    schema=schema,
+                    max_retries=self.config.parse_retries,
+                    max_tokens=self.config.max_tokens,
+                    salvage_cut_off=True,
+                )
         except ModelOutputError as exc:
             self.step(expert.id, error=str(exc))
             self.result.warnings.append(f"{expert.id}: no valid answer ({exc})")

@@ -11,9 +11,12 @@ from graphwright.systems.facts.system import FactsSystem
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("facts", role="recommended",
-                 purpose="Every fact a text states, linked to the KB where it fits and kept under the text's phrase where not; the default",
-                 links_to_kb=True)
+@register_system(
+    "facts",
+    role="recommended",
+    purpose="Every fact a text states, linked to the KB where it fits and kept under the text's phrase where not; the default",
+    links_to_kb=True,
+)
 def _make(llm, kb, config: dict[str, Any] | None = None) -> FactsSystem:
     return FactsSystem(llm, kb, parse_settings(FactsConfig, "facts", config))
 

@@ -22,15 +22,21 @@ from graphwright.systems.facts.relations import ObjectKind
 from graphwright.systems.open_triples import occurrences, place, trim, whole_words
 
 #: words that stand for a name without being one: the model was asked to resolve them
-REFERRING = frozenset("""he she it they him her them his hers its their theirs this that these those who which we
-us our i me my you""".split()) | {f"the {noun}" for noun in """company firm group band team city town country
-university school couple pair two organisation organization museum ship bridge club party project""".split()}
+REFERRING = frozenset(
+    """he she it they him her them his hers its their theirs this that these those who which we
+us our i me my you""".split()
+) | {
+    f"the {noun}"
+    for noun in """company firm group band team city town country
+university school couple pair two organisation organization museum ship bridge club party project""".split()
+}
 _COORDINATED = re.compile(r"\s*(?:,\s*and\s+|,\s*|\s+and\s+)")
 
 
-def coordinated(words: str, is_one_name: Callable[[str], bool] = lambda words: False, *, nouns: bool = False) \
-        -> list[str]:
-    """"Ingrid Lauvås and Tor Lauvås", "Germany and Austria" -> each name; anything else -> itself. Only
+def coordinated(
+    words: str, is_one_name: Callable[[str], bool] = lambda words: False, *, nouns: bool = False
+) -> list[str]:
+    """ "Ingrid Lauvås and Tor Lauvås", "Germany and Austria" -> each name; anything else -> itself. Only
     capitalised names are split ("salt and pepper" is one product; with ``nouns``, where each part is a class
     such as an occupation, "physicist and mathematician" is two), not "&" ("Pennell & Drury" is a firm),
     and not one name (as ``is_one_name`` tells: "Black and Decker"). Two names with a comma and no "and"
@@ -50,9 +56,11 @@ def coordinated(words: str, is_one_name: Callable[[str], bool] = lambda words: F
 _DEMONYMS_OF: dict[str, list[str]] = {}
 for _demonym, _country in DEMONYMS.items():
     _DEMONYMS_OF.setdefault(_country, []).append(_demonym)
-_LEADING_PREPOSITIONS = frozenset("since for from until till during after before about across against along "
-                                  "among around because despite like through toward towards under while with "
-                                  "within without".split())
+_LEADING_PREPOSITIONS = frozenset(
+    "since for from until till during after before about across against along "
+    "among around because despite like through toward towards under while with "
+    "within without".split()
+)
 _CLAUSE_STARTS = frozenset("and but or which who whose whom while because although".split())
 _NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve several many".split())
 _JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
@@ -64,14 +72,42 @@ _NUMBER = re.compile(r"^(?:about |around |over |some |nearly |more than |almost 
 
 
 _NAME = re.compile(r"[A-Z][\w'’-]*(?:(?:\s+(?:of|de|van|von|der|den|la|le|da|di|du|del))*\s+[A-Z][\w'’-]*)+")
-_NOT_NAME_START = re.compile(r"^(?:(?:The|A|An|In|On|At|By|For|From|With|After|Before|During|Since|His|Her|Its|Their|This|"
-                             r"That|When|While|Under|Today)\s+)+")
+_NOT_NAME_START = re.compile(
+    r"^(?:(?:The|A|An|In|On|At|By|For|From|With|After|Before|During|Since|His|Her|Its|Their|This|"
+    r"That|When|While|Under|Today)\s+)+"
+)
 
 
 _QUALIFIER = re.compile(r"\s*\(([^()]+)\)\s*$")  # "Mermaid (Train song)": what tells it from its namesakes
 _POSSESSIVE = re.compile(r"['’]s?$")  # "Akeem Ayers' draft round": the name is Akeem Ayers
-_NAME_PARTICLES = frozenset({"of", "in", "for", "the", "de", "del", "della", "di", "da", "du", "des", "van", "von", "der",
-                             "den", "la", "le", "y", "and", "on", "at", "am", "upon", "bei"})
+_NAME_PARTICLES = frozenset(
+    {
+        "of",
+        "in",
+        "for",
+        "the",
+        "de",
+        "del",
+        "della",
+        "di",
+        "da",
+        "du",
+        "des",
+        "van",
+        "von",
+        "der",
+        "den",
+        "la",
+        "le",
+        "y",
+        "and",
+        "on",
+        "at",
+        "am",
+        "upon",
+        "bei",
+    }
+)
 
 
 def without_description(words: str) -> str:
@@ -83,20 +119,44 @@ def without_description(words: str) -> str:
     for i in range(len(parts) - 2, 0, -1):
         word = parts[i]
         if word[:1].islower() and word.casefold() not in _NAME_PARTICLES:
-            rest = parts[i + 1:]
+            rest = parts[i + 1 :]
             return " ".join(rest) if rest and rest[0][:1].isupper() else words
     return words
 
 
-_NAME_JOINERS = frozenset({"of", "de", "del", "der", "den", "van", "von", "la", "le", "da", "di", "du", "am", "im",
-                           "upon", "on", "and", "&", "y"})
+_NAME_JOINERS = frozenset(
+    {
+        "of",
+        "de",
+        "del",
+        "der",
+        "den",
+        "van",
+        "von",
+        "la",
+        "le",
+        "da",
+        "di",
+        "du",
+        "am",
+        "im",
+        "upon",
+        "on",
+        "and",
+        "&",
+        "y",
+    }
+)
 
 
 def name_like(words: str) -> bool:
     """Whether words can be a name: at most six, each capitalised, a number or a joining word."""
     parts = words.split()
-    return 0 < len(parts) <= 6 and parts[0][:1].isupper() and all(
-        p[:1].isupper() or p[:1].isdigit() or p in _NAME_JOINERS for p in parts)
+    return (
+        0 < len(parts) <= 6
+        and parts[0][:1].isupper()
+        and all(p[:1].isupper() or p[:1].isdigit() or p in _NAME_JOINERS for p in parts)
+    )
 
 
 def text_names(text: str) -> list[str]:
@@ -156,6 +216,7 @@ class Grounder:
 
         def outside(span: Span) -> bool:
             return within is not None and not (within.start <= span.start and span.end <= within.end)
+
         return min(pairs, key=lambda ab: (outside(ab[0]) + outside(ab[1]), abs(ab[0].start - ab[1].start), ab[0].start))
 
     def _nearest_full_name(self, argument: Argument, near: Span) -> Argument:
@@ -168,8 +229,9 @@ class Grounder:
         if not spans:
             return argument
         sentence = self.document.sentence_around(near)
-        span, name = min(spans, key=lambda sn: (not (sentence.start <= sn[0].start < sentence.end),
-                                                abs(sn[0].start - near.start)))
+        span, name = min(
+            spans, key=lambda sn: (not (sentence.start <= sn[0].start < sentence.end), abs(sn[0].start - near.start))
+        )
         return Argument(name, span, "item")
 
     def ground(self, words: str) -> Argument | str:
@@ -184,15 +246,18 @@ class Grounder:
         folded = words.casefold()
         if folded in REFERRING:
             return f"{words!r} refers to a name it does not give"
-        words = re.sub(r"^(?:to|at|of|in|on|by)\s+(?=(?:about |around |over |some |nearly |more than |almost )?\d)", "",
-                       words)  # "grows to about 9 millimetres", "in 2015"
+        words = re.sub(
+            r"^(?:to|at|of|in|on|by)\s+(?=(?:about |around |over |some |nearly |more than |almost )?\d)", "", words
+        )  # "grows to about 9 millimetres", "in 2015"
         words = _GLUED_UNIT.sub(r"\1 ", words)  # "253.26m"
         if is_number_or_date(words) or (_NUMBER.match(words) and not _NUMBERED_NAME.match(words)):
             value = self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
             code = place(self.document, words) if isinstance(value, str) and _CODE.search(words) else None
             # a code the text writes as it stands ("ISBN 1-56947-301-3") is kept as a name, not lost
             return Argument(code.text, code, "item") if code is not None else value
-        if folded.split()[0] in _LEADING_PREPOSITIONS or (folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1):
+        if folded.split()[0] in _LEADING_PREPOSITIONS or (
+            folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1
+        ):
             return f"{words!r} is a phrase, not a name or value"  # "since the start", "Six developers"
         if folded.split()[0] in _CLAUSE_STARTS and len(folded.split()) > 2:
             return f"{words!r} is a clause, not a name or value"  # "and historians have argued about the result"
@@ -207,8 +272,9 @@ class Grounder:
                 return kept
         if span is None:
             return f"the text does not hold {words!r}"
-        longer = self._longer_names(span.text) if span.text[:1].isupper() and not self._named_alone_first(span.text) \
-            else []
+        longer = (
+            self._longer_names(span.text) if span.text[:1].isupper() and not self._named_alone_first(span.text) else []
+        )
         if len(longer) == 1:
             return Argument(longer[0], place(self.document, longer[0]) or span, "item")
         inside = None if longer else self._only_inside(span.text)  # several: pair() takes the nearest
@@ -222,11 +288,17 @@ class Grounder:
     def _holds_form(self, written: str, span: Span) -> bool:
         """Whether the model's form of a name the text states is that name with what the text holds around
         it: its final full stop ("Washington, D.C.") or a bracketed qualifier whose words the text has."""
-        if written == span.text + "." and self.document.text[span.end:span.end + 1] == "." \
-                and "." in span.text.split()[-1]:  # an abbreviation's, not the sentence's
+        if (
+            written == span.text + "."
+            and self.document.text[span.end : span.end + 1] == "."
+            and "." in span.text.split()[-1]
+        ):  # an abbreviation's, not the sentence's
             return True
-        return bool(_QUALIFIER.search(written)) and _QUALIFIER.sub("", written).strip() == span.text \
+        return (
+            bool(_QUALIFIER.search(written))
+            and _QUALIFIER.sub("", written).strip() == span.text
             and self._states_qualifier(written)
+        )
 
     def _written_form(self, words: str) -> Argument | None:
         """The model's form of a name whose words the text holds: the name without its bracketed qualifier
@@ -264,15 +336,19 @@ class Grounder:
             return f"{words!r} is neither a date nor a number"
         if Decimal(number.lexical) not in numbers_in(self.document.text):
             return f"the text gives no number {words!r}"
-        span = place(self.document, words) or place(self.document, _NUMBER.match(words).group(0).strip()
-                                                     if _NUMBER.match(words) else words)
+        span = place(self.document, words) or place(
+            self.document, _NUMBER.match(words).group(0).strip() if _NUMBER.match(words) else words
+        )
         return Argument(words, span or self.document.span(0, 0), "number", number)
 
     def _fuller_date(self, date: TypedValue) -> Argument | None:
         """The one date the text writes in full where the model wrote only its year (or month): "1998" for
         "founded on 14 April 1998", when the text never writes that year alone."""
-        written = [(start, end, value) for start, end, value in dates_written(self.document.text)
-                   if value.startswith(date.lexical)]
+        written = [
+            (start, end, value)
+            for start, end, value in dates_written(self.document.text)
+            if value.startswith(date.lexical)
+        ]
         fuller = {value for _, _, value in written if len(value) > len(date.lexical)}
         if len(fuller) != 1 or any(value == date.lexical for _, _, value in written):
             return None
@@ -297,8 +373,9 @@ class Grounder:
                 continue
             # a first word grows ("Korvbro" -> "Korvbro Biosystems"), a full name does not ("Karla Aaløkke" is no
             # short form of "Karla Aaløkke Bridge"); a last name grows ("Meitner" -> "Lise Meitner")
-            if (len(key) == 1 and words_of[0] == key[0]) or \
-                    (words_of[-len(key):] == key and words_of[-len(key) - 1] not in _JOINING):
+            if (len(key) == 1 and words_of[0] == key[0]) or (
+                words_of[-len(key) :] == key and words_of[-len(key) - 1] not in _JOINING
+            ):
                 found.append(name)
         return found
 
@@ -331,6 +408,9 @@ class Grounder:
         """Where the text writes ``words`` outside the longer names that hold them."""
         text = self.document.text
         if containing:  # blanked, not cut out, so that positions stay those of the text
-            text = re.sub("|".join(map(re.escape, sorted(containing, key=len, reverse=True))),
-                          lambda m: " " * len(m.group(0)), text)
+            text = re.sub(
+                "|".join(map(re.escape, sorted(containing, key=len, reverse=True))),
+                lambda m: " " * len(m.group(0)),
+                text,
+            )
         return [m.start() for m in re.finditer(whole_words(words), text)]

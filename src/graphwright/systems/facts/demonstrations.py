@@ -29,8 +29,9 @@ class Demonstrations:
         self.chains_places = any(", " in part for s in self.samples for t in s.triples for part in (t.head, t.tail))
 
     @classmethod
-    def from_file(cls, path: str | Path, schema: RelationSchema | None, k: int,
-                  retriever: RetrieverKind = "bm25") -> Demonstrations:
+    def from_file(
+        cls, path: str | Path, schema: RelationSchema | None, k: int, retriever: RetrieverKind = "bm25"
+    ) -> Demonstrations:
         """Samples in agentre's JSONL format; with a schema, a relation it lacks is an error naming the line."""
         return cls(read_samples(Path(path), schema), k, retriever)
 
@@ -49,14 +50,16 @@ class Demonstrations:
         """The ``k`` samples most like ``text``, never ``text`` itself (a pool may hold the passage)."""
         own = text.strip()
         hits = [self.samples[i] for i in self.index.top(text, self.k + 1)]
-        return [s for s in hits if s.text.strip() != own][:self.k]
+        return [s for s in hits if s.text.strip() != own][: self.k]
 
     def render(self, text: str) -> str:
         """The block the prompt shows before the passage: "" when no sample is near."""
         found = self.nearest(text)
         if not found:
             return ""
-        shown = [f"Example text: {s.text.strip()}\nExample answer: "
-                 + json.dumps({"triples": [[t.head, t.relation, t.tail] for t in s.triples]}, ensure_ascii=False)
-                 for s in found]
+        shown = [
+            f"Example text: {s.text.strip()}\nExample answer: "
+            + json.dumps({"triples": [[t.head, t.relation, t.tail] for t in s.triples]}, ensure_ascii=False)
+            for s in found
+        ]
         return HEADER + "\n".join(shown) + "\n\n"

@@ -27,12 +27,16 @@ class KBNames:
         if self.kb is None:
             return None
         if name not in self._records:
-            named = [hit.record for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS)
-                     if match_name(name, [hit.record.label, *hit.record.aliases]).kind in ("exact", "demonym")]
+            named = [
+                hit.record
+                for hit in self.kb.search(name, kind="entity", mode="label", k=PROPOSALS)
+                if match_name(name, [hit.record.label, *hit.record.aliases]).kind in ("exact", "demonym")
+            ]
             # a country before the rest ("China" is the state, not the cultural region), then the entity labelled
             # so before one that has the name as an alias ("Mexico" is also Mexico City's)
-            named.sort(key=lambda record: (not COUNTRY_CLASSES & set(record.types),
-                                           record.label.casefold() != name.casefold()))
+            named.sort(
+                key=lambda record: (not COUNTRY_CLASSES & set(record.types), record.label.casefold() != name.casefold())
+            )
             self._records[name] = named[0] if named else None
         return self._records[name]
 
@@ -62,14 +66,16 @@ class KBNames:
 
     def is_party(self, name: str) -> bool:
         record = self.record(name)
-        return record is not None and any(c == POLITICAL_PARTY or POLITICAL_PARTY in self.kb.superclasses(c, depth=3)
-                                          for c in record.types)
+        return record is not None and any(
+            c == POLITICAL_PARTY or POLITICAL_PARTY in self.kb.superclasses(c, depth=3) for c in record.types
+        )
 
     def is_occupation(self, words: str) -> bool:
         """Whether the KB has an occupation or profession of this name."""
         if self.kb is None:
             return False
         if words not in self._occupations:
-            self._occupations[words] = any(OCCUPATION_CLASSES & set(r.types)
-                                           for r in self.kb.find_label(words, kind="entity"))
+            self._occupations[words] = any(
+                OCCUPATION_CLASSES & set(r.types) for r in self.kb.find_label(words, kind="entity")
+            )
         return self._occupations[words]

@@ -17,13 +17,20 @@ _KINSHIP = frozenset({"P26", "P40", "P3373", "P1038", "P22", "P25"})
 def without_contradicted_kinship(listed: list, passing: list) -> list:
     """The model's kinship between two people the text names as relatives in so many words ("her husband Pål
     Aasen") gives way to the text's ("Sigrid Aasen | child | Pål Aasen" goes)."""
+
     def kin(relation: str) -> bool:
         entry = table_entry(relation, "item")
         return entry is not None and entry.properties["item"].property in _KINSHIP
+
     stated = {frozenset((normalize(h), normalize(t))) for h, r, t, _ in passing if kin(r)}
     also_read = {fact[:3] for fact in passing}
-    return [fact for fact in listed if not (kin(fact[1]) and frozenset((normalize(fact[0]), normalize(fact[2]))) in stated
-                                            and fact[:3] not in also_read)]
+    return [
+        fact
+        for fact in listed
+        if not (
+            kin(fact[1]) and frozenset((normalize(fact[0]), normalize(fact[2]))) in stated and fact[:3] not in also_read
+        )
+    ]
 
 
 def organisations(listed: list) -> frozenset[str]:
@@ -41,8 +48,12 @@ def organisations(listed: list) -> frozenset[str]:
 def office(relation: str, obj: str) -> str:
     """An office given as an occupation ("Sergei Witte | occupation | finance minister") is a position held."""
     entry = table_entry(relation, "item")
-    if entry is not None and entry.properties["item"].property == "P106" and obj.split() and \
-            obj.split()[-1].casefold() in POSITIONS:
+    if (
+        entry is not None
+        and entry.properties["item"].property == "P106"
+        and obj.split()
+        and obj.split()[-1].casefold() in POSITIONS
+    ):
         return "position held"
     return relation
 
@@ -55,7 +66,7 @@ def takes_classes(relation: str) -> bool:
 
 
 def most_specific_places(grounded: list, text: str, result: ExtractionResult) -> list:
-    """"born in Kelowna" and "born in British Columbia" where the text writes "Kelowna, British Columbia": the
+    """ "born in Kelowna" and "born in British Columbia" where the text writes "Kelowna, British Columbia": the
     second place is where the first lies, not a second birthplace."""
     objects: dict[tuple[str, str], list[str]] = {}
     for subject, relation, obj, _ in grounded:
@@ -66,22 +77,28 @@ def most_specific_places(grounded: list, text: str, result: ExtractionResult) ->
         if obj.kind != "item" or not obj.words[:1].isupper():
             kept.append(fact)
             continue
-        inner = [o for o in objects[(subject.lookup, normalize_phrase(relation))] if o != obj.words and
-                 re.search(re.escape(o) + r"\s*,\s*" + re.escape(obj.words), text)]
+        inner = [
+            o
+            for o in objects[(subject.lookup, normalize_phrase(relation))]
+            if o != obj.words and re.search(re.escape(o) + r"\s*,\s*" + re.escape(obj.words), text)
+        ]
         if inner:
-            result.warnings.append(f"dropped [{subject.words}, {relation}, {obj.words}]: {obj.words} is where "
-                                   f"{inner[0]} lies")
+            result.warnings.append(
+                f"dropped [{subject.words}, {relation}, {obj.words}]: {obj.words} is where {inner[0]} lies"
+            )
             continue
         kept.append(fact)
     return kept
 
 
-_NAMED_RELATION = re.compile(r"^(?P<verb>[a-z][a-z' -]*?)\s+(?:(?:the|a|an|her|his|their|its)\s+)?"
-                             r"(?P<name>[A-Z][\w'’.-]*(?:\s+(?:(?:of|in|for|the|de|von|van|and)\s+)*[A-Z0-9][\w'’.-]*)*)$")
+_NAMED_RELATION = re.compile(
+    r"^(?P<verb>[a-z][a-z' -]*?)\s+(?:(?:the|a|an|her|his|their|its)\s+)?"
+    r"(?P<name>[A-Z][\w'’.-]*(?:\s+(?:(?:of|in|for|the|de|von|van|and)\s+)*[A-Z0-9][\w'’.-]*)*)$"
+)
 
 
 def name_out_of_relation(head: str, relation: str, tail: str) -> list[tuple[str, str, str]]:
-    """"Lise Meitner | received the Max Planck Medal | 1949": the name in the relation is the object
+    """ "Lise Meitner | received the Max Planck Medal | 1949": the name in the relation is the object
     ("received" | "Max Planck Medal"); the year it came with has no place in a triple and is left out, but
     for a founding, where it is the founded's inception ("Anders Brolund | founded Korvbro | 2009")."""
     found = _NAMED_RELATION.match(" ".join(relation.split()))

@@ -20,8 +20,11 @@ from graphwright.systems.facts.types import fits, fits_classes, reads_backwards
 
 PROMPT = load_prompt("graphwright.systems.facts", "map")
 #: the datatypes a property must have to take an object of each kind (None: the KB does not say)
-DATATYPES: dict[ObjectKind, set[str | None]] = {"item": {"wikibase-item", None}, "date": {"time"},
-                                                 "number": {"quantity"}}
+DATATYPES: dict[ObjectKind, set[str | None]] = {
+    "item": {"wikibase-item", None},
+    "date": {"time"},
+    "number": {"quantity"},
+}
 SEARCHED = 24  # properties searched per phrase before the datatype filter
 DESCRIPTION_CHARS = 80
 
@@ -49,7 +52,7 @@ class Question:
         for letter, (record, swapped) in zip("abcdefgh", self.candidates):
             description = record.description
             if len(description) > DESCRIPTION_CHARS:
-                description = description[:DESCRIPTION_CHARS - 1].rstrip() + "…"
+                description = description[: DESCRIPTION_CHARS - 1].rstrip() + "…"
             label = f"{record.label} (read from object to subject)" if swapped else record.label
             lines.append(f"  {letter}) {label}: {description}" if description else f"  {letter}) {label}")
         return "\n".join(lines)
@@ -75,8 +78,11 @@ class PropertyMapper:
         if self.kb is None:
             return None
         phrase = normalize_phrase(relation)
-        named = {h.record.id: h.record for h in self.kb.search(phrase, kind="property", mode="label", k=5)
-                 if h.matched in ("exact", "alias") and h.record.datatype in DATATYPES[kind]}
+        named = {
+            h.record.id: h.record
+            for h in self.kb.search(phrase, kind="property", mode="label", k=5)
+            if h.matched in ("exact", "alias") and h.record.datatype in DATATYPES[kind]
+        }
         directions = [(r, d) for r in named.values() for d in _directions(r, kind, types)]
         if len(named) == 1 and len(directions) == 1:
             record, swapped = directions[0]
@@ -93,7 +99,7 @@ class PropertyMapper:
         for hit in self.kb.search(phrase, kind="property", mode="fused", k=SEARCHED):
             if hit.record.datatype in DATATYPES[kind] and hit.record.datatype != "external-id":
                 candidates += [(hit.record, swapped) for swapped in _directions(hit.record, kind, types)]
-        return Question(phrase, example, candidates[:self.candidates]) if candidates else None
+        return Question(phrase, example, candidates[: self.candidates]) if candidates else None
 
 
 def _misfits(types: Types, allows: tuple[frozenset[str] | None, frozenset[str] | None], kind: ObjectKind) -> bool:
@@ -117,12 +123,18 @@ def _directions(record: KBRecord, kind: ObjectKind, types: Types) -> list[bool]:
 
 async def ask_model(llm: LLM, questions: list[Question], *, retries: int) -> tuple[list[Mapped], str]:
     """One call for every question of a document; each answer is a letter of its candidates or "none"."""
-    fields = {str(i): (Literal[tuple([*"abcdefgh"[:len(q.candidates)], "none"])], ...)
-              for i, q in enumerate(questions, 1)}
+    fields = {
+        str(i): (Literal[tuple([*"abcdefgh"[: len(q.candidates)], "none"])], ...) for i, q in enumerate(questions, 1)
+    }
     answer_type = create_model("Mappings", __config__=ConfigDict(extra="forbid"), **fields)
     system, user = PROMPT.render(relations="\n".join(q.render(i) for i, q in enumerate(questions, 1)))
-    reply = await chat_structured(llm, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                  answer_type, max_retries=retries, max_tokens=8 * len(questions) + 16)
+    reply = await chat_structured(
+        llm,
+        [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        answer_type,
+        max_retries=retries,
+        max_tokens=8 * len(questions) + 16,
+    )
     chosen = reply.parsed.model_dump()
     mapped = []
     for i, q in enumerate(questions, 1):

@@ -34,9 +34,11 @@ from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.types import shape_type
 
 #: nouns that say what an organisation is
-ORGANISATION_NOUNS = frozenset("""company firm maker group publisher start-up startup studio bank manufacturer
+ORGANISATION_NOUNS = frozenset(
+    """company firm maker group publisher start-up startup studio bank manufacturer
 producer developer retailer airline brand carmaker holding chain agency contractor supplier operator builder
-shipyard yard brewery label broadcaster insurer investor fund utility""".split())
+shipyard yard brewery label broadcaster insurer investor fund utility""".split()
+)
 _MAKER_ENDINGS = ("maker", "builder", "producer", "manufacturer")
 
 
@@ -46,15 +48,33 @@ def is_organisation_noun(word: str) -> bool:
 
 
 #: nouns that refer back to an organisation the text has named ("the firm")
-_REFERRING_NOUNS = frozenset({"company", "firm", "group", "parent", "studio", "start-up", "maker", "business",
-                              "publisher", "manufacturer", "bank", "carmaker"})
+_REFERRING_NOUNS = frozenset(
+    {
+        "company",
+        "firm",
+        "group",
+        "parent",
+        "studio",
+        "start-up",
+        "maker",
+        "business",
+        "publisher",
+        "manufacturer",
+        "bank",
+        "carmaker",
+    }
+)
 _DETERMINER = frozenset({"the", "a", "an", "her", "his", "their", "its", "our"})
 _OCCUPATION_ENDS = ("ist", "ian")
-_RELATIVES = frozenset("""son daughter wife husband brother sister mother father child children parent nephew niece
-cousin uncle aunt friend partner colleague member citizen resident native""".split())
+_RELATIVES = frozenset(
+    """son daughter wife husband brother sister mother father child children parent nephew niece
+cousin uncle aunt friend partner colleague member citizen resident native""".split()
+)
 #: offices a person holds (Wikidata's position held, P39), not occupations
-POSITIONS = frozenset("""minister chancellor mayor president governor senator king queen ambassador secretary premier
-chairman chairwoman chairperson councillor councilor mp""".split())
+POSITIONS = frozenset(
+    """minister chancellor mayor president governor senator king queen ambassador secretary premier
+chairman chairwoman chairperson councillor councilor mp""".split()
+)
 _FUNCTION_WORDS = frozenset("""under with by of in on at for from to and or as than after before during""".split())
 _RANKING = frozenset("first second third last only main new old famous best-known well-known local".split())
 _NOT_OCCUPATION = frozenset({"christian", "guardian", "median", "pedestrian", "civilian"})
@@ -63,17 +83,29 @@ _PLACE_IN = re.compile(rf"^,\s+(?:today\s+|now\s+)?(?:a|an|the)\s+(?:[a-z]+\s+)?
 
 Fact = tuple[str, str, str, Span]
 #: a relative's noun and the relation table's phrase for "<owner> | phrase | <relative>"
-KINSHIP = {"husband": "spouse", "wife": "spouse", "son": "child", "daughter": "child", "brother": "sibling",
-           "sister": "sibling", "father": "parent", "mother": "parent", "nephew": "relative", "niece": "relative"}
-_RELATIVE = re.compile(r"\b(?:[Hh]er|[Hh]is|[Tt]heir)\s+(?:(?:older|younger|elder|late|twin)\s+)?(?P<kin>" +
-                       "|".join(KINSHIP) + r")\b")
+KINSHIP = {
+    "husband": "spouse",
+    "wife": "spouse",
+    "son": "child",
+    "daughter": "child",
+    "brother": "sibling",
+    "sister": "sibling",
+    "father": "parent",
+    "mother": "parent",
+    "nephew": "relative",
+    "niece": "relative",
+}
+_RELATIVE = re.compile(
+    r"\b(?:[Hh]er|[Hh]is|[Tt]heir)\s+(?:(?:older|younger|elder|late|twin)\s+)?(?P<kin>" + "|".join(KINSHIP) + r")\b"
+)
 
 
 class PassingFacts:
     """The facts one document states in passing."""
 
-    def __init__(self, document: Document, kb_names: KBNames, names: list[str],
-                 organisations: frozenset[str] = frozenset()):
+    def __init__(
+        self, document: Document, kb_names: KBNames, names: list[str], organisations: frozenset[str] = frozenset()
+    ):
         """``kb_names``: what the KB says of a name; ``names``: the names the model wrote; ``organisations``: the
         names the model's facts treat as organisations."""
         self.document, self.kb_names, self.organisations = document, kb_names, organisations
@@ -87,8 +119,14 @@ class PassingFacts:
     def facts(self) -> list[Fact]:
         out: list[Fact] = []
         for sentence in self.sentences:
-            for fact in [*self._before_names(sentence), *self._after_names(sentence), *self._copula(sentence),
-                         *self._places(sentence), *self._relatives(sentence), *self._referred(sentence)]:
+            for fact in [
+                *self._before_names(sentence),
+                *self._after_names(sentence),
+                *self._copula(sentence),
+                *self._places(sentence),
+                *self._relatives(sentence),
+                *self._referred(sentence),
+            ]:
                 if fact not in out:
                     out.append(fact)
         return out
@@ -96,7 +134,7 @@ class PassingFacts:
     # --------------------------------------------------------------- the words before a name
 
     def _before_names(self, sentence: Span) -> Iterator[Fact]:
-        """"the Austrian physicist Lise Meitner", "by the engineers Inês Carvalhal and Duarte Mendonça Rei",
+        """ "the Austrian physicist Lise Meitner", "by the engineers Inês Carvalhal and Duarte Mendonça Rei",
         "Dutch logistics software company Veldhaven Systems"."""
         text = sentence.text
         for name, start in self._names_in(text):
@@ -115,12 +153,13 @@ class PassingFacts:
                     yield from self._person_facts(other, described, sentence)
 
     def _referred(self, sentence: Span) -> Iterator[Fact]:
-        """"The Danish firm employs 230 people", "the Swiss parent", "The Trondheim company was founded": an
+        """ "The Danish firm employs 230 people", "the Swiss parent", "The Trondheim company was founded": an
         organisation the text refers to by its noun, with a demonym or a place before it, is the one it
         named last before (the model's facts tell which names are organisations)."""
         text = sentence.text
-        for found in re.finditer(r"\b[Tt]he\s+((?:[\w'’-]+\s+){0,3}?)(" + "|".join(sorted(_REFERRING_NOUNS)) + r")\b(?!\s+[A-Z])",
-                                 text):
+        for found in re.finditer(
+            r"\b[Tt]he\s+((?:[\w'’-]+\s+){0,3}?)(" + "|".join(sorted(_REFERRING_NOUNS)) + r")\b(?!\s+[A-Z])", text
+        ):
             described = [*found.group(1).split(), found.group(2)]
             if not any(w[:1].isupper() for w in described[:-1]):
                 continue
@@ -131,15 +170,18 @@ class PassingFacts:
                 yield from self._countries(max(before)[1], described, sentence)
 
     def _after_names(self, sentence: Span) -> Iterator[Fact]:
-        """"Karla Aaløkke, a local schoolteacher who ran a night school": the occupation ends its phrase."""
+        """ "Karla Aaløkke, a local schoolteacher who ran a night school": the occupation ends its phrase."""
         text = sentence.text
         for name, start in self._names_in(text):
-            rest = text[start + len(name):]
+            rest = text[start + len(name) :]
             # "is"/"was" only after a name set off by commas ("Her father, Guillermo Kahlo, was a photographer"),
             # not after one that ends a clause ("Veldhaven, which is based in Rotterdam, is a subsidiary")
             verb = r"(?:(?:is|was)\s+)?" if text[:start].rstrip().endswith(",") else ""
-            found = re.match(r",\s+" + verb + r"(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[a-z][\w-]*)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
-                             r"and|at|of|from|in|with|for|since)\b))", rest)
+            found = re.match(
+                r",\s+" + verb + r"(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[a-z][\w-]*)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
+                r"and|at|of|from|in|with|for|since)\b))",
+                rest,
+            )
             if not found:
                 continue
             described = _described(["a", *found.group(1).split()])
@@ -149,15 +191,20 @@ class PassingFacts:
                 yield from self._kind(name, described, sentence)
 
     def _copula(self, sentence: Span) -> Iterator[Fact]:
-        """"Kazimír Ondráček, born on 3 March 1971 in Brno, is a Czech entrepreneur", "Havbris Sensorteknikk
+        """ "Kazimír Ondráček, born on 3 March 1971 in Brno, is a Czech entrepreneur", "Havbris Sensorteknikk
         is a Norwegian maker of underwater sensors": the sentence's first name is what it is."""
         text = sentence.text
         names = self._names_in(text)
-        if not names or not re.fullmatch(r"(?:(?:The|A|An|Her|His|Their|Its)\s+(?:[a-z]+\s+){0,2})?", text[:names[0][1]]):
+        if not names or not re.fullmatch(
+            r"(?:(?:The|A|An|Her|His|Their|Its)\s+(?:[a-z]+\s+){0,2})?", text[: names[0][1]]
+        ):
             return  # the first name is not the sentence's subject
         subject = names[0][0]
-        found = re.search(r"\b(?:is|was)\s+(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[\w-]+)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
-                          r"and|at|of|from|in|with|for|since|that|which|based)\b))", text)
+        found = re.search(
+            r"\b(?:is|was)\s+(?:a|an|the)\s+((?:[\w'’-]+\s+){0,3}?[\w-]+)(?=\s*(?:,|\.|;|$|\s+(?:who|whose|"
+            r"and|at|of|from|in|with|for|since|that|which|based)\b))",
+            text,
+        )
         if not found:
             return
         described = _described(["a", *found.group(1).split()])
@@ -174,7 +221,7 @@ class PassingFacts:
     # --------------------------------------------------------------- relatives
 
     def _relatives(self, sentence: Span) -> Iterator[Fact]:
-        """"Sigrid Aasen and her husband Pål Aasen", "His wife, the television journalist Maria Shriver": the
+        """ "Sigrid Aasen and her husband Pål Aasen", "His wife, the television journalist Maria Shriver": the
         relative is named; whose relative is the nearest person before it in the sentence, else the person
         the sentences before are about (a sentence that opens with "Her brother, ..., and her mother" is about
         one person throughout)."""
@@ -182,7 +229,7 @@ class PassingFacts:
         names = self._names_in(text)
         owner, opened = None, False
         for found in _RELATIVE.finditer(text):
-            after = re.match(r",?\s+(?:the\s+(?:[a-z][\w-]*\s+){0,3})?", text[found.end():])
+            after = re.match(r",?\s+(?:the\s+(?:[a-z][\w-]*\s+){0,3})?", text[found.end() :])
             start = found.end() + after.end()
             relative = next((n for n, s in names if s == start), None) or _capitalised_at(text, start)
             if found.start() == 0:
@@ -199,9 +246,10 @@ class PassingFacts:
     def _about(self, sentence: Span) -> str | None:
         """The person the sentences before this one begin with, else the text's first person."""
         index = self.sentences.index(sentence)
-        for earlier in self.sentences[max(index - 2, 0):index][::-1]:
-            first = next((n for n, s in self._names_in(earlier.text) if s < 30 and self._person(n)), None) or \
-                self._full_person(_capitalised_at(earlier.text, 0) or "")
+        for earlier in self.sentences[max(index - 2, 0) : index][::-1]:
+            first = next(
+                (n for n, s in self._names_in(earlier.text) if s < 30 and self._person(n)), None
+            ) or self._full_person(_capitalised_at(earlier.text, 0) or "")
             if first:
                 return first
         return next((n for n in self._in_text_order if self._person(n)), None)
@@ -223,14 +271,18 @@ class PassingFacts:
     # --------------------------------------------------------------- places
 
     def _places(self, sentence: Span) -> Iterator[Fact]:
-        """"in Kelowna, British Columbia" and "Carentoir, a village in Brittany": the first place lies in the
+        """ "in Kelowna, British Columbia" and "Carentoir, a village in Brittany": the first place lies in the
         second (a country: its country)."""
         text = sentence.text
         names = self._places_in(text)
         for (inner, start), (outer, outer_start) in zip(names, names[1:]):
-            between = text[start + len(inner):outer_start]
-            if (between.strip() == "," or _PLACE_IN.match(between)) and self.kind_of(outer) == "place" \
-                    and self.kind_of(inner) in ("place", None) and not self._person(inner):
+            between = text[start + len(inner) : outer_start]
+            if (
+                (between.strip() == "," or _PLACE_IN.match(between))
+                and self.kind_of(outer) == "place"
+                and self.kind_of(inner) in ("place", None)
+                and not self._person(inner)
+            ):
                 relation = "country" if self._is_country(outer) else "located in"
                 yield inner, relation, outer, sentence
 
@@ -252,22 +304,31 @@ class PassingFacts:
         for word in described[:-1]:
             born = word.casefold().removesuffix("-born")
             if born in DEMONYMS and word[:1].isupper():
-                yield name, "born in" if word.casefold().endswith("-born") else "citizen of", word.removesuffix("-born"), \
-                    sentence
+                yield (
+                    name,
+                    "born in" if word.casefold().endswith("-born") else "citizen of",
+                    word.removesuffix("-born"),
+                    sentence,
+                )
 
     def _kind(self, name: str, described: list[str], sentence: Span) -> Iterator[Fact]:
-        """"The Kaweru Gorge Bridge, a suspension bridge": what a thing is (not a company: "a maker")."""
+        """ "The Kaweru Gorge Bridge, a suspension bridge": what a thing is (not a company: "a maker")."""
         words = [w for w in described if not w[:1].isupper()]
         while len(words) > 1 and (words[0].endswith("est") or words[0] in _RANKING):  # "the largest naval battle"
             words = words[1:]
         head = _singular(words[-1]) if words else ""
-        if head.isalpha() and not is_organisation_noun(head) and head not in _FUNCTION_WORDS and \
-                shape_type(name) != "organisation" and self.kind_of(name) != "organisation":
+        if (
+            head.isalpha()
+            and not is_organisation_noun(head)
+            and head not in _FUNCTION_WORDS
+            and shape_type(name) != "organisation"
+            and self.kind_of(name) != "organisation"
+        ):
             yield name, "instance of", " ".join(words), sentence
         yield from self._countries(name, [*described, head], sentence)
 
     def _countries(self, name: str, described: list[str], sentence: Span) -> Iterator[Fact]:
-        """"the Belgian transport group": its country; "the Copenhagen studio", "the Porto-based start-up": its
+        """ "the Belgian transport group": its country; "the Copenhagen studio", "the Porto-based start-up": its
         headquarters."""
         for word in described[:-1]:
             if not word[:1].isupper():
@@ -291,9 +352,12 @@ class PassingFacts:
 
     def _is_occupation(self, word: str, described: list[str]) -> bool:
         """An occupation's word; after a demonym any noun but a relative's ("a Canadian rower")."""
-        if not word.isalpha() or is_organisation_noun(word) or any(
-                word in words for words in (_NOT_OCCUPATION, _RELATIVES, DEMONYMS, _FUNCTION_WORDS)) \
-                or any(w[:1].isupper() for w in described[1:]):
+        if (
+            not word.isalpha()
+            or is_organisation_noun(word)
+            or any(word in words for words in (_NOT_OCCUPATION, _RELATIVES, DEMONYMS, _FUNCTION_WORDS))
+            or any(w[:1].isupper() for w in described[1:])
+        ):
             return False
         if any(w[:1].isupper() and w.casefold().removesuffix("-born") in DEMONYMS for w in described[:-1]):
             return True
@@ -329,7 +393,7 @@ def _described(words: list[str]) -> list[str]:
     lowered = [w.casefold() for w in words]
     for i in range(len(words) - 1, -1, -1):
         if lowered[i] in _DETERMINER:
-            return words[i + 1:]
+            return words[i + 1 :]
     start = next((i for i, w in enumerate(words) if w[:1].isupper() and w.casefold() in DEMONYMS), None)
     return words[start:] if start is not None and start == 0 else []
 
@@ -342,8 +406,10 @@ def _capitalised_at(text: str, start: int) -> str | None:
     return found.group(0)
 
 
-_SENTENCE_OPENERS = frozenset("""the a an in on at by for from with after before during since when while his her
-their its this that these those there it he she they we i today yesterday""".split())
+_SENTENCE_OPENERS = frozenset(
+    """the a an in on at by for from with after before during since when while his her
+their its this that these those there it he she they we i today yesterday""".split()
+)
 
 
 def _singular(word: str) -> str:

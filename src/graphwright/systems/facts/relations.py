@@ -16,8 +16,10 @@ from graphwright.systems.facts.types import expected
 ObjectKind = Literal["item", "date", "number"]
 OBJECT_KINDS: tuple[ObjectKind, ...] = ("item", "date", "number")
 # words that carry tense or emphasis, not the relation: "was born in" is "born in", "has been chief executive of"
-_AUXILIARY = re.compile(r"^(?:(?:is|was|were|are|be|been|being|has|have|had|became|becomes|also|then|later|the|a|an|"
-                        r"its|his|her|their)\s+)+")
+_AUXILIARY = re.compile(
+    r"^(?:(?:is|was|were|are|be|been|being|has|have|had|became|becomes|also|then|later|the|a|an|"
+    r"its|his|her|their)\s+)+"
+)
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,9 @@ def relation_table() -> dict[str, Relation]:
     text = resources.files("graphwright.systems.facts").joinpath("relations.yaml").read_text(encoding="utf-8")
     table: dict[str, Relation] = {}
     for row in yaml.safe_load(text):
-        properties = {kind: Mapping(row[kind].lstrip("^"), row[kind].startswith("^")) for kind in OBJECT_KINDS
-                      if kind in row}
+        properties = {
+            kind: Mapping(row[kind].lstrip("^"), row[kind].startswith("^")) for kind in OBJECT_KINDS if kind in row
+        }
         relation = Relation(row["phrase"], row["args"], properties, row.get("person"))
         for phrase in [row["phrase"], *row.get("also", ())]:
             if phrase in table:
@@ -61,18 +64,22 @@ def relation_table() -> dict[str, Relation]:
 def phrasings(property_id: str) -> frozenset[str]:
     """Every phrase of the table that maps onto a property, either way round ("parent", "father", "son of",
     "child" for P40): the words a sentence that states such a fact uses."""
-    return frozenset(phrase for phrase, relation in relation_table().items()
-                     if any(m.property == property_id for m in relation.properties.values())
-                     or relation.for_person == property_id)
+    return frozenset(
+        phrase
+        for phrase, relation in relation_table().items()
+        if any(m.property == property_id for m in relation.properties.values()) or relation.for_person == property_id
+    )
 
 
 #: phrasings with a variable part, and the table phrase each is
-_PATTERNS = [(re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|months?) (?:at|with|for)$"), "works for"),
-             (re.compile(r"^(?:co-)?founded (?:the|a|this) (?:company|firm|business|group|start-up)$"), "founded")]
+_PATTERNS = [
+    (re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|months?) (?:at|with|for)$"), "works for"),
+    (re.compile(r"^(?:co-)?founded (?:the|a|this) (?:company|firm|business|group|start-up)$"), "founded"),
+]
 
 
 def spaced(name: str) -> str:
-    """"birthDate" -> "birth date": a camel-case or underscored name (as schemas write them) as words."""
+    """ "birthDate" -> "birth date": a camel-case or underscored name (as schemas write them) as words."""
     return " ".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").casefold().split())
 
 
@@ -95,11 +102,26 @@ def table_entry(relation: str, kind: ObjectKind) -> Relation | None:
 
 
 #: the prompt lists the table's phrases under the kind of subject they take (first word of "args")
-_GROUPS = {"person": "person", "parent": "person", "child": "person", "player": "person", "successor": "person",
-           "predecessor": "person", "organisation": "organisation", "company": "organisation",
-           "work": "work or product", "film": "work or product", "product": "work or product",
-           "object": "work or product", "place": "place or building", "building": "place or building",
-           "country": "place or building", "project": "place or building", "event": "event", "competition": "event"}
+_GROUPS = {
+    "person": "person",
+    "parent": "person",
+    "child": "person",
+    "player": "person",
+    "successor": "person",
+    "predecessor": "person",
+    "organisation": "organisation",
+    "company": "organisation",
+    "work": "work or product",
+    "film": "work or product",
+    "product": "work or product",
+    "object": "work or product",
+    "place": "place or building",
+    "building": "place or building",
+    "country": "place or building",
+    "project": "place or building",
+    "event": "event",
+    "competition": "event",
+}
 _VALUE_WORDS = ("date", "number", "amount", "quantity")
 
 

@@ -24,24 +24,94 @@ from graphwright.systems.facts.types import reads_backwards as types_read_backwa
 
 #: object types that take a value of one kind (lower case); a schema's other types take names
 DATE_TYPES = frozenset({"date", "year", "datetime", "gyear", "xsd:date", "xsd:gyear", "time"})
-NUMBER_TYPES = frozenset({"number", "integer", "int", "float", "double", "decimal", "quantity", "xsd:integer",
-                          "xsd:decimal", "xsd:double", "nonnegativeinteger", "positiveinteger"})
+NUMBER_TYPES = frozenset(
+    {
+        "number",
+        "integer",
+        "int",
+        "float",
+        "double",
+        "decimal",
+        "quantity",
+        "xsd:integer",
+        "xsd:decimal",
+        "xsd:double",
+        "nonnegativeinteger",
+        "positiveinteger",
+    }
+)
 STRING_TYPES = frozenset({"string", "text", "xsd:string", "literal"})
 _WIKIDATA_PROPERTY = re.compile(r"(?:^|/)(P\d+)$")
 #: the last word of a schema's type name and the coarse type (graphwright.systems.facts.types) it means
 _TYPE_WORDS = {
-    "person": "person", "astronaut": "person", "politician": "person", "scientist": "person", "artist": "person",
-    "athlete": "person", "writer": "person", "author": "person", "leader": "person", "commander": "person",
-    "saint": "person", "player": "person", "actor": "person", "musician": "person", "architect": "person",
-    "university": "organisation", "company": "organisation", "organisation": "organisation",
-    "organization": "organisation", "band": "organisation", "team": "organisation", "club": "organisation",
-    "party": "organisation", "school": "organisation", "label": "organisation", "airline": "organisation",
-    "place": "place", "city": "place", "country": "place", "state": "place", "region": "place", "county": "place",
-    "airport": "place", "building": "place", "monument": "place", "campus": "place", "town": "place",
-    "village": "place", "municipality": "place", "district": "place", "location": "place",
+    "person": "person",
+    "astronaut": "person",
+    "politician": "person",
+    "scientist": "person",
+    "artist": "person",
+    "athlete": "person",
+    "writer": "person",
+    "author": "person",
+    "leader": "person",
+    "commander": "person",
+    "saint": "person",
+    "player": "person",
+    "actor": "person",
+    "musician": "person",
+    "architect": "person",
+    "university": "organisation",
+    "company": "organisation",
+    "organisation": "organisation",
+    "organization": "organisation",
+    "band": "organisation",
+    "team": "organisation",
+    "club": "organisation",
+    "party": "organisation",
+    "school": "organisation",
+    "label": "organisation",
+    "airline": "organisation",
+    "place": "place",
+    "city": "place",
+    "country": "place",
+    "state": "place",
+    "region": "place",
+    "county": "place",
+    "airport": "place",
+    "building": "place",
+    "monument": "place",
+    "campus": "place",
+    "town": "place",
+    "village": "place",
+    "municipality": "place",
+    "district": "place",
+    "location": "place",
 }
-_FUNCTION_WORDS = frozenset({"of", "the", "a", "an", "in", "on", "at", "by", "with", "to", "for", "is", "was", "has",
-                             "have", "had", "its", "his", "her", "their", "from", "as"})
+_FUNCTION_WORDS = frozenset(
+    {
+        "of",
+        "the",
+        "a",
+        "an",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "to",
+        "for",
+        "is",
+        "was",
+        "has",
+        "have",
+        "had",
+        "its",
+        "his",
+        "her",
+        "their",
+        "from",
+        "as",
+    }
+)
 _SUFFIXES = ("ations", "ation", "ated", "ating", "ings", "ing", "ions", "ion", "ers", "er", "ed", "es", "s")
 _SAME = {"year": "date"}  # "foundingYear" of a schema that has "foundingDate": a year is part of a date
 NEAR = 0.5  # the least share of words a phrase and a relation's name must have in common
@@ -59,8 +129,15 @@ def object_kinds(relation: RelationType) -> set[str]:
     kinds = set()
     for name in relation.tail or ["any"]:
         folded = name.casefold()
-        kinds.add("date" if folded in DATE_TYPES else "number" if folded in NUMBER_TYPES
-                  else "string" if folded in STRING_TYPES or folded == "any" else "item")
+        kinds.add(
+            "date"
+            if folded in DATE_TYPES
+            else "number"
+            if folded in NUMBER_TYPES
+            else "string"
+            if folded in STRING_TYPES or folded == "any"
+            else "item"
+        )
     return kinds
 
 
@@ -71,7 +148,7 @@ def word_stems(name: str) -> frozenset[str]:
     for word in spaced(name).split():
         if word in _FUNCTION_WORDS:
             continue
-        stem = next((word[:-len(s)] for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4), word)
+        stem = next((word[: -len(s)] for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4), word)
         stems.add(_SAME.get(stem, stem))
     return frozenset(stems)
 
@@ -127,11 +204,18 @@ class SchemaRelations:
         if found:
             return {found.group(1)}
         words = spaced(relation.name)
-        props = {entry.properties[kind].property for kind in ("item", "date", "number")
-                 for entry in [table_entry(words, kind)] if entry and not entry.properties[kind].swapped}
+        props = {
+            entry.properties[kind].property
+            for kind in ("item", "date", "number")
+            for entry in [table_entry(words, kind)]
+            if entry and not entry.properties[kind].swapped
+        }
         if kb is not None:
-            props |= {hit.record.id for hit in kb.search(words, kind="property", mode="label", k=5)
-                      if hit.matched in ("exact", "alias")}
+            props |= {
+                hit.record.id
+                for hit in kb.search(words, kind="property", mode="label", k=5)
+                if hit.matched in ("exact", "alias")
+            }
         return props
 
     def prompt_lines(self) -> str:
@@ -151,8 +235,9 @@ class SchemaRelations:
             return relation
         return None
 
-    def map(self, phrase: str, kind: ObjectKind, types: tuple[str | None, str | None],
-            wikidata: Mapped | None) -> Mapped | None:
+    def map(
+        self, phrase: str, kind: ObjectKind, types: tuple[str | None, str | None], wikidata: Mapped | None
+    ) -> Mapped | None:
         """The schema relation of a fact (``Mapping.property`` holds its name): the one the phrase names, else
         the one standing for the Wikidata property the phrase maps onto, else the one nearest in words."""
         named = self.named(phrase, kind)
@@ -164,17 +249,24 @@ class SchemaRelations:
         if relation is None:
             return None
         # "Kochi | leader of | Kerala" is Kerala's leader: a noun's "of" reads from object to subject
-        swapped = kind == "item" and phrase.casefold().split()[-1:] == ["of"] and not spaced(relation.name).endswith(" of")
+        swapped = (
+            kind == "item" and phrase.casefold().split()[-1:] == ["of"] and not spaced(relation.name).endswith(" of")
+        )
         if kind == "item" and reads_backwards(relation, types[::-1] if swapped else types):
             swapped = not swapped
         return Mapped(Mapping(relation.name, swapped), "table" if named else "label")
 
-    def _bridged(self, kind: ObjectKind, types: tuple[str | None, str | None], wikidata: Mapped | None) -> Mapped | None:
+    def _bridged(
+        self, kind: ObjectKind, types: tuple[str | None, str | None], wikidata: Mapped | None
+    ) -> Mapped | None:
         if wikidata is None or wikidata.mapping is None:
             return None
         subject_type = types[1] if wikidata.mapping.swapped else types[0]
-        fitting = [r for r in self._by_property.get(wikidata.mapping.property, ())
-                   if takes(r, kind) and subject_fits(r, subject_type)]
+        fitting = [
+            r
+            for r in self._by_property.get(wikidata.mapping.property, ())
+            if takes(r, kind) and subject_fits(r, subject_type)
+        ]
         if len(fitting) != 1:  # none, or several the phrase does not choose between
             return None
         return Mapped(Mapping(fitting[0].name, wikidata.mapping.swapped), wikidata.via)
@@ -189,8 +281,11 @@ class SchemaRelations:
 
         def overlap(other: frozenset[str]) -> float:
             return len(stems & other) / len(stems | other) if other else 0.0
-        scored = sorted(((max(overlap(name), overlap(description)), r) for r, name, description in self._stems
-                         if takes(r, kind)), key=lambda sr: -sr[0])
+
+        scored = sorted(
+            ((max(overlap(name), overlap(description)), r) for r, name, description in self._stems if takes(r, kind)),
+            key=lambda sr: -sr[0],
+        )
         if not scored or scored[0][0] < NEAR or (len(scored) > 1 and scored[1][0] == scored[0][0]):
             return None
         return scored[0][1]

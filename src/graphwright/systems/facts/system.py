@@ -90,26 +90,34 @@ class OpenFact:
 
 
 class FactsSystem:
-
     def __init__(self, llm: LLM, kb: KnowledgeBase | None, config: FactsConfig, name: str = "facts"):
         self.name, self.llm, self.kb, self.config = name, llm, kb, config
         self.mapper = PropertyMapper(kb, config.candidates)
         self.names = KBNames(kb)  # what the KB says of a name, asked once
         self.schema = SchemaRelations(load_schema(config.schema_file), kb) if config.schema_file else None
-        self.demonstrations = (Demonstrations.from_file(config.pool_file, self.schema.schema if self.schema else None,
-                                                        config.demonstrations, config.pool_retriever)
-                               if config.pool_file else None)
+        self.demonstrations = (
+            Demonstrations.from_file(
+                config.pool_file,
+                self.schema.schema if self.schema else None,
+                config.demonstrations,
+                config.pool_retriever,
+            )
+            if config.pool_file
+            else None
+        )
         if self.schema and self.demonstrations:
             self.schema.shown_kinds = self.demonstrations.object_kinds()
         # the adapter was trained on open facts, without a schema or examples; a model that lacks it gets the full prompt
-        self.adapter = (config.adapter if not self.schema and not self.demonstrations and config.adapter in llm.adapters
-                        else None)
+        self.adapter = (
+            config.adapter if not self.schema and not self.demonstrations and config.adapter in llm.adapters else None
+        )
         self.prompt = SCHEMA_PROMPT if self.schema else TUNED_PROMPT if self.adapter else PROMPT
         self.max_triples = config.max_triples or (80 if self.adapter else 24)
         self.max_tokens = config.max_tokens or (1600 if self.adapter else 640)
         model = f"{llm.name}+{llm.adapters[self.adapter]}" if self.adapter else llm.name
-        self.provenance = Provenance(system=name, agent="extract", model=model,
-                                     prompt_version=f"{self.prompt.id}@{self.prompt.sha}")
+        self.provenance = Provenance(
+            system=name, agent="extract", model=model, prompt_version=f"{self.prompt.id}@{self.prompt.sha}"
+        )
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -120,27 +128,40 @@ class FactsSystem:
             if triples:
                 result.triples, result.entities = await self._map(meter, document, triples, result)
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
-            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
-                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+            return ExtractionResult.from_error(
+                document.id,
+                self.name,
+                exc,
+                trace=result.trace,
+                usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}),
+            )
         result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
         return result
 
     async def _extract(self, llm: LLM, document: Document, result: ExtractionResult) -> list[OpenFact]:
         listed = await self._listed(llm, document, result)
         if self.config.in_passing:  # what the sentences say on the way, read without the model
-            passing = PassingFacts(document, self.names, [n for t in listed for n in (t[0], t[2])],
-                                   organisations(listed)).facts()
+            passing = PassingFacts(
+                document, self.names, [n for t in listed for n in (t[0], t[2])], organisations(listed)
+            ).facts()
             result.extra["in_passing"] = len(passing)
             listed = [*without_contradicted_kinship(listed, passing), *passing]
         one_name = self._is_one_name
         if self.demonstrations and self.demonstrations.chains_places:  # "Faversham, Kent, England": one name
             one_name = lambda words: words.strip() in document.text or self._is_one_name(words)  # noqa: E731
-        raw = [(h, office(relation, t), t, sentence) for head, relation, tail, sentence in listed
-               for head, relation, tail in name_out_of_relation(head, relation, tail)
-               for h in coordinated(head, one_name)
-               for t in coordinated(tail, one_name, nouns=takes_classes(relation))]
-        grounder = Grounder(document, [name for t in raw for name in (t[0], t[2])], self.config.max_argument_words,
-                            written_forms=self.demonstrations is not None)
+        raw = [
+            (h, office(relation, t), t, sentence)
+            for head, relation, tail, sentence in listed
+            for head, relation, tail in name_out_of_relation(head, relation, tail)
+            for h in coordinated(head, one_name)
+            for t in coordinated(tail, one_name, nouns=takes_classes(relation))
+        ]
+        grounder = Grounder(
+            document,
+            [name for t in raw for name in (t[0], t[2])],
+            self.config.max_argument_words,
+            written_forms=self.demonstrations is not None,
+        )
         grounded: list[tuple[Argument, str, Argument, Span | None]] = []
         dropped = Counter()
         firsts: dict[tuple[str, str, str], Span | None] = {}  # a model in a loop repeats itself
@@ -157,13 +178,18 @@ class FactsSystem:
             grounded.append((subject, relation, obj, sentence))
         grounded = most_specific_places(grounded, document.text, result)
         result.extra["dropped"] = dict(dropped)
-        types = infer_types(((s.lookup, self._allows(r, o), o.lookup if o.kind == "item" else None)
-                             for s, r, o, _ in grounded), self.names.type_of)
-        return [OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None), sentence)
-                for s, r, o, sentence in grounded]
+        types = infer_types(
+            ((s.lookup, self._allows(r, o), o.lookup if o.kind == "item" else None) for s, r, o, _ in grounded),
+            self.names.type_of,
+        )
+        return [
+            OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None), sentence)
+            for s, r, o, sentence in grounded
+        ]
 
-    async def _listed(self, llm: LLM, document: Document,
-                      result: ExtractionResult) -> list[tuple[str, str, str, Span | None]]:
+    async def _listed(
+        self, llm: LLM, document: Document, result: ExtractionResult
+    ) -> list[tuple[str, str, str, Span | None]]:
         """The model's triples (no sentence: the model is not asked which states each); with ``glean``, a
         second turn asks for the facts the first left out."""
         relations = self.schema.prompt_lines() if self.schema else "" if self.adapter else prompt_lines()
@@ -172,28 +198,38 @@ class FactsSystem:
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         triples = await self._ask_triples(llm, messages, result, step=1, node="extract")
         if self.config.glean and triples is not None:
-            messages += [{"role": "assistant", "content": result.trace[-1].output or ""},
-                         {"role": "user", "content": GLEAN_PROMPT.render()[1]}]
+            messages += [
+                {"role": "assistant", "content": result.trace[-1].output or ""},
+                {"role": "user", "content": GLEAN_PROMPT.render()[1]},
+            ]
             triples += await self._ask_triples(llm, messages, result, step=2, node="glean") or []
         return [(*triple, None) for triple in triples or []]
 
-    async def _ask_triples(self, llm: LLM, messages: list[dict], result: ExtractionResult, *, step: int,
-                           node: str) -> list[tuple[str, str, str]] | None:
+    async def _ask_triples(
+        self, llm: LLM, messages: list[dict], result: ExtractionResult, *, step: int, node: str
+    ) -> list[tuple[str, str, str]] | None:
         schema = FactsAnswer.model_json_schema()
         schema["properties"]["triples"]["maxItems"] = self.max_triples  # a model in a loop stops there
         try:
             # the tuned model, early in its training, could repeat a few facts until its budget was spent: its
             # answer ends at the third time it writes one fact, and the complete part before is kept
             with stopping(repeats_a_fact) if self.adapter else nullcontext():
-                reply = await chat_structured(llm, messages, FactsAnswer, schema=schema,
-                                              max_retries=self.config.parse_retries, max_tokens=self.max_tokens,
-                                              salvage_cut_off=True, adapter=self.adapter)
+                reply = await chat_structured(
+                    llm,
+                    messages,
+                    FactsAnswer,
+                    schema=schema,
+                    max_retries=self.config.parse_retries,
+                    max_tokens=self.max_tokens,
+                    salvage_cut_off=True,
+                    adapter=self.adapter,
+                )
         except ModelOutputError as exc:
             result.trace.append(TraceStep(step=step, node=node, error=str(exc)))
             result.warnings.append(f"no valid {node} answer ({exc})")
             return None
         result.trace.append(TraceStep(step=step, node=node, output=reply.text))
-        return list(reply.parsed.triples[:self.max_triples])
+        return list(reply.parsed.triples[: self.max_triples])
 
     def _allows(self, relation: str, obj: Argument) -> tuple[frozenset[str] | None, frozenset[str] | None] | None:
         """The types a fact's relation expects of its names: the schema relation's it names, else the table's."""
@@ -224,8 +260,9 @@ class FactsSystem:
             return "the relation holds the object"
         return None
 
-    async def _map(self, llm: LLM, document: Document, facts: list[OpenFact],
-                   result: ExtractionResult) -> tuple[list[Triple], list[Entity]]:
+    async def _map(
+        self, llm: LLM, document: Document, facts: list[OpenFact], result: ExtractionResult
+    ) -> tuple[list[Triple], list[Entity]]:
         mapped: dict[tuple, Mapped] = {}
         questions: dict[tuple, Question] = {}
         facts = [self._year_as_number(fact) for fact in facts]
@@ -240,8 +277,9 @@ class FactsSystem:
             if direct:
                 mapped[key] = direct
                 continue
-            question = self.mapper.question(fact.relation, fact.object.kind, fact.types,
-                                             (fact.subject.words, fact.relation, fact.object.words))
+            question = self.mapper.question(
+                fact.relation, fact.object.kind, fact.types, (fact.subject.words, fact.relation, fact.object.words)
+            )
             if question and self.config.map_with_model:
                 questions[key] = question
             else:
@@ -283,8 +321,9 @@ class FactsSystem:
         result.trace.append(TraceStep(step=2, node="map", output=text))
         return dict(zip(questions, answers))
 
-    def _graph(self, document: Document, facts: list[OpenFact], mapped: dict[tuple, Mapped],
-               result: ExtractionResult) -> tuple[list[Triple], list[Entity]]:
+    def _graph(
+        self, document: Document, facts: list[OpenFact], mapped: dict[tuple, Mapped], result: ExtractionResult
+    ) -> tuple[list[Triple], list[Entity]]:
         base = self.provenance
         triples: dict[tuple[str, str, str], Triple] = {}
         entities: dict[str, Entity] = {}
@@ -296,37 +335,60 @@ class FactsSystem:
             subject, obj = fact.subject, fact.object
             if choice.via == "misfit":  # the table's relation, which the names' types cannot hold either way round:
                 # "Maren Solberg | founded in | Stavanger" is the company's founding place, given to its founder
-                _drop(result, f"dropped [{subject.words}, {fact.relation}, {obj.words}]: its names are not of the "
-                              f"types {fact.relation!r} relates", "type misfit")
+                _drop(
+                    result,
+                    f"dropped [{subject.words}, {fact.relation}, {obj.words}]: its names are not of the "
+                    f"types {fact.relation!r} relates",
+                    "type misfit",
+                )
                 continue
             evidence = stating_sentence(document, fact)
-            if choice.mapping and choice.mapping.swapped and obj.kind == "item" \
-                    and not states(evidence.text, fact, self._phrasings(choice.mapping.property)):
+            if (
+                choice.mapping
+                and choice.mapping.swapped
+                and obj.kind == "item"
+                and not states(evidence.text, fact, self._phrasings(choice.mapping.property))
+            ):
                 # read the other way round ("founded" is "founded by"; a person is no company's chief executive),
                 # it stands only where a sentence says it: a small model's "Maren Solberg founded University of
                 # Bergen", cited by "She studied physics at the University of Bergen", is a slip, not a fact
-                _drop(result, f"dropped [{subject.words}, {fact.relation}, {obj.words}]: turned round, and no "
-                              f"sentence states it", "turned round")
+                _drop(
+                    result,
+                    f"dropped [{subject.words}, {fact.relation}, {obj.words}]: turned round, and no sentence states it",
+                    "turned round",
+                )
                 continue
             if choice.mapping and choice.mapping.swapped:
                 if obj.kind != "item":
                     continue
                 subject, obj = obj, subject
             predicate = self._predicate(fact.relation, choice)
-            if not self.schema and predicate.value == WDT + "P463" and obj.kind == "item" \
-                    and self.names.is_party(obj.lookup):
+            if (
+                not self.schema
+                and predicate.value == WDT + "P463"
+                and obj.kind == "item"
+                and self.names.is_party(obj.lookup)
+            ):
                 predicate = self._predicate(fact.relation, Mapped(Mapping("P102"), choice.via))  # party membership
-            as_written = self.schema is not None and choice.mapping is not None and self.schema.is_string(
-                choice.mapping.property)  # a schema relation whose object is a plain string
-            terms = [self._entity(subject, proposals),
-                     Term.literal(obj.words, surface=obj.words) if as_written else self._value(obj, proposals)]
+            as_written = (
+                self.schema is not None
+                and choice.mapping is not None
+                and self.schema.is_string(choice.mapping.property)
+            )  # a schema relation whose object is a plain string
+            terms = [
+                self._entity(subject, proposals),
+                Term.literal(obj.words, surface=obj.words) if as_written else self._value(obj, proposals),
+            ]
             provenance = base.model_copy(update={"evidence": evidence})
             triple = Triple(subject=terms[0], predicate=predicate, object=terms[1], provenance=provenance)
             triples.setdefault(triple.key(), triple)
             for term, argument in zip(terms, (subject, obj)):
                 if term.kind == "iri" and term.value not in entities:
-                    entities[term.value] = Entity(iri=term.value, label=term.label,
-                                                  mentions=[Mention(surface=argument.span.text, span=argument.span)])
+                    entities[term.value] = Entity(
+                        iri=term.value,
+                        label=term.label,
+                        mentions=[Mention(surface=argument.span.text, span=argument.span)],
+                    )
         return list(triples.values()), list(entities.values())
 
     def _phrasings(self, property_id: str) -> list[str]:

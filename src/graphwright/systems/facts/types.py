@@ -28,13 +28,30 @@ BROAD_CLASSES: dict[str, frozenset[str]] = {
 }
 #: words of the relation table's "args" and the types they stand for (other words: no expectation)
 ARG_TYPES: dict[str, str] = {
-    "person": "person", "parent": "person", "child": "person", "player": "person", "teacher": "person",
-    "actor": "person", "successor": "person", "predecessor": "person",
-    "organisation": "organisation", "company": "organisation", "party": "organisation", "team": "organisation",
-    "school or university": "organisation", "exchange": "organisation",
-    "place": "place", "country": "place", "city": "place", "building": "place", "region": "place",
-    "event": "event", "competition": "event",
-    "work": "work", "film": "work", "play": "work",
+    "person": "person",
+    "parent": "person",
+    "child": "person",
+    "player": "person",
+    "teacher": "person",
+    "actor": "person",
+    "successor": "person",
+    "predecessor": "person",
+    "organisation": "organisation",
+    "company": "organisation",
+    "party": "organisation",
+    "team": "organisation",
+    "school or university": "organisation",
+    "exchange": "organisation",
+    "place": "place",
+    "country": "place",
+    "city": "place",
+    "building": "place",
+    "region": "place",
+    "event": "event",
+    "competition": "event",
+    "work": "work",
+    "film": "work",
+    "play": "work",
 }
 
 
@@ -64,8 +81,9 @@ def fits_classes(name_type: str | None, classes: Iterable[str]) -> bool | None:
     return bool(BROAD_CLASSES[name_type] & classes)
 
 
-def reads_backwards(subject: str | None, obj: str | None, allows: tuple[frozenset[str] | None, frozenset[str] | None]) \
-        -> bool:
+def reads_backwards(
+    subject: str | None, obj: str | None, allows: tuple[frozenset[str] | None, frozenset[str] | None]
+) -> bool:
     """True when the names fit the relation only the other way round."""
     forward = (fits(subject, allows[0]), fits(obj, allows[1]))
     backward = (fits(obj, allows[0]), fits(subject, allows[1]))
@@ -73,14 +91,18 @@ def reads_backwards(subject: str | None, obj: str | None, allows: tuple[frozense
 
 
 #: last words of organisations' names (legal forms, kinds of body), and first words
-_ORGANISATION_ENDS = frozenset("""gmbh ag inc inc. ltd ltd. llc plc sa s.a. s.r.o. s.r.o nv bv ab asa oy oyj spa
+_ORGANISATION_ENDS = frozenset(
+    """gmbh ag inc inc. ltd ltd. llc plc sa s.a. s.r.o. s.r.o nv bv ab asa oy oyj spa
 se kg co co. corp corp. corporation company group groep gruppe holding holdings systems technologies therapeutics
 biosystems university institute college school academy agency bank foundation association society council
 committee ministry party club fc a/s analytics studio studios labs laboratories laboratory entreprise arkitekter partners
-press records publishing airlines""".split())
+press records publishing airlines""".split()
+)
 _ORGANISATION_STARTS = frozenset({"university", "institute", "bank", "ministry", "academy", "college"})
-_PLACE_ENDS = frozenset("""bridge tower building hotel station church cathedral castle palace museum stadium airport
-park street square road river lake mountain island bay valley gorge harbour harbor port capitol""".split())
+_PLACE_ENDS = frozenset(
+    """bridge tower building hotel station church cathedral castle palace museum stadium airport
+park street square road river lake mountain island bay valley gorge harbour harbor port capitol""".split()
+)
 _EVENT_STARTS = frozenset({"battle", "siege", "war", "treaty", "congress", "summit"})
 _OTHER_ENDS = frozenset({"award", "prize", "medal", "cup", "trophy"})
 
@@ -114,8 +136,10 @@ def kb_type(types: Iterable[str]) -> str | None:
     return max(reached, key=lambda kind: (reached[kind], -order.index(kind)), default=None)
 
 
-def infer_types(facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozenset[str] | None] | None, str]],
-                known: Callable[[str], str | None]) -> dict[str, str]:
+def infer_types(
+    facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozenset[str] | None] | None, str]],
+    known: Callable[[str], str | None],
+) -> dict[str, str]:
     """Each name's type: ``known`` (the KB's, by exact name), else its shape, else the majority of what the
     relations the document uses with it expect (``facts``: subject, the table entry's allowed types or
     None, object or None for a value). A name none of them types is left out."""

@@ -12,8 +12,9 @@ from graphwright.systems.openie.system import OpenIESystem
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("openie", role="baseline",
-                 purpose="Open triples in the text's words, one call, no KB: fast, and the index QA reads")
+@register_system(
+    "openie", role="baseline", purpose="Open triples in the text's words, one call, no KB: fast, and the index QA reads"
+)
 def _make(llm, kb, config: dict[str, Any] | None = None) -> OpenIESystem:
     return OpenIESystem(llm, parse_settings(OpenIEConfig, "openie", config))
 

@@ -25,12 +25,10 @@ SCHEMA_NAME = "openie"  # the relation IRIs: https://graphwright.dev/schema/open
 
 
 class OpenIEAnswer(BaseModel):
-    triples: list[tuple[str, str, str]] = Field(default_factory=list,
-                                                description="[subject, relation, object] triples")
+    triples: list[tuple[str, str, str]] = Field(default_factory=list, description="[subject, relation, object] triples")
 
 
 class OpenIESystem:
-
     def __init__(self, llm: LLM, config: OpenIEConfig, name: str = "openie"):
         self.name, self.llm, self.config = name, llm, config
 
@@ -40,27 +38,39 @@ class OpenIESystem:
         result = ExtractionResult(document_id=document.id, system=self.name)
         system, user = PROMPT.render(max_triples=self.config.max_triples, text=document.text)
         try:
-            reply = await chat_structured(meter, [{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                          OpenIEAnswer, max_retries=self.config.parse_retries,
-                                          max_tokens=self.config.max_tokens, salvage_cut_off=True)
+            reply = await chat_structured(
+                meter,
+                [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                OpenIEAnswer,
+                max_retries=self.config.parse_retries,
+                max_tokens=self.config.max_tokens,
+                salvage_cut_off=True,
+            )
         except ModelOutputError as exc:
             result.trace.append(TraceStep(step=1, node="extract", error=str(exc)))
             result.warnings.append(f"no valid answer ({exc})")
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
-            return ExtractionResult.from_error(document.id, self.name, exc, trace=result.trace,
-                                               usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}))
+            return ExtractionResult.from_error(
+                document.id,
+                self.name,
+                exc,
+                trace=result.trace,
+                usage=meter.usage.model_copy(update={"seconds": time.perf_counter() - started}),
+            )
         else:
             result.trace.append(TraceStep(step=1, node="extract", output=reply.text))
             result.output = reply.text
-            provenance = Provenance(system=self.name, agent="extract", model=self.llm.name,
-                                    prompt_version=f"{PROMPT.id}@{PROMPT.sha}")
+            provenance = Provenance(
+                system=self.name, agent="extract", model=self.llm.name, prompt_version=f"{PROMPT.id}@{PROMPT.sha}"
+            )
             result.triples, result.entities, dropped = self.graph(document, reply.parsed, provenance)
             result.warnings += dropped
         result.usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
         return result
 
-    def graph(self, document: Document, answer: OpenIEAnswer,
-              provenance: Provenance) -> tuple[list[Triple], list[Entity], list[str]]:
+    def graph(
+        self, document: Document, answer: OpenIEAnswer, provenance: Provenance
+    ) -> tuple[list[Triple], list[Entity], list[str]]:
         """The triples the passage holds, the named entities among their arguments, and why others were dropped."""
         triples: dict[tuple[str, str, str], Triple] = {}
         entities: dict[str, Entity] = {}
@@ -74,13 +84,18 @@ class OpenIESystem:
                 continue
             terms = [name_term(spans[0].text), name_or_value(spans[1].text)]
             phrase = relation.casefold()
-            triple = Triple(subject=terms[0], object=terms[1], provenance=self.evidence(document, provenance, *spans),
-                            predicate=Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase))
+            triple = Triple(
+                subject=terms[0],
+                object=terms[1],
+                provenance=self.evidence(document, provenance, *spans),
+                predicate=Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase),
+            )
             triples.setdefault(triple.key(), triple)
             for term, span in zip(terms, spans):
                 if term.kind == "iri" and term.value not in entities:
-                    entities[term.value] = Entity(iri=term.value, label=term.label,
-                                                  mentions=[Mention(surface=span.text, span=span)])
+                    entities[term.value] = Entity(
+                        iri=term.value, label=term.label, mentions=[Mention(surface=span.text, span=span)]
+                    )
         return list(triples.values()), list(entities.values()), dropped
 
     def reject(self, head: str, relation: str, tail: str, spans: tuple[Span | None, Span | None]) -> str | None:
@@ -106,8 +121,9 @@ class OpenIESystem:
         """The sentence naming both arguments; else the sentences from one's to the other's when they are
         close ("Tidewell was founded in 2019. The company is based in Leeds."); else the subject's."""
         sentences = [document.sentence_around(head), document.sentence_around(tail)]
-        both = next((s for s in sentences if s.start <= min(head.start, tail.start) and max(head.end, tail.end) <= s.end),
-                    None)
+        both = next(
+            (s for s in sentences if s.start <= min(head.start, tail.start) and max(head.end, tail.end) <= s.end), None
+        )
         if both is None:
             start, end = min(s.start for s in sentences), max(s.end for s in sentences)
             if end - start <= NEAR_CHARS:

@@ -9,9 +9,13 @@ from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.baseline", role="variant",
-                 purpose="CIExMAS architecture: fixed pipeline of extraction, URI mapping and output",
-                 family="cie", links_to_kb=True)
+@register_system(
+    "cie.baseline",
+    role="variant",
+    purpose="CIExMAS architecture: fixed pipeline of extraction, URI mapping and output",
+    family="cie",
+    links_to_kb=True,
+)
 def make_baseline_system(llm, kb, config: dict[str, Any] | None = None) -> BaselineSystem:
     return BaselineSystem(llm, kb, parse_settings(BaselineConfig, "cie.baseline", config))
 

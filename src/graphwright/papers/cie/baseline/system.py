@@ -36,7 +36,9 @@ MESSAGE_CHARS = 3500  # the supervisor reads the newest messages up to this size
 
 
 class BaselineConfig(CieConfig):
-    compact_uri: bool = Field(default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1).")
+    compact_uri: bool = Field(
+        default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1)."
+    )
 
 
 class BaselineState(RunState, total=False):
@@ -71,8 +73,10 @@ def render_view(state: BaselineState) -> str:
     parts = [f"Messages (oldest first):\n{text}"]
     draft = mapping_fallback(state)
     if draft:
-        parts.append("Draft Turtle from the triples and the IRIs found (check it; finish with it or a corrected "
-                     f"version):\n{draft}")
+        parts.append(
+            "Draft Turtle from the triples and the IRIs found (check it; finish with it or a corrected "
+            f"version):\n{draft}"
+        )
     if state.get("feedback"):
         parts.append(state["feedback"])
     parts.append(f"Step {state.get('steps', 0) + 1}.")
@@ -82,14 +86,25 @@ def render_view(state: BaselineState) -> str:
 async def supervisor(state: BaselineState, runtime: Ctx) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, SUPERVISOR, SupervisorOutput, view=render_view(state),
-                            routes=open_routes(state, ctx.config.max_agent_calls), max_tokens=ctx.config.extractor_max_tokens)
+    turn = await agent_turn(
+        state,
+        ctx,
+        SUPERVISOR,
+        SupervisorOutput,
+        view=render_view(state),
+        routes=open_routes(state, ctx.config.max_agent_calls),
+        max_tokens=ctx.config.extractor_max_tokens,
+    )
     if (other := detour(state, SUPERVISOR, turn)) is not None:
         return other
     out: SupervisorOutput = turn.output
-    update: dict[str, Any] = {"steps": steps, "feedback": "", "instruction": out.instruction,
-                              "messages": [f"{SUPERVISOR}: {out.thought}".strip()],
-                              "call_trace": trace_step(state, SUPERVISOR, "agent", goto=out.goto, output=dump_output(out))}
+    update: dict[str, Any] = {
+        "steps": steps,
+        "feedback": "",
+        "instruction": out.instruction,
+        "messages": [f"{SUPERVISOR}: {out.thought}".strip()],
+        "call_trace": trace_step(state, SUPERVISOR, "agent", goto=out.goto, output=dump_output(out)),
+    }
     if out.goto == URI_TOOL:
         update["tool_input"] = [r.model_dump() for r in out.tool_input]
     if out.goto == FINISH:
@@ -117,13 +132,24 @@ class BaselineSystem(CieGraphSystem):
 
     def build_graph(self):
         graph = StateGraph(BaselineState, context_schema=CieContext)
-        graph.add_node(SUPERVISOR, supervisor, destinations=(ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR, URI_TOOL, FINISH, SUPERVISOR))
+        graph.add_node(
+            SUPERVISOR, supervisor, destinations=(ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR, URI_TOOL, FINISH, SUPERVISOR)
+        )
         for agent in (ENTITY_EXTRACTOR, TRIPLE_EXTRACTOR):
-            graph.add_node(agent, make_specialist_node(agent, return_to=SUPERVISOR, context=lambda state: "",
-                                                       store=_store_specialist(agent)), destinations=(SUPERVISOR, FINISH))
-        graph.add_node(URI_TOOL, make_uri_node(URI_TOOL, return_to=SUPERVISOR,
-                                               store=lambda state, answer: {"messages": [f"{URI_TOOL}: {answer}"]}),
-                       destinations=(SUPERVISOR,))
+            graph.add_node(
+                agent,
+                make_specialist_node(
+                    agent, return_to=SUPERVISOR, context=lambda state: "", store=_store_specialist(agent)
+                ),
+                destinations=(SUPERVISOR, FINISH),
+            )
+        graph.add_node(
+            URI_TOOL,
+            make_uri_node(
+                URI_TOOL, return_to=SUPERVISOR, store=lambda state, answer: {"messages": [f"{URI_TOOL}: {answer}"]}
+            ),
+            destinations=(SUPERVISOR,),
+        )
         graph.add_node(FINISH, make_finish(mapping_fallback), destinations=(SUPERVISOR, "__end__"))
         graph.add_edge(START, SUPERVISOR)
         return graph.compile()

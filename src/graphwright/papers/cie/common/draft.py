@@ -16,8 +16,15 @@ from graphwright.papers.cie.common.places import PLACE_PROPERTIES, chain_triples
 from graphwright.sparql import sparql_literal
 
 
-def draft_lines(triples: list[dict[str, str]], mapping: list[dict[str, Any]], kb=None, *,
-                typed_values: bool = False, name_check: bool = False, place_chains: bool = False) -> list[dict[str, Any]]:
+def draft_lines(
+    triples: list[dict[str, str]],
+    mapping: list[dict[str, Any]],
+    kb=None,
+    *,
+    typed_values: bool = False,
+    name_check: bool = False,
+    place_chains: bool = False,
+) -> list[dict[str, Any]]:
     """One Turtle line per free-form triple whose three parts all have a mapped IRI (surface -> iri),
     each line once, with the free-form triple it came from.
 
@@ -63,8 +70,10 @@ def _says(predicate: str, record) -> bool:
     """A word of the free-form predicate begins like a word of the property's label or aliases: a value
     is not written under a property the search offered for other words ("acquisition date" -> publication
     date)."""
+
     def stems(text: str) -> set[str]:
         return {w[:_STEM] for w in normalize(text).split() if len(w) > 2 and w not in FILLER | _ANY_VALUE}
+
     return bool(stems(predicate) & set().union(*(stems(n) for n in [record.label or "", *record.aliases])))
 
 

@@ -51,8 +51,14 @@ def check_turtle(kb, turtle: str, agent: str) -> FinishOutcome:
             outcome.problems.extend(report.problems)
             continue
         t = report.triples[0]
-        outcome.triples.append({"subject": t.subject.model_dump(), "predicate": t.predicate.model_dump(),
-                                "object": t.object.model_dump(), "agent": agent})
+        outcome.triples.append(
+            {
+                "subject": t.subject.model_dump(),
+                "predicate": t.predicate.model_dump(),
+                "object": t.object.model_dump(),
+                "agent": agent,
+            }
+        )
     return outcome
 
 
@@ -75,13 +81,27 @@ def make_finish(fallback: Callable[[dict[str, Any]], str] | None = None):
             outcome = check_turtle(kb, fallback(state), "fallback")
         retries_left = state.get("finish_attempts", 0) < config.finish_retries
         if outcome.problems and author and not forced and retries_left:
-            error = ("ERROR: the final Turtle was rejected:\n- " + "\n- ".join(outcome.problems)
-                     + "\nFix these triples or leave them out, then finish again.")
-            return Command(goto=author, update={"finish_attempts": state.get("finish_attempts", 0) + 1,
-                                                "feedback": error,
-                                                "call_trace": trace_step(state, FINISH, "system", goto=author, error=error)})
-        return Command(goto=END, update={"final_triples": outcome.triples, "final_turtle": outcome.turtle,
-                                         "warnings": outcome.problems,
-                                         "call_trace": trace_step(state, FINISH, "system", output=outcome.turtle[:2000])})
+            error = (
+                "ERROR: the final Turtle was rejected:\n- "
+                + "\n- ".join(outcome.problems)
+                + "\nFix these triples or leave them out, then finish again."
+            )
+            return Command(
+                goto=author,
+                update={
+                    "finish_attempts": state.get("finish_attempts", 0) + 1,
+                    "feedback": error,
+                    "call_trace": trace_step(state, FINISH, "system", goto=author, error=error),
+                },
+            )
+        return Command(
+            goto=END,
+            update={
+                "final_triples": outcome.triples,
+                "final_turtle": outcome.turtle,
+                "warnings": outcome.problems,
+                "call_trace": trace_step(state, FINISH, "system", output=outcome.turtle[:2000]),
+            },
+        )
 
     return finish

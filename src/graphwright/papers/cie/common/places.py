@@ -16,7 +16,9 @@ LOCATING = {"P131", "P276", "P17", "P706"}
 COUNTRY_TYPES = {"Q6256", "Q3624078", "Q7275", "Q3024240"}  # country, sovereign state, state, historical country
 CONTAINED_IN, COUNTRY = "P131", "P17"
 _WITHIN = re.compile(r"\bin\b|\bof\b|\bIN\b|\bOF\b")  # a dateline writes them in capitals
-_LEAD = re.compile(r"^(?:the|state|district|province|region|county|village|city|town|municipality)\s+of\s+|^the\s+", re.I)
+_LEAD = re.compile(
+    r"^(?:the|state|district|province|region|county|village|city|town|municipality)\s+of\s+|^the\s+", re.I
+)
 
 
 def place_chain(kb, words: str) -> list[tuple[str, str]]:
@@ -46,8 +48,11 @@ def _written_as(part: str, record) -> bool:
 def _parts(kb, words: str) -> list[str]:
     """Commas separate the places; "in" and "of" only inside a part that is not a KB name itself
     ("Region of Southern Denmark" is one name, "Parner taluka in Ahmednagar district" two)."""
-    return [piece for part in words.split(",")
-            for piece in ([part] if kb.find_label(part.strip(), kind="entity") else _WITHIN.split(part))]
+    return [
+        piece
+        for part in words.split(",")
+        for piece in ([part] if kb.find_label(part.strip(), kind="entity") else _WITHIN.split(part))
+    ]
 
 
 def chain_triples(kb, subject: str, prop: str, places: list[str]) -> list[tuple[str, str, str]]:

@@ -13,8 +13,12 @@ ENTITY_EXTRACTOR = "entity_extractor"
 PROPERTY_EXTRACTOR = "property_extractor"
 TRIPLE_EXTRACTOR = "triple_extractor"
 TURTLE_FORMATTER = "turtle_formatter"
-SPECIALISTS = {ENTITY_EXTRACTOR: EntityList, PROPERTY_EXTRACTOR: PropertyList, TRIPLE_EXTRACTOR: TripleList,
-               TURTLE_FORMATTER: TurtleOutput}
+SPECIALISTS = {
+    ENTITY_EXTRACTOR: EntityList,
+    PROPERTY_EXTRACTOR: PropertyList,
+    TRIPLE_EXTRACTOR: TripleList,
+    TURTLE_FORMATTER: TurtleOutput,
+}
 LONG_ANSWERS = (TRIPLE_EXTRACTOR, TURTLE_FORMATTER)
 
 

@@ -65,16 +65,20 @@ class CieGraphSystem:
 
     def extra(self, state: dict[str, Any]) -> dict[str, Any]:
         """What the result keeps of the final state besides the triples."""
-        return {"steps": state.get("steps", 0), "free_triples": state.get("triples") or [],
-                "uri_mapping": state.get("uri_mapping") or []}
+        return {
+            "steps": state.get("steps", 0),
+            "free_triples": state.get("triples") or [],
+            "uri_mapping": state.get("uri_mapping") or [],
+        }
 
     async def run(self, document: Document) -> ExtractionResult:
         meter = MeteredLLM(self.llm, budget=self.config.token_budget)
         context = CieContext(llm=meter, kb=self.kb, config=self.run_config(), prompts=self.prompts)
         started = time.perf_counter()
         try:
-            state = await self.graph.ainvoke(self.initial_state(document), {"recursion_limit": self.config.recursion_limit},
-                                             context=context)
+            state = await self.graph.ainvoke(
+                self.initial_state(document), {"recursion_limit": self.config.recursion_limit}, context=context
+            )
         except (LLMError, GraphRecursionError) as exc:
             usage = meter.usage.model_copy(update={"seconds": time.perf_counter() - started})
             return ExtractionResult.from_error(document.id, self.name, exc, usage=usage)
@@ -86,10 +90,17 @@ class CieGraphSystem:
             return ExtractionResult.failed(document.id, self.name, reason, usage=usage, trace=trace_steps(trace))
         surfaces = self.surfaces(state)
         return ExtractionResult(
-            document_id=document.id, system=self.name,
-            triples=[self.triple(document, t, self.surfaces_of(state, t, surfaces)) for t in state.get("final_triples") or []],
-            usage=usage, trace=trace_steps(trace), output=state.get("final_turtle") or "",
-            warnings=list(state.get("warnings") or []), extra=self.extra(state))
+            document_id=document.id,
+            system=self.name,
+            triples=[
+                self.triple(document, t, self.surfaces_of(state, t, surfaces)) for t in state.get("final_triples") or []
+            ],
+            usage=usage,
+            trace=trace_steps(trace),
+            output=state.get("final_turtle") or "",
+            warnings=list(state.get("warnings") or []),
+            extra=self.extra(state),
+        )
 
     def triple(self, document: Document, t: dict[str, Any], surfaces: dict[str, str]) -> Triple:
         terms = []
@@ -103,8 +114,13 @@ class CieGraphSystem:
             else:
                 terms.append(Term.literal(part["value"], datatype=part.get("datatype"), surface=part["value"]))
         evidence = evidence_span(document, terms[0].surface, terms[2].surface)
-        provenance = Provenance(evidence=evidence, system=self.version, agent=t.get("agent"), model=self.llm.name,
-                                prompt_version=self.prompt_version)
+        provenance = Provenance(
+            evidence=evidence,
+            system=self.version,
+            agent=t.get("agent"),
+            model=self.llm.name,
+            prompt_version=self.prompt_version,
+        )
         return Triple(subject=terms[0], predicate=terms[1], object=terms[2], provenance=provenance)
 
 

@@ -40,17 +40,36 @@ class Turn:
     stop: str | None = None  # end the run (step limit, token budget)
 
 
-def trace_step(state: dict[str, Any], node: str, kind: str, *, goto: str | None = None, input: str | None = None,
-               output: str | None = None, error: str | None = None) -> list[dict[str, Any]]:
+def trace_step(
+    state: dict[str, Any],
+    node: str,
+    kind: str,
+    *,
+    goto: str | None = None,
+    input: str | None = None,
+    output: str | None = None,
+    error: str | None = None,
+) -> list[dict[str, Any]]:
     """One call_trace entry (the state field is append-only)."""
     step = len(state.get("call_trace") or []) + 1
     return [{"step": step, "node": node, "kind": kind, "goto": goto, "input": input, "output": output, "error": error}]
 
 
-async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output_type: type[BaseModel], *,
-                     view: str, routes: list[str] | None = None, max_tokens: int | None = None,
-                     shape: Callable[[dict], dict] | None = None, shared: str | None = None, agent: str | None = None, salvage: bool | None = None,
-                     **values: Any) -> Turn:
+async def agent_turn(
+    state: dict[str, Any],
+    ctx: CieContext,
+    prompt: str,
+    output_type: type[BaseModel],
+    *,
+    view: str,
+    routes: list[str] | None = None,
+    max_tokens: int | None = None,
+    shape: Callable[[dict], dict] | None = None,
+    shared: str | None = None,
+    agent: str | None = None,
+    salvage: bool | None = None,
+    **values: Any,
+) -> Turn:
     """Ask agent ``prompt``; ``routes`` limits ``goto`` (for output models that have one).
 
     ``shared`` names a template whose static part, the same for every agent of a run, is the system
@@ -61,21 +80,35 @@ async def agent_turn(state: dict[str, Any], ctx: CieContext, prompt: str, output
         return Turn(stop=f"step limit of {ctx.config.max_steps} agent calls reached at {prompt}")
     if routes is not None:
         view += f"\nChoose goto from: {', '.join(routes)}."
-    fill = {"text": state["text"], "state": view, "format": format_instructions(output_type, ctx.config.output_format), **values}
+    fill = {
+        "text": state["text"],
+        "state": view,
+        "format": format_instructions(output_type, ctx.config.output_format),
+        **values,
+    }
     system, user = ctx.prompts[prompt].render(**fill)
     if shared is not None:
         system, user = ctx.prompts[shared].render(**fill)[0], "\n\n".join(p for p in (system, user) if p)
     schema = output_type.model_json_schema()
     if routes is not None:
-        schema = routed_schema(schema, getattr(output_type, "ROUTE_NEEDS", {}), routes, getattr(output_type, "ROUTE_EMPTIES", {}))
+        schema = routed_schema(
+            schema, getattr(output_type, "ROUTE_NEEDS", {}), routes, getattr(output_type, "ROUTE_EMPTIES", {})
+        )
     if shape is not None:
         schema = shape(schema)
     try:
         with for_agent(agent or prompt):
-            reply = await call_agent(ctx.llm, system, user, output_type, fmt=ctx.config.output_format,
-                                     max_retries=ctx.config.parse_retries, max_tokens=max_tokens or ctx.config.max_tokens,
-                                     schema=schema,
-                                     salvage_cut_off=ctx.config.salvage_cut_off if salvage is None else salvage)
+            reply = await call_agent(
+                ctx.llm,
+                system,
+                user,
+                output_type,
+                fmt=ctx.config.output_format,
+                max_retries=ctx.config.parse_retries,
+                max_tokens=max_tokens or ctx.config.max_tokens,
+                schema=schema,
+                salvage_cut_off=ctx.config.salvage_cut_off if salvage is None else salvage,
+            )
         goto = getattr(reply.output, "goto", None)
         if routes is not None and goto not in routes:
             raise ModelOutputError(f"goto {goto!r} is not open now; choose one of: {', '.join(routes)}")

@@ -20,8 +20,9 @@ def surface_roles(triples: list[dict[str, str]]) -> dict[str, tuple[str, str]]:
     return roles
 
 
-def complete_requests(requests: list[dict[str, Any]], triples: list[dict[str, str]],
-                      candidates: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def complete_requests(
+    requests: list[dict[str, Any]], triples: list[dict[str, str]], candidates: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The agent's searches, with the kind a surface form's role implies, plus a
     fused search for every surface form that has no candidates yet (small models
     forget some, or search a predicate as an entity)."""
@@ -41,15 +42,17 @@ def complete_requests(requests: list[dict[str, Any]], triples: list[dict[str, st
     return out
 
 
-def complete_searches(requests: list[dict[str, Any]], triples: list[dict[str, str]],
-                      mapped: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+def complete_searches(
+    requests: list[dict[str, Any]], triples: list[dict[str, str]], mapped: list[dict[str, Any]] = ()
+) -> list[dict[str, Any]]:
     """``complete_requests`` for the supervisor architectures: surface forms that already have an
     IRI in the uri_mapping are not searched again."""
     return complete_requests(requests, triples, {m["surface"].strip().casefold(): m for m in mapped})
 
 
-async def search_uris(ctx: CieContext, requests: list[dict[str, Any]] | list[SearchRequest], text: str,
-                      compact: bool) -> tuple[str, list[UriChoice]]:
+async def search_uris(
+    ctx: CieContext, requests: list[dict[str, Any]] | list[SearchRequest], text: str, compact: bool
+) -> tuple[str, list[UriChoice]]:
     """The tool's answer as text, and in compact mode the chosen IRI per term.
 
     Raises ModelOutputError for bad requests, which the caller feeds back."""

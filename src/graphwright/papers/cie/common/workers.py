@@ -31,8 +31,14 @@ def detour(state: State, node: str, turn) -> Command | None:
 
 def retry_turn(state: State, node: str, error: str) -> Command:
     """Error incorporation: the agent's unusable answer costs a step, and it sees the error next turn."""
-    return Command(goto=node, update={"feedback": error, "steps": state.get("steps", 0) + 1,
-                                      "call_trace": trace_step(state, node, "agent", goto=node, error=error)})
+    return Command(
+        goto=node,
+        update={
+            "feedback": error,
+            "steps": state.get("steps", 0) + 1,
+            "call_trace": trace_step(state, node, "agent", goto=node, error=error),
+        },
+    )
 
 
 def with_calls_left(state: State, agents: list[str] | tuple[str, ...], limit: int) -> list[str]:
@@ -51,12 +57,24 @@ def last_worker(state: State, agents: tuple[str, ...]) -> str | None:
 
 def stop_run(state: State, node: str, note: str) -> Command:
     """The step limit or token budget ends the run: finish with what there is."""
-    return Command(goto=FINISH, update={"forced": True, "warnings": [note],
-                                        "call_trace": trace_step(state, node, "system", goto=FINISH, error=note)})
+    return Command(
+        goto=FINISH,
+        update={
+            "forced": True,
+            "warnings": [note],
+            "call_trace": trace_step(state, node, "system", goto=FINISH, error=note),
+        },
+    )
 
 
-def make_specialist_node(agent: str, *, return_to: str, context: Callable[[State], str],
-                         store: Callable[[State, Any, str | None], dict[str, Any]], name: str | None = None):
+def make_specialist_node(
+    agent: str,
+    *,
+    return_to: str,
+    context: Callable[[State], str],
+    store: Callable[[State, Any, str | None], dict[str, Any]],
+    name: str | None = None,
+):
     """``store(state, output, error)`` gives the state update; a failed call reports its error.
     ``name``: the graph node's name when it differs from the agent's (SSA's result formatter)."""
     node_name = name or agent
@@ -65,9 +83,18 @@ def make_specialist_node(agent: str, *, return_to: str, context: Callable[[State
         turn = await specialist_turn(state, runtime.context, agent, state.get("instruction", ""), context(state))
         if turn.stop:
             return stop_run(state, node_name, turn.stop)
-        update = {"steps": state.get("steps", 0) + 1, **store(state, turn.output, turn.error),
-                  "call_trace": trace_step(state, node_name, "agent", goto=return_to, error=turn.error,
-                                           output=dump_output(turn.output) if turn.output is not None else None)}
+        update = {
+            "steps": state.get("steps", 0) + 1,
+            **store(state, turn.output, turn.error),
+            "call_trace": trace_step(
+                state,
+                node_name,
+                "agent",
+                goto=return_to,
+                error=turn.error,
+                output=dump_output(turn.output) if turn.output is not None else None,
+            ),
+        }
         return Command(goto=return_to, update=update)
 
     return node
@@ -79,15 +106,22 @@ def make_uri_node(name: str, *, return_to: str, store: Callable[[State, str], di
 
     async def node(state: State, runtime) -> Command:
         ctx = runtime.context
-        requests = complete_searches(state.get("tool_input") or [], state.get("triples") or [], state.get("uri_mapping") or [])
+        requests = complete_searches(
+            state.get("tool_input") or [], state.get("triples") or [], state.get("uri_mapping") or []
+        )
         try:
             answer, choices = await search_uris(ctx, requests, state["text"], ctx.config.compact_uri)
         except ModelOutputError as exc:
             answer, choices = f"ERROR: {exc}", []
         except (BudgetExceededError, ContextOverflowError) as exc:  # the compact judge's call could not be made
             return stop_run(state, name, str(exc))
-        update = {**store(state, answer), "uri_mapping": merge_choices(state.get("uri_mapping") or [], choices),
-                  "call_trace": trace_step(state, name, "tool", goto=return_to, input=str(requests)[:2000], output=answer[:2000])}
+        update = {
+            **store(state, answer),
+            "uri_mapping": merge_choices(state.get("uri_mapping") or [], choices),
+            "call_trace": trace_step(
+                state, name, "tool", goto=return_to, input=str(requests)[:2000], output=answer[:2000]
+            ),
+        }
         return Command(goto=return_to, update=update)
 
     return node

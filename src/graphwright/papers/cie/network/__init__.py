@@ -10,9 +10,13 @@ from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.network", role="recommended",
-                 purpose="Closed IE onto Wikidata properties and entities with the CIExMAS agent network",
-                 family="cie", links_to_kb=True)
+@register_system(
+    "cie.network",
+    role="recommended",
+    purpose="Closed IE onto Wikidata properties and entities with the CIExMAS agent network",
+    family="cie",
+    links_to_kb=True,
+)
 def make_network_system(llm, kb, config: dict[str, Any] | None = None) -> NetworkSystem:
     return NetworkSystem(llm, kb, parse_settings(NetworkConfig, "cie.network", config))
 

@@ -23,7 +23,8 @@ class LeanExtractorOutput(BaseModel):
     triples: list[Triple] = Field(description="every fact the text states, as [subject, predicate, object]")
     # a default, so that the complete triples of a list cut off at the budget still validate
     goto: Literal["uri_mapping_and_refinement", "validation_and_output"] = Field(
-        default="uri_mapping_and_refinement", description="next agent")
+        default="uri_mapping_and_refinement", description="next agent"
+    )
     instruction: str = Field(default="", description="what the next agent should do")
 
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {"uri_mapping_and_refinement": ("triples",)}
@@ -37,7 +38,9 @@ class LeanExtractorOutput(BaseModel):
 class LeanUriMappingOutput(BaseModel):
     goto: Literal["uri_retrieval_tool", "validation_and_output", "extractor"] = Field(description="next agent or tool")
     uri_mapping: list[Mapping] = Field(default_factory=list, description='for every term: its IRI, or "none"')
-    tool_input: list[SearchRequest] = Field(default_factory=list, description="new searches {term, mode, kind}; else []")
+    tool_input: list[SearchRequest] = Field(
+        default_factory=list, description="new searches {term, mode, kind}; else []"
+    )
     instruction: str = Field(default="", description="what the extractor should fix; else empty")
 
     _from_choices = field_validator("uri_mapping", mode="before")(lambda value: mapping_from_choices(value))
@@ -53,5 +56,7 @@ class LeanValidationOutput(BaseModel):
     instruction: str = Field(default="", description="what the next agent should fix; empty when you finish")
 
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "extractor": ("instruction",), "uri_mapping_and_refinement": ("instruction",)}
+        "extractor": ("instruction",),
+        "uri_mapping_and_refinement": ("instruction",),
+    }
     ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {"finish": ("instruction",)}

@@ -33,8 +33,9 @@ def check_lines(kb, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         labels = [x.label or local_id(x.value) for x in (labelled.subject, labelled.predicate, labelled.object)]
         check = check_triple(kb, parsed)
         reasons = [r for r in check.reasons if "no type constraints" not in r] + report.problems
-        checked.append({**entry, "labels": labels, "verdict": "invalid" if report.problems else check.verdict,
-                        "reasons": reasons})
+        checked.append(
+            {**entry, "labels": labels, "verdict": "invalid" if report.problems else check.verdict, "reasons": reasons}
+        )
     return checked
 
 
@@ -61,9 +62,14 @@ def mapping_view(state: NetworkState) -> str:
     for key, (surface, kind) in surface_roles(triples).items():
         options = candidates.get(key, {}).get("options", [])
         # a property's label says what it means; an entity's needs its description (which Hamburg?)
-        found = "; ".join(f"{o['iri']} {o['label'] or '?'}"
-                          + (f" ({_clip(o['description'])})" if o.get("description") and kind == "entity" else "")
-                          for o in options) or "no match"
+        found = (
+            "; ".join(
+                f"{o['iri']} {o['label'] or '?'}"
+                + (f" ({_clip(o['description'])})" if o.get("description") and kind == "entity" else "")
+                for o in options
+            )
+            or "no match"
+        )
         terms.append(f'"{surface}" ({kind}): {found}')
     parts = ["Triples:\n" + render_triples(triples), "Search results per term:\n" + "\n".join(terms)]
     message = _message(state)

@@ -31,8 +31,12 @@ def merge_mapping(kb, old: list[dict[str, Any]], new: list[Mapping]) -> tuple[li
         if record is None:
             problems.append(f"IRI {m.iri!r} for {m.surface!r} is not in the knowledge base")
             continue
-        merged[m.surface.casefold()] = {"surface": m.surface, "iri": short_iri(ident), "label": record.label,
-                                       "description": record.description}
+        merged[m.surface.casefold()] = {
+            "surface": m.surface,
+            "iri": short_iri(ident),
+            "label": record.label,
+            "description": record.description,
+        }
     return list(merged.values()), problems
 
 
@@ -83,6 +87,7 @@ def constrain_mapping(schema: dict[str, Any], route: str, choices: dict[str, lis
             variant["properties"]["uri_mapping"] = {
                 "type": "object",
                 "properties": {s: {"enum": [*iris, NO_IRI]} for s, iris in choices.items()},
-                "required": list(choices), "additionalProperties": False,
+                "required": list(choices),
+                "additionalProperties": False,
             }
     return schema

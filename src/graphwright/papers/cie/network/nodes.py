@@ -61,9 +61,11 @@ Ctx = Runtime[CieContext]
 PROMPT_OF = {EXTRACTOR: "extractor", URI_MAPPING: "uri_mapping", VALIDATION: "validation_output"}
 OUTPUT_OF = {EXTRACTOR: ExtractorOutput, URI_MAPPING: UriMappingOutput, VALIDATION: ValidationOutput}
 #: lean=true: per agent its prompt, answer model and view (lean_view.py); the system message is lean_team's
-LEAN = {EXTRACTOR: ("lean_extractor", LeanExtractorOutput, extractor_view),
-        URI_MAPPING: ("lean_uri_mapping", LeanUriMappingOutput, mapping_view),
-        VALIDATION: ("lean_validation", LeanValidationOutput, validation_view)}
+LEAN = {
+    EXTRACTOR: ("lean_extractor", LeanExtractorOutput, extractor_view),
+    URI_MAPPING: ("lean_uri_mapping", LeanUriMappingOutput, mapping_view),
+    VALIDATION: ("lean_validation", LeanValidationOutput, validation_view),
+}
 
 
 async def _ask(state: NetworkState, ctx: CieContext, agent: str, shape=None):
@@ -72,15 +74,39 @@ async def _ask(state: NetworkState, ctx: CieContext, agent: str, shape=None):
     routes = open_routes(agent, state, ctx.config.strict_routing, ctx.config.max_repairs, ctx.config.lean)
     if ctx.config.lean:
         prompt, output_type, view = LEAN[agent]
-        turn = await agent_turn(state, ctx, prompt, output_type, view=view(state), routes=routes, shape=shape,
-                                max_tokens=_max_tokens(ctx, agent, state["text"]), shared="lean_team", agent=PROMPT_OF[agent],
-                                salvage=True)  # budgets sized to the text cut lists short: keep their complete part
+        turn = await agent_turn(
+            state,
+            ctx,
+            prompt,
+            output_type,
+            view=view(state),
+            routes=routes,
+            shape=shape,
+            max_tokens=_max_tokens(ctx, agent, state["text"]),
+            shared="lean_team",
+            agent=PROMPT_OF[agent],
+            salvage=True,
+        )  # budgets sized to the text cut lists short: keep their complete part
     else:
-        turn = await agent_turn(state, ctx, PROMPT_OF[agent], OUTPUT_OF[agent], view=render_state(state, ctx.config.trace_chars, agent),
-                                routes=routes, max_tokens=_max_tokens(ctx, agent, state["text"]), shape=shape)
+        turn = await agent_turn(
+            state,
+            ctx,
+            PROMPT_OF[agent],
+            OUTPUT_OF[agent],
+            view=render_state(state, ctx.config.trace_chars, agent),
+            routes=routes,
+            max_tokens=_max_tokens(ctx, agent, state["text"]),
+            shape=shape,
+        )
     if turn.stop:
-        return None, Command(goto=FINISH, update={"forced": True, "warnings": [turn.stop],
-                                                  "call_trace": trace_step(state, agent, "system", goto=FINISH, error=turn.stop)})
+        return None, Command(
+            goto=FINISH,
+            update={
+                "forced": True,
+                "warnings": [turn.stop],
+                "call_trace": trace_step(state, agent, "system", goto=FINISH, error=turn.stop),
+            },
+        )
     if turn.error:
         return None, _back_to(state, agent, turn.error, state.get("steps", 0) + 1)
     return turn, None
@@ -95,8 +121,14 @@ def _draft(ctx: CieContext, triples: list[dict[str, str]], mapping: list[dict[st
     cfg = ctx.config
     if not cfg.lean:  # the paper's path stays as benchmarked
         return draft_lines(triples, mapping)
-    return draft_lines(triples, mapping, ctx.kb, typed_values=cfg.typed_values, name_check=cfg.name_check,
-                       place_chains=cfg.place_chains)
+    return draft_lines(
+        triples,
+        mapping,
+        ctx.kb,
+        typed_values=cfg.typed_values,
+        name_check=cfg.name_check,
+        place_chains=cfg.place_chains,
+    )
 
 
 def _draft_turtle(ctx: CieContext, state: NetworkState) -> str:
@@ -105,8 +137,15 @@ def _draft_turtle(ctx: CieContext, state: NetworkState) -> str:
 
 def _back_to(state: NetworkState, agent: str, error: str, steps: int) -> Command:
     """Error incorporation: the agent sees the error as the last response and tries again."""
-    return Command(goto=agent, update={"last_call": agent, "last_response": error, "steps": steps,
-                                       "call_trace": trace_step(state, agent, "agent", goto=agent, error=error)})
+    return Command(
+        goto=agent,
+        update={
+            "last_call": agent,
+            "last_response": error,
+            "steps": steps,
+            "call_trace": trace_step(state, agent, "agent", goto=agent, error=error),
+        },
+    )
 
 
 async def extractor(state: NetworkState, runtime: Ctx) -> Command:
@@ -118,17 +157,27 @@ async def extractor(state: NetworkState, runtime: Ctx) -> Command:
     if ctx.config.lean:
         triples = out.free_triples()
     else:
-        triples = [t.model_dump() for t in out.triples if t.subject.strip() and t.predicate.strip() and t.object.strip()]
+        triples = [
+            t.model_dump() for t in out.triples if t.subject.strip() and t.predicate.strip() and t.object.strip()
+        ]
     goto = out.goto if triples else FINISH
-    update = {"triples": triples, "agent_instruction": out.instruction, "last_call": EXTRACTOR,
-              "last_response": _said(EXTRACTOR, out, ctx.config.lean), "steps": state.get("steps", 0) + 1}
+    update = {
+        "triples": triples,
+        "agent_instruction": out.instruction,
+        "last_call": EXTRACTOR,
+        "last_response": _said(EXTRACTOR, out, ctx.config.lean),
+        "steps": state.get("steps", 0) + 1,
+    }
     if ctx.config.lean and goto == URI_MAPPING:
         # the URI agent's first turn would have to search anyway (strict routing): search every new term now
         requests = complete_requests([], triples, state.get("candidates") or {})
         if requests:
             goto = URI_TOOL
             update.update(tool_call=requests, caller=URI_MAPPING)
-    return Command(goto=goto, update={**update, "call_trace": trace_step(state, EXTRACTOR, "agent", goto=goto, output=dump_output(out))})
+    return Command(
+        goto=goto,
+        update={**update, "call_trace": trace_step(state, EXTRACTOR, "agent", goto=goto, output=dump_output(out))},
+    )
 
 
 def _said(agent: str, out, lean: bool) -> str:
@@ -141,7 +190,9 @@ def _said(agent: str, out, lean: bool) -> str:
 async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Command:
     ctx = runtime.context
     choices = mapping_choices(state.get("triples") or [], state.get("candidates") or {})
-    reply, detour = await _ask(state, ctx, URI_MAPPING, shape=lambda schema: constrain_mapping(schema, VALIDATION, choices))
+    reply, detour = await _ask(
+        state, ctx, URI_MAPPING, shape=lambda schema: constrain_mapping(schema, VALIDATION, choices)
+    )
     if detour:
         return detour
     out = reply.output
@@ -149,11 +200,21 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
     common = {"last_call": URI_MAPPING, "agent_instruction": out.instruction, "steps": steps}
     if out.goto == URI_TOOL:
         if not out.tool_input:
-            return _back_to(state, URI_MAPPING, "ERROR: goto uri_retrieval_tool needs at least one request in tool_input.", steps)
-        requests = complete_requests([r.model_dump() for r in out.tool_input], state.get("triples") or [],
-                                     state.get("candidates") or {})
-        return Command(goto=URI_TOOL, update={**common, "tool_call": requests, "caller": URI_MAPPING,
-                                              "call_trace": trace_step(state, URI_MAPPING, "agent", goto=URI_TOOL, output=dump_output(out))})
+            return _back_to(
+                state, URI_MAPPING, "ERROR: goto uri_retrieval_tool needs at least one request in tool_input.", steps
+            )
+        requests = complete_requests(
+            [r.model_dump() for r in out.tool_input], state.get("triples") or [], state.get("candidates") or {}
+        )
+        return Command(
+            goto=URI_TOOL,
+            update={
+                **common,
+                "tool_call": requests,
+                "caller": URI_MAPPING,
+                "call_trace": trace_step(state, URI_MAPPING, "agent", goto=URI_TOOL, output=dump_output(out)),
+            },
+        )
     mapping, problems = merge_mapping(ctx.kb, state.get("uri_mapping") or [], out.uri_mapping)
     if out.goto == VALIDATION and (problems or not (mapping or ctx.config.lean)):
         error = "ERROR: " + ("; ".join(problems) if problems else "uri_mapping is empty: map every surface form first.")
@@ -169,8 +230,14 @@ async def uri_mapping_and_refinement(state: NetworkState, runtime: Ctx) -> Comma
             update.update(turtle="\n".join(entry["line"] for entry in lines), turtle_author="draft", caller=VALIDATION)
         else:
             update.update(turtle=draft_turtle(state.get("triples") or [], mapping), turtle_author="draft")
-    return Command(goto=goto, update={**update, "last_response": _said(URI_MAPPING, out, ctx.config.lean),
-                                      "call_trace": trace_step(state, URI_MAPPING, "agent", goto=goto, output=dump_output(out))})
+    return Command(
+        goto=goto,
+        update={
+            **update,
+            "last_response": _said(URI_MAPPING, out, ctx.config.lean),
+            "call_trace": trace_step(state, URI_MAPPING, "agent", goto=goto, output=dump_output(out)),
+        },
+    )
 
 
 async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
@@ -193,10 +260,21 @@ async def validation_and_output(state: NetworkState, runtime: Ctx) -> Command:
         except ModelOutputError as exc:  # keep the last good Turtle; the agent sees why its edit failed
             return _back_to(state, VALIDATION, f"ERROR: {exc}", steps)
     if out.goto in (LABEL_TOOL, SEMANTIC_TOOL) and not turtle:
-        return _back_to(state, VALIDATION, f"ERROR: {out.goto} reads the turtle field, which is empty. Write the Turtle first.", steps)
-    update = {"turtle": turtle, "turtle_author": author, "last_call": VALIDATION, "agent_instruction": out.instruction, "steps": steps,
-              "last_response": _said(VALIDATION, out, ctx.config.lean),
-              "call_trace": trace_step(state, VALIDATION, "agent", goto=out.goto, output=dump_output(out))}
+        return _back_to(
+            state,
+            VALIDATION,
+            f"ERROR: {out.goto} reads the turtle field, which is empty. Write the Turtle first.",
+            steps,
+        )
+    update = {
+        "turtle": turtle,
+        "turtle_author": author,
+        "last_call": VALIDATION,
+        "agent_instruction": out.instruction,
+        "steps": steps,
+        "last_response": _said(VALIDATION, out, ctx.config.lean),
+        "call_trace": trace_step(state, VALIDATION, "agent", goto=out.goto, output=dump_output(out)),
+    }
     if out.goto in (LABEL_TOOL, SEMANTIC_TOOL):
         update.update(tool_call=turtle, caller=VALIDATION)
     return Command(goto=out.goto, update=update)
@@ -209,9 +287,23 @@ def _as_text(tool_call: Any) -> str:
 
 def _tool_result(state: NetworkState, tool: str, text: str, error: str | None = None, **extra: Any) -> Command:
     caller = state.get("caller") or VALIDATION
-    return Command(goto=caller, update={**extra, "last_call": tool, "last_response": text,
-                                        "call_trace": trace_step(state, tool, "tool", goto=caller, input=_as_text(state.get("tool_call"))[:2000],
-                                                             output=text[:2000], error=error)})
+    return Command(
+        goto=caller,
+        update={
+            **extra,
+            "last_call": tool,
+            "last_response": text,
+            "call_trace": trace_step(
+                state,
+                tool,
+                "tool",
+                goto=caller,
+                input=_as_text(state.get("tool_call"))[:2000],
+                output=text[:2000],
+                error=error,
+            ),
+        },
+    )
 
 
 async def uri_retrieval_tool(state: NetworkState, runtime: Ctx) -> Command:
@@ -221,8 +313,9 @@ async def uri_retrieval_tool(state: NetworkState, runtime: Ctx) -> Command:
         results = uri_retrieval(ctx.kb, requests, k=ctx.config.candidates_per_term)
     except ModelOutputError as exc:
         return _tool_result(state, URI_TOOL, f"ERROR: {exc}", str(exc))
-    return _tool_result(state, URI_TOOL, render_results(results),
-                        candidates=record_candidates(state.get("candidates") or {}, results))
+    return _tool_result(
+        state, URI_TOOL, render_results(results), candidates=record_candidates(state.get("candidates") or {}, results)
+    )
 
 
 async def turtle_to_label_tool(state: NetworkState, runtime: Ctx) -> Command:
@@ -254,9 +347,18 @@ async def check_tools(state: NetworkState, runtime: Ctx) -> Command:
     caller = state.get("caller") or VALIDATION
     goto = caller if kept and ctx.config.validator else FINISH
     author = {} if ctx.config.validator else {"turtle_author": CHECK_TOOLS}  # without a validator the checks decide
-    return Command(goto=goto, update={
-        **author, "checks": kept, "check_problems": 0, "turtle": "\n".join(c["line"] for c in kept), "last_call": CHECK_TOOLS,
-        "last_response": report, "call_trace": trace_step(state, CHECK_TOOLS, "tool", goto=goto, output=report[:2000])})
+    return Command(
+        goto=goto,
+        update={
+            **author,
+            "checks": kept,
+            "check_problems": 0,
+            "turtle": "\n".join(c["line"] for c in kept),
+            "last_call": CHECK_TOOLS,
+            "last_response": report,
+            "call_trace": trace_step(state, CHECK_TOOLS, "tool", goto=goto, output=report[:2000]),
+        },
+    )
 
 
 async def finish(state: NetworkState, runtime: Ctx) -> Command:
@@ -264,10 +366,27 @@ async def finish(state: NetworkState, runtime: Ctx) -> Command:
     outcome = finish_run(ctx.kb, state, lambda s: _draft_turtle(ctx, s))
     retries_left = state.get("finish_attempts", 0) < ctx.config.finish_retries
     if outcome.problems and not state.get("forced") and retries_left:
-        error = "ERROR: the final Turtle was rejected:\n- " + "\n- ".join(outcome.problems) + "\nFix these triples or leave them out, then finish again."
-        return Command(goto=VALIDATION, update={"finish_attempts": state.get("finish_attempts", 0) + 1,
-                                                "last_call": FINISH, "last_response": error,
-                                                "call_trace": trace_step(state, FINISH, "system", goto=VALIDATION, error=error)})
-    return Command(goto=END, update={"final_triples": outcome.triples, "messages": [outcome.turtle], "final_turtle": outcome.turtle,
-                                     "warnings": outcome.problems,
-                                     "call_trace": trace_step(state, FINISH, "system", output=outcome.turtle[:2000])})
+        error = (
+            "ERROR: the final Turtle was rejected:\n- "
+            + "\n- ".join(outcome.problems)
+            + "\nFix these triples or leave them out, then finish again."
+        )
+        return Command(
+            goto=VALIDATION,
+            update={
+                "finish_attempts": state.get("finish_attempts", 0) + 1,
+                "last_call": FINISH,
+                "last_response": error,
+                "call_trace": trace_step(state, FINISH, "system", goto=VALIDATION, error=error),
+            },
+        )
+    return Command(
+        goto=END,
+        update={
+            "final_triples": outcome.triples,
+            "messages": [outcome.turtle],
+            "final_turtle": outcome.turtle,
+            "warnings": outcome.problems,
+            "call_trace": trace_step(state, FINISH, "system", output=outcome.turtle[:2000]),
+        },
+    )

@@ -61,10 +61,15 @@ class UriMappingOutput(BaseModel):
 
     #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "uri_retrieval_tool": ("tool_input",), "validation_and_output": ("uri_mapping",), "extractor": ("instruction",)}
+        "uri_retrieval_tool": ("tool_input",),
+        "validation_and_output": ("uri_mapping",),
+        "extractor": ("instruction",),
+    }
     ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "uri_retrieval_tool": ("uri_mapping", "instruction"), "validation_and_output": ("tool_input", "instruction"),
-        "extractor": ("tool_input", "uri_mapping")}
+        "uri_retrieval_tool": ("uri_mapping", "instruction"),
+        "validation_and_output": ("tool_input", "instruction"),
+        "extractor": ("tool_input", "uri_mapping"),
+    }
 
 
 class ValidationOutput(BaseModel):
@@ -72,12 +77,19 @@ class ValidationOutput(BaseModel):
     goto: Literal[
         "semantic_validation_tool", "turtle_to_label_tool", "extractor", "uri_mapping_and_refinement", "finish"
     ] = Field(description="next agent or tool, or finish")
-    turtle: str = Field(default="", description="the corrected Turtle, one `wd:Q.. wdt:P.. wd:Q.. .` per line; empty keeps the current Turtle")
+    turtle: str = Field(
+        default="",
+        description="the corrected Turtle, one `wd:Q.. wdt:P.. wd:Q.. .` per line; empty keeps the current Turtle",
+    )
     instruction: str = Field(default="", description="what the next agent should fix, if anything")
 
     #: per route: fields that must be non-empty / fixed to [] (see agents/routing.py)
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "extractor": ("instruction",), "uri_mapping_and_refinement": ("instruction",)}
+        "extractor": ("instruction",),
+        "uri_mapping_and_refinement": ("instruction",),
+    }
     ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
-        "turtle_to_label_tool": ("turtle", "instruction"), "semantic_validation_tool": ("turtle", "instruction"),
-        "finish": ("instruction",)}
+        "turtle_to_label_tool": ("turtle", "instruction"),
+        "semantic_validation_tool": ("turtle", "instruction"),
+        "finish": ("instruction",),
+    }

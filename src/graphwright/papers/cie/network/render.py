@@ -20,15 +20,20 @@ def render_state(state: NetworkState, trace_chars: int, agent: str | None = None
     candidates = state.get("candidates") or {}
     if agent == URI_MAPPING and candidates and state.get("last_call") != URI_TOOL:
         # the tool's answer is no longer the last response: keep its candidates in view
-        lines = [f'"{c["term"]}": ' + ", ".join(f'{o["iri"]} {o["label"] or "?"}' for o in c["options"]) for c in candidates.values()]
+        lines = [
+            f'"{c["term"]}": ' + ", ".join(f"{o['iri']} {o['label'] or '?'}" for o in c["options"])
+            for c in candidates.values()
+        ]
         parts.append("Candidates found so far:\n" + "\n".join(lines))
     if state.get("turtle"):
         parts.append("Current Turtle:\n" + state["turtle"])
     trace = state.get("call_trace") or []
     if trace:
-        parts.append("call_trace (oldest first):\n" + "\n".join(f"- {c['node']} -> {c.get('goto') or ''}" for c in trace[-12:]))
+        parts.append(
+            "call_trace (oldest first):\n" + "\n".join(f"- {c['node']} -> {c.get('goto') or ''}" for c in trace[-12:])
+        )
     if state.get("last_call"):
-        response = (state.get("last_response") or "")
+        response = state.get("last_response") or ""
         if len(response) > 6000:
             response = response[:6000] + "\n[... cut]"
         parts.append(f"last_call: {state['last_call']}\nlast_response:\n{response}")

@@ -38,7 +38,9 @@ class NetworkSystem(CieGraphSystem):
             iris = (WD + s.removeprefix("wd:"), WDT + p.removeprefix("wdt:"), WD + o.removeprefix("wd:"))
             if iris[:2] == key[:2] and (iris[2] == key[2] or not o.startswith("wd:")):
                 words = {iris[0]: check["free"][0], iris[2]: check["free"][2]}
-                words.update({WD + iri.removeprefix("wd:"): part for iri, part in (check.get("surfaces") or {}).items()})
+                words.update(
+                    {WD + iri.removeprefix("wd:"): part for iri, part in (check.get("surfaces") or {}).items()}
+                )
                 return {**surfaces, **words}
         return surfaces
 

@@ -9,9 +9,13 @@ from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.react", role="variant",
-                 purpose="CIExMAS architecture: a ReAct agent over the URI tools",
-                 family="cie", links_to_kb=True)
+@register_system(
+    "cie.react",
+    role="variant",
+    purpose="CIExMAS architecture: a ReAct agent over the URI tools",
+    family="cie",
+    links_to_kb=True,
+)
 def make_react_system(llm, kb, config: dict[str, Any] | None = None) -> ReactSystem:
     return ReactSystem(llm, kb, parse_settings(ReactConfig, "cie.react", config))
 

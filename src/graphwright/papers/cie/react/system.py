@@ -44,17 +44,17 @@ NAME = "cie.react"
 #: what the prompt says about each tool; only the configured tools are described
 TOOL_HELP = {
     URI_TOOL: '- uri_retrieval_tool: finds Wikidata IRIs. searches: one {"term", "mode", "kind"} per subject, predicate '
-              'and object; kind "entity" for subjects and objects, "property" for predicates; mode "fused" (usual), '
-              '"label", "description", or "example" (properties: a sentence such as "Merkel is a member of the CDU").',
-    TRAVERSAL_TOOL: '- network_traversal_tool: shows the broader and narrower properties of a property, and which fit '
-                    f'the subject and object types. traverse: up to {MAX_TRAVERSALS} requests [{{"property": "wdt:P..", '
-                    '"subject": "wd:Q..", "object": "wd:Q.."}] for properties you found.',
+    'and object; kind "entity" for subjects and objects, "property" for predicates; mode "fused" (usual), '
+    '"label", "description", or "example" (properties: a sentence such as "Merkel is a member of the CDU").',
+    TRAVERSAL_TOOL: "- network_traversal_tool: shows the broader and narrower properties of a property, and which fit "
+    f'the subject and object types. traverse: up to {MAX_TRAVERSALS} requests [{{"property": "wdt:P..", '
+    '"subject": "wd:Q..", "object": "wd:Q.."}] for properties you found.',
     SEMANTIC_TOOL: "- semantic_validation_tool: checks each triple of the turtle against the property's datatype and "
-                   "type constraints; on failure it gives the expected types.",
+    "type constraints; on failure it gives the expected types.",
     LABEL_TOOL: "- turtle_to_label_tool: shows the label of every IRI in the turtle and flags unknown IRIs and wrong "
-                "namespaces.",
+    "namespaces.",
     DELETE_TOOL: "- message_deletion_tool: deletes messages you no longer need (delete_ids) and keeps your short "
-                 "summary of them (summary). Never delete search results you still need.",
+    "summary of them (summary). Never delete search results you still need.",
 }
 
 
@@ -96,8 +96,9 @@ def open_routes(state: ReactState, tools: list[str]) -> list[str]:
     searched = any(step["node"] == URI_TOOL for step in state.get("call_trace") or [])
     last = last_worker(state, (AGENT,))
     closed = set(state.get("closed_tools") or [])
-    routes = [t for t in tools if t != last and t not in closed
-              and (t != DELETE_TOOL or len(state.get("messages") or []) > 3)]
+    routes = [
+        t for t in tools if t != last and t not in closed and (t != DELETE_TOOL or len(state.get("messages") or []) > 3)
+    ]
     return routes + [FINISH] if searched or URI_TOOL not in tools else routes
 
 
@@ -122,17 +123,26 @@ def render_view(state: ReactState, limit: int, max_steps: int) -> str:
 async def react_agent(state: ReactState, runtime: Ctx) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, AGENT, ReactOutput,
-                            view=render_view(state, ctx.config.message_chars, ctx.config.max_steps),
-                            routes=open_routes(state, ctx.config.tools),
-                            max_tokens=ctx.config.extractor_max_tokens,
-                            tools="\n".join(TOOL_HELP[t] for t in ctx.config.tools))
+    turn = await agent_turn(
+        state,
+        ctx,
+        AGENT,
+        ReactOutput,
+        view=render_view(state, ctx.config.message_chars, ctx.config.max_steps),
+        routes=open_routes(state, ctx.config.tools),
+        max_tokens=ctx.config.extractor_max_tokens,
+        tools="\n".join(TOOL_HELP[t] for t in ctx.config.tools),
+    )
     if (other := detour(state, AGENT, turn)) is not None:
         return other
     out: ReactOutput = turn.output
     messages = add_message(state.get("messages") or [], AGENT, out.thought)
-    update: dict[str, Any] = {"steps": steps, "feedback": "", "messages": messages,
-                              "call_trace": trace_step(state, AGENT, "agent", goto=out.goto, output=dump_output(out))}
+    update: dict[str, Any] = {
+        "steps": steps,
+        "feedback": "",
+        "messages": messages,
+        "call_trace": trace_step(state, AGENT, "agent", goto=out.goto, output=dump_output(out)),
+    }
     if out.goto == FINISH:
         update.update(turtle=out.turtle, turtle_author=AGENT)
     else:
@@ -167,8 +177,10 @@ def make_tool(name: str):
         update: dict[str, Any] = {}
         error = None
         if any(step["node"] == name and step["input"] == given for step in state.get("call_trace") or []):
-            answer = (f"You already called {name} with this input; its answer is above. {name} is now closed: "
-                      "use what you found, write the Turtle and check it or finish.")
+            answer = (
+                f"You already called {name} with this input; its answer is above. {name} is now closed: "
+                "use what you found, write the Turtle and check it or finish."
+            )
             kept, update["closed_tools"] = None, [*(state.get("closed_tools") or []), name]
         else:
             try:
@@ -176,8 +188,16 @@ def make_tool(name: str):
             except ModelOutputError as exc:
                 answer, kept, error = f"ERROR: {exc}", None, str(exc)
         messages = add_message(kept if kept is not None else messages, name, answer)
-        return Command(goto=AGENT, update={**update, "messages": messages, "call_trace": trace_step(
-            state, name, "tool", goto=AGENT, input=given, output=answer[:2000], error=error)})
+        return Command(
+            goto=AGENT,
+            update={
+                **update,
+                "messages": messages,
+                "call_trace": trace_step(
+                    state, name, "tool", goto=AGENT, input=given, output=answer[:2000], error=error
+                ),
+            },
+        )
 
     return tool
 
@@ -193,11 +213,16 @@ class ReactSystem(CieGraphSystem):
         graph.add_node(AGENT, react_agent, destinations=(*TOOLS, FINISH, AGENT))
         for name in TOOLS:
             graph.add_node(name, make_tool(name), destinations=(AGENT,))
-        graph.add_node(FINISH, make_finish(lambda state: state.get("checked_turtle") or ""), destinations=(AGENT, "__end__"))
+        graph.add_node(
+            FINISH, make_finish(lambda state: state.get("checked_turtle") or ""), destinations=(AGENT, "__end__")
+        )
         graph.add_edge(START, AGENT)
         return graph.compile()
 
     def initial_state(self, document) -> dict[str, Any]:
         task = "Extract every fact of the text as Wikidata triples in Turtle."
-        return {**super().initial_state(document), "instruction": task,
-                "messages": [{"id": 0, "author": "task", "content": task}]}
+        return {
+            **super().initial_state(document),
+            "instruction": task,
+            "messages": [{"id": 0, "author": "task", "content": task}],
+        }

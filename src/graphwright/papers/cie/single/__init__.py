@@ -12,9 +12,13 @@ from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.single", role="baseline",
-                 purpose="CIExMAS's single call: triples onto Wikidata in one answer",
-                 family="cie", links_to_kb=True)
+@register_system(
+    "cie.single",
+    role="baseline",
+    purpose="CIExMAS's single call: triples onto Wikidata in one answer",
+    family="cie",
+    links_to_kb=True,
+)
 def make_single_system(llm, kb, config: dict[str, Any] | None = None) -> SingleSystem:
     settings = parse_settings(SingleConfig, "cie.single", config)
     return SingleSystem(llm, kb, settings)

@@ -25,21 +25,27 @@ from graphwright.kb.namespaces import WD, WDT, short_iri
 from graphwright.kb.protocol import KnowledgeBase
 
 # Words that are never a mention on their own nor its first or last word ("the Party", "He").
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an the and or but nor of in on at to for from by with as into onto over under about after before during
 since until than then there here when where while who whom whose which what why how that this these those
 is are was were be been being am do does did has have had having not no also its it's he she it they we i you
 his her hers him them their theirs our ours us me my mine your yours one ones s
 so too very just only yet still even ever more most such some any all each every other same own
 can could will would shall should may might must
-""".split())
+""".split()
+)
 # Capitalised words that start dates, not names: fuzzy search maps "July" to "July Monarchy".
-DATE_WORDS = frozenset("""
+DATE_WORDS = frozenset(
+    """
 january february march april may june july august september october november december
 monday tuesday wednesday thursday friday saturday sunday
-""".split())
+""".split()
+)
 # Lower-case words that may sit inside a capitalised name ("University of Texas", "Ludwig van Beethoven").
-NAME_JOINERS = frozenset({"of", "the", "de", "del", "der", "den", "van", "von", "da", "di", "du", "la", "le", "and", "y"})
+NAME_JOINERS = frozenset(
+    {"of", "the", "de", "del", "der", "den", "van", "von", "da", "di", "du", "la", "le", "and", "y"}
+)
 # Datatypes whose values are items; None: the KB does not say, so the property stays.
 ITEM_VALUED = {"wikibase-item", None}
 
@@ -126,8 +132,14 @@ class _Pool:
             return  # literal-valued: out of scope here
         old = self.items.get(record.id)
         if old is None:
-            cand = Candidate(id=record.id, kind=record.kind, label=record.label or "",
-                             description=record.description or "", surface=surface, via=via)
+            cand = Candidate(
+                id=record.id,
+                kind=record.kind,
+                label=record.label or "",
+                description=record.description or "",
+                surface=surface,
+                via=via,
+            )
             self.items[record.id] = (key, cand)
         elif key < old[0]:
             self.items[record.id] = (key, old[1])  # keep the words that found it first
@@ -139,9 +151,17 @@ class _Pool:
         return [c for _, c in chosen]
 
 
-def retrieve_candidates(kb: KnowledgeBase, text: str, *, max_entities: int = 50, max_properties: int = 30,
-                        per_mention: int = 3, per_sentence: int = 8, max_ngram: int = 5,
-                        always: tuple[str, ...] | list[str] = ()) -> Candidates:
+def retrieve_candidates(
+    kb: KnowledgeBase,
+    text: str,
+    *,
+    max_entities: int = 50,
+    max_properties: int = 30,
+    per_mention: int = 3,
+    per_sentence: int = 8,
+    max_ngram: int = 5,
+    always: tuple[str, ...] | list[str] = (),
+) -> Candidates:
     """Entity and property candidates for ``text`` from ``kb`` (any KB with ``search``, ideally ``find_label``).
 
     ``max_ngram=0`` turns exact n-gram look-ups off (one query per n-gram: cheap on a local KB,
@@ -174,7 +194,9 @@ def _spelt_alike(surface: str, record: Any) -> bool:
     word, because partial matching of whole strings lets "Born" match "newborn" and "bo"."""
     words = utils.default_process(surface).split()
     names = [record.label, *getattr(record, "aliases", [])]
-    return any(fuzz.ratio(w, v) >= SPELLING_MIN for n in names if n for v in utils.default_process(n).split() for w in words)
+    return any(
+        fuzz.ratio(w, v) >= SPELLING_MIN for n in names if n for v in utils.default_process(n).split() for w in words
+    )
 
 
 def _lower_case_name(record: Any, surface: str) -> bool:
@@ -185,8 +207,15 @@ def _lower_case_name(record: Any, surface: str) -> bool:
     return any(n.casefold() == key and not n[:1].isupper() for n in names if n)
 
 
-def _spot_exact(kb: KnowledgeBase, text: str, toks: list[_Token], entities: _Pool, properties: _Pool,
-                per_mention: int, max_ngram: int) -> list[tuple[int, int]]:
+def _spot_exact(
+    kb: KnowledgeBase,
+    text: str,
+    toks: list[_Token],
+    entities: _Pool,
+    properties: _Pool,
+    per_mention: int,
+    max_ngram: int,
+) -> list[tuple[int, int]]:
     """Longest-first exact label/alias matches; returns the character ranges they cover."""
     find = getattr(kb, "find_label", None)
     if find is None or max_ngram <= 0:

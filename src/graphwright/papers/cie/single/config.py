@@ -11,22 +11,35 @@ from graphwright.papers.cie.common.config import input_sized_cap
 class SingleConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt setting is an error, not a silent default
 
-    max_entities: int = Field(default=50, ge=1, le=500, description="Entity candidates shown to the model (and in its schema).")
-    max_properties: int = Field(default=30, ge=1, le=500, description="Property candidates shown to the model (and in its schema).")
+    max_entities: int = Field(
+        default=50, ge=1, le=500, description="Entity candidates shown to the model (and in its schema)."
+    )
+    max_properties: int = Field(
+        default=30, ge=1, le=500, description="Property candidates shown to the model (and in its schema)."
+    )
     candidates_per_mention: int = Field(default=3, ge=1, le=20, description="KB records kept per spotted mention.")
     properties_per_sentence: int = Field(default=8, ge=1, le=50, description="Property search hits per sentence.")
-    max_ngram: int = Field(default=5, ge=0, le=10, description="Longest word n-gram looked up as an exact label; 0: none (remote KBs).")
+    max_ngram: int = Field(
+        default=5, ge=0, le=10, description="Longest word n-gram looked up as an exact label; 0: none (remote KBs)."
+    )
     always_properties: list[str] = Field(
         default=["P31", "P279", "P106", "P27", "P17", "P131"],
-        description="Properties always offered: frequent relations a text rarely words (\"is an actor\" -> occupation).",
+        description='Properties always offered: frequent relations a text rarely words ("is an actor" -> occupation).',
     )
     max_retries: int = Field(default=2, ge=0, description="Re-asks with the parse error after a malformed answer.")
-    max_tokens: int = Field(default=1024, ge=16, description="Completion budget of the call: a long text holds many triples.")
-    cap_to_input: bool = Field(default=True, description="Cap the completion at the text's own length in tokens "
-                               "(within 128 and max_tokens): small models list noise after the real facts "
-                               "(docs/BENCHMARKS.md, output caps); false: max_tokens, as the 20-document "
-                               "benchmark of cie.single was measured.")
-    token_budget: int | None = Field(default=20000, description="Prompt+completion tokens per document; None = unlimited.")
+    max_tokens: int = Field(
+        default=1024, ge=16, description="Completion budget of the call: a long text holds many triples."
+    )
+    cap_to_input: bool = Field(
+        default=True,
+        description="Cap the completion at the text's own length in tokens "
+        "(within 128 and max_tokens): small models list noise after the real facts "
+        "(docs/BENCHMARKS.md, output caps); false: max_tokens, as the 20-document "
+        "benchmark of cie.single was measured.",
+    )
+    token_budget: int | None = Field(
+        default=20000, description="Prompt+completion tokens per document; None = unlimited."
+    )
 
     def completion_cap(self, text: str) -> int:
         """The completion budget for ``text``: max_tokens, or about one token per token of text."""

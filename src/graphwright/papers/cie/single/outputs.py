@@ -35,8 +35,12 @@ def _one_of(allowed: list[str], kind: str):
 
 
 def _iri_type(allowed: list[str], kind: str, description: str) -> Any:
-    return Annotated[str, BeforeValidator(_as_short_iri), AfterValidator(_one_of(allowed, kind)),
-                     WithJsonSchema({"type": "string", "enum": list(allowed), "description": description})]
+    return Annotated[
+        str,
+        BeforeValidator(_as_short_iri),
+        AfterValidator(_one_of(allowed, kind)),
+        WithJsonSchema({"type": "string", "enum": list(allowed), "description": description}),
+    ]
 
 
 def answer_model(entities: list[str], properties: list[str]) -> type[BaseModel]:

@@ -41,9 +41,16 @@ class SingleSystem:
 
     def candidates(self, text: str) -> Candidates:
         c = self.config
-        return retrieve_candidates(self.kb, text, max_entities=c.max_entities, max_properties=c.max_properties,
-                                   per_mention=c.candidates_per_mention, per_sentence=c.properties_per_sentence,
-                                   max_ngram=c.max_ngram, always=c.always_properties)
+        return retrieve_candidates(
+            self.kb,
+            text,
+            max_entities=c.max_entities,
+            max_properties=c.max_properties,
+            per_mention=c.candidates_per_mention,
+            per_sentence=c.properties_per_sentence,
+            max_ngram=c.max_ngram,
+            always=c.always_properties,
+        )
 
     async def run(self, document: Document) -> ExtractionResult:
         started = time.perf_counter()
@@ -55,28 +62,53 @@ class SingleSystem:
         try:
             found = self.candidates(document.text)
         except GraphwrightError as exc:  # e.g. live Wikidata unreachable: this document fails, the batch goes on
-            return ExtractionResult.from_error(document.id, NAME, exc, prefix="candidate retrieval failed: ",
-                                               usage=usage())
+            return ExtractionResult.from_error(
+                document.id, NAME, exc, prefix="candidate retrieval failed: ", usage=usage()
+            )
         ask = bool(found.entities and found.properties)  # a triple needs both
-        trace = [TraceStep(step=1, node=RETRIEVAL, kind="tool", goto=AGENT if ask else None,
-                           output=_clip(f"entities:\n{found.render('entity')}\nproperties:\n{found.render('property')}"))]
-        extra: dict[str, Any] = {"candidates": {"entities": [c.short for c in found.entities],
-                                                "properties": [c.short for c in found.properties]},
-                                 "retrieval_seconds": round(time.perf_counter() - started, 3)}
+        trace = [
+            TraceStep(
+                step=1,
+                node=RETRIEVAL,
+                kind="tool",
+                goto=AGENT if ask else None,
+                output=_clip(f"entities:\n{found.render('entity')}\nproperties:\n{found.render('property')}"),
+            )
+        ]
+        extra: dict[str, Any] = {
+            "candidates": {
+                "entities": [c.short for c in found.entities],
+                "properties": [c.short for c in found.properties],
+            },
+            "retrieval_seconds": round(time.perf_counter() - started, 3),
+        }
         if not ask:
             missing = " and ".join(k for k, v in (("entity", found.entities), ("property", found.properties)) if not v)
-            return ExtractionResult(document_id=document.id, system=NAME, usage=usage(), trace=trace, extra=extra,
-                                    warnings=[f"no {missing} candidates were found in the text; the model was not asked"])
+            return ExtractionResult(
+                document_id=document.id,
+                system=NAME,
+                usage=usage(),
+                trace=trace,
+                extra=extra,
+                warnings=[f"no {missing} candidates were found in the text; the model was not asked"],
+            )
 
         output_type = answer_model([c.short for c in found.entities], [c.short for c in found.properties])
-        system, user = self.prompt.render(text=document.text, entities=found.render("entity"),
-                                          properties=found.render("property"))
+        system, user = self.prompt.render(
+            text=document.text, entities=found.render("entity"), properties=found.render("property")
+        )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         cap = self.config.completion_cap(document.text)
         try:
             with for_agent(AGENT):
-                reply = await chat_structured(meter, messages, output_type, max_retries=self.config.max_retries,
-                                              max_tokens=cap, salvage_cut_off=True)
+                reply = await chat_structured(
+                    meter,
+                    messages,
+                    output_type,
+                    max_retries=self.config.max_retries,
+                    max_tokens=cap,
+                    salvage_cut_off=True,
+                )
         except ModelOutputError as exc:
             errors = getattr(exc, "errors", None) or [str(exc)]
             trace += _rejected(errors, start=2)
@@ -88,21 +120,33 @@ class SingleSystem:
         trace += _rejected(reply.errors, start=2)
         trace.append(TraceStep(step=len(trace) + 1, node=AGENT, kind="agent", output=_clip(reply.text)))
 
-        warnings = ([f"the answer was cut off at {cap} tokens; its {len(reply.parsed.triples)} "
-                     "complete triples were kept"] if reply.salvaged else [])
+        warnings = (
+            [f"the answer was cut off at {cap} tokens; its {len(reply.parsed.triples)} complete triples were kept"]
+            if reply.salvaged
+            else []
+        )
         by_short = {c.short: c for c in [*found.entities, *found.properties]}
         keys = list(dict.fromkeys((t.subject, t.predicate, t.object) for t in reply.parsed.triples))  # a fact once
         return ExtractionResult(
-            document_id=document.id, system=NAME, usage=usage(), trace=trace,
+            document_id=document.id,
+            system=NAME,
+            usage=usage(),
+            trace=trace,
             triples=[self._triple(document, *(by_short[part] for part in key)) for key in keys],
-            output="\n".join(f"{s} {p} {o} ." for s, p, o in keys), warnings=warnings,
+            output="\n".join(f"{s} {p} {o} ." for s, p, o in keys),
+            warnings=warnings,
             extra={**extra, "attempts": reply.attempts},
         )
 
     def _triple(self, document: Document, subject: Candidate, predicate: Candidate, obj: Candidate) -> Triple:
         terms = [Term.iri(c.iri, surface=c.surface, label=c.label or None) for c in (subject, predicate, obj)]
-        provenance = Provenance(evidence=evidence_span(document, subject.surface, obj.surface), system=VERSION,
-                                agent=AGENT, model=self.llm.name, prompt_version=self.prompt_version)
+        provenance = Provenance(
+            evidence=evidence_span(document, subject.surface, obj.surface),
+            system=VERSION,
+            agent=AGENT,
+            model=self.llm.name,
+            prompt_version=self.prompt_version,
+        )
         return Triple(subject=terms[0], predicate=terms[1], object=terms[2], provenance=provenance)
 
 

@@ -9,9 +9,9 @@ from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.ssa", role="variant",
-                 purpose="CIExMAS architecture: one agent with tools",
-                 family="cie", links_to_kb=True)
+@register_system(
+    "cie.ssa", role="variant", purpose="CIExMAS architecture: one agent with tools", family="cie", links_to_kb=True
+)
 def make_ssa_system(llm, kb, config: dict[str, Any] | None = None) -> SsaSystem:
     return SsaSystem(llm, kb, parse_settings(SsaConfig, "cie.ssa", config))
 

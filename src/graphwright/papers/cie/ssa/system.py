@@ -52,8 +52,12 @@ FORMATTER_RESULTS_CHARS = 3500  # the formatter's prompt and Turtle must fit a 4
 
 class SsaConfig(CieConfig):
     max_steps: int = Field(default=16, ge=3, description="Agent calls before the run is wrapped up (step limit).")
-    recursion_limit: int = Field(default=100, description="LangGraph super-step backstop; above max_steps plus tool steps.")
-    compact_uri: bool = Field(default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1).")
+    recursion_limit: int = Field(
+        default=100, description="LangGraph super-step backstop; above max_steps plus tool steps."
+    )
+    compact_uri: bool = Field(
+        default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1)."
+    )
     property_extractor: bool = Field(default=True, description="Use the property extractor (PropEx, paper 5.4.3).")
     results_chars: int = Field(default=3500, description="Agents read the newest results up to this size.")
 
@@ -71,18 +75,28 @@ class SsaState(RunState, total=False):
 
 class PlannerOutput(BaseModel):
     thought: str = Field(description="one short sentence: where the work stands")
-    next_step: str = Field(description="the next step of the plan, for the agent instructor; or why the result is complete")
-    goto: Literal["agent_instructor", "result_formatter"] = Field(description="agent_instructor for a step, result_formatter to finish")
+    next_step: str = Field(
+        description="the next step of the plan, for the agent instructor; or why the result is complete"
+    )
+    goto: Literal["agent_instructor", "result_formatter"] = Field(
+        description="agent_instructor for a step, result_formatter to finish"
+    )
 
 
 class InstructorOutput(BaseModel):
     goto: Literal["entity_extractor", "property_extractor", "triple_extractor", "uri_retrieval_tool"] = Field(
-        description="the agent or tool that does the planner's next step")
+        description="the agent or tool that does the planner's next step"
+    )
     instruction: str = Field(default="", description="the instruction for that agent; else empty")
-    tool_input: list[SearchRequest] = Field(default_factory=list, description="searches for uri_retrieval_tool: {term, mode, kind}; else []")
+    tool_input: list[SearchRequest] = Field(
+        default_factory=list, description="searches for uri_retrieval_tool: {term, mode, kind}; else []"
+    )
 
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {URI_TOOL: ("tool_input",)}
-    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {**{a: ("tool_input",) for a in EXTRACTORS}, URI_TOOL: ("instruction",)}
+    ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
+        **{a: ("tool_input",) for a in EXTRACTORS},
+        URI_TOOL: ("instruction",),
+    }
 
 
 class CheckerOutput(BaseModel):
@@ -101,8 +115,9 @@ def planner_routes(state: SsaState) -> list[str]:
 
 
 def instructor_routes(state: SsaState, config: SsaConfig) -> list[str]:
-    routes = with_calls_left(state, [a for a in EXTRACTORS if config.property_extractor or a != PROPERTY_EXTRACTOR],
-                             config.max_agent_calls)
+    routes = with_calls_left(
+        state, [a for a in EXTRACTORS if config.property_extractor or a != PROPERTY_EXTRACTOR], config.max_agent_calls
+    )
     repeat = last_worker(state, (PLANNER, INSTRUCTOR, CHECKER)) == URI_TOOL  # act on a search, do not repeat it
     routes = routes + [URI_TOOL] if state.get("triples") and not repeat else routes
     # every extractor used up right after a search: the planner should have formatted; search again
@@ -121,9 +136,11 @@ def render_view(state: SsaState, limit: int, *, last_only: bool = False) -> str:
             shown.insert(0, r)
             size += len(r)
     trace = "\n".join(f"- {s['node']} -> {s.get('goto') or ''}" for s in (state.get("call_trace") or [])[-12:])
-    parts = ["results (oldest first):\n" + ("\n\n".join(shown) or "(none yet)"),
-             "comments:\n" + ("\n".join((state.get("comments") or [])[-6:]) or "(none yet)"),
-             "call_trace:\n" + (trace or "(empty)")]
+    parts = [
+        "results (oldest first):\n" + ("\n\n".join(shown) or "(none yet)"),
+        "comments:\n" + ("\n".join((state.get("comments") or [])[-6:]) or "(none yet)"),
+        "call_trace:\n" + (trace or "(empty)"),
+    ]
     if state.get("feedback"):
         parts.append(state["feedback"])
     parts.append(f"Step {state.get('steps', 0) + 1}.")
@@ -131,39 +148,70 @@ def render_view(state: SsaState, limit: int, *, last_only: bool = False) -> str:
 
 
 def _agent_step(state: SsaState, node: str, turn, update: dict[str, Any], goto: str) -> Command:
-    return Command(goto=goto, update={**update, "steps": state.get("steps", 0) + 1, "feedback": "",
-                                      "call_trace": trace_step(state, node, "agent", goto=goto, output=dump_output(turn.output))})
+    return Command(
+        goto=goto,
+        update={
+            **update,
+            "steps": state.get("steps", 0) + 1,
+            "feedback": "",
+            "call_trace": trace_step(state, node, "agent", goto=goto, output=dump_output(turn.output)),
+        },
+    )
 
 
 async def planner(state: SsaState, runtime) -> Command:
     ctx = runtime.context
-    turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state, ctx.config.results_chars),
-                            routes=planner_routes(state))
+    turn = await agent_turn(
+        state,
+        ctx,
+        PLANNER,
+        PlannerOutput,
+        view=render_view(state, ctx.config.results_chars),
+        routes=planner_routes(state),
+    )
     if (other := detour(state, PLANNER, turn)) is not None:
         return other
     out: PlannerOutput = turn.output
-    return _agent_step(state, PLANNER, turn, {"plan_step": out.next_step, "comments": [f"{PLANNER}: {out.next_step}"]}, out.goto)
+    return _agent_step(
+        state, PLANNER, turn, {"plan_step": out.next_step, "comments": [f"{PLANNER}: {out.next_step}"]}, out.goto
+    )
 
 
 async def agent_instructor(state: SsaState, runtime) -> Command:
     ctx = runtime.context
-    view = f"The planner's next step: {state.get('plan_step') or '(none)'}\n\n" + render_view(state, ctx.config.results_chars)
-    turn = await agent_turn(state, ctx, INSTRUCTOR, InstructorOutput, view=view, routes=instructor_routes(state, ctx.config))
+    view = f"The planner's next step: {state.get('plan_step') or '(none)'}\n\n" + render_view(
+        state, ctx.config.results_chars
+    )
+    turn = await agent_turn(
+        state, ctx, INSTRUCTOR, InstructorOutput, view=view, routes=instructor_routes(state, ctx.config)
+    )
     if (other := detour(state, INSTRUCTOR, turn)) is not None:
         return other
     out: InstructorOutput = turn.output
-    return _agent_step(state, INSTRUCTOR, turn, {"instruction": out.instruction,
-                                                 "tool_input": [r.model_dump() for r in out.tool_input]}, out.goto)
+    return _agent_step(
+        state,
+        INSTRUCTOR,
+        turn,
+        {"instruction": out.instruction, "tool_input": [r.model_dump() for r in out.tool_input]},
+        out.goto,
+    )
 
 
 async def result_checker(state: SsaState, runtime) -> Command:
     ctx = runtime.context
-    turn = await agent_turn(state, ctx, CHECKER, CheckerOutput, view=render_view(state, ctx.config.results_chars, last_only=True))
+    turn = await agent_turn(
+        state, ctx, CHECKER, CheckerOutput, view=render_view(state, ctx.config.results_chars, last_only=True)
+    )
     if turn.stop:
         return stop_run(state, CHECKER, turn.stop)
     if turn.error:  # a checker that cannot answer leaves the judgement to the planner
-        return Command(goto=PLANNER, update={"steps": state.get("steps", 0) + 1,
-                                             "call_trace": trace_step(state, CHECKER, "agent", goto=PLANNER, error=turn.error)})
+        return Command(
+            goto=PLANNER,
+            update={
+                "steps": state.get("steps", 0) + 1,
+                "call_trace": trace_step(state, CHECKER, "agent", goto=PLANNER, error=turn.error),
+            },
+        )
     return _agent_step(state, CHECKER, turn, {"comments": [f"{CHECKER}: {turn.output.comment}"]}, PLANNER)
 
 
@@ -177,6 +225,7 @@ def _store(agent: str):
         if agent == TRIPLE_EXTRACTOR:
             update["triples"] = [t.model_dump() for t in output.triples]
         return update
+
     return store
 
 
@@ -203,14 +252,30 @@ class SsaSystem(CieGraphSystem):
         graph.add_node(INSTRUCTOR, agent_instructor, destinations=(*WORKERS, INSTRUCTOR, FINISH))
         graph.add_node(CHECKER, result_checker, destinations=(PLANNER, FINISH))
         for agent in EXTRACTORS:
-            graph.add_node(agent, make_specialist_node(agent, return_to=CHECKER, context=lambda state: "", store=_store(agent)),
-                           destinations=(CHECKER, FINISH))
-        graph.add_node(URI_TOOL, make_uri_node(URI_TOOL, return_to=CHECKER,
-                                               store=lambda state, answer: {"results": [f"{URI_TOOL}: {answer}"]}),
-                       destinations=(CHECKER,))
+            graph.add_node(
+                agent,
+                make_specialist_node(agent, return_to=CHECKER, context=lambda state: "", store=_store(agent)),
+                destinations=(CHECKER, FINISH),
+            )
+        graph.add_node(
+            URI_TOOL,
+            make_uri_node(
+                URI_TOOL, return_to=CHECKER, store=lambda state, answer: {"results": [f"{URI_TOOL}: {answer}"]}
+            ),
+            destinations=(CHECKER,),
+        )
         # the result formatter is the shared Turtle formatter reading the collected results
-        graph.add_node(FORMATTER, make_specialist_node(TURTLE_FORMATTER, return_to=FINISH, context=_formatter_context,
-                                                       store=_store(TURTLE_FORMATTER), name=FORMATTER), destinations=(FINISH,))
+        graph.add_node(
+            FORMATTER,
+            make_specialist_node(
+                TURTLE_FORMATTER,
+                return_to=FINISH,
+                context=_formatter_context,
+                store=_store(TURTLE_FORMATTER),
+                name=FORMATTER,
+            ),
+            destinations=(FINISH,),
+        )
         graph.add_node(FINISH, make_finish(mapping_fallback), destinations=(FORMATTER, "__end__"))
         graph.add_edge(START, PLANNER)
         return graph.compile()

@@ -9,9 +9,13 @@ from graphwright.systems.base import register_system
 from graphwright.systems.settings import parse_settings
 
 
-@register_system("cie.sssa", role="variant",
-                 purpose="CIExMAS architecture: one agent whose tools are the other agents",
-                 family="cie", links_to_kb=True)
+@register_system(
+    "cie.sssa",
+    role="variant",
+    purpose="CIExMAS architecture: one agent whose tools are the other agents",
+    family="cie",
+    links_to_kb=True,
+)
 def make_sssa_system(llm, kb, config: dict[str, Any] | None = None) -> SssaSystem:
     return SssaSystem(llm, kb, parse_settings(SssaConfig, "cie.sssa", config))
 

@@ -46,7 +46,9 @@ EXTRACTORS = (ENTITY_EXTRACTOR, PROPERTY_EXTRACTOR, TRIPLE_EXTRACTOR)
 
 class SssaConfig(CieConfig):
     max_steps: int = Field(default=12, ge=2, description="Agent calls before the run is wrapped up (step limit).")
-    compact_uri: bool = Field(default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1).")
+    compact_uri: bool = Field(
+        default=True, description="URI retrieval answers with an LLM-judged summary (paper 4.2.1)."
+    )
 
 
 class SssaState(RunState, total=False):
@@ -62,14 +64,19 @@ class SssaState(RunState, total=False):
 
 class PlannerOutput(BaseModel):
     thought: str = Field(description="one short sentence: is the last answer right, what comes next")
-    goto: Literal["entity_extractor", "property_extractor", "triple_extractor", "uri_retrieval_tool", "turtle_formatter"] = Field(
-        description="next agent or tool")
+    goto: Literal[
+        "entity_extractor", "property_extractor", "triple_extractor", "uri_retrieval_tool", "turtle_formatter"
+    ] = Field(description="next agent or tool")
     instruction: str = Field(default="", description="what the agent should do; else empty")
-    tool_input: list[SearchRequest] = Field(default_factory=list, description="searches for uri_retrieval_tool: {term, mode, kind}; else []")
+    tool_input: list[SearchRequest] = Field(
+        default_factory=list, description="searches for uri_retrieval_tool: {term, mode, kind}; else []"
+    )
 
     ROUTE_NEEDS: ClassVar[dict[str, tuple[str, ...]]] = {URI_TOOL: ("tool_input",)}
     ROUTE_EMPTIES: ClassVar[dict[str, tuple[str, ...]]] = {
-        **{a: ("tool_input",) for a in (*EXTRACTORS, TURTLE_FORMATTER)}, URI_TOOL: ("instruction",)}
+        **{a: ("tool_input",) for a in (*EXTRACTORS, TURTLE_FORMATTER)},
+        URI_TOOL: ("instruction",),
+    }
 
 
 def open_routes(state: SssaState, max_agent_calls: int = 2) -> list[str]:
@@ -86,12 +93,15 @@ def open_routes(state: SssaState, max_agent_calls: int = 2) -> list[str]:
 
 def render_structured(state: SssaState) -> str:
     mapping = state.get("uri_mapping") or []
-    return "\n\n".join([
-        "entities: " + ("; ".join(state.get("entities") or []) or "(none yet)"),
-        "properties: " + ("; ".join(state.get("properties") or []) or "(none yet)"),
-        "triples:\n" + render_triples(state.get("triples") or []),
-        "uri_mapping:\n" + ("\n".join(f"{m['surface']} -> {m['iri']} ({m.get('label') or '?'})" for m in mapping) or "(none yet)"),
-    ])
+    return "\n\n".join(
+        [
+            "entities: " + ("; ".join(state.get("entities") or []) or "(none yet)"),
+            "properties: " + ("; ".join(state.get("properties") or []) or "(none yet)"),
+            "triples:\n" + render_triples(state.get("triples") or []),
+            "uri_mapping:\n"
+            + ("\n".join(f"{m['surface']} -> {m['iri']} ({m.get('label') or '?'})" for m in mapping) or "(none yet)"),
+        ]
+    )
 
 
 def render_view(state: SssaState) -> str:
@@ -109,14 +119,24 @@ def render_view(state: SssaState) -> str:
 async def planner(state: SssaState, runtime) -> Command:
     ctx = runtime.context
     steps = state.get("steps", 0) + 1
-    turn = await agent_turn(state, ctx, PLANNER, PlannerOutput, view=render_view(state),
-                            routes=open_routes(state, ctx.config.max_agent_calls))
+    turn = await agent_turn(
+        state,
+        ctx,
+        PLANNER,
+        PlannerOutput,
+        view=render_view(state),
+        routes=open_routes(state, ctx.config.max_agent_calls),
+    )
     if (other := detour(state, PLANNER, turn)) is not None:
         return other
     out: PlannerOutput = turn.output
-    update: dict[str, Any] = {"steps": steps, "feedback": "", "instruction": out.instruction,
-                              "messages": [f"step {steps}: {out.thought} -> {out.goto}"],
-                              "call_trace": trace_step(state, PLANNER, "agent", goto=out.goto, output=dump_output(out))}
+    update: dict[str, Any] = {
+        "steps": steps,
+        "feedback": "",
+        "instruction": out.instruction,
+        "messages": [f"step {steps}: {out.thought} -> {out.goto}"],
+        "call_trace": trace_step(state, PLANNER, "agent", goto=out.goto, output=dump_output(out)),
+    }
     if out.goto == URI_TOOL:
         update["tool_input"] = [r.model_dump() for r in out.tool_input]
     return Command(goto=out.goto, update=update)
@@ -124,18 +144,28 @@ async def planner(state: SssaState, runtime) -> Command:
 
 def _context(agent: str):
     """What each specialist reads besides the text and its instruction."""
+
     def context(state: SssaState) -> str:
         if agent == TRIPLE_EXTRACTOR:
-            return "\n".join(["entities: " + ("; ".join(state.get("entities") or []) or "(none)"),
-                              "properties: " + ("; ".join(state.get("properties") or []) or "(none)")])
+            return "\n".join(
+                [
+                    "entities: " + ("; ".join(state.get("entities") or []) or "(none)"),
+                    "properties: " + ("; ".join(state.get("properties") or []) or "(none)"),
+                ]
+            )
         if agent == TURTLE_FORMATTER:
             mapping = state.get("uri_mapping") or []
             lines = [f"{m['surface']} -> {m['iri']} ({m.get('label') or '?'})" for m in mapping]
             extra = f"\n\n{state['feedback']}" if state.get("feedback") else ""
             draft = mapping_fallback(state) or "(none: no triple has IRIs for all three parts)"
-            return (f"Triples:\n{render_triples(state.get('triples') or [])}\n\nMapping:\n" + ("\n".join(lines) or "(none)")
-                    + f"\n\nDraft assembled from them:\n{draft}" + extra)
+            return (
+                f"Triples:\n{render_triples(state.get('triples') or [])}\n\nMapping:\n"
+                + ("\n".join(lines) or "(none)")
+                + f"\n\nDraft assembled from them:\n{draft}"
+                + extra
+            )
         return ""
+
     return context
 
 
@@ -152,6 +182,7 @@ def _store(agent: str):
         value = getattr(output, _FIELD[agent])
         update[_FIELD[agent]] = [t.model_dump() for t in value] if agent == TRIPLE_EXTRACTOR else value
         return update
+
     return store
 
 
@@ -165,16 +196,32 @@ class SssaSystem(CieGraphSystem):
         graph = StateGraph(SssaState, context_schema=CieContext)
         graph.add_node(PLANNER, planner, destinations=(*EXTRACTORS, URI_TOOL, TURTLE_FORMATTER, PLANNER, FINISH))
         for agent in EXTRACTORS:
-            graph.add_node(agent, make_specialist_node(agent, return_to=PLANNER, context=_context(agent), store=_store(agent)),
-                           destinations=(PLANNER, FINISH))
-        graph.add_node(URI_TOOL, make_uri_node(URI_TOOL, return_to=PLANNER,
-                                               store=lambda state, answer: {"agent_response": f"{URI_TOOL}: {answer}"}),
-                       destinations=(PLANNER,))
-        graph.add_node(TURTLE_FORMATTER, make_specialist_node(TURTLE_FORMATTER, return_to=FINISH, context=_context(TURTLE_FORMATTER),
-                                                              store=_store(TURTLE_FORMATTER)), destinations=(FINISH,))
+            graph.add_node(
+                agent,
+                make_specialist_node(agent, return_to=PLANNER, context=_context(agent), store=_store(agent)),
+                destinations=(PLANNER, FINISH),
+            )
+        graph.add_node(
+            URI_TOOL,
+            make_uri_node(
+                URI_TOOL, return_to=PLANNER, store=lambda state, answer: {"agent_response": f"{URI_TOOL}: {answer}"}
+            ),
+            destinations=(PLANNER,),
+        )
+        graph.add_node(
+            TURTLE_FORMATTER,
+            make_specialist_node(
+                TURTLE_FORMATTER, return_to=FINISH, context=_context(TURTLE_FORMATTER), store=_store(TURTLE_FORMATTER)
+            ),
+            destinations=(FINISH,),
+        )
         graph.add_node(FINISH, make_finish(mapping_fallback), destinations=(TURTLE_FORMATTER, "__end__"))
         graph.add_edge(START, PLANNER)
         return graph.compile()
 
     def extra(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {**super().extra(state), "entities": state.get("entities") or [], "properties": state.get("properties") or []}
+        return {
+            **super().extra(state),
+            "entities": state.get("entities") or [],
+            "properties": state.get("properties") or [],
+        }
