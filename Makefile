@@ -37,6 +37,9 @@ serve: install
 	$(BIN)/graphwright serve --store $(SERVE_STORE) --data out/serve $(SERVE_FLAGS)
 
 test: $(TEST_STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 	$(BIN)/lint-imports
 	$(BIN)/python -m graphwright.bench.headline --check

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, cast
 
 from graphwright.errors import UserError
 from graphwright.kb.protocol import KnowledgeBase
 from graphwright.systems.base import SYSTEMS, System, make_system
+
+if TYPE_CHECKING:
+    from graphwright.growth.state import GrowthState
 
 
 @dataclass(frozen=True)
@@ -60,10 +64,18 @@ def with_dataset(system: str, settings: dict, dataset_settings: dict) -> dict:
     return {**dataset_settings, **settings} if SYSTEMS.get(system).capabilities.takes_dataset else settings
 
 
+class _ReadsGrownGraph(Protocol):
+    """A system whose capabilities say ``uses_grown_graph``: its tools read the graph it is given."""
+
+    def attach(self, memory: GrowthState) -> None: ...
+
+
 def attach_store(name: str, system: System, store) -> None:
     """Give the named system, when its tools read the grown graph, the graph ``store`` holds (the local
     engine only)."""
     if SYSTEMS.get(name).capabilities.uses_grown_graph:
         from graphwright.growth import load
 
-        system.attach(load(store))
+        # cast: the capability promises attach(); the linking wrappers forward it through __getattr__,
+        # which neither System nor an isinstance check on a Protocol can see
+        cast(_ReadsGrownGraph, system).attach(load(store))

@@ -1,25 +1,21 @@
-"""Split long texts at sentence or paragraph ends so each piece fits a prompt."""
+"""Split long texts at sentence ends (graphwright.text) so each piece fits a prompt."""
 
 from __future__ import annotations
 
-import re
-
 from graphwright.model import Document
+from graphwright.text import sentence_spans
 
 # The longest piece a system is given, in characters, wherever a run is assembled (extract, the web app,
 # Ray, `eval run` and the benchmarks), so that a benchmark scores the pipeline users run.
 CHUNK_CHARS = 2000
 MAX_CHARS = 200_000  # the longest document accepted unless the user raises it
 
-_BREAK = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
-
 
 def chunk_spans(text: str, max_chars: int) -> list[tuple[int, int]]:
     """``[start, end)`` pieces of at most ``max_chars`` (a sentence longer than that is cut hard)."""
     if len(text) <= max_chars:
         return [(0, len(text))]
-    cuts = [m.end() for m in _BREAK.finditer(text)] + [len(text)]
+    cuts = [start for start, _ in sentence_spans(text)[1:]] + [len(text)]  # each sentence starts a piece
     spans, start, last = [], 0, 0
     for cut in cuts:
         if cut - start > max_chars and last > start:
@@ -48,7 +44,7 @@ def chunk_document(document: Document, max_chars: int) -> list[tuple[int, Docume
 def segment_spans(text: str, max_chars: int) -> list[tuple[int, int]]:
     """``[start, end)`` runs of whole sentences of at most ``max_chars`` each (a longer sentence is its
     own run). A text shorter than ``max_chars`` is one run, so a sentence with "Mr." stays whole."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    ends = [end for _, end in sentence_spans(text)] + [len(text)]
     spans, start, last = [], 0, 0
     for end in ends:
         if end - start > max_chars and last > start:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'“(]?[A-Z0-9])")
+from graphwright.text import sentences
 
 
 def cued(text: str, names: tuple[str, ...], cues: list[str] | None) -> bool:
@@ -13,6 +13,6 @@ def cued(text: str, names: tuple[str, ...], cues: list[str] | None) -> bool:
     if not cues:
         return True
     pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, cues)) + ")", re.IGNORECASE)
-    sentences = [(s, [n.casefold() in s.casefold() for n in names]) for s in _SENTENCE.split(text)]
-    naming = [s for s, found in sentences if all(found)] or [s for s, found in sentences if any(found)]
+    found_names = [(s, [n.casefold() in s.casefold() for n in names]) for s in sentences(text)]
+    naming = [s for s, found in found_names if all(found)] or [s for s, found in found_names if any(found)]
     return any(pattern.search(s) for s in naming)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
+from typing import TypeVar, overload
 
 from graphwright.errors import UserError
 
@@ -36,7 +37,14 @@ def text(*names: str) -> str | None:
     return next((os.environ[n] for n in names if os.environ.get(n)), None)
 
 
-def number(name: str, kind: type, default: float | None, least: float = 0) -> float | int | None:
+N = TypeVar("N", int, float)
+
+
+@overload
+def number(name: str, kind: type[N], default: N, least: float = 0) -> N: ...
+@overload
+def number(name: str, kind: type[N], default: None, least: float = 0) -> N | None: ...
+def number(name: str, kind: type[N], default: N | None, least: float = 0) -> N | None:
     """A numeric variable, ``default`` when unset; a value that is not a number of at least ``least`` is a
     clear error naming the variable."""
     value = text(name)

@@ -9,6 +9,7 @@ releases it with its process, and no stale lock file ever needs deleting by hand
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ from graphwright.errors import UserError
 
 LOCK_FILE = ".graphwright.lock"
 
-try:
+if sys.platform != "win32":  # a platform check rather than ImportError, so the type checker sees each branch
     import fcntl
 
     def _try_lock(fd: int) -> bool:
@@ -26,7 +27,7 @@ try:
         except BlockingIOError:
             return False
         return True
-except ImportError:  # Windows
+else:  # Windows
     import msvcrt
 
     def _try_lock(fd: int) -> bool:

@@ -24,7 +24,7 @@ from graphwright.inputs import InputFailure
 from graphwright.jsonl import append_jsonl, keep_rows, last_per_key
 from graphwright.llm.attribution import usage_by_agent
 from graphwright.model import Document, Entity, ExtractionResult, Span, Triple, Usage
-from graphwright.model.events import event_iri
+from graphwright.model.events import Event, event_iri
 from graphwright.progress import listening, report
 from graphwright.store.codec import unstorable
 from graphwright.store.protocol import ResultStore
@@ -225,7 +225,8 @@ def with_pages(document: Document, result: ExtractionResult) -> None:
     """Each piece of evidence gets the page it is on, for a document converted from a PDF."""
     if "page_starts" not in document.metadata:
         return
-    for item in [*result.triples, *result.events]:  # entities carry mentions, not provenance
+    items: list[Triple | Event] = [*result.triples, *result.events]
+    for item in items:  # entities carry mentions, not provenance
         evidence = item.provenance.evidence
         if evidence is None:
             continue

@@ -15,11 +15,15 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from graphwright.environment import Environment
 from graphwright.errors import LLMUnavailableError, UserError
 from graphwright.model import Document, ExtractionResult
+
+if TYPE_CHECKING:
+    from ray.actor import ActorHandle
 
 
 @dataclass(frozen=True)
@@ -75,9 +79,7 @@ class _Worker:
 
         os.environ["GRAPHWRIGHT_THREADS"] = str(spec.threads)  # read by the embedded model as it loads
         self.loop = asyncio.new_event_loop()
-        trace = (
-            None if spec.trace_folder is None else os.path.join(spec.trace_folder, f"llm-trace.worker-{index}.jsonl")
-        )
+        trace = None if spec.trace_folder is None else Path(spec.trace_folder) / f"llm-trace.worker-{index}.jsonl"
         self.llm = ModelChoice(spec.model, spec.base_url, spec.api_key, spec.cache, trace).open()
         self.kb = open_kb(spec.kb)
         self.system = build_system(spec.system, self.llm, self.kb, spec.settings)
@@ -136,7 +138,8 @@ class RaySystem:
             self._idle = asyncio.Queue()
             for worker in self.workers:
                 self._idle.put_nowait(worker)
-        deaths, waited, last = 0, 0.0, None
+        deaths, waited = 0, 0.0
+        last: ActorUnavailableError | RayActorError | None = None
         while True:
             worker = await self._idle.get()
             try:
@@ -165,7 +168,8 @@ class RaySystem:
         import ray
 
         for worker in self.workers:
-            ray.kill(worker, no_restart=True)
+            # cast: ray types .remote() as ActorHandle | type[_Worker] (the latter only to type its methods)
+            ray.kill(cast("ActorHandle[_Worker]", worker), no_restart=True)
 
     async def aclose(self) -> None:  # as an LLM closes: the CLI ends a run this way
         self.close()

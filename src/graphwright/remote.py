@@ -82,7 +82,8 @@ def _refuse_local(request: httpx.Request) -> None:
     caught (docs/decisions.md)."""
     host = request.url.host
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)}
+        # str(): an IPv4 or IPv6 address is already a str; typeshed also allows the int of other families
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)}
     except (socket.gaierror, UnicodeError) as exc:
         raise httpx.ConnectError(f"cannot resolve {host}: {exc}", request=request) from None
     for address in addresses:

@@ -10,7 +10,7 @@ from graphwright.errors import InputDocumentError
 from graphwright.inputs import InputFailure, iter_inputs
 from graphwright.linking.names import full_name
 from graphwright.model import Document
-from graphwright.model.document import split_sentences
+from graphwright.text import sentence_spans
 from tests.support import documents
 
 PAGES = [[f"Page {n} says: Harbour {n} was built in {1900 + n}."] for n in range(1, 11)]
@@ -96,7 +96,7 @@ REPORT = [
 
 
 def sentences(text: str) -> list[str]:
-    return [text[a:b] for a, b in split_sentences(text)]
+    return [text[a:b] for a, b in sentence_spans(text)]
 
 
 def test_a_pdf_paragraph_broken_over_lines_is_one_block_of_whole_sentences():

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.retrieval import make_index, terms
+from graphwright.retrieval import make_index
+from graphwright.text import search_terms as terms
 
 TEXTS = [
     "Mo Yan won the Nobel Prize in Literature in 2012 .",

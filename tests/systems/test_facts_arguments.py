@@ -242,3 +242,15 @@ def test_a_compound_of_maker_or_builder_is_an_organisation_noun(default_kb):
     text = "Brask Maritime is a Danish shipbuilder based in Esbjerg."
     found = passing(default_kb, text, ["Brask Maritime"])
     assert ("Brask Maritime", "occupation", "shipbuilder") not in found  # a shipbuilder is a company's noun
+
+
+def test_a_relative_word_with_no_name_after_it_is_no_relative(default_kb):
+    text = "Anna Berg met her husband. They live in Bergen."
+    facts = PassingFacts(Document(id="r", text=text), KBNames(default_kb), ["Anna Berg"]).facts()
+    assert not any(relation in ("spouse", "husband") for _, relation, _, _ in facts)  # and no crash
+
+
+def test_a_short_name_inside_several_longer_ones_is_grounded_with_the_users_forms():
+    document = Document(id="l", text="Ingrid Lauvås and Tor Lauvås run the yard. Lauvås builds ferries.")
+    grounder = Grounder(document, ["Ingrid Lauvås", "Tor Lauvås"], max_words=10, written_forms=True)
+    assert "Lauvås" in grounder.ground("Lauvås").words  # a TypeError before

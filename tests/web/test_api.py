@@ -367,6 +367,8 @@ def test_entities_merged_renamed_and_a_fact_removed_over_http_then_undone(client
     )
     assert removed["what"] == "remove J. Smith | Live_In | Oslo", "named by label, as the graph page shows them"
     assert client.post("/api/edits", json={"kind": "merge", "source": smith, "target": smith}).status_code == 400
+    assert client.post("/api/edits", json={"kind": "merge", "source": smith}).status_code == 400  # no target
+    assert client.post("/api/edits", json={"kind": "remove"}).status_code == 400  # no fact
     assert client.post("/api/edits", json={"kind": "merge", "source": "urn:x", "target": smith}).status_code == 404
     assert client.post(f"/api/edits/{rename['number']}/undo").json()["undone"] is True
     assert "John Smith" in {n["label"] for n in client.get("/api/graph").json()["nodes"]}

@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.datasets import EvalDataset, load_dataset, re_docred
@@ -109,7 +110,7 @@ async def run(args) -> None:
     kb = open_kb(data.kb)
     # the facts sentences state in passing are read by rules written on bench-facts dev: with the adapter they
     # may add nothing but their errors, so each adapter also runs without them (on the same answers, replayed)
-    configs = {UNTUNED: {"adapter": "none"}}
+    configs: dict[str, dict[str, Any]] = {UNTUNED: {"adapter": "none"}}  # name -> the system's settings
     for name in adapters:
         configs |= {
             f"tuned ({name})": {"adapter": name},

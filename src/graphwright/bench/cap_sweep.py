@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import statistics
 import sys
+from typing import Any
 
 from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.harness import slug
@@ -25,7 +26,8 @@ from graphwright.jsonl import read_jsonl
 from graphwright.kb import open_kb
 from graphwright.linking import LinkJudge, resolve
 from graphwright.llm import LLM, ChatResponse
-from graphwright.llm.wrappers import cache_key
+from graphwright.llm.base import Message
+from graphwright.llm.wrappers import request_key
 from graphwright.model import Document
 from graphwright.papers.cie.common.config import input_sized_cap
 from graphwright.systems.base import make_system
@@ -38,10 +40,19 @@ class CutReplay(LLM):
 
     def __init__(self, answers: dict[str, ChatResponse], cap: int):
         self.name, self.answers, self.cap = MODEL, answers, cap
-        self.generated, self.missing = [], 0
+        self.generated: list[int] = []
+        self.missing = 0
 
-    async def chat(self, messages, *, json_schema=None, temperature: float = 0.0, max_tokens: int | None = None):
-        key = cache_key(self.name, messages, json_schema, temperature=temperature, max_tokens=max_tokens)
+    async def chat(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        adapter: str | None = None,
+    ) -> ChatResponse:
+        key = request_key(self, messages, json_schema, temperature=temperature, max_tokens=max_tokens, adapter=adapter)
         answer = self.answers.get(key)
         if answer is None:
             self.missing += 1

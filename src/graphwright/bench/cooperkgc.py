@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import cast
 
 from graphwright.bench.eval.datasets import load_dataset
 from graphwright.bench.eval.metrics import Counts
@@ -25,6 +26,7 @@ from graphwright.bench.ledger import RUNS
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.model import Document, ExtractionResult
 from graphwright.papers.cooperkgc.answers import ANSWER_TYPES
+from graphwright.papers.cooperkgc.system import CooperKGCSystem
 from graphwright.systems.base import make_system
 
 COOPER_RUNS = RUNS / "cooperkgc"
@@ -51,7 +53,8 @@ def per_round(dataset: str, rows: list[dict], category: str) -> list[Counts]:
     """The target expert's score after each round, from the answers cooperkgc recorded per round."""
     data = load_dataset(dataset)
     gold = {d.id: d for d in data.documents}
-    system = make_system("cooperkgc", ScriptedLLM([]), None, data.system_settings)  # fill() only: no calls
+    # fill() only: no calls. make_system wraps the system, and the wrappers forward attributes (__getattr__)
+    system = cast(CooperKGCSystem, make_system("cooperkgc", ScriptedLLM([]), None, data.system_settings))
     scorer = make_scorer(data, None)
     last = max((len(r.get("rounds") or []) for r in rows), default=1)
     totals = []

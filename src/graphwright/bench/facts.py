@@ -18,6 +18,7 @@ import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.bootstrap import difference_interval
@@ -58,7 +59,7 @@ def produced_by(name: str) -> ProducedBy:
 def save_ledger(
     name: str, texts: list[FactText], found: list[ExtractionResult], counts: list[FactCounts], settings: dict
 ) -> None:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": t.id,
             "status": r.status,
@@ -148,9 +149,8 @@ def configurations(args) -> list[tuple[str, str, tuple[str, dict]]]:
 
 async def run(args) -> str:
     kb = open_kb("default")
-    llm = make_llm(
-        args.model, cache=not args.no_cache, **({"adapters": {"facts": args.adapter}} if args.adapter else {})
-    )
+    adapters: dict[str, Any] = {"adapters": {"facts": args.adapter}} if args.adapter else {}
+    llm = make_llm(args.model, cache=not args.no_cache, **adapters)
     texts = load_fact_texts(args.texts, split=args.split)
     scored, names = {}, []
     for label, system_name, variant in configurations(args):

@@ -26,10 +26,12 @@ from datetime import date
 import numpy as np
 
 from graphwright.bench import ROOT
+from graphwright.bench.data.gold import GoldTerm
 from graphwright.bench.eval.datasets import rebel_sample
 from graphwright.kb.default import default_kb
 from graphwright.linking.judge import FEATURES, JudgeModel, LinkJudge
 from graphwright.model import Document
+from graphwright.tools.type_constraints import Role
 
 OUT = ROOT / "src" / "graphwright" / "linking" / "judge.json"
 CANDIDATES = 5  # as the resolver: the proposal and same-name alternatives
@@ -42,12 +44,17 @@ def cases(kb, judge: LinkJudge, docs) -> list[dict]:
         document = Document(id=doc.id, text=doc.text)
         for t in doc.triples:
             prop = kb.get(t.predicate.iri or "")
-            for role, term in (("subject", t.subject), ("value", t.object)):
+            sides: tuple[tuple[Role, GoldTerm], ...] = (("subject", t.subject), ("value", t.object))
+            for role, term in sides:
                 if not term.iri or not term.surface or (doc.id, term.surface, role, t.predicate.iri) in seen:
                     continue
                 seen.add((doc.id, term.surface, role, t.predicate.iri))
                 span = document.find(term.surface)
-                sentence = document.sentence_around(span).text if span else doc.text
+                sentence = doc.text
+                if span:
+                    around = document.sentence_around(span).text
+                    assert around is not None  # Document.span fills in the text it covers
+                    sentence = around
                 hits = kb.search(term.surface, kind="entity", mode="label", k=CANDIDATES)
                 pairs = [
                     (

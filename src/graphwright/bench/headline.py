@@ -143,7 +143,7 @@ def facts_row(split: str) -> str | None:
             return None
         runs.append({r["id"]: r for r in json.loads(path.read_text(encoding="utf-8"))["documents"]})
     shared = [i for i in runs[0] if i in runs[1]]
-    counts = [
+    mine, theirs = [
         [
             Counts(
                 matched_pred=r[i]["counts"]["right"],
@@ -155,11 +155,13 @@ def facts_row(split: str) -> str | None:
         ]
         for r in runs
     ]
+    facts_tokens, network_tokens = (_tokens([r[i] for i in shared]) for r in runs)
     return _row(
         "facts vs cie.network (the default it replaced; not a single call)",
         f"bench-facts {split} texts 5-8 of each kind ({len(shared)})",
-        *counts,
-        tuple(_tokens([r[i] for i in shared]) for r in runs),
+        mine,
+        theirs,
+        (facts_tokens, network_tokens),
         f"facts--facts-{split}-…, facts--cie.network-{split}-…",
         _commits(*[list(r.values()) for r in runs]),
     )

@@ -56,7 +56,8 @@ async def closed_results(
 
 def scored(results: list[ExtractionResult], gold: list[GoldDocument], kb) -> tuple[Counter, Counts]:
     scorer = Scorer(PropertyHierarchy.from_kb(kb), kb_has=kb.contains)
-    entities, triples = Counter(), Counts()
+    entities: Counter = Counter()
+    triples = Counts()
     for result, doc in zip(results, gold):
         entities += entity_outcomes(result, doc, kb.contains)
         triples = triples + scorer.score_document(result, doc)["triples"]

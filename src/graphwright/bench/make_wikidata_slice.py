@@ -143,7 +143,7 @@ def _json_line(obj: dict) -> str:
 
 
 def property_lines(
-    props: sources.Catalogue, labels: dict[str, str], expected: dict[str, dict[str, list[str]]]
+    props: sources.Catalogue, labels: dict[str, str], expected: dict[str, dict[et.Role, list[str]]]
 ) -> list[str]:
     lines = []
     for pid in sorted(props.properties, key=lambda p: int(p[1:])):
@@ -174,14 +174,14 @@ def expected_types(
     arnold: sources.Catalogue,
     hierarchy: et.Hierarchy,
     docs: Container[int] = DERIVE_DOCS,
-) -> dict[str, dict[str, list[str]]]:
+) -> dict[str, dict[et.Role, list[str]]]:
     """Expected subject/value classes per property (rule in graphwright.kb.expected_types)."""
     types = {q: r.types for q, r in arnold.entities.items()}
     evidence = et.Evidence()
     et.add_rebel(evidence, data / "rebel-sample" / "sample.jsonl.gz", docs, types, hierarchy)
     et.add_examples(evidence, props.example_subjects, types, hierarchy)
     et.add_docred(evidence, data / "re-docred" / "dev_revised.json.gz")
-    roles = {"subject type": "subject", "value type": "value"}
+    roles: dict[str, et.Role] = {"subject type": "subject", "value type": "value"}
     constrained = {pid: [roles[c] for c in p.unchecked_constraints] for pid, p in props.properties.items()}
     return et.derive(
         evidence,
@@ -261,6 +261,11 @@ def _gold(data: Path, docs: range) -> list[tuple[str, str, str]]:
     return out
 
 
+def _has_expected_types(record: KBRecord | None) -> bool:
+    assert record is not None  # the gold triples were kept only where the KB has the property
+    return bool(record.subject_types or record.value_types)
+
+
 def _other(rng, ids: list[str], not_this: str) -> str:
     while (pick := rng.choice(ids)) == not_this:
         pass
@@ -293,7 +298,7 @@ def measure_kb(data: Path, out: Path) -> str:
             for triples in (gold, swapped):
                 checks = semantic_validation(kb, "\n".join(f"wd:{s} wdt:{p} wd:{o} ." for s, p, o in triples))
                 rejected.append(sum(c.verdict == "invalid" for c in checks))
-            typed = sum(1 for s, p, o in gold if kb.get(p).subject_types or kb.get(p).value_types)
+            typed = sum(1 for s, p, o in gold if _has_expected_types(kb.get(p)))
     return (
         f"default KB, REBEL docs 0-99: {len(gold)} gold triples with both ends in the KB ({typed} of them with "
         f"a property that has expected types); rejected: {rejected[0]} gold, {rejected[1]} with a random object"
@@ -321,7 +326,8 @@ def measure_roles(
         counts = totals.setdefault("held-out 0-99" if n == 0 else "9-fold 100-999", [0] * 6)
         for s, p, o in _gold(data, held):
             exp = expected.get(p, {})
-            for i, (ent, role) in enumerate(((s, "subject"), (o, "value"), (_other(rng, pool, o), "value"))):
+            sides: tuple[tuple[str, et.Role], ...] = ((s, "subject"), (o, "value"), (_other(rng, pool, o), "value"))
+            for i, (ent, role) in enumerate(sides):
                 kinds = hierarchy.kinds(types.get(ent, ()))
                 if exp.get(role) and kinds is not None:
                     counts[2 * i] += 1

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import cast
 
 from graphwright.bench.eval.report import uncertainty_note
 from graphwright.bench.harness import config_args, header, run_in_rounds, run_shared, uncertainty_cells
 from graphwright.bench.ledger import LEDGER, RUNS, ReplayLLM
+from graphwright.papers.agenticner.system import AgenticNERSystem
 from graphwright.systems.base import make_system
 
 NER_RUNS = RUNS / "ner"
@@ -47,7 +49,8 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
 async def write_tagger_prompt(system_name: str, settings: dict, llm, dataset: str) -> None:
     """The Metaprompter's tagger prompt for a configuration, written before its sentences run and kept in
     the ledger (the model's answer only), so a new machine reuses it instead of paying the call again."""
-    system = make_system(system_name, llm, None, settings)
+    # make_system wraps the system, and the wrappers forward attributes (__getattr__)
+    system = cast(AgenticNERSystem, make_system(system_name, llm, None, settings))
     await system.tagger_prompt(ReplayLLM(llm, LEDGER / f"ner--prompts-{dataset}.jsonl"))
 
 

@@ -45,6 +45,7 @@ from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.pipeline import extract_batch
 from graphwright.qa import ClosedBookQA, GraphQA, PassageQA, Source
+from graphwright.qa.answer import Reader
 from graphwright.qa.engine import retrieved_documents
 from graphwright.qa.metrics import exact_match, support_recall, token_f1
 from graphwright.store import GraphStore
@@ -126,16 +127,17 @@ async def index(dataset: str, data, llm, system_name: str) -> tuple[GraphStore, 
     store = GraphStore.open(folder / "store")
     documents = [Document(id=p.id, text=p.document_text, source=p.title) for p in data.passages]
     started, total = time.perf_counter(), len(documents)
+    done = 0
 
     def progress(doc_id: str) -> None:
-        progress.done += 1
-        if progress.done % 10 == 0 or progress.done == total:
+        nonlocal done
+        done += 1
+        if done % 10 == 0 or done == total:
             print(
-                f"indexed {progress.done}/{total} passages of {dataset} ({time.perf_counter() - started:.0f} s)",
+                f"indexed {done}/{total} passages of {dataset} ({time.perf_counter() - started:.0f} s)",
                 file=sys.stderr,
             )
 
-    progress.done = 0
     await extract_batch(documents, system, store, results_path=folder / "results.jsonl", on_progress=progress)
     wanted = {p.id for p in data.passages}
     runs = [r for r in store.documents() if r["document_id"] in wanted and r["system"] == system_name]
@@ -163,7 +165,7 @@ def ledger_rows(row: str, dataset: str, model: str) -> tuple[Path, list[dict]]:
     return path, ledger["questions"]
 
 
-def make_engine(config: str, data, llm, store: GraphStore, system_name: str, reader: str = "short"):
+def make_engine(config: str, data, llm, store: GraphStore, system_name: str, reader: Reader = "short"):
     passages = [(p.id, p.title, p.text) for p in data.passages]
     return {
         "graph": lambda: GraphQA(store, llm, None, systems=[system_name], reader=reader),
@@ -245,7 +247,7 @@ def retrieval_table(dataset: str, data, results: dict[str, list[dict]], command:
 
 
 async def ask(
-    config: str, dataset: str, data, llm, store: GraphStore, system_name: str, reader: str = "short"
+    config: str, dataset: str, data, llm, store: GraphStore, system_name: str, reader: Reader = "short"
 ) -> list[dict]:
     row = row_name(config, reader)
     path, rows = ledger_rows(row, dataset, llm.name)

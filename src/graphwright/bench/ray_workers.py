@@ -61,7 +61,8 @@ def on_ray(model: str, system_name: str, docs: list[Document], workers: int, thr
     started = time.perf_counter()
     system = RaySystem(spec, workers)
     try:
-        ray.get([w.warm_up.remote() for w in system.workers])
+        # ray types an actor as ActorHandle | type[_Worker], and a method of the latter has no .remote
+        ray.get([w.warm_up.remote() for w in system.workers])  # type: ignore[attr-defined]
         startup = time.perf_counter() - started
         results, seconds = asyncio.run(extract_all(system, docs, workers, chunk_chars=2000))
     finally:

@@ -16,12 +16,15 @@ import argparse
 import asyncio
 import os
 import sys
+from functools import partial
+from typing import cast
 
 from graphwright.bench.eval.report import uncertainty_note
 from graphwright.bench.eval.splits import load_split, split_suffix
 from graphwright.bench.harness import config_args, header, run_config, run_in_rounds, slug, uncertainty_cells
 from graphwright.bench.ledger import LEDGER, ROOT, RUNS, ReplayLLM
 from graphwright.papers.agentre.learn import warm_up
+from graphwright.papers.agentre.system import AgentRESystem
 from graphwright.systems.base import make_system
 
 RE_RUNS = RUNS / "re"
@@ -52,7 +55,12 @@ async def run_dataset(dataset: str, args, llm, sentences: int) -> list[tuple[str
     # relative to the repository (main() runs there): the run settings, and so the ledger, name no machine path
     memory_dir = (RE_RUNS / f"memory-{dataset}").relative_to(ROOT)
     if args.warm_up and any(uses_memory(*CONFIGS[name]) for name in args.configs):  # once, shared by the configs
-        learner = make_system("agentre.paper", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)})
+        # make_system wraps the system, and the wrappers forward attributes (__getattr__)
+        learner = cast(
+            AgentRESystem,
+            make_system("agentre.paper", llm, None, {**data.system_settings, "memory_dir": str(memory_dir)}),
+        )
+        assert learner.pool is not None  # agentre.paper retrieves samples, so it has a labelled pool to learn from
         replay = ReplayLLM(
             llm, LEDGER / f"re--warm-up-{dataset}.jsonl"
         )  # a new machine rebuilds the memory without model time
@@ -106,7 +114,7 @@ def main() -> None:
     args, command = config_args(parser, CONFIGS, "relations")
     os.chdir(ROOT)
     # the warm-up resumes, so only the first round learns
-    asyncio.run(run_in_rounds(args, command, "agentre", run_dataset, lambda *row: table(*row, warmed=args.warm_up)))
+    asyncio.run(run_in_rounds(args, command, "agentre", run_dataset, partial(table, warmed=args.warm_up)))
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def speed_table(system: str, dataset: str, results, model: str, command: str, ti
         prompt = sum(u["prompt_tokens"] for u in usage)
         hit = sum(u.get("cached_prompt_tokens", 0) for u in usage) / prompt if prompt else 0.0
         mean_seconds = statistics.fmean(seconds) if seconds else 0.0
-        if base_seconds is None:
+        if base_seconds is None or base_tokens is None:  # both set together, from the first run
             base_seconds, base_tokens = median(seconds) or 1.0, median(tokens) or 1.0
         f1_cells = "".join(f" {agg['micro'][c]['f1']:.3f} | {uncertainty[c][i][1]} |" for c in categories)
         lines.append(

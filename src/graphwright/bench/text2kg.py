@@ -128,7 +128,7 @@ def answered(result: ExtractionResult) -> list[tuple[str, str, str]]:
                 triples = json.loads(step.output).get("triples", [])
             except (json.JSONDecodeError, AttributeError):
                 return []
-            return [tuple(str(part) for part in t) for t in triples if isinstance(t, list) and len(t) == 3]
+            return [(str(t[0]), str(t[1]), str(t[2])) for t in triples if isinstance(t, list) and len(t) == 3]
     return []
 
 
@@ -200,12 +200,12 @@ def table(by_ontology: dict[str, list[Scored]], written: bool = True) -> list[st
         + " | | | | |"
     )
     pipeline = [s[3].f1 for scored in by_ontology.values() for s in scored]
-    written = [s[4].f1 for scored in by_ontology.values() for s in scored]
-    low, high = mean_difference_interval(pipeline, written)
+    as_written = [s[4].f1 for scored in by_ontology.values() for s in scored]
+    low, high = mean_difference_interval(pipeline, as_written)
     lines += [
         "",
         f"F1 of facts against the model's answer as written, mean over sentences: "
-        f"{(sum(pipeline) - sum(written)) / len(pipeline):+.3f} (95% paired bootstrap interval "
+        f"{(sum(pipeline) - sum(as_written)) / len(pipeline):+.3f} (95% paired bootstrap interval "
         f"{low:+.3f} to {high:+.3f})",
     ]
     return lines

@@ -1,7 +1,5 @@
 """`python -m graphwright.cli`: the `graphwright` command."""
 
-import sys
-
 from graphwright.cli import main
 
-sys.exit(main())
+main()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeGuard
 
 import typer
 from rich.console import Console
@@ -13,6 +14,18 @@ from rich.text import Text
 from graphwright.cli.app import app
 from graphwright.cli.common import API_KEY, BASE_URL, MODEL, NO_CACHE, fail, run_and_close
 from graphwright.errors import GraphwrightError
+
+if TYPE_CHECKING:
+    from graphwright.qa.answer import Reader
+    from graphwright.qa.engine import GraphMode
+
+
+def _is_mode(mode: str) -> TypeGuard[GraphMode]:
+    return mode in ("local", "passages", "global")
+
+
+def _is_reader(reader: str) -> TypeGuard[Reader]:
+    return reader in ("notes", "short")
 
 
 def print_answer(result, show_subgraph: bool, names: dict[str, str] | None = None) -> None:
@@ -103,9 +116,9 @@ def ask(
     from graphwright.store import GraphStore
 
     try:
-        if mode not in ("local", "passages", "global"):
+        if not _is_mode(mode):
             raise UserError(f"--mode must be local, passages or global, not {mode!r}")
-        if reader not in ("notes", "short"):
+        if not _is_reader(reader):
             raise UserError(f"--reader must be notes or short, not {reader!r}")
         if base_url and not model:
             raise UserError("--base-url needs --model: the name of the model to use on that server")

@@ -118,7 +118,7 @@ def kb_build_dump(
 
     from graphwright.kb.build import MANIFEST
     from graphwright.kb.namespaces import is_wikidata_id
-    from graphwright.kb.wikidata_dump import Filters, build_from_dump, work_dir
+    from graphwright.kb.wikidata_dump import Filters, ImportStats, build_from_dump, work_dir
 
     types = tuple(t.strip() for t in (keep_types or "").split(",") if t.strip())
     if bad := [t for t in types if not (t.startswith("Q") and is_wikidata_id(t))]:
@@ -126,7 +126,7 @@ def kb_build_dump(
     if (out_dir / MANIFEST).is_file() and not overwrite:
         typer.echo(f"a KB already exists at {out_dir}; nothing imported (--overwrite rebuilds it from the dump)")
         return
-    last = []
+    last: list[ImportStats] = []  # the latest progress report
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -137,7 +137,7 @@ def kb_build_dump(
         transient=False,
     )
 
-    def show(stats) -> None:
+    def show(stats: ImportStats) -> None:
         last[:] = [stats]
         progress.update(
             task,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import typer
 
@@ -18,6 +19,9 @@ from graphwright.cli.common import (
     run_and_close,
 )
 from graphwright.errors import GraphwrightError, UserError
+
+if TYPE_CHECKING:
+    from graphwright.papers.agentre.system import AgentRESystem
 
 
 @agentre_app.command("warm-up")
@@ -48,7 +52,9 @@ def agentre_warm_up(
         llm = make_llm(
             model, base_url=base_url, api_key=api_key, cache=not no_cache, trace_path=memory_dir / "llm-trace.jsonl"
         )
-        system = make_system("agentre.paper", llm, None, settings)  # the agent that learns into memory
+        # the agent that learns into memory; cast: make_system gives a System, here AgentRESystem in
+        # wrappers that forward its attributes (pool, memory)
+        system = cast("AgentRESystem", make_system("agentre.paper", llm, None, settings))
         if system.pool is None:
             raise UserError("warm-up needs labelled samples: set --dataset or --set pool_file=<jsonl>")
         chosen = system.pool.samples[:samples]
@@ -57,6 +63,7 @@ def agentre_warm_up(
             counts = run_and_close(llm, warm_up(system, chosen, llm, on_progress=lambda _: progress.advance(task)))
     except GraphwrightError as exc:
         fail(exc)
+    assert system.memory is not None  # warm_up refuses a system without memory
     typer.echo(
         f"learnt {counts['learnt']} samples ({counts['skipped']} already in memory): {counts['correct']} right, "
         f"{counts['wrong']} wrong and {counts['missed']} missed triples; memory now holds "

@@ -20,7 +20,7 @@ from graphwright.growth import load, save_update
 from graphwright.growth.forget import Forgotten, forget_document
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
-from graphwright.store.codec import quad_data
+from graphwright.store.codec import quad_data, term_value
 
 _DELETE = v.GW + "deleteDocument"
 
@@ -40,7 +40,7 @@ def _entry(document_id: str) -> ox.Quad:
 def pending(store: GraphStore) -> list[str]:
     """The documents whose deletion was asked for and not done (the process was stopped first)."""
     quads = store.oxigraph.quads_for_pattern(None, ox.NamedNode(_DELETE), None, ox.NamedNode(JOURNAL_GRAPH))
-    return sorted(q.object.value for q in quads)
+    return sorted(term_value(q.object) for q in quads)
 
 
 def delete_document(store: GraphStore, document_id: str) -> Deleted:

@@ -14,7 +14,7 @@ from graphwright.errors import DataNotFoundError, UserError
 from graphwright.failpoints import failpoint
 from graphwright.store import GraphStore
 from graphwright.store import vocab as v
-from graphwright.store.codec import quad_data
+from graphwright.store.codec import quad_data, term_value
 from graphwright.store.edits import EDITS_GRAPH, UNDONE, Edit, apply_edits, edit_iri, read_edits, record_quads
 
 
@@ -99,7 +99,12 @@ def _commit(store: GraphStore, made: list[Edit], record: list[ox.Quad], about: E
 
 def _graphs_naming(store: GraphStore, edit: Edit) -> set[str]:
     """The graphs where an entity the edit is about appears (as a subject or an object)."""
-    iris = {"merge": [edit.source], "rename": [edit.node], "remove": [(edit.fact or ("",))[0]]}[edit.kind]
+    by_kind: dict[str, list[str | None]] = {
+        "merge": [edit.source],
+        "rename": [edit.node],
+        "remove": [(edit.fact or ("",))[0]],
+    }
+    iris = by_kind[edit.kind]
     return {
         q.graph_name.value
         for iri in filter(None, iris)
@@ -132,17 +137,23 @@ def _check(store: GraphStore, edit: Edit) -> None:
             quads = store.oxigraph.quads_for_pattern(ox.NamedNode(subject), ox.NamedNode(predicate), None)
         except ValueError:  # not IRIs: no run states it
             return False
-        return _in_documents(q for q in quads if q.object.value == obj)
+        return _in_documents(q for q in quads if term_value(q.object) == obj)
 
     if edit.kind == "merge":
+        if edit.source is None or edit.target is None:
+            raise UserError("a merge names the entity that goes and the one it becomes")
         if edit.source == edit.target:
             raise UserError("an entity cannot be merged into itself")
         missing = [iri for iri in (edit.source, edit.target) if not held(iri)]
     elif edit.kind == "rename":
+        if edit.node is None:
+            raise UserError("a rename names the entity to rename")
         missing = [] if held(edit.node) else [edit.node]
         if not (edit.label or "").strip():
             raise UserError("a new name cannot be empty")
     else:
+        if edit.fact is None:
+            raise UserError("a removal names the fact: subject, predicate and object")
         missing = [] if stated(*edit.fact) else [" | ".join(edit.fact)]
     if missing:
         raise DataNotFoundError(f"the store holds no {', '.join(missing)}")

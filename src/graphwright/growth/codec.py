@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import cast
 from urllib.parse import quote
 
 import pyoxigraph as ox
 
 from graphwright.growth.state import (
     Edge,
+    EdgeStatus,
     EpisodeRecord,
     Evidence,
     GrowthState,
     Merge,
+    MergeMethod,
     Node,
     SchemaChange,
+    SchemaKind,
     Snapshot,
     Value,
 )
@@ -151,7 +155,7 @@ def value_node(value: Value) -> ox.NamedNode | ox.Literal:
     return ox.Literal(value.value, datatype=None if value.datatype is None else iri_node(value.datatype))
 
 
-def _value(node: ox.NamedNode | ox.Literal) -> Value:
+def _value(node: ox.NamedNode | ox.Literal | ox.BlankNode) -> Value:
     if isinstance(node, ox.Literal):
         dt = node.datatype.value
         return Value("literal", node.value, None if dt == v.XSD_STRING or node.language else dt, node.language)
@@ -183,6 +187,7 @@ def kg_quads(state: GrowthState, graph: str = KG_GRAPH) -> list[ox.Quad]:
 def state_quads(state: GrowthState) -> list[ox.Quad]:
     w = QuadWriter(STATE_GRAPH)
     node = ox.NamedNode
+    value: object  # the records below write values of every kind (QuadWriter.add takes any)
     for n in state.nodes.values():
         s = iri_node(n.iri)
         w.add(s, v.RDF_TYPE, node(GROWN_ENTITY))
@@ -330,13 +335,16 @@ def decode(subjects: dict) -> GrowthState:
             types=values(p, v.ENTITY_TYPE),
             sources=values(p, SOURCE_DOCUMENT),
         )
+    # a string read back is one state_quads wrote from its field: of the field's type (cast below)
     for _, p in by_type.get(GROWN_EDGE, []):
         evidence = sorted((subjects[n.value] for n in p.get(EVIDENCE, [])), key=lambda r: read_int(r, v.INDEX) or 0)
+        obj = read_one(p, v.RDF_OBJECT)
+        assert obj is not None  # state_quads writes every edge's object
         edge = Edge(
             subject=read_str(p, v.RDF_SUBJECT) or "",
             predicate=read_str(p, v.RDF_PREDICATE) or "",
-            object=_value(read_one(p, v.RDF_OBJECT)),
-            status=read_str(p, EDGE_STATUS) or "pending",
+            object=_value(obj),
+            status=cast(EdgeStatus, read_str(p, EDGE_STATUS) or "pending"),
             confidence=read_float(p, v.CONFIDENCE) or 0.0,
             observed=read_float(p, OBSERVED) or 0.0,
             created_at=read_str(p, CREATED_AT) or "",
@@ -358,7 +366,7 @@ def decode(subjects: dict) -> GrowthState:
         merge = Merge(
             source=read_str(p, MERGED_FROM) or "",
             target=read_str(p, MERGED_INTO) or "",
-            method=read_str(p, METHOD) or "alias",
+            method=cast(MergeMethod, read_str(p, METHOD) or "alias"),
             score=read_float(p, SCORE) or 0.0,
             label=read_str(p, v.ENTITY_LABEL) or "",
             document_id=read_str(p, v.DOCUMENT_ID) or "",
@@ -375,7 +383,7 @@ def decode(subjects: dict) -> GrowthState:
         state.schema_log.append(
             SchemaChange(
                 version=read_int(p, SCHEMA_VERSION) or 0,
-                kind=read_str(p, KIND) or "relation",
+                kind=cast(SchemaKind, read_str(p, KIND) or "relation"),
                 term=read_str(p, TERM) or "",
                 label=read_str(p, v.ENTITY_LABEL),
                 reason=read_str(p, v.REASON) or "",

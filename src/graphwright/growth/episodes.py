@@ -7,17 +7,18 @@ so merging twice, or after re-extracting the same documents, changes nothing but
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 
 from graphwright.errors import UserError
 from graphwright.growth import codec
-from graphwright.growth.lifecycle import age, check, promote
+from graphwright.growth.lifecycle import Aged, age, check, promote
 from graphwright.growth.metrics import Topology, episode_metrics
 from graphwright.growth.observe import Observed, Observer, Run, Tick
 from graphwright.growth.policy import GrowthPolicy
 from graphwright.growth.resolve import Resolver, embedder_function
-from graphwright.growth.state import EpisodeRecord, GrowthState, Snapshot
+from graphwright.growth.state import Edge, EpisodeRecord, GrowthState, Snapshot
 from graphwright.model.schema import RelationSchema
 from graphwright.store.rdf_store import GraphStore
 
@@ -85,8 +86,8 @@ def grow(
     everything: bool = False,
     system: str | None = None,
     now: str | None = None,
-    relations: set[str] = frozenset(),
-    entity_types: set[str] = frozenset(),
+    relations: Set[str] = frozenset(),
+    entity_types: Set[str] = frozenset(),
     rebuild: bool = False,
 ) -> list[EpisodeReport]:
     """Fold the store's new runs into its grown graph, ``episode_size`` runs per episode (all in one by default);
@@ -158,11 +159,12 @@ def apply(
     now: str | None = None,
     note: str = "",
     sid: str | None = None,
-):
+) -> list[Edge] | Aged | Snapshot:
     """One maintenance step on the saved graph: ``promote``, ``age`` or ``snapshot``; returns what it did."""
     state = codec.load(store)
     tick = Tick(now or utc_now(), state.episode)
     snap = None
+    result: list[Edge] | Aged | Snapshot
     if action == "promote":
         result = promote(state, policy, tick)
     elif action == "age":

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from graphwright.growth.observe import Tick, relation_allowed, type_allowed
 from graphwright.growth.policy import GrowthPolicy
-from graphwright.growth.state import Edge, GrowthState, SchemaChange
+from graphwright.growth.state import Edge, GrowthState, SchemaChange, SchemaKind
 
 
 def promote(state: GrowthState, policy: GrowthPolicy, tick: Tick) -> list[Edge]:
@@ -40,7 +40,7 @@ def promote(state: GrowthState, policy: GrowthPolicy, tick: Tick) -> list[Edge]:
     return promoted
 
 
-def _grow(state: GrowthState, tick: Tick, kind: str, term: str, label: str | None, reason: str) -> None:
+def _grow(state: GrowthState, tick: Tick, kind: SchemaKind, term: str, label: str | None, reason: str) -> None:
     (state.allowed_relations if kind == "relation" else state.allowed_types).add(term)
     state.schema_version += 1
     state.schema_log.append(

@@ -146,7 +146,8 @@ class Observer:
     def _endpoint(self, term: Term, resolved: dict[str, str], doc: str, tick: Tick, out: Observed) -> str:
         if term.value not in resolved:
             label = term.label or term.surface or term.value
-            resolved[term.value] = self._entity(term.value, label, set(), {term.surface} - {None}, doc, tick, out)
+            surfaces = set() if term.surface is None else {term.surface}
+            resolved[term.value] = self._entity(term.value, label, set(), surfaces, doc, tick, out)
         return resolved[term.value]
 
     def _triple(self, triple: Triple, run: Run, resolved: dict[str, str], tick: Tick, out: Observed) -> None:

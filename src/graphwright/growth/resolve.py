@@ -10,13 +10,13 @@ duplicate node, a wrong one asserts every fact of one entity about another.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
 
 from graphwright.growth.state import GrowthState, Merge, Node
+from graphwright.text import words
 
 LEGAL_FORMS = frozenset(
     {
@@ -52,17 +52,16 @@ LEGAL_FORMS = frozenset(
         "holdings",
     }
 )
-_WORD = re.compile(r"\w+")
 
 
 def name_key(name: str) -> str:
     """The name with case, punctuation, a leading "the" and trailing legal forms ("B.V.", "group") set aside."""
-    words = _WORD.findall(unicodedata.normalize("NFKC", name).casefold().replace(".", ""))
-    if len(words) > 1 and words[0] == "the":
-        words = words[1:]
-    while len(words) > 1 and words[-1] in LEGAL_FORMS:
-        words = words[:-1]
-    return " ".join(words)
+    found = words(unicodedata.normalize("NFKC", name).casefold().replace(".", ""))
+    if len(found) > 1 and found[0] == "the":
+        found = found[1:]
+    while len(found) > 1 and found[-1] in LEGAL_FORMS:
+        found = found[:-1]
+    return " ".join(found)
 
 
 def compatible(a: set[str], b: set[str]) -> bool:

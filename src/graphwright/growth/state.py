@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 EdgeStatus = Literal["promoted", "pending"]
+MergeMethod = Literal["alias", "embedding", "short name"]
+SchemaKind = Literal["relation", "entity_type"]
 
 
 class Value(NamedTuple):
@@ -76,7 +78,7 @@ class Merge:
 
     source: str
     target: str
-    method: Literal["alias", "embedding", "short name"]
+    method: MergeMethod
     score: float
     label: str
     document_id: str
@@ -87,7 +89,7 @@ class Merge:
 @dataclass
 class SchemaChange:
     version: int
-    kind: Literal["relation", "entity_type"]
+    kind: SchemaKind
     term: str
     label: str | None
     reason: str

@@ -191,16 +191,18 @@ def build_kb(
     if properties_dir is not False:
         cats.append(
             sources.read_wikidata_properties(
-                _default("wikidata-properties") if properties_dir in (None, True) else Path(properties_dir)
+                _default("wikidata-properties")
+                if properties_dir is None or properties_dir is True
+                else Path(properties_dir)
             )
         )
     if arnold_dir is not False:
         cats.append(
             sources.read_kgtk_entities(
-                _default("wikidata-subgraph-arnold") if arnold_dir in (None, True) else Path(arnold_dir)
+                _default("wikidata-subgraph-arnold") if arnold_dir is None or arnold_dir is True else Path(arnold_dir)
             )
         )
-    if rebel_path not in (None, False):
+    if rebel_path is not None and rebel_path is not False:
         cats.append(
             sources.read_rebel_entities(
                 _default("rebel-sample") / "sample.jsonl.gz" if rebel_path is True else Path(rebel_path)

@@ -144,7 +144,8 @@ def cover(observations: list[Kinds], generality: Mapping[str, int]) -> list[str]
     """The greedy cover of the module rule; [] when the evidence is too thin, None when too diverse."""
     if len(observations) < MIN_TYPED:
         return []
-    left, picked = list(observations), []
+    left = list(observations)
+    picked: list[str] = []
     while len(left) > MAX_MISS * len(observations):
         counts = Counter(c for kinds in left for c in kinds)
         if not counts or len(picked) == MAX_CLASSES:
@@ -227,7 +228,11 @@ def add_rebel(
             if i in docs:
                 for t in json.loads(line).get("triples", []):
                     pid = t["predicate"]["uri"]
-                    for role, ent in (("subject", t["subject"]["uri"]), ("value", t["object"]["uri"])):
+                    ends: tuple[tuple[Role, str], ...] = (
+                        ("subject", t["subject"]["uri"]),
+                        ("value", t["object"]["uri"]),
+                    )
+                    for role, ent in ends:
                         if ent.startswith("Q"):  # dates and quantities have no id
                             evidence.add(pid, role, "wikidata", ent, hierarchy.kinds(types.get(ent, ())))
 
@@ -257,7 +262,8 @@ def add_docred(evidence: Evidence, path: Path) -> None:
     for d, doc in enumerate(docs):
         coarse = [Counter(m["type"] for m in v).most_common(1)[0][0] for v in doc["vertexSet"]]
         for label in doc.get("labels", []):
-            for role, v in (("subject", label["h"]), ("value", label["t"])):
+            ends: tuple[tuple[Role, int], ...] = (("subject", label["h"]), ("value", label["t"]))
+            for role, v in ends:
                 seen[(label["r"], role)][f"{d}/{v}"] = coarse[v]
     for (pid, role), ents in seen.items():
         if sum(t not in DOCRED_TYPES for t in ents.values()) <= MAX_MISS * len(ents):

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from graphwright.kb.records import KBRecord
+from graphwright.text import words
 
 DB_NAME = "kb.sqlite"
 #: KBRecord fields kept in the ``data`` JSON column (label, description, id, kind have columns).
@@ -45,7 +46,6 @@ CREATE VIRTUAL TABLE desc_fts USING fts5(description, content='records', content
 """
 
 _SPACE = re.compile(r"\s+")
-_TOKEN = re.compile(r"\w+", re.UNICODE)
 # Function words only add millions of FTS matches; real names rarely consist of them alone.
 _STOP = frozenset(
     "a an and are as at be by for from has have he her his in is it its of on or she that the their "
@@ -68,10 +68,10 @@ def normalize(text: str) -> str:
 
 def fts_query(text: str) -> str | None:
     """An FTS5 OR-query over the content words of ``text`` (each quoted: input is data, not syntax)."""
-    words = [w for w in _TOKEN.findall(normalize(text)) if w not in _STOP]
-    if not words:
-        words = _TOKEN.findall(normalize(text))
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None
+    found = [w for w in words(normalize(text)) if w not in _STOP]
+    if not found:
+        found = words(normalize(text))
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(found)) or None
 
 
 def is_identifier_property(rec: KBRecord) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -301,10 +302,11 @@ class LocalKB:
         # and searched when the query asks for an identifier; otherwise they would only fill the
         # ranks after every relation property anyway (and triple the first-use embedding time).
         groups = ("rel",) if demote else ("rel", "ids")
-        recs, scores = None, None
+        recs: np.ndarray | None = None
+        scores: np.ndarray | None = None
         for name in ("label", "example") if field == "example" else (field,):
             parts = [
-                self.vectors.full(f"property_{name}_{g}", lambda n=name, g=g: self._property_rows(n, g == "ids"))
+                self.vectors.full(f"property_{name}_{g}", partial(self._property_rows, name, g == "ids"))
                 for g in groups
             ]
             r = np.concatenate([p.recs for p in parts])
@@ -319,6 +321,7 @@ class LocalKB:
                 scores = dense[recs]
         if recs is None or not len(recs):
             return []
+        assert scores is not None  # set together with recs
         n = min(top, len(scores))
         part = np.argpartition(-scores, n - 1)[:n]
         order = part[np.argsort(-scores[part], kind="stable")]

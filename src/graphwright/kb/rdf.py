@@ -11,7 +11,7 @@ wikibase:propertyType and wikibase:sitelinks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -37,7 +37,7 @@ def datatype_iri(datatype: str) -> str:
     return WIKIBASE + "".join(part[:1].upper() + part[1:] for part in datatype.split("-"))
 
 
-def _quads(records: Iterable[KBRecord], subclass_of: dict[str, set[str]]) -> Iterator[ox.Quad]:
+def _quads(records: Iterable[KBRecord], subclass_of: Mapping[str, set[str]]) -> Iterator[ox.Quad]:
     label, alt, desc = ox.NamedNode(RDFS_LABEL), ox.NamedNode(SKOS_ALT), ox.NamedNode(SCHEMA_DESC)
     p31, p279, p1647 = (ox.NamedNode(WDT + p) for p in ("P31", "P279", "P1647"))
     ptype = ox.NamedNode(WIKIBASE + "propertyType")
@@ -63,7 +63,7 @@ def _quads(records: Iterable[KBRecord], subclass_of: dict[str, set[str]]) -> Ite
             yield ox.Quad(ox.NamedNode(WD + child), p279, ox.NamedNode(WD + parent))
 
 
-def write_store(path: Path, records: Iterable[KBRecord], subclass_of: dict[str, set[str]]) -> int:
+def write_store(path: Path, records: Iterable[KBRecord], subclass_of: Mapping[str, set[str]]) -> int:
     """Write the on-disk store; returns the number of triples."""
     store = ox.Store(str(path))
     store.bulk_extend(_quads(records, subclass_of))

@@ -80,6 +80,14 @@ class _ResponseCache:
         self._con.close()
 
 
+class _Busy(Exception):
+    """The service answered 429 or 5xx: try again, after ``retry_after`` seconds when it said."""
+
+    def __init__(self, message: str, retry_after: float | None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class WikidataKB:
     """Live Wikidata with the LocalKB search/get/hierarchy API (English labels)."""
 
@@ -119,37 +127,35 @@ class WikidataKB:
         cached = self._cache.get(key)
         if cached is not None:
             return json.loads(cached)
-        last: Exception | None = None
-        retry_after: float | None = None
-        for attempt in range(self.backoff.attempts):
-            if attempt:  # back off before a retry (longer when the server sent Retry-After), never after the last
-                time.sleep(self.backoff.delay(attempt, retry_after))
-            retry_after = None
-            try:
-                resp = (
-                    self._http.post(url, data=params, headers={"Accept": accept})
-                    if method == "POST"
-                    else self._http.get(url, params=params, headers={"Accept": accept})
-                )
-            except httpx.TransportError as exc:
-                last = exc
-                continue
-            if resp.status_code == 429 or resp.status_code >= 500:
-                last = KBUnavailableError(f"HTTP {resp.status_code}")
-                asked = resp.headers.get("Retry-After", "")
-                retry_after = float(asked) if asked.isdigit() else None
-                continue
-            if resp.status_code >= 400:
-                raise KBUnavailableError(f"{url} answered HTTP {resp.status_code}: {resp.text[:300]}")
-            try:
-                data = resp.json()
-            except ValueError as exc:
-                raise KBUnavailableError(f"{url} answered non-JSON: {resp.text[:200]!r}") from exc
-            if isinstance(data, dict) and "error" in data:
-                raise KBUnavailableError(f"{url} error: {data['error']}")
-            self._cache.put(key, resp.text)
-            return data
-        raise KBUnavailableError(f"{url} unreachable after {self.backoff.attempts} attempts: {last}")
+        try:
+            for attempt in self.backoff.retrying((httpx.TransportError, _Busy)):
+                with attempt:
+                    resp = self._send(method, url, params, accept)
+        except (httpx.TransportError, _Busy) as exc:
+            raise KBUnavailableError(f"{url} unreachable after {self.backoff.attempts} attempts: {exc}") from exc
+        if resp.status_code >= 400:
+            raise KBUnavailableError(f"{url} answered HTTP {resp.status_code}: {resp.text[:300]}")
+        try:
+            data = resp.json()
+        except ValueError as exc:
+            raise KBUnavailableError(f"{url} answered non-JSON: {resp.text[:200]!r}") from exc
+        if isinstance(data, dict) and "error" in data:
+            raise KBUnavailableError(f"{url} error: {data['error']}")
+        self._cache.put(key, resp.text)
+        return data
+
+    def _send(self, method: str, url: str, params: dict[str, str], accept: str) -> httpx.Response:
+        """One request; a 429 or 5xx answer is ``_Busy`` (retried, after its Retry-After when it gave one)."""
+        headers = {"Accept": accept}
+        resp = (
+            self._http.post(url, data=params, headers=headers)
+            if method == "POST"
+            else self._http.get(url, params=params, headers=headers)
+        )
+        if resp.status_code == 429 or resp.status_code >= 500:
+            asked = resp.headers.get("Retry-After", "")
+            raise _Busy(f"HTTP {resp.status_code}", float(asked) if asked.isdigit() else None)
+        return resp
 
     def _api(self, **params: str) -> Any:
         return self._request(self.api_url, {"format": "json", **params})
@@ -335,8 +341,8 @@ class WikidataKB:
     def _fulltext(self, query: str, kinds: list[str], k: int, mode: str) -> list[KBHit]:
         namespaces = "|".join("0" if kd == "entity" else "120" for kd in kinds)
         data = self._api(action="query", list="search", srsearch=query, srnamespace=namespaces, srlimit=str(min(k, 50)))
-        ids = [parse_wikidata_id(r.get("title", "")) for r in data.get("query", {}).get("search", [])]
-        ids = [i for i in ids if i]
+        parsed = [parse_wikidata_id(r.get("title", "")) for r in data.get("query", {}).get("search", [])]
+        ids = [i for i in parsed if i]
         recs = self._records(ids)
         return [KBHit(record=r, score=round(1.0 / (n + 1), 4), matched="api", mode=mode) for n, r in enumerate(recs)]
 

@@ -30,12 +30,14 @@ from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from graphwright.errors import UserError
 from graphwright.kb import sources
 from graphwright.kb.build import MANIFEST, build_kb
 from graphwright.kb.namespaces import is_wikidata_id
 
+_loads: Callable[[bytes | str], Any]
 try:  # several times faster on the dump's long lines; installed with langgraph, but optional
     from orjson import loads as _loads
 except ImportError:  # pragma: no cover
@@ -110,7 +112,7 @@ def _value_id(snak: dict) -> str | None:
         return None
     rid = value.get("id")
     if rid is None and "numeric-id" in value:  # dumps before 2015 had only the number
-        rid = {"item": "Q", "property": "P"}.get(value.get("entity-type"), "?") + str(value["numeric-id"])
+        rid = {"item": "Q", "property": "P"}.get(value.get("entity-type", ""), "?") + str(value["numeric-id"])
     return rid if isinstance(rid, str) and is_wikidata_id(rid) else None
 
 
@@ -364,6 +366,7 @@ class _Reader:
         stats.entities_read += 1
         target, record = classify(entity, self.filters)
         if record is not None:
+            assert target is not None  # classify gives a line only with where it goes
             self.pending[target].append(_dumps(record))
         if target == "entities":
             stats.items_kept += 1

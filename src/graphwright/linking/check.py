@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import ConfigDict, Field, create_model
 
@@ -64,7 +65,8 @@ async def glosses(llm: LLM, text: str, names: list[str], *, retries: int = 2) ->
     said, usage = [], Usage()
     for start in range(0, len(names), MAX_NAMES):
         batch = names[start : start + MAX_NAMES]
-        fields = {str(i): (str, Field(max_length=GLOSS_CHARS)) for i in range(1, len(batch) + 1)}
+        # Any: mypy checks **fields against create_model's own keyword parameters (__base__, ...) too
+        fields: dict[str, Any] = {str(i): (str, Field(max_length=GLOSS_CHARS)) for i in range(1, len(batch) + 1)}
         answer_type = create_model("Glosses", __config__=ConfigDict(extra="forbid"), **fields)
         system, user = PROMPT.render(text=text, names="\n".join(f"{i}. {n}" for i, n in enumerate(batch, 1)))
         reply = await chat_structured(
@@ -100,7 +102,7 @@ def gloss_against(geography: Geography, surface: str, gloss: str, record: KBReco
 
 def judge_gloss(geography: Geography, question: Question, gloss: str) -> tuple[KBRecord | None, str]:
     """The first candidate the gloss does not contradict (None: none survives), and why."""
-    out = []
+    out: list[str] = []
     for record in question.options:
         why = gloss_against(geography, question.surface, gloss, record)
         if why is None:

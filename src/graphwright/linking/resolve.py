@@ -71,9 +71,9 @@ class Resolver:
             except Drop as why:
                 self.warnings.append(f"dropped {_show(triple)}: {why}")
         kept, misfits = FactTypes(self.kb).check(list(triples.values()))
-        for triple, why in misfits:
-            self.warnings.append(f"dropped {_show(triple)}: {why}")
-            self.decisions.append({"triple": _show(triple), "decision": "type misfit", "reason": why})
+        for triple, reason in misfits:
+            self.warnings.append(f"dropped {_show(triple)}: {reason}")
+            self.decisions.append({"triple": _show(triple), "decision": "type misfit", "reason": reason})
         return result.model_copy(
             update={
                 "triples": kept,
@@ -100,6 +100,7 @@ class Resolver:
             text = term.value if term.kind == "literal" else self._surface(term)
             typed = typed_value(datatype, text) if text else None
             if typed is None:
+                assert prop is not None  # the datatype is the property's
                 raise Drop(f"{text or term.value!r} is not a {datatype} value, which {prop.id} needs")
             return [Term.literal(typed.lexical, datatype=typed.datatype, lang=typed.lang, surface=text)]
         if datatype == "wikibase-item" or (datatype is None and term.kind == "iri"):

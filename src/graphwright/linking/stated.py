@@ -116,7 +116,7 @@ def dates_written(text: str) -> tuple[tuple[int, int, str], ...]:
 @lru_cache(maxsize=256)
 def dates_in(text: str) -> frozenset[str]:
     """Every date value the text writes, with the year and year-month of each full date."""
-    values = set()
+    values: set[str] = set()
     for _, _, value in dates_written(text):
         parts = value.split("-")
         values.update("-".join(parts[:n]) for n in range(1, len(parts) + 1))

@@ -45,6 +45,7 @@ class OpenWorldLinking:
         questions = open_questions(resolver.choices) if self.reader is not None and found.status == "ok" else {}
         if not questions:
             return resolved
+        assert self.reader is not None  # questions are only asked with a reader
         try:
             reading = await read_links(self.reader, self.judge.geography, document.text, questions)
         except (LLMError, ModelOutputError) as exc:  # the rules' links stand; the user is told they were not read

@@ -17,9 +17,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphwright.errors import UnknownNameError, UserError
 from graphwright.paths import cache_dir
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 _CHUNK = 8 * 1024 * 1024
 
@@ -178,7 +182,8 @@ class _progress_bar:
     """A Rich bar on stderr, or a no-op when disabled."""
 
     def __init__(self, spec: ModelSpec, enabled: bool):
-        self.spec, self.enabled, self._progress = spec, enabled, None
+        self.spec, self.enabled = spec, enabled
+        self._progress: Progress | None = None
 
     def __enter__(self) -> Callable[[int], None]:
         if not self.enabled:
@@ -186,7 +191,7 @@ class _progress_bar:
         from rich.console import Console
         from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 
-        self._progress = Progress(
+        progress = self._progress = Progress(
             TextColumn("assembling {task.description}"),
             BarColumn(),
             DownloadColumn(),
@@ -194,9 +199,9 @@ class _progress_bar:
             console=Console(stderr=True),
             transient=True,
         )
-        self._progress.start()
-        task = self._progress.add_task(self.spec.name, total=self.spec.size)
-        return lambda n: self._progress.advance(task, n)
+        progress.start()
+        task = progress.add_task(self.spec.name, total=self.spec.size)
+        return lambda n: progress.advance(task, n)
 
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:

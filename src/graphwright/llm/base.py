@@ -101,7 +101,9 @@ def response_from_completion(data: Any, model: str, seconds: float) -> ChatRespo
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
         raise LLMResponseError(f"{model} returned no choices")
     choice = choices[0]
-    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        message = {}
     usage = _mapping(data.get("usage"))
     timings = _mapping(data.get("timings"))
     content = message.get("content")

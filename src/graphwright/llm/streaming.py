@@ -17,7 +17,7 @@ from typing import Any
 
 from graphwright.llm.base import ChatResponse, response_from_completion
 
-TextListener = Callable[[str], None]
+TextListener = Callable[[str], object]  # what a listener returns is ignored
 StopCondition = Callable[[str], bool]  # the text so far -> whether to end the answer here
 _listener: ContextVar[TextListener | None] = ContextVar("graphwright_stream_listener", default=None)
 _stop: ContextVar[StopCondition | None] = ContextVar("graphwright_stop_condition", default=None)
@@ -55,7 +55,8 @@ class ChunkCollector:
     (text, finish reason, and the usage and timings the last chunks carry)."""
 
     def __init__(self, on_text: TextListener | None, stop_when: StopCondition | None = None):
-        self.on_text, self.stop_when, self.text, self.finish_reason = on_text, stop_when, "", None
+        self.on_text, self.stop_when, self.text = on_text, stop_when, ""
+        self.finish_reason: str | None = None
         self.extra: dict[str, Any] = {}
 
     def add(self, chunk: dict[str, Any]) -> bool:

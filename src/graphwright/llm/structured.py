@@ -52,7 +52,9 @@ def extract_json(text: str) -> str:
     # str.find, not a regex with .*? and \s*: those backtrack quadratically on a long unclosed fence
     opening = text.find("```")
     if opening >= 0:
-        body = _FENCE_LANGUAGE.match(text, opening + 3).end()
+        language = _FENCE_LANGUAGE.match(text, opening + 3)
+        assert language is not None  # the pattern also matches the empty string
+        body = language.end()
         closing = text.find("```", body)
         if closing >= 0:
             return text[body:closing].strip()

@@ -8,7 +8,6 @@ top per document. Only ``RetryingLLM`` retries; backends and SDKs do not.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import sqlite3
@@ -75,19 +74,20 @@ class RetryingLLM(WrapperLLM):
         self.retries = 0  # retries done so far, for reports
 
     async def chat(self, messages: list[Message], **kwargs: Any) -> ChatResponse:
-        for attempt in range(1, self.max_attempts + 1):
-            try:
-                return await self.inner.chat(messages, **kwargs)
-            except TransientLLMError as e:
-                if attempt == self.max_attempts:
-                    raise LLMUnavailableError(
-                        f"{self.describe()} failed {attempt} time(s); last error: {e}. "
-                        "Check that the server is running and reachable at that URL, that the model name "
-                        "is right, and that the API key and rate limits allow the request."
-                    ) from e
-                self.retries += 1
-                await asyncio.sleep(self.backoff.delay(attempt, e.retry_after))
-        raise AssertionError("unreachable")  # the loop returns or raises
+        try:
+            async for attempt in self.backoff.async_retrying(TransientLLMError, on_retry=self._count_retry):
+                with attempt:
+                    return await self.inner.chat(messages, **kwargs)
+        except TransientLLMError as e:
+            raise LLMUnavailableError(
+                f"{self.describe()} failed {self.max_attempts} time(s); last error: {e}. "
+                "Check that the server is running and reachable at that URL, that the model name "
+                "is right, and that the API key and rate limits allow the request."
+            ) from e
+        raise AssertionError("unreachable")  # the attempts return or raise
+
+    def _count_retry(self) -> None:
+        self.retries += 1
 
 
 def cache_key(name: str, messages: list[Message], json_schema: dict[str, Any] | None, **params: Any) -> str:

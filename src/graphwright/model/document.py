@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import re
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, model_validator
+
+from graphwright.text import sentence_at, sentence_spans
 
 
 class Span(BaseModel):
@@ -29,6 +31,7 @@ class Document(BaseModel):
     text: str
     source: str | None = Field(default=None, description="Where the text came from (a path, 'stdin').")
     metadata: dict[str, str] = Field(default_factory=dict)
+    _sentences: list[tuple[int, int]] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _default_id(self) -> Document:
@@ -52,67 +55,13 @@ class Document(BaseModel):
         return self.span(found.start(), found.end()) if found else None
 
     def sentence_around(self, span: Span) -> Span:
-        """The sentence that contains ``span``: the evidence shown for a triple."""
-        text = self.text
-        start = max(text.rfind(". ", 0, span.start), text.rfind("\n", 0, span.start))
-        start = 0 if start < 0 else start + 1
-        while start < len(text) and text[start].isspace():
-            start += 1
-        stop, newline = text.find(". ", span.end), text.find("\n", span.end)
-        ends = [stop + 1] * (stop >= 0) + [newline] * (newline >= 0)  # the full stop kept, a line break not
-        end = min(ends) if ends else len(text)
-        return self.span(start, min(end, len(text)))
+        """The sentence that contains ``span`` (graphwright.text), or the run of sentences it crosses: the
+        evidence shown for a triple."""
+        start, end = sentence_at(self.text, span.start, span.end, self.sentence_spans())
+        return self.span(start, end)
 
-
-_SENTENCE_END = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])""")
-_NOT_AN_END = {
-    "mr",
-    "mrs",
-    "ms",
-    "dr",
-    "prof",
-    "st",
-    "no",
-    "vs",
-    "u.s",
-    "u.k",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-}
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence, surrounding whitespace left out. A sentence ends at ``.``, ``!`` or
-    ``?`` (and any closing quotes or brackets) followed by whitespace and a capital letter, a digit or an
-    opening quote; not after a title or month abbreviation (``Mr.``, ``Dr.``, ``St.``, ``No.``, ``Nov.``,
-    ``U.S.``) or a single capital letter (an initial). A blank line ends one too: a heading or a list item
-    has no full stop, and the paragraph after it is another sentence."""
-    cuts, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        word = re.search(r"[\w.]*$", text[: match.start()]).group().lower()
-        if word in _NOT_AN_END or (len(word) == 1 and text[match.start() - 1].isupper()):
-            continue
-        cuts.append((start, match.end()))
-        start = match.end()
-    cuts.append((start, len(text)))
-    cuts = [
-        (a + piece.start(), a + piece.end())
-        for a, b in cuts
-        for piece in re.finditer(r"(?:(?!\n[ \t]*\n).)+", text[a:b], re.S)
-    ]
-    spans = []
-    for a, b in cuts:
-        piece = text[a:b]
-        if piece.strip():
-            spans.append((a + len(piece) - len(piece.lstrip()), a + len(piece.rstrip())))
-    return spans
+    def sentence_spans(self) -> list[tuple[int, int]]:
+        """(start, end) of each sentence, found once per document."""
+        if self._sentences is None:
+            self._sentences = sentence_spans(self.text)
+        return self._sentences

@@ -58,6 +58,7 @@ def read_samples(path: Path, schema: RelationSchema | None = None) -> list[RESam
             ) from exc
         unknown = sorted({t.relation for t in triples} - set(schema.names)) if schema else []
         if unknown:
+            assert schema is not None  # unknown is only non-empty when there is a schema
             raise UserError(f"{path}:{number}: relations not in schema {schema.name!r}: {', '.join(unknown)}")
         samples.append(sample)
     if not samples:

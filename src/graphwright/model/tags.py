@@ -23,11 +23,11 @@ def _split(tag: str) -> tuple[str, str]:
 def chunks(tags: list[str]) -> list[Chunk]:
     """Entity chunks of a tag sequence, conlleval style (lenient about ``I-`` without ``B-``)."""
     out: list[Chunk] = []
-    start, kind = None, ""
+    start: int | None = None
+    kind = ""
     for i, tag in enumerate([*tags, "O"]):
         prefix, this = _split(tag)
-        ends = start is not None and (prefix in ("O", "B") or this != kind)
-        if ends:
+        if start is not None and (prefix in ("O", "B") or this != kind):
             out.append(Chunk(start, i, kind))
             start = None
         if prefix == "B" or (prefix == "I" and start is None):

@@ -18,7 +18,7 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
@@ -29,8 +29,11 @@ from graphwright.qa.facts import GraphFacts, GrownFacts
 from graphwright.qa.passages import GraphPassages
 from graphwright.qa.seeds import QuestionLinker, Seed, names
 from graphwright.qa.subgraph import RankedFact, Relevance, retrieve
-from graphwright.retrieval.indices import make_index
+from graphwright.retrieval.indices import RetrieverKind, make_index
 from graphwright.store import GraphStore
+
+if TYPE_CHECKING:
+    from graphwright.qa.communities import Community
 
 GraphMode = Literal["local", "global", "passages"]
 EVIDENCE_CHARS = 400  # an evidence sentence longer than this is cut: a table row or a whole paragraph
@@ -166,7 +169,7 @@ class GraphQA:
         self.relevance = Relevance(embedder)
         self._linker: QuestionLinker | None = None  # over the whole graph, built on first use
         self._passages: GraphPassages | None = None  # likewise
-        self._communities = None
+        self._communities: list[Community] | None = None
         self._summarising = asyncio.Lock()  # two first global questions at once summarise once
 
     def facts(self, documents: Iterable[str] | None = None) -> GraphFacts | GrownFacts:
@@ -280,7 +283,7 @@ class PassageQA:
         self,
         llm: LLM,
         passages: list[tuple[str, str, str]],
-        retriever: str = "bm25",
+        retriever: RetrieverKind = "bm25",
         k: int = 5,
         embedder: str = "minilm",
         reader: Reader = "short",

@@ -16,7 +16,8 @@ from graphwright.qa.answer import Source
 from graphwright.qa.facts import Fact
 from graphwright.qa.subgraph import Relevance
 from graphwright.qa.walk import Found, PassageGraph
-from graphwright.retrieval.indices import BM25Index, terms
+from graphwright.retrieval.indices import BM25Index
+from graphwright.text import search_terms
 
 TOP_FACTS = 3  # seed facts: the dev questions' recall@5 was best at 3 of 3, 5 and 10
 PASSAGE_WEIGHT = 0.05  # the passages' share of the seeds, against 0.1, 0.2 and 0.5 (HippoRAG 2's 0.05)
@@ -55,7 +56,7 @@ class GraphPassages:
         if not self.ids:
             return []
         dense = np.array(self.relevance.scores(question, self.texts))
-        lexical = np.array(self.lexical.scores(Counter(terms(question))))
+        lexical = np.array(self.lexical.scores(Counter(search_terms(question))))
         closeness = 0.5 * _scaled(dense) + 0.5 * _scaled(lexical)
         return self.graph.rank(
             fact_scores, closeness, top_facts=self.top_facts, passage_weight=self.passage_weight, k=self.k

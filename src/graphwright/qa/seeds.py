@@ -15,9 +15,9 @@ import numpy as np
 
 from graphwright.kb.protocol import KnowledgeBase
 from graphwright.linking.names import normalize
+from graphwright.text import marked_word_spans
 
 MAX_WORDS = 8  # longest phrase looked up as a label
-_WORD = re.compile(r"[\w][\w'’.&-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")  # "Mara Quill's company" names Mara Quill
 _QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,80})[\"“”«»]")
 # question words that are capitalised only because they start the question
@@ -66,7 +66,7 @@ class Seed:
 
 def phrases(question: str) -> list[tuple[int, int, str]]:
     """Every run of 1 to MAX_WORDS words as (first word, last word + 1, text)."""
-    words = [(m.start(), m.end()) for m in _WORD.finditer(question)]
+    words = marked_word_spans(question)
     out = []
     for i in range(len(words)):
         for j in range(i + 1, min(len(words), i + MAX_WORDS) + 1):
@@ -79,7 +79,7 @@ def names(question: str) -> list[str]:
     "and" or "de" may join two). A possessive ends a run: "Brightwater's Sligo workshop" names Brightwater
     and Sligo, not "Brightwater's Sligo", which no text says."""
     found = [m.group(1).strip() for m in _QUOTED.finditer(question)]
-    words = [m.group(0) for m in _WORD.finditer(question)]
+    words = [question[a:b] for a, b in marked_word_spans(question)]
     run: list[str] = []
     for i, word in enumerate(words + [""]):
         capital = word[:1].isupper() or word[:1].isdigit()

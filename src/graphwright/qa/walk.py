@@ -17,6 +17,7 @@ facts that led there in its one answer call.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,14 +108,14 @@ class PassageGraph:
         top_facts: int = 5,
         passage_weight: float = 0.05,
         k: int = 5,
-        names: list[int] = (),
+        names: Sequence[int] = (),
         name_weight: float = 1.0,
     ) -> list[Found]:
         """The ``k`` best passages for a question, given its cosine to each fact and to each passage."""
         reset = np.zeros(self.size)
         for name in names:
             reset[name] = name_weight / max(1, len(self.passages_of.get(name, ())))
-        seeds = np.argsort(-fact_scores, kind="stable")[:top_facts] if len(fact_scores) else []
+        seeds: Iterable[int] = np.argsort(-fact_scores, kind="stable")[:top_facts] if len(fact_scores) else []
         for i in seeds:
             for name in set(self.fact_names[i]):
                 spread = max(1, len(self.passages_of.get(name, ())))

@@ -1,8 +1,8 @@
 """Top-k text retrieval over a list of texts: random, TF-IDF, BM25 or sentence embeddings.
 
 These are the four sample retrievers AgentRE compares (paper 001, Table 3; SimCSE and BGE are
-replaced by the embedder the KB already ships). Lexical indices split words, and CJK text into
-character bigrams, so Chinese needs no segmenter. Every index can grow (memory adds entries).
+replaced by the embedder the KB already ships). Lexical indices count graphwright.text's search terms
+(CJK text in character bigrams, so Chinese needs no segmenter). Every index can grow (memory adds entries).
 """
 
 from __future__ import annotations
@@ -10,36 +10,15 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-import re
 from collections import Counter
 from typing import Literal, Protocol
 
 import numpy as np
 
+from graphwright.text import search_terms
+
 RetrieverKind = Literal["embedding", "bm25", "tfidf", "random"]
 RETRIEVERS: tuple[str, ...] = ("embedding", "bm25", "tfidf", "random")
-
-_WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
-
-def has_cjk(text: str) -> bool:
-    """True for text with Chinese characters, which has no spaces between words."""
-    return bool(_CJK.search(text))
-
-
-def terms(text: str) -> list[str]:
-    """Lower-cased words; a run of CJK characters becomes its characters' bigrams (and the single
-    character when the run is one long)."""
-    out: list[str] = []
-    for word in _WORD.findall(text.lower()):
-        if _CJK.search(word):
-            chars = [c for c in word if _CJK.match(c)]
-            out += [a + b for a, b in zip(chars, chars[1:])] or chars
-            out += [c for c in word if not _CJK.match(c)]
-        else:
-            out.append(word)
-    return out
 
 
 class TextIndex(Protocol):
@@ -79,7 +58,7 @@ class _Lexical:
 
     def add(self, texts: list[str]) -> None:
         for text in texts:
-            counts = Counter(terms(text))
+            counts = Counter(search_terms(text))
             self.docs.append(counts)
             self.lengths.append(sum(counts.values()))
             self.df.update(counts.keys())
@@ -88,7 +67,7 @@ class _Lexical:
         return len(self.docs)
 
     def top(self, query: str, k: int) -> list[int]:
-        scores = self.scores(Counter(terms(query)))
+        scores = self.scores(Counter(search_terms(query)))
         return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
 
     def scores(self, query: Counter) -> list[float]:

@@ -136,6 +136,7 @@ def _serve(conn, path: str) -> None:
 
     conn.send(_READY)
     store, opened = None, None
+    answer: tuple[str, list[dict[str, Any]] | tuple[bytes, str] | StoreError | str]  # rows, bytes, or an error
     while True:
         try:
             version, kind, sparql, grown, limit, accept = conn.recv()
@@ -161,7 +162,8 @@ class _CappedBuffer:
     """A writable file that refuses to grow past ``limit`` bytes."""
 
     def __init__(self, limit: int) -> None:
-        self.limit, self.parts, self.size = limit, [], 0
+        self.limit, self.size = limit, 0
+        self.parts: list[bytes] = []
 
     def write(self, data: bytes) -> int:
         self.size += len(data)

@@ -7,7 +7,7 @@ document instead of leaving half of it in the store.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -150,8 +150,8 @@ def _encode_triple(kg: QuadWriter, prov: QuadWriter, run: ox.NamedNode, iri: str
     where = f"triple {index} {t.key()}"
     if t.subject.kind != "iri" or t.predicate.kind != "iri":
         raise ResultNotStorable(f"{where}: subject and predicate must be IRIs, not literals")
-    s = term_node(t.subject, f"{where} subject")
-    p = term_node(t.predicate, f"{where} predicate")
+    s = iri_node(t.subject.value, f"{where} subject")  # both IRIs (checked above): term_node's IRI case
+    p = iri_node(t.predicate.value, f"{where} predicate")
     o = term_node(t.object, f"{where} object")
     kg.add(s, p.value, o)
     for term, node in ((t.subject, s), (t.predicate, p), (t.object, o)):
@@ -246,13 +246,24 @@ def _encode_argument(
 
 
 Node = ox.NamedNode | ox.Literal | ox.BlankNode
+#: why a stored subject, object or graph name has a value: the store writes no RDF-star (quoted) triple,
+#: and every quad it writes is in a named graph
+_STORED = "graphwright stores no quoted triple and nothing in the default graph"
+
+
+def term_value(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple | ox.DefaultGraph) -> str:
+    """The value of a subject, an object or a graph name the store gave back."""
+    assert not isinstance(term, (ox.Triple, ox.DefaultGraph)), _STORED
+    return term.value
 
 
 def group_by_subject(quads: Iterable[ox.Quad]) -> dict[str, dict[str, list[Node]]]:
     """``{subject IRI: {predicate IRI: [objects]}}`` for one graph's quads."""
     out: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
     for q in quads:
-        out[q.subject.value][q.predicate.value].append(q.object)
+        s, o = q.subject, q.object
+        assert not isinstance(s, ox.Triple) and not isinstance(o, ox.Triple), _STORED
+        out[s.value][q.predicate.value].append(o)
     return out
 
 
@@ -398,7 +409,9 @@ def is_run(props: dict[str, list[Node]]) -> bool:
     return v.DOCUMENT_RUN in _types(props)
 
 
-def replace_graphs_update(drop: list[str], quads: list[ox.Quad], *, also: list[str] = (), then: list[str] = ()) -> str:
+def replace_graphs_update(
+    drop: list[str], quads: list[ox.Quad], *, also: Sequence[str] = (), then: Sequence[str] = ()
+) -> str:
     """One SPARQL update that drops the named graphs ``drop``, runs ``also`` (more update operations),
     inserts ``quads`` into their graphs and runs ``then``: oxigraph commits an update whole, so a kill
     leaves the store as before or as after."""
@@ -410,7 +423,7 @@ def quad_data(quads: Iterable[ox.Quad]) -> str:
     """``quads`` (in named graphs) as the body of an INSERT DATA or DELETE DATA."""
     by_graph: dict[str, list[str]] = {}
     for q in quads:
-        by_graph.setdefault(q.graph_name.value, []).append(f"{q.triple} .")
+        by_graph.setdefault(term_value(q.graph_name), []).append(f"{q.triple} .")
     return " ".join(f"GRAPH <{graph}> {{ {' '.join(lines)} }}" for graph, lines in by_graph.items())
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 
 from graphwright.store import vocab as v
+from graphwright.store.codec import term_value
 
 EDITS_GRAPH = "urn:graphwright:edits"
 EDIT = v.GW + "Edit"
@@ -74,7 +75,7 @@ def read_edits(store: ox.Store) -> list[Edit]:
     graph = ox.NamedNode(EDITS_GRAPH)
     props: dict[str, dict[str, str]] = {}
     for quad in store.quads_for_pattern(None, None, None, graph):
-        props.setdefault(quad.subject.value, {})[quad.predicate.value] = quad.object.value
+        props.setdefault(term_value(quad.subject), {})[quad.predicate.value] = term_value(quad.object)
     edits = []
     for p in props.values():
         if p.get(v.RDF_TYPE) != EDIT:
@@ -99,7 +100,7 @@ def read_edits(store: ox.Store) -> list[Edit]:
 def record_quads(edit: Edit) -> list[ox.Quad]:
     """The edit as quads of the edits graph."""
     node, graph = ox.NamedNode(edit_iri(edit.number)), ox.NamedNode(EDITS_GRAPH)
-    fields = {
+    fields: dict[str, ox.NamedNode | ox.Literal | str | None] = {
         v.RDF_TYPE: ox.NamedNode(EDIT),
         NUMBER: ox.Literal(str(edit.number)),
         KIND: ox.Literal(edit.kind),
@@ -125,18 +126,22 @@ def apply_edits(quads: list[ox.Quad], edits: list[Edit]) -> list[ox.Quad]:
     for edit in edits:
         if edit.undone:
             continue
+        # curation checks each kind's fields before it records an edit
         if edit.kind == "merge":
+            assert edit.source is not None and edit.target is not None, "a merge names both entities"
             quads = _merged(quads, edit.source, edit.target)
         elif edit.kind == "rename":
+            assert edit.node is not None and edit.label is not None, "a rename names the entity and its new name"
             quads = _renamed(quads, edit.node, edit.label)
         elif edit.kind == "remove":
+            assert edit.fact is not None, "a removal names the fact"
             quads = _removed(quads, edit.fact)
     return _recounted(list(dict.fromkeys(quads)))  # a merge can make two quads one
 
 
 def _recounted(quads: list[ox.Quad]) -> list[ox.Quad]:
     """The run record's triple count as its statements now stand (a removed fact is one fewer)."""
-    statements = sum(1 for q in quads if q.predicate.value == v.RDF_TYPE and q.object.value == v.RDF_STATEMENT)
+    statements = sum(1 for q in quads if q.predicate.value == v.RDF_TYPE and term_value(q.object) == v.RDF_STATEMENT)
     count = ox.Literal(str(statements), datatype=ox.NamedNode(v.XSD_INTEGER))
     return [
         ox.Quad(q.subject, q.predicate, count, q.graph_name) if q.predicate.value == v.TRIPLE_COUNT else q
@@ -190,7 +195,9 @@ def _removed(quads: list[ox.Quad], fact: tuple[str, str, str]) -> list[ox.Quad]:
 
 def unedited_quad(run: str, quads: list[ox.Quad]) -> ox.Quad:
     """A run's quads as the system wrote them, kept beside the edits so an undo can rebuild the run."""
-    text = ox.serialize(quads, format=ox.RdfFormat.N_QUADS).decode("utf-8")
+    data = ox.serialize(quads, format=ox.RdfFormat.N_QUADS)
+    assert data is not None  # with no output given, serialize returns the bytes
+    text = data.decode("utf-8")
     return ox.Quad(ox.NamedNode(run), ox.NamedNode(RAW), ox.Literal(text), ox.NamedNode(EDITS_GRAPH))
 
 

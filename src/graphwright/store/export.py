@@ -94,12 +94,14 @@ def serialize_graph(
         if include_provenance:
             graphs += [g for g, _, _ in store.graphs("prov", document_id=document_id, system=system)]
     try:
+        data: list[ox.Quad] | list[ox.Triple]
         if name in QUAD_FORMATS:
             data = sorted(store.quads(graphs), key=_quad_key)
         else:
             # Same triple from several documents or systems: written once.
             data = sorted({q.triple for q in store.quads(graphs)}, key=_triple_key)
         out = ox.serialize(data, format=FORMATS[name], prefixes=EXPORT_PREFIXES)
+        assert out is not None  # with no output given, serialize returns the bytes
     except (OSError, ValueError, TypeError) as exc:
         raise StoreError(f"cannot export as {name}: {exc}") from exc
     if name in _LINE_FORMATS:

@@ -15,10 +15,10 @@ import itertools
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 from urllib.parse import unquote
 
 import pyoxigraph as ox
@@ -28,6 +28,7 @@ from graphwright.failpoints import failpoint
 from graphwright.model import Document, Entity, Event, ExtractionResult, Triple
 from graphwright.store import codec
 from graphwright.store import vocab as v
+from graphwright.store.codec import term_value
 from graphwright.store.edits import EDITS_GRAPH, apply_edits, parse_unedited, read_edits, unedited_quad
 from graphwright.store.edits import RAW as RAW_PREDICATE
 from graphwright.store.protocol import Status
@@ -59,6 +60,7 @@ class GraphStore:
         self.path = None if path is None else Path(path)
         self.read_only = read_only and self.path is not None
         if self.read_only:
+            assert self.path is not None  # read_only holds only with a path
             self._store: ox.Store | None = _open_read_only(self.path)
             return
         with translated_errors(f"cannot open the graph store at {self.path}"):
@@ -220,7 +222,7 @@ class GraphStore:
             if g.startswith(v.DOC_GRAPH_PREFIX)
             for q in self.oxigraph.quads_for_pattern(None, None, None, ox.NamedNode(g))
         ]
-        changed += [q.triple for q in quads if q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)]
+        changed += [q.triple for q in quads if term_value(q.graph_name).startswith(v.DOC_GRAPH_PREFIX)]
         unedited = [
             f"DELETE WHERE {{ GRAPH <{EDITS_GRAPH}> {{ <{v.run_iri(document_id, s)}> <{RAW_PREDICATE}> ?x }} }}"
             for s in systems
@@ -243,11 +245,11 @@ class GraphStore:
         """A run's quads as its system wrote them, where an edit changed it; else None."""
         run = ox.NamedNode(v.run_iri(document_id, system))
         for quad in self.oxigraph.quads_for_pattern(run, ox.NamedNode(RAW_PREDICATE), None, ox.NamedNode(EDITS_GRAPH)):
-            return parse_unedited(quad.object.value)
+            return parse_unedited(term_value(quad.object))
         return None
 
     def rewrite_runs(
-        self, runs: Iterable[tuple[str, str, list[ox.Quad], list[ox.Quad] | None]], *, also: list[str] = ()
+        self, runs: Iterable[tuple[str, str, list[ox.Quad], list[ox.Quad] | None]], *, also: Sequence[str] = ()
     ) -> None:
         """Replace each ``(document_id, system, quads, unedited)`` run's graphs with ``quads``, keeping
         ``unedited`` beside the edits (None: drop it), and run ``also`` (more update operations): all in one
@@ -264,7 +266,7 @@ class GraphStore:
         with translated_errors("cannot rewrite the stored runs"):
             self.oxigraph.update(" ;\n".join(parts + list(also)))
 
-    def remove_document(self, document_id: str, system: str | None = None, *, also: list[str] = ()) -> int:
+    def remove_document(self, document_id: str, system: str | None = None, *, also: Sequence[str] = ()) -> int:
         """Delete a document's output (for one system, or all), and run ``also`` (more update operations),
         in one update; returns how many runs were removed. With no system's output left, its text goes too."""
         every = self.graphs("prov", document_id=document_id)  # one listing of the named graphs serves both
@@ -286,7 +288,7 @@ class GraphStore:
                 None,
                 ox.NamedNode(v.text_graph(document_id)),
             ):
-                return json.loads(quad.object.value)
+                return json.loads(term_value(quad.object))
         return {}
 
     def document_texts(self, document_ids: Iterable[str] | None = None) -> dict[str, str]:
@@ -309,7 +311,7 @@ class GraphStore:
             for quad in quads:
                 graph = quad.graph_name.value if isinstance(quad.graph_name, ox.NamedNode) else ""
                 if graph.startswith(v.TEXT_GRAPH_PREFIX):
-                    out[unquote(graph[len(v.TEXT_GRAPH_PREFIX) :])] = quad.object.value
+                    out[unquote(graph[len(v.TEXT_GRAPH_PREFIX) :])] = term_value(quad.object)
         return out
 
     # ------------------------------------------------------------ reading
@@ -347,7 +349,7 @@ class GraphStore:
         graph = ox.NamedNode(v.prov_graph(document_id, system))
         with translated_errors("cannot read a document status"):
             for quad in self.oxigraph.quads_for_pattern(run, ox.NamedNode(v.STATUS), None, graph):
-                return quad.object.value  # type: ignore[return-value]
+                return cast(Status, term_value(quad.object))  # the run record holds the result's status
         return None
 
     def triples(self, document_id: str | None = None, system: str | None = None) -> list[Triple]:
@@ -424,7 +426,7 @@ class GraphStore:
         for graph in graphs:
             with translated_errors("cannot read labels"):
                 for quad in self.oxigraph.quads_for_pattern(None, label, None, graph):
-                    iri, text = quad.subject.value, quad.object.value
+                    iri, text = term_value(quad.subject), term_value(quad.object)
                     if iri not in out or text < out[iri]:
                         out[iri] = text
         return out

@@ -17,7 +17,7 @@ from graphwright.errors import UserError
 from graphwright.kb.namespaces import is_unlinked_relation
 from graphwright.model.schema import phrase_relation_iri
 from graphwright.store import vocab as v
-from graphwright.store.codec import merged_graph_sync, quad_data
+from graphwright.store.codec import merged_graph_sync, quad_data, term_value
 from graphwright.store.rdf_store import GraphStore, translated_errors
 
 #: statement fields that trade places when subject and object do
@@ -57,6 +57,7 @@ def map_relation(
                 if fact in stays:
                     continue
                 subject, obj = (fact.object, fact.subject) if swap else (fact.subject, fact.object)
+                assert not isinstance(subject, ox.Literal)  # swapped, a fact whose object is no node stays (above)
                 changes.remove(fact)
                 changes.add(ox.Quad(subject, new, obj, graph))
                 for statement in _statements(store, prov, fact):
@@ -119,7 +120,7 @@ class _Changes:
     def apply(self) -> None:
         if not self.removed and not self.added:
             return
-        kg = [q.triple for q in [*self.removed, *self.added] if q.graph_name.value.startswith(v.DOC_GRAPH_PREFIX)]
+        kg = [q.triple for q in [*self.removed, *self.added] if term_value(q.graph_name).startswith(v.DOC_GRAPH_PREFIX)]
         self.store.oxigraph.update(
             " ;\n".join(
                 [
@@ -134,9 +135,10 @@ class _Changes:
 
 def _statements(store: GraphStore, prov: ox.NamedNode, fact: ox.Quad) -> list[ox.NamedNode]:
     """The provenance statements that record this fact."""
-    found = []
+    found: list[ox.NamedNode] = []
     for quad in store.oxigraph.quads_for_pattern(None, ox.NamedNode(v.RDF_PREDICATE), fact.predicate, prov):
         statement = quad.subject
+        assert isinstance(statement, ox.NamedNode)  # a statement record is named by its IRI (codec.statement_iri)
         if (
             _only(store, statement, v.RDF_SUBJECT, prov) == fact.subject
             and _only(store, statement, v.RDF_OBJECT, prov) == fact.object

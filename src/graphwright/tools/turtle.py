@@ -56,7 +56,9 @@ def _statements(body: str) -> list[str]:
     """The body cut into statements: lines gathered until one ends with '.' (an agent writes one triple
     per line; a literal spanning lines stays whole because its statement ends later). Prefix lines are
     repeated before each statement."""
-    prefixes, statements, current = [], [], []
+    prefixes: list[str] = []
+    statements: list[str] = []
+    current: list[str] = []
     for line in body.split("\n"):  # not splitlines(): U+2028 and the like may sit inside a literal
         if not line.strip():
             continue
@@ -101,11 +103,20 @@ def _node(term: RdfTerm) -> ox.NamedNode | ox.Literal:
     return ox.Literal(term.value, datatype=ox.NamedNode(term.datatype)) if term.datatype else ox.Literal(term.value)
 
 
+def _iri(term: RdfTerm) -> ox.NamedNode:
+    """A subject or predicate, which RDF allows only as an IRI here (pyoxigraph refuses a literal with the
+    same TypeError)."""
+    node = _node(term)
+    if not isinstance(node, ox.NamedNode):
+        raise TypeError(f"a triple's subject and predicate must be IRIs, not the literal {term.value!r}")
+    return node
+
+
 def serialize_turtle(triples: list[ParsedTriple]) -> str:
     """Turtle with the wd:/wdt:/xsd: prefixes; values are escaped by the serializer."""
     from graphwright.kb.namespaces import WD, WDT
 
-    quads = [ox.Triple(_node(t.subject), _node(t.predicate), _node(t.object)) for t in triples]
+    quads = [ox.Triple(_iri(t.subject), _iri(t.predicate), _node(t.object)) for t in triples]
     prefixes = {"wd": WD, "wdt": WDT, "xsd": "http://www.w3.org/2001/XMLSchema#"}
     data = ox.serialize(quads, format=ox.RdfFormat.TURTLE, prefixes=prefixes)
     return data.decode("utf-8") if data else ""

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, Field
 
 from graphwright.kb.namespaces import WD, WDT, local_id
@@ -78,7 +80,7 @@ def label_triples(kb, parsed: list[ParsedTriple]) -> LabelReport:
     return report
 
 
-def render_report(report: LabelReport, free_form: list[tuple[str, str, str]] = ()) -> str:
+def render_report(report: LabelReport, free_form: Sequence[tuple[str, str, str]] = ()) -> str:
     """Readable triples; when IRIs are wrong, repeat the free-form triples to fall back on."""
     lines = []
     for t in report.triples:

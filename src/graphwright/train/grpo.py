@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from graphwright.errors import UserError
 from graphwright.growth.lifecycle import check
@@ -39,6 +39,9 @@ from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema
 from graphwright.papers.agentic_kgr.rewards import RewardSettings, score
 from graphwright.papers.agentic_kgr.rollout import policy_messages, run_policy
 from graphwright.train.sft import TRAIN_INSTALL
+
+if TYPE_CHECKING:
+    from peft import PeftModel
 
 REWARD_TERMS = ("result", "toolcall", "trajectory", "env")
 
@@ -152,7 +155,9 @@ class Rollouts:
             policy_messages(env, _policy_prompt()), add_generation_prompt=True, tokenize=True, return_dict=True
         )
         prompt_ids = list(encoded["input_ids"])
-        completion, logprobs, mask = [], [], []
+        completion: list[int] = []
+        logprobs: list[float] = []
+        mask: list[int] = []  # 1: a token the policy sampled, 0: an environment token
         end = self.tokenizer.eos_token_id
 
         async def turn(messages: list[dict[str, str]]) -> str:
@@ -161,13 +166,17 @@ class Rollouts:
                 spliced = self.tokenizer(
                     f"\n<|im_start|>user\n{observation}<|im_end|>\n<|im_start|>assistant\n", add_special_tokens=False
                 )["input_ids"]
-                completion.extend(spliced), logprobs.extend([0.0] * len(spliced)), mask.extend([0] * len(spliced))
+                completion.extend(spliced)
+                logprobs.extend([0.0] * len(spliced))
+                mask.extend([0] * len(spliced))
             new, lps = sampler(prompt_ids + completion)
+            completion.extend(new)
+            logprobs.extend(lps)
+            mask.extend([1] * len(new))
             if not new or new[-1] != end:  # cut off: the turn still ends, as an environment token
-                completion.extend(new), logprobs.extend(lps), mask.extend([1] * len(new))
-                completion.append(end), logprobs.append(0.0), mask.append(0)
-            else:
-                completion.extend(new), logprobs.extend(lps), mask.extend([1] * len(new))
+                completion.append(end)
+                logprobs.append(0.0)
+                mask.append(0)
             return self.tokenizer.decode(new, skip_special_tokens=True)
 
         trajectory = asyncio.run(run_policy(env, policy_messages(env, _policy_prompt()), turn))
@@ -246,8 +255,9 @@ def load_policy(base: str | Path):
         model = AutoModelForCausalLM.from_pretrained(str(path.parent), dtype="float32", **kw)
         # transformers marks a model read from GGUF as quantized, and the Trainer refuses to train one; its
         # tensors are dequantised float32 ones, so the quantizer's own call takes the mark off
-        if getattr(model, "hf_quantizer", None) is not None:
-            model.hf_quantizer.remove_quantization_config(model)
+        quantizer = getattr(model, "hf_quantizer", None)
+        if quantizer is not None:
+            quantizer.remove_quantization_config(model)
     else:
         tokenizer = AutoTokenizer.from_pretrained(str(path))
         model = AutoModelForCausalLM.from_pretrained(str(path), dtype="float32")
@@ -331,12 +341,14 @@ def train_grpo(
         peft_config=lora,
         rollout_func=rollouts,
     )
-    before = {n: p.detach().clone() for n, p in trainer.model.named_parameters() if p.requires_grad}
+    # cast: with peft_config the trainer wraps the model in LoRA, so it holds a PeftModel (typed as Module | None)
+    trained = cast("PeftModel", trainer.model)
+    before = {n: p.detach().clone() for n, p in trained.named_parameters() if p.requires_grad}
     started = time.perf_counter()
     trainer.train()
     seconds = time.perf_counter() - started
-    changed = sum(not torch.equal(before[n], p.detach()) for n, p in trainer.model.named_parameters() if n in before)
-    trainer.model.save_pretrained(str(out_dir))
+    changed = sum(not torch.equal(before[n], p.detach()) for n, p in trained.named_parameters() if n in before)
+    trained.save_pretrained(str(out_dir))
     tokenizer.save_pretrained(str(out_dir))
     steps = [log for log in trainer.state.log_history if "reward" in log]
     summary = {

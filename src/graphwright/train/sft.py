@@ -10,8 +10,13 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from graphwright.errors import UserError
+
+if TYPE_CHECKING:
+    from peft import PeftModel
+    from transformers import PreTrainedModel
 
 TRAIN_INSTALL = "pip install 'graphwright[train]'"
 
@@ -47,7 +52,7 @@ def train_lora(base_model: str | Path, datasets: list[Path], out_dir: Path, reci
     tokenizer = AutoTokenizer.from_pretrained(str(base_model))
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(str(base_model))
+    model: PreTrainedModel | PeftModel = AutoModelForCausalLM.from_pretrained(str(base_model))
     lora = LoraConfig(
         r=recipe.lora_r,
         lora_alpha=recipe.lora_alpha,
@@ -88,7 +93,9 @@ def train_lora(base_model: str | Path, datasets: list[Path], out_dir: Path, reci
             peft_config=lora if stage == 0 else None,
         )
         result = trainer.train()
-        model = trainer.model  # the next dataset continues the same adapter
+        # the next dataset continues the same adapter; cast: the trainer wrapped the model in LoRA at the
+        # first stage, so it holds a PeftModel (typed as Module | None)
+        model = cast("PeftModel", trainer.model)
         losses = [log["loss"] for log in trainer.state.log_history if "loss" in log]
         stages.append(
             {

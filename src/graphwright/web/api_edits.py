@@ -43,7 +43,8 @@ async def make_edit(request: Request, body: EditRequest) -> dict[str, Any]:
     from graphwright.curation import Edit, edit_graph
 
     state = server(request)
-    fact = tuple(body.fact) if body.fact else None
+    # the request model allows exactly three items
+    fact = (body.fact[0], body.fact[1], body.fact[2]) if body.fact else None
     labels = state.store.labels()  # before the edit: a removed fact's property may have no label after it
     try:
         edit = edit_graph(state.store, Edit(0, body.kind, body.source, body.target, body.node, body.label, fact))

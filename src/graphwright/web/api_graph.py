@@ -146,7 +146,10 @@ async def sparql_protocol_post(request: Request, query: str | None = None) -> Re
         if kind == "application/sparql-query":
             query = (await request.body()).decode("utf-8", errors="replace")
         elif kind == "application/x-www-form-urlencoded":
-            query = (await request.form()).get("query")
+            field = (await request.form()).get("query")
+            if field is not None and not isinstance(field, str):
+                raise HTTPException(400, "give the query form field as text, not as a file")
+            query = field
     return await asyncio.to_thread(_protocol_answer, request, query)
 
 

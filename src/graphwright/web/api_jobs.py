@@ -65,7 +65,8 @@ async def submit(
     """A new job over the uploaded files, the pasted text and the web addresses. A file or address that
     cannot be read as text is recorded as a failed document with the reason; the others run."""
     state = server(request)
-    texts, refused = [], []
+    texts: list[tuple[str, str] | Document] = []
+    refused: list[tuple[str, str]] = []
     for upload in files:
         data = await upload.read()
         try:
@@ -86,7 +87,7 @@ async def submit(
         spec = JobSpec(
             system, state.check_model(model or None), state.check_kb(kb or None), _settings(settings), concurrency
         )
-        system = build_system(
+        built = build_system(
             spec.system, state.llm(spec.model), state.kb(spec.kb), spec.settings
         )  # wrong settings fail now
     except GraphwrightError as exc:
@@ -97,7 +98,7 @@ async def submit(
         else:
             refused.append((url, fetched))
     job_id = state.book.create(spec, texts, refused)
-    state.runner.submit(job_id, system)
+    state.runner.submit(job_id, built)
     return state.book.get(job_id)
 
 

@@ -70,7 +70,7 @@ def create_app(config: ServeConfig) -> FastAPI:
             swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
             swagger_favicon_url="/static/favicon.svg",
         )
-        html = page.body.decode("utf-8").replace("<body>", f"<body>\n{DOCS_NAV}", 1)
+        html = bytes(page.body).decode("utf-8").replace("<body>", f"<body>\n{DOCS_NAV}", 1)
         return HTMLResponse(html)
 
     @app.middleware("http")

@@ -83,6 +83,7 @@ class GraphIndex:
 
     def _read_again(self, doc_id: str, sys_id: str) -> None:
         builder = self._builder
+        assert builder is not None  # data() reads the whole graph before it reads runs again
         builder.remove_run(doc_id, sys_id)
         for iri, label in self.store.labels(document_id=doc_id).items():
             builder.labels.setdefault(iri, label)
@@ -94,15 +95,18 @@ class GraphIndex:
 
     def _derive(self) -> dict[str, Any]:
         """Types, adjacency and facets over the builder's nodes and edges (milliseconds at 10,000 edges)."""
-        data = self._builder.data()
-        types, labels = self._types, self._builder.labels
+        builder = self._builder
+        assert builder is not None  # data() builds it first
+        data = builder.data()
+        types, labels = self._types, builder.labels
         nodes = {}
         for node in data["nodes"]:
             node["types"] = sorted(types.get(node["iri"], ())) if node["iri"] else []
             nodes[node["id"]] = node
         data["nodes"] = nodes
         data["type_labels"] = {t: labels.get(t) or t.rsplit("/", 1)[-1] for ts in types.values() for t in ts}
-        data["adjacent"] = adjacent = {}
+        adjacent: dict[int, list[int]] = {}  # node id -> ids of its edges
+        data["adjacent"] = adjacent
         for edge in data["edges"]:
             adjacent.setdefault(edge["source"], []).append(edge["id"])
             adjacent.setdefault(edge["target"], []).append(edge["id"])

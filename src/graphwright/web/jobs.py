@@ -8,12 +8,14 @@ ends ``ok`` (or ``skipped``: the store already had it) or ``failed`` with its re
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,7 +74,7 @@ class JobBook:
         return self.folder / "jobs" / job_id
 
     def create(
-        self, spec: JobSpec, texts: list[tuple[str, str] | Document], refused: list[tuple[str, str]] = ()
+        self, spec: JobSpec, texts: list[tuple[str, str] | Document], refused: Sequence[tuple[str, str]] = ()
     ) -> str:
         """Write the texts, then the rows (one transaction): a job either exists whole or not at all.
         ``texts`` are (name, text), or Documents (an uploaded PDF's pages are in its metadata); ``refused``
@@ -81,7 +83,7 @@ class JobBook:
         job_id = time.strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
         folder = self.texts_folder(job_id)
         folder.mkdir(parents=True)
-        rows = []
+        rows: list[tuple[str, int, str, str | None, int, str, str | None]] = []
         for position, item in enumerate(texts):
             name, text = (item.source or "upload", item.text) if isinstance(item, Document) else item
             _write_durably(folder / f"{position:05d}.txt", text.encode("utf-8"))
@@ -187,7 +189,7 @@ class JobBook:
         job["seconds"] = round(job["finished"] - job["started"], 1) if ran else None  # how long it ran
         return job
 
-    def unfinished(self) -> list[str]:
+    def unfinished(self) -> builtins.list[str]:  # builtins: the class's own list() shadows the type here
         with self._lock:
             rows = self._db.execute(
                 f"SELECT id FROM jobs WHERE state IN ({','.join('?' * len(UNFINISHED))}) ORDER BY created", UNFINISHED

@@ -20,17 +20,18 @@ import json
 import re
 import tarfile
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import IO
 
 from pydantic import BaseModel, Field
 
 from graphwright.bench.data.files import data_file, open_text, read_json
 from graphwright.bench.data.gold import GoldArgument, GoldDocument, GoldEvent
-from graphwright.model.document import split_sentences
 from graphwright.model.events import EventSchema, EventType
 from graphwright.registry import Registry
+from graphwright.text import sentence_spans
 
 
 class EESample(BaseModel):
@@ -95,7 +96,7 @@ class _Tally:
         return "; ".join(parts)
 
 
-def _argument(text: str, role: str, start: int, end: int) -> GoldArgument:
+def _argument(text: str, role: str, start: int | None, end: int | None) -> GoldArgument:
     return GoldArgument(role=role, surface=text[start:end], start=start, end=end)
 
 
@@ -148,7 +149,7 @@ def align_tokens(text: str, tokens: list[str]) -> list[tuple[int, int]] | None:
 
 
 def _schema(
-    name: str, roles: dict[str, Iterable[str]], descriptions: dict[str, str] | None = None, note: str = ""
+    name: str, roles: Mapping[str, Iterable[str]], descriptions: dict[str, str] | None = None, note: str = ""
 ) -> EventSchema:
     descriptions = descriptions or {}
     return EventSchema(
@@ -279,10 +280,16 @@ def _casie_shift(content: str, marks: list[dict]) -> int:
     return max(range(-20, 21), key=lambda s: (hits(s), -abs(s)))
 
 
+def _member_file(tar: tarfile.TarFile, member: tarfile.TarInfo) -> IO[bytes]:
+    file = tar.extractfile(member)
+    assert file is not None  # only regular files are read, and a regular file's member has one
+    return file
+
+
 def _casie_articles() -> list[tuple[str, dict]]:
     with tarfile.open(data_file("casie", "casie_annotation.tar.gz")) as tar:
         articles = [
-            (member.name.rsplit("/", 1)[-1], json.load(tar.extractfile(member)))
+            (member.name.rsplit("/", 1)[-1], json.load(_member_file(tar, member)))
             for member in tar.getmembers()
             if member.isfile() and member.name.endswith(".json")
         ]
@@ -302,7 +309,7 @@ def _casie_items(name: str, article: dict, tally: _Tally) -> list[EESample]:
         start, end = mark["startOffset"] + shift, mark["endOffset"] + shift
         return (start, end) if 0 <= start < end and content[start:end] == mark["text"] else None
 
-    sentences = split_sentences(content)
+    sentences = sentence_spans(content)
     by_sentence: dict[int, list[GoldEvent]] = defaultdict(list)
     for mention in mentions:
         trigger = span(mention["nugget"])

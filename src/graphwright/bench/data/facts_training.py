@@ -128,7 +128,7 @@ def docred_examples(doc: dict, source: str, labels: dict[str, str], counts: Coun
                 continue  # written once: the other way round says the same
             order = (min(evidence, default=first), text.find(triple[0]), text.find(triple[2]))
             facts.setdefault(triple, order)
-        triples = sorted(facts, key=facts.get)
+        triples = sorted(facts, key=facts.__getitem__)
         counts.facts += len(triples)
         examples.append(Example(source if len(windows) == 1 else f"{source}:{first}-{last}", text, triples))
     counts.left_out["Re-DocRED facts in no example (evidence across windows, or a name outside them)"] += len(

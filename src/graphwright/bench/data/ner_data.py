@@ -74,7 +74,9 @@ def read_columns(
 ) -> list[NERSample]:
     """Token-per-line ``token<TAB>tag`` files, blank line between sentences; ``-DOCSTART-`` lines are
     skipped and BIO tags are repaired into IOB2 (an ``I-`` that starts an entity becomes ``B-``)."""
-    samples, tokens, tags = [], [], []
+    samples: list[NERSample] = []
+    tokens: list[str] = []
+    tags: list[str] = []
 
     def flush() -> None:
         if tokens:
@@ -125,16 +127,21 @@ def _astro(split: str) -> list[NERSample]:
 
 CROSSNER_DOMAINS = ("ai", "literature", "music", "politics", "science")
 
+
+def _crossner(d: str) -> Callable[[], NERDataset]:
+    return lambda: NERDataset(
+        f"crossner-{d}",
+        _domain(f"crossner-{d}"),
+        read_columns("crossner", d, "test.txt", split="test"),
+        read_columns("crossner", d, "train.txt", split="train"),
+        note="CrossNER (Liu et al. 2021)",
+    )
+
+
 for _d in CROSSNER_DOMAINS:
     _register(
         f"crossner-{_d}",
-        lambda d=_d: NERDataset(
-            f"crossner-{d}",
-            _domain(f"crossner-{d}"),
-            read_columns("crossner", d, "test.txt", split="test"),
-            read_columns("crossner", d, "train.txt", split="train"),
-            note="CrossNER (Liu et al. 2021)",
-        ),
+        _crossner(_d),
         f"CrossNER {_d}: Wikipedia sentences with domain-specific entity types.",
     )
 

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from graphwright.bench.data.ee_data import EE_DATASETS, EEDataset, load_ee_dataset
 from graphwright.bench.data.ner_data import NER_DATASETS, NERDataset, load_ner_dataset
 from graphwright.bench.data.re_data import RE_DATASETS, REDataset, load_re_dataset
+from graphwright.registry import Registry
 from graphwright.systems.datasets import Task
 
 
@@ -20,7 +23,12 @@ class BenchmarkDatasets:
         return load_ee_dataset(name)
 
     def task(self, name: str) -> Task | None:
-        for task, registry in (("ner", NER_DATASETS), ("re", RE_DATASETS), ("ee", EE_DATASETS)):
+        registries: tuple[tuple[Task, Registry[Any]], ...] = (
+            ("ner", NER_DATASETS),
+            ("re", RE_DATASETS),
+            ("ee", EE_DATASETS),
+        )
+        for task, registry in registries:
             if name in registry:
                 return task
         return None

@@ -209,7 +209,7 @@ def _link_missed(triple: Triple, fact: GoldFact) -> bool:
 
 def _links(text: FactText, result: ExtractionResult) -> tuple[int, int]:
     """(KB links made for names the gold lists, how many of them point at another entity than the gold's)."""
-    made: dict[tuple[str, str], bool] = {}
+    made: dict[tuple[str, str | None], bool] = {}  # None: an IRI outside Wikidata
     for triple in result.triples:
         for term in (triple.subject, triple.object):
             if term.kind != "iri" or is_unlinked(term.value):

@@ -27,6 +27,7 @@ from graphwright.bench.data.files import data_file, read_json
 from graphwright.bench.data.tokens import detokenize
 from graphwright.kb import LocalKB, get_embedder, open_kb
 from graphwright.registry import Registry
+from graphwright.text import sentence_spans
 
 MODES = ("label", "description", "example", "fused")
 CUTOFFS = (1, 5, 10)
@@ -94,48 +95,6 @@ def rebel_entity_queries(limit: int | None = None) -> list[LinkingQuery]:
                     yield LinkingQuery(surface, uri, "rebel-sample", "surface")
 
     return _take(pairs(), limit)
-
-
-# Sentence ends: . ! ? (maybe closed by a quote or bracket) and whitespace, except after an initial
-# ("John O. Smith") or a common abbreviation ("St. Louis", "Jr."). REBEL's own split cuts there, so its
-# sentence_id is only a fallback; the entity boundaries locate the sentence.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+")
-_ABBREVIATIONS = {
-    "st",
-    "mt",
-    "ft",
-    "mr",
-    "mrs",
-    "ms",
-    "dr",
-    "jr",
-    "sr",
-    "no",
-    "vs",
-    "inc",
-    "co",
-    "ltd",
-    "gen",
-    "col",
-    "lt",
-    "sgt",
-    "capt",
-    "rev",
-    "prof",
-    "u.s",
-    "etc",
-}
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    cuts = [0]
-    for m in _SENTENCE_END.finditer(text):
-        word = text[: m.start()].rsplit(None, 1)[-1].rstrip(".").lower() if text[: m.start()].strip() else ""
-        if (len(word) == 1 and word.isalpha()) or word in _ABBREVIATIONS:
-            continue
-        cuts.append(m.end())
-    cuts.append(len(text))
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
 
 
 def triple_sentence(text: str, spans: list[tuple[int, int]], triple: dict) -> str:
@@ -233,9 +192,9 @@ def _embedder_label(kb) -> str:
 
 
 def _clear_memos(kb) -> None:
-    vectors = getattr(kb, "vectors", None)
-    if hasattr(vectors, "clear_memo"):
-        vectors.clear_memo()
+    clear = getattr(getattr(kb, "vectors", None), "clear_memo", None)
+    if clear is not None:
+        clear()
 
 
 def run_linking(

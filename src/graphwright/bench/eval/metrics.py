@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from graphwright.bench.data.gold import GoldDocument, GoldTerm, iri_key, literal_key, normalize_name
 from graphwright.kb.namespaces import is_unlinked
@@ -151,7 +151,10 @@ def set_counts(predicted: Iterable, gold: Iterable) -> Counts:
     return Counts(matched_pred=hit, predicted=len(p), matched_gold=hit, gold=len(g))
 
 
-def match_both_ways(predicted: list, gold: list, same: Callable[[object, object], bool]) -> Counts:
+T = TypeVar("T")
+
+
+def match_both_ways(predicted: list[T], gold: list[T], same: Callable[[T, T], bool]) -> Counts:
     """Counts from both sides (the paper's symmetric greedy search)."""
     matched_pred = sum(any(same(p, g) for g in gold) for p in predicted)
     matched_gold = sum(any(same(p, g) for p in predicted) for g in gold)
@@ -194,15 +197,15 @@ class Scorer:
         predicted, gold = _distinct(predicted), _distinct(gold)
         out: dict[str, Counts] = {}
         for name, prop_ok in (("", _equal), ("_parental", self.parental), ("_related", self.related)):
-            out["triples" + name] = match_both_ways(
-                predicted,
-                gold,
-                lambda p, g, ok=prop_ok: (
+
+            def same_fact(p: Fact, g: Fact, ok: Callable[[str, str], bool] = prop_ok) -> bool:
+                return (
                     ok(p.predicate, g.predicate)
                     and self.same_entity(p.subject, g.subject)
                     and self.same_entity(p.object, g.object)
-                ),
-            )
+                )
+
+            out["triples" + name] = match_both_ways(predicted, gold, same_fact)
             out["properties" + name] = match_both_ways(
                 sorted({f.predicate for f in predicted}), sorted({f.predicate for f in gold}), prop_ok
             )

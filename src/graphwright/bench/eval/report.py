@@ -138,7 +138,7 @@ def f1_uncertainty(runs: list[list[dict[str, Any]]], category: str, reference: i
         low, high = f1_interval(list(mine.values()))
         difference = "–"
         shared = [doc for doc in mine if doc in counts[reference]] if reference is not None else []
-        if i != reference and shared:
+        if reference is not None and i != reference and shared:
             a, b = [mine[doc] for doc in shared], [counts[reference][doc] for doc in shared]
             d_low, d_high = difference_interval(a, b)
             d = sum(a, Counts()).f1 - sum(b, Counts()).f1

@@ -84,7 +84,7 @@ async def run_eval(
     _claim(out_dir, info)
     done = _keep_scored(out_dir)
     scorer = make_scorer(dataset, kb)
-    if hasattr(kb, "warm_up"):
+    if kb is not None and hasattr(kb, "warm_up"):
         kb.warm_up()  # index building must not count as the first document's seconds
 
     async def score(doc) -> None:
@@ -125,7 +125,8 @@ async def run_eval(
 
 
 class DocumentScorer(Protocol):
-    categories: tuple[str, ...]
+    @property
+    def categories(self) -> tuple[str, ...]: ...  # read-only, so a scorer's fixed-length tuple fits
 
     def score_document(self, result: ExtractionResult, doc: GoldDocument) -> dict[str, Counts]: ...
 

@@ -53,7 +53,7 @@ class Ontology:
     def schema(self) -> RelationSchema:
         """The ontology as a user's relation schema: each relation with its domain and range as the types of
         its subject and object, and its DBpedia IRI."""
-        relations = {}
+        relations: dict[str, RelationType] = {}
         for r in self.relations:
             name = r["label"].replace(" ", "_")
             relations.setdefault(

@@ -11,13 +11,12 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema
+from graphwright.text import sentence_spans, tokens, words
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
-_WORD = re.compile(r"\w+")
-_SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
 # A name candidate: a run of capitalised words (inner "of", "de", "&" allowed), or a number such as a year.
 _NAME = re.compile(r"\b(?:[A-Z][\w'’.-]*|\d[\d.,]*)(?:\s+(?:(?:of|de|la|von|van|der|&|and)\s+)?[A-Z][\w'’.-]*)*")
 _SENTENCE_STARTERS = frozenset(
@@ -64,10 +63,10 @@ def in_text(name: str, text: str) -> bool:
 def name_candidates(text: str) -> list[str]:
     """Spans that look like names or numbers: what a reader would expect an extractor to consider."""
     out = []
+    starts = {start for start, _ in sentence_spans(text)}
     for m in _NAME.finditer(text):
         span = m.group(0).strip(" .,'’")
-        start = m.start()
-        sentence_initial = start == 0 or bool(_SENTENCE_END.search(text[max(0, start - 3) : start]))
+        sentence_initial = m.start() in starts
         if sentence_initial and span.split()[0].casefold() in _SENTENCE_STARTERS and len(span.split()) == 1:
             continue
         if span:
@@ -76,11 +75,10 @@ def name_candidates(text: str) -> list[str]:
 
 
 def text_stats(text: str) -> dict[str, int]:
-    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
     return {
-        "tokens": len(_TOKEN.findall(text)),
-        "sentences": max(1, len(sentences)),
-        "words": len(_WORD.findall(text)),
+        "tokens": len(tokens(text)),
+        "sentences": max(1, len(sentence_spans(text))),
+        "words": len(words(text)),
         "characters": len(text),
     }
 
@@ -203,7 +201,7 @@ def _cue_words(name: str, cues: list[str]) -> set[str]:
 def signalled_types(text: str, schema: KGSchema) -> tuple[set[str], set[str]]:
     """The relation types whose cue words (the schema's cues, else the words of the name) the text holds,
     and the entity types those relations take; with no signatures, every entity type."""
-    stems = {_stem(w) for w in _WORD.findall(text) if len(w) >= 4}
+    stems = {_stem(w) for w in words(text) if len(w) >= 4}
     relations = {r for r in schema.relation_types if _cue_words(r, schema.cues.get(r, [])) & stems}
     entity_types = {
         t for r in relations for t in (*schema.signatures.get(r, ([], []))[0], *schema.signatures.get(r, ([], []))[1])
@@ -227,7 +225,7 @@ def _band(score: float) -> str:
     )
 
 
-def coverage_feedback(text: str, schema: KGSchema, kg: KG, *, priority_types: list[str] = ()) -> dict[str, Any]:
+def coverage_feedback(text: str, schema: KGSchema, kg: KG, *, priority_types: Sequence[str] = ()) -> dict[str, Any]:
     """Tool 2, ``query_coverage_feedback``: which signalled types the extraction covers and which it misses."""
     want_entities, want_relations = signalled_types(text, schema)
     have_entities = {t for t, names in kg.entities.items() if names}
@@ -269,7 +267,7 @@ def _level(score: float) -> str:
     )
 
 
-def quality_metrics(text: str, schema: KGSchema, kg: KG, *, evaluation_aspects: list[str] = ()) -> dict[str, Any]:
+def quality_metrics(text: str, schema: KGSchema, kg: KG, *, evaluation_aspects: Sequence[str] = ()) -> dict[str, Any]:
     """Tool 3, ``query_quality_metrics``: completeness, accuracy, consistency and schema compliance, each with
     the items behind its score; overall = 0.30 completeness + 0.30 accuracy + 0.25 consistency + 0.15 compliance."""
     rows, triples = kg.entity_rows(), kg.triples()
@@ -336,7 +334,7 @@ def quality_metrics(text: str, schema: KGSchema, kg: KG, *, evaluation_aspects: 
 
 
 def iterative_feedback(
-    extraction_history: list[KG], feedback_history: list[float] = (), *, max_iterations: int = 5
+    extraction_history: list[KG], feedback_history: Sequence[float] = (), *, max_iterations: int = 5
 ) -> dict[str, Any]:
     """Tool 4, ``query_iterative_feedback``: the trend over the iterations so far and whether to go on.
 

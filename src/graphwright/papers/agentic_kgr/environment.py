@@ -136,6 +136,7 @@ class Environment:
 
     def _run(self, tool: str, args: dict[str, Any]) -> dict[str, Any]:
         kg, text, schema = self.kg, self.text, self.schema
+        assert kg is not None  # _check refuses every tool before the first extraction
         if tool == DENSITY:
             return analysis.extraction_density(
                 text, schema, kg, domain=args.get("domain"), threshold=self.config.density_threshold

@@ -4,7 +4,6 @@ storing resolves entities, adds votes and stages novel relations exactly as ``gr
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -21,7 +20,6 @@ from graphwright.papers.agentic_kgr.analysis import in_text, normalize_name
 from graphwright.papers.agentic_kgr.kg_json import KG, KGSchema, Pair
 
 Embed = Callable[[list[str]], np.ndarray]
-_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 
 
 def _names(memory: GrowthState) -> list[tuple[str, str]]:
@@ -55,10 +53,13 @@ def entity_disambiguation(
     """
     names = _names(memory)
     semantic = disambiguation_strategy == "semantic_similarity" and embed is not None and bool(names)
-    vectors = embed([n for _, n in names]) if semantic else None
-    results, warnings, suggestions, best_scores = [], [], [], []
+    vectors = embed([n for _, n in names]) if semantic and embed is not None else None
+    results: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    suggestions: list[dict[str, str]] = []
+    best_scores: list[float] = []
     for entity_type, name in kg.entity_rows():
-        if semantic:
+        if vectors is not None and embed is not None:
             scores = vectors @ embed([name])[0]
             order = np.argsort(-scores)[:3]
             candidates = [
@@ -123,11 +124,9 @@ def standardize(kg: KG, suggestions: list[dict[str, str]]) -> KG:
 
 def evidence(document: Document, subject: str, obj: str) -> Span:
     """The first sentence naming both arguments (case aside), else the whole text."""
-    for m in _SENTENCE.finditer(document.text):
-        sentence = m.group(0)
-        if in_text(subject, sentence) and in_text(obj, sentence):
-            start = m.start() + len(sentence) - len(sentence.lstrip())
-            return document.span(start, m.start() + len(sentence.rstrip()))
+    for start, end in document.sentence_spans():
+        if in_text(subject, document.text[start:end]) and in_text(obj, document.text[start:end]):
+            return document.span(start, end)
     return document.span(0, len(document.text))
 
 

@@ -8,6 +8,7 @@ Extraction:: {"entities": {"Person": ["Ada Lovelace"]},
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +77,7 @@ class KGSchema:
     relation_iris: dict[str, str] = field(default_factory=dict)  # where the schema names one
 
     @classmethod
-    def from_relation_schema(cls, schema: RelationSchema, entity_types: list[str] = ()) -> KGSchema:
+    def from_relation_schema(cls, schema: RelationSchema, entity_types: Sequence[str] = ()) -> KGSchema:
         types = list(dict.fromkeys([*entity_types, *schema.entity_types]))
         return cls(
             name=schema.name,

@@ -52,7 +52,8 @@ class RewardSettings:
 
 
 def toolcall_reward(trajectory: Trajectory, s: RewardSettings = RewardSettings()) -> float:
-    total, seen, extraction = 0.0, Counter(), 0
+    total, extraction = 0.0, 0
+    seen: Counter[tuple[int, str, str]] = Counter()
     for step in trajectory.steps:
         if step.action == EXTRACT and step.success:
             extraction += 1

@@ -120,6 +120,7 @@ async def guided(env: Environment, asker: Asker, prompts: dict[str, PromptTempla
         if said is not None and not said.observation["should_continue_iteration"]:
             env.trajectory.stopped = "no further gain"
             break
+        assert env.kg is not None  # the first extraction succeeded, and a failed one leaves the last in place
         new = await _extract(env, asker, prompts["refine"], previous=env.kg.render(), feedback="\n".join(feedback))
         if new is None or new == kg:  # a failed answer leaves the last extraction in place
             env.trajectory.stopped = "extraction unchanged" if new is not None else "no usable re-extraction"

@@ -45,7 +45,10 @@ def load_kg_schema(config: AgenticKGRConfig) -> KGSchema:
 
 
 def _relation_schema(config: AgenticKGRConfig) -> RelationSchema:
-    return load_schema(config.schema_file) if config.schema_file else datasets().relations(config.dataset).schema
+    if config.schema_file:
+        return load_schema(config.schema_file)
+    assert config.dataset is not None  # the config requires a dataset or a schema file
+    return datasets().relations(config.dataset).schema
 
 
 def example_pool(config: AgenticKGRConfig) -> SamplePool | None:

@@ -41,7 +41,7 @@ class GroundingKB:
         occurrences: Counter = Counter()
         for s in samples:
             words = [t.casefold() for t in s.tokens]
-            chunk = [None] * len(words)  # token -> the labelled mention it is in
+            chunk: list[tuple[int, int] | None] = [None] * len(words)  # token -> the labelled mention it is in
             for c in s.entities:
                 chunk[c.start : c.end] = [(c.start, c.end)] * (c.end - c.start)
             for n in range(1, MAX_PHRASE_TOKENS + 1):
@@ -92,6 +92,10 @@ class GroundingKB:
         key = phrase_key(text)
         if key not in self.entries:
             return None
+        return self._type_of_key(key)
+
+    def _type_of_key(self, key: str) -> str:
+        """``type_of`` a phrase key the KB has."""
         counts = self.type_counts.get(key)
         return counts.most_common(1)[0][0] if counts else sorted(self.entries[key])[0]
 
@@ -99,8 +103,9 @@ class GroundingKB:
         """Each mention with the KB's type where the KB knows the phrase and does not list the tagged type."""
         out = []
         for start, end, kind in spans:
-            known = self.entries.get(phrase_key(text[start:end]))
-            out.append((start, end, self.type_of(text[start:end]) if known and kind not in known else kind))
+            key = phrase_key(text[start:end])
+            known = self.entries.get(key)
+            out.append((start, end, self._type_of_key(key) if known and kind not in known else kind))
         return out
 
     def spot(
@@ -118,7 +123,7 @@ class GroundingKB:
             for m in _whole_word(key).finditer(lowered):
                 if not any(m.start() < e and s < m.end() for s, e in taken):
                     taken.append((m.start(), m.end()))
-                    found.append((m.start(), m.end(), self.type_of(key)))
+                    found.append((m.start(), m.end(), self._type_of_key(key)))  # key is one of the KB's phrases
         return sorted(found)
 
     def _spottable(self, min_chars: int, min_tagged_share: float) -> list[str]:

@@ -9,14 +9,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
 import httpx
 
 from graphwright.errors import DataNotFoundError, GraphwrightError
-from graphwright.retrieval import terms
 from graphwright.retrieval.indices import BM25Index
+from graphwright.text import search_terms
 
 PASSAGE_CHARS = 400
 
@@ -36,7 +37,7 @@ class LocalSearch:
         self.index.add(self.passages)
 
     @classmethod
-    def from_files(cls, paths: list[Path | str], extra: list[str] = ()) -> LocalSearch:
+    def from_files(cls, paths: Sequence[Path | str], extra: Sequence[str] = ()) -> LocalSearch:
         """Paragraphs of the given text files (folders: their .txt and .md files), plus ``extra``."""
         passages = list(extra)
         for path in map(Path, paths):
@@ -53,7 +54,7 @@ class LocalSearch:
         passage would read to the researcher as an answer)."""
         if not self.passages:
             return []
-        scores = self.index.scores(Counter(terms(query)))
+        scores = self.index.scores(Counter(search_terms(query)))
         return [self.passages[i] for i in self.index.top(query, k) if scores[i] > 0]
 
 

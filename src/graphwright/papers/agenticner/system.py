@@ -112,13 +112,17 @@ class AgenticNERSystem:
 
     def kb_acts(self, spans: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
         """The tagger's mentions after the KB's own corrections and additions (kb_types, kb_spot)."""
+        kb = self.kb
         if self.config.kb_types:
-            spans = self.kb.retype(spans, text)
+            assert kb is not None  # __init__ builds the KB whenever kb_types or kb_spot is set
+            spans = kb.retype(spans, text)
         if self.config.kb_spot:
-            spans = sorted(spans + self.kb.spot(spans, text, min_tagged_share=self.config.kb_min_tagged_share))
+            assert kb is not None
+            spans = sorted(spans + kb.spot(spans, text, min_tagged_share=self.config.kb_min_tagged_share))
         return spans
 
     def _ground(self, output: str, text: str) -> list[str]:
+        assert self.grounding is not None  # team() hands _ground to the team only with a grounding KB
         return self.grounding.feedback([(text[s.start : s.end], s.type) for s in align(output, text, self.types)])
 
     async def run(self, document: Document) -> ExtractionResult:
@@ -165,7 +169,7 @@ class AgenticNERSystem:
                 if output is None:
                     result.warnings.append(f"characters {start}-{end}: the tagger never gave an <output>")
                     continue
-                found = self.kb_acts([tuple(s) for s in align(output, segment, self.types)], segment)
+                found = self.kb_acts([(s.start, s.end, s.type) for s in align(output, segment, self.types)], segment)
                 spans += [CharSpan(s + start, e + start, kind) for s, e, kind in found]
         except LLMError as exc:  # backend down, budget spent: the document fails with its reason
             return ExtractionResult.from_error(
@@ -203,7 +207,7 @@ def resolve_domain_and_pool(config: AgenticNERConfig) -> tuple[EntityDomain, lis
         domain = load_domain(config.domain_file)
     if config.entity_domain:
         domain = config.entity_domain
+    assert domain is not None  # the config requires a dataset or a domain
     if config.examples_file:
         pool = read_examples(Path(config.examples_file), list(domain.types))
-    assert domain is not None  # the config requires a dataset or a domain
     return domain, pool

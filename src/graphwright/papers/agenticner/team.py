@@ -150,6 +150,7 @@ class Team:
         if speaker == "tagger":
             messages = [{"role": "system", "content": self.tagger_prompt}] + _as_chat(result.turns, me="tagger")
         else:
+            assert self.reviewer_prompt is not None  # tag() hands the turn to the reviewer only when there is one
             transcript = "\n\n".join(f"[{t.speaker}]: {t.content}" for t in result.turns)
             messages = [
                 {"role": "system", "content": self.reviewer_prompt},

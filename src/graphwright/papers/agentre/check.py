@@ -81,7 +81,7 @@ def drop_known_type_clashes(run: SentenceRun, type_of: Callable[[str], str | Non
     """Triples an argument of which has a known type (``type_of``: the labelled pool's) that their relation
     does not allow are ruled out; a name without a known type gives no evidence. The 1.5B model's wrong
     CoNLL04 triples often break the types ("Reagan Work_For Washington"), which it cannot check itself."""
-    kept = []
+    kept: list[RETriple] = []
     for triple in run.triples:
         relation = schema.get(triple.relation)
         clash = relation is not None and any(

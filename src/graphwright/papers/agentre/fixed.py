@@ -9,15 +9,24 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import cast
+
+from pydantic import BaseModel
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.agents.spans import copyable_spans
 from graphwright.model.labelled import RESample, RETriple
 from graphwright.papers.agentre.check import check, drop_known_type_clashes
 from graphwright.papers.agentre.config import AgentREConfig
-from graphwright.papers.agentre.outputs import extraction_model, relation_choice_model
+from graphwright.papers.agentre.outputs import (
+    ExtractionAnswer,
+    RelationChoiceAnswer,
+    extraction_model,
+    relation_choice_model,
+)
 from graphwright.papers.agentre.steps import Caller, SentenceRun, find_argument, ground, triples_json
 from graphwright.papers.agentre.tools import ACTIONS, Retrieval, render_context
+from graphwright.retrieval import RetrieverKind
 
 COT = "First write your reasoning (which entities the sentence names, which relations hold), then the triples."
 
@@ -39,14 +48,17 @@ async def extract_fixed(
     definitions = "guidelines" in retrieval.tools
     relations = retrieval.schema.names
     if mode == "staged":
-        choice = await caller.ask(
-            run,
-            "relation_types",
-            prompts["relation_types"],
-            relation_choice_model(relations),
-            relations=retrieval.relation_lines(definitions),
-            context=context,
-            sentence=sentence,
+        choice = cast(  # the answer models are built per sentence: the protocols name their fields
+            RelationChoiceAnswer,
+            await caller.ask(
+                run,
+                "relation_types",
+                prompts["relation_types"],
+                relation_choice_model(relations),
+                relations=retrieval.relation_lines(definitions),
+                context=context,
+                sentence=sentence,
+            ),
         )
         relations = [r for r in relations if r in set(choice.relations)]
         if not relations:
@@ -55,11 +67,16 @@ async def extract_fixed(
     spans = copyable_spans(sentence) if config.copy_arguments else None
     output = extraction_model(relations, reasoning=mode == "cot", spans=spans)
     values = dict(relations=lines, instructions=COT if mode == "cot" else "", context=context, sentence=sentence)
-    answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback="", **values)
+    answer = cast(
+        ExtractionAnswer, await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback="", **values)
+    )
     ground(run, answer.triples, sentence)
     if config.reask_ungrounded and run.dropped:
         feedback = ungrounded(run, sentence)
-        answer = await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback=feedback, **values)
+        answer = cast(
+            ExtractionAnswer,
+            await caller.ask(run, "extractor", prompts["extract"], output, turns, feedback=feedback, **values),
+        )
         ground(run, answer.triples, sentence)
     copied = run.dropped and (config.escalate_when == "any_dropped" or not run.triples)
     if config.escalate and copied and retrieval.pool is not None:
@@ -104,7 +121,7 @@ async def escalate(
     retrieval: Retrieval,
     caller: Caller,
     prompt: PromptTemplate,
-    output: type,
+    output: type[BaseModel],
     values: dict[str, str],
 ) -> None:
     """The first answer kept nothing: all it named came from elsewhere (the 1.5B model copied the examples
@@ -114,21 +131,27 @@ async def escalate(
     change that (the first two of three agree) is not made."""
     votes: Counter[RETriple] = Counter()
     needed = calls // 2 + 1
-    for made, kind in enumerate(escalation_retrievers(retrieval.pool.retriever)[:calls]):
+    pool = retrieval.pool
+    assert pool is not None  # the caller escalates only with a labelled pool
+    for made, kind in enumerate(escalation_retrievers(pool.retriever)[:calls]):
         left = calls - made
         if left < needed and all(n >= needed or n + left < needed for n in votes.values()):
             break
-        examples = retrieval.pool.with_retriever(kind).similar(sentence, retrieval.k, sentence=sentence)
-        answer = await caller.ask(run, "escalation", prompt, output, example_turns(examples), feedback="", **values)
+        examples = pool.with_retriever(kind).similar(sentence, retrieval.k, sentence=sentence)
+        answer = cast(
+            ExtractionAnswer,
+            await caller.ask(run, "escalation", prompt, output, example_turns(examples), feedback="", **values),
+        )
         heard = SentenceRun()
         ground(heard, answer.triples, sentence)
         votes.update(heard.triples)  # ground keeps each triple once
     run.triples += [t for t, n in votes.items() if n >= needed]
 
 
-def escalation_retrievers(first: str) -> list[str]:
+def escalation_retrievers(first: RetrieverKind) -> list[RetrieverKind]:
     """The configured retriever, then the other ones that rank by similarity."""
-    return [first] + [kind for kind in ("embedding", "bm25", "tfidf") if kind != first]
+    others: tuple[RetrieverKind, ...] = ("embedding", "bm25", "tfidf")
+    return [first] + [kind for kind in others if kind != first]
 
 
 def example_turns(samples: list[RESample]) -> list[dict[str, str]]:

@@ -52,7 +52,7 @@ async def learn_sample(system, sample: RESample, llm: LLM) -> Checked:
             memory.set_summary(entity, answer.summary)
     if "reflection" in system.config.memory and (checked.wrong or checked.missed):
         names = sorted({t.relation for t in checked.wrong + checked.missed})
-        answer = await caller.ask(
+        reflection = await caller.ask(
             SentenceRun(),
             "reflection",
             prompts["reflection"],
@@ -64,7 +64,7 @@ async def learn_sample(system, sample: RESample, llm: LLM) -> Checked:
             wrong=render_triples(checked.wrong),
             missed=render_triples(checked.missed),
         )
-        memory.add_lesson(sample.text, answer.lesson)
+        memory.add_lesson(sample.text, reflection.lesson)
     memory.mark_seen(sample.id)
     return checked
 

@@ -4,7 +4,7 @@ loop until max_tokens."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, create_model
 
@@ -30,10 +30,11 @@ def triple_model(relations: list[str], spans: list[str] | None = None) -> type[B
     """A triple; with ``spans``, head and tail are an enum of them (the sentence's word spans), so
     constrained decoding copies them from the sentence."""
     argument: Any = Literal[tuple(spans)] if spans else str  # type: ignore[valid-type]
+    relation: Any = Literal[tuple(relations)]  # type: ignore[valid-type]
     return create_model(
         "Triple",
         head=(argument, text_field("the head entity, copied from the sentence", ENTITY_CHARS)),
-        relation=(Literal[tuple(relations)], Field(description="one of the schema's relations")),  # type: ignore[valid-type]
+        relation=(relation, Field(description="one of the schema's relations")),
         tail=(argument, text_field("the tail entity, copied from the sentence", ENTITY_CHARS)),
     )
 
@@ -45,31 +46,60 @@ def extraction_model(relations: list[str], reasoning: bool = False, spans: list[
             str,
             text_field("which entities the sentence names and which relations hold", 2 * THOUGHT_CHARS),
         )
+    triple: Any = triple_model(relations, spans)
     fields["triples"] = (
-        list[triple_model(relations, spans)],
+        list[triple],
         triples_field("every triple the sentence states; [] if none"),
     )
     return create_model("Extraction", **fields)
 
 
 def relation_choice_model(relations: list[str]) -> type[BaseModel]:
+    relation: Any = Literal[tuple(relations)]  # type: ignore[valid-type]
     return create_model(
         "RelationChoice",
         relations=(
-            list[Literal[tuple(relations)]],  # type: ignore[valid-type]
+            list[relation],
             Field(description="the relations the sentence expresses; [] if none"),
         ),
     )
 
 
 def react_step_model(actions: list[str], relations: list[str]) -> type[BaseModel]:
+    action: Any = Literal[tuple(actions)]  # type: ignore[valid-type]
+    triple: Any = triple_model(relations)
     return create_model(
         "Step",
         thought=(str, text_field("what you know and what to do next", THOUGHT_CHARS)),
-        action=(Literal[tuple(actions)], Field(description="the action to take")),  # type: ignore[valid-type]
+        action=(action, Field(description="the action to take")),
         action_input=(str, text_field("the action's input; empty for Finish", INPUT_CHARS)),
-        triples=(list[triple_model(relations)], triples_field("with Finish: the final triples; else []")),
+        triples=(list[triple], triples_field("with Finish: the final triples; else []")),
     )
+
+
+# The models above are built per call (their enums are this run's names), so their fields are unknown to a
+# type checker; these protocols state them for the code that reads an answer.
+
+
+class TripleAnswer(Protocol):
+    head: str
+    relation: str
+    tail: str
+
+
+class ExtractionAnswer(Protocol):
+    triples: list[TripleAnswer]
+
+
+class RelationChoiceAnswer(Protocol):
+    relations: list[str]
+
+
+class ReactStepAnswer(Protocol):
+    thought: str
+    action: str
+    action_input: str
+    triples: list[TripleAnswer]
 
 
 class Lesson(BaseModel):

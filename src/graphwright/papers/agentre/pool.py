@@ -9,7 +9,8 @@ from collections import Counter, defaultdict
 from functools import lru_cache
 
 from graphwright.model.labelled import RESample, RETriple, normalize_argument
-from graphwright.retrieval import RetrieverKind, has_cjk, make_index
+from graphwright.retrieval import RetrieverKind, make_index
+from graphwright.text import has_cjk
 
 
 class SamplePool:

@@ -6,10 +6,11 @@ that is the paper's "direct" path inside the loop."""
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.errors import ModelOutputError
-from graphwright.papers.agentre.outputs import react_step_model
+from graphwright.papers.agentre.outputs import ReactStepAnswer, react_step_model
 from graphwright.papers.agentre.steps import Caller, SentenceRun, ground, triples_json
 from graphwright.papers.agentre.tools import Retrieval
 
@@ -47,16 +48,20 @@ async def extract_react(
         step_type = react_step_model(actions, retrieval.schema.names)
         shown = history + [REPEATED if repeated else LAST_CALL] if last else history
         try:
-            step = await caller.ask(
-                run,
-                "agent",
-                prompt,
-                step_type,
-                sentence=sentence,
-                history="\n\n".join(shown),
-                relations=retrieval.relation_lines(False),
-                actions=retrieval.describe_actions(),
-                max_iterations=max_iterations,
+            # step_type is built per call (enums of the open actions): the protocol names its fields
+            step = cast(
+                ReactStepAnswer,
+                await caller.ask(
+                    run,
+                    "agent",
+                    prompt,
+                    step_type,
+                    sentence=sentence,
+                    history="\n\n".join(shown),
+                    relations=retrieval.relation_lines(False),
+                    actions=retrieval.describe_actions(),
+                    max_iterations=max_iterations,
+                ),
             )
         except ModelOutputError as exc:  # error incorporation: the loop goes on with the error in view
             if last:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -16,6 +16,8 @@ from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
 from graphwright.model import TraceStep
 from graphwright.model.labelled import RETriple
+
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass
@@ -49,10 +51,10 @@ class Caller:
         run: SentenceRun,
         node: str,
         prompt: PromptTemplate,
-        output_type: type[BaseModel],
+        output_type: type[M],
         turns: list[dict[str, str]] | None = None,
         **values: Any,
-    ) -> BaseModel:
+    ) -> M:
         system, user = prompt.render(**values)
         with for_agent(node):
             reply = await call_agent(

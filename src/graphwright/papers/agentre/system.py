@@ -15,7 +15,6 @@ from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
-from graphwright.model.document import split_sentences
 from graphwright.model.labelled import RESample, RETriple, read_samples
 from graphwright.model.schema import RelationSchema, load_schema, name_entity_iri
 from graphwright.papers.agentre.config import AgentREConfig
@@ -26,6 +25,7 @@ from graphwright.papers.agentre.react import extract_react
 from graphwright.papers.agentre.steps import Caller, SentenceRun
 from graphwright.papers.agentre.tools import Retrieval
 from graphwright.systems.datasets import datasets
+from graphwright.text import sentence_spans
 
 PROMPTS_PACKAGE = "graphwright.papers.agentre"
 PROMPTS = ("extract", "relation_types", "react", "reflection", "entity_summary", "entity_types", "pairs")
@@ -122,7 +122,7 @@ def _evidence(document: Document, start: int, end: int, t: RETriple) -> Span:
     """Where the segment states ``t``: the first sentence naming its head and its tail, else the shortest
     run of sentences that does; the whole segment when the names are not in it as written."""
     segment = document.text[start:end]
-    sentences = split_sentences(segment) or [(0, len(segment))]
+    sentences = sentence_spans(segment) or [(0, len(segment))]
     names = [re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE) for name in (t.head, t.tail)]
     for width in range(1, len(sentences) + 1):
         for first in range(len(sentences) - width + 1):
@@ -161,6 +161,8 @@ def _entities(document: Document, triples: list[Triple]) -> list[Entity]:
                 by_iri[term.value] = Entity(
                     iri=term.value,
                     label=term.surface,
-                    mentions=[Mention(surface=term.surface, span=document.find(term.surface))],
+                    mentions=[
+                        Mention(surface=term.surface, span=document.find(term.surface) if term.surface else None)
+                    ],
                 )
     return list(by_iri.values())

@@ -10,7 +10,7 @@ from graphwright.kb.records import KBRecord
 from graphwright.model.schema import RelationSchema
 from graphwright.papers.agentre.memory import AgentMemory
 from graphwright.papers.agentre.pool import SamplePool, render_samples
-from graphwright.retrieval import terms
+from graphwright.text import search_terms
 
 #: setting name -> the action the agent calls, and what the prompt tells it the action does
 ACTIONS = {
@@ -89,8 +89,8 @@ class Retrieval:
 
     def search_guidelines(self, query: str, sentence: str) -> str:
         """Relations whose name or definition shares a word with the query; all of them when none does."""
-        wanted = set(terms(query))
-        names = [r.name for r in self.schema.relations if wanted & set(terms(f"{r.name} {r.description}"))]
+        wanted = set(search_terms(query))
+        names = [r.name for r in self.schema.relations if wanted & set(search_terms(f"{r.name} {r.description}"))]
         text = self.schema.guidelines(names or None)
         return f"{text}\nNote: {self.schema.note}" if self.schema.note else text
 

@@ -7,8 +7,8 @@ from graphwright.model import Document, Span
 
 def evidence_span(document: Document, subject: str | None, obj: str | None) -> Span | None:
     """The sentence mentioning the subject and the object; else one mentioning either."""
-    spans = [document.find(s) for s in (subject, obj) if s]
-    spans = [s for s in spans if s is not None]
+    found = [document.find(s) for s in (subject, obj) if s]
+    spans = [s for s in found if s is not None]
     if not spans:
         return None
     for span in spans:

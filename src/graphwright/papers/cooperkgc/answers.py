@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,6 +44,14 @@ class EEAnswer(Strict):
 
 Answer = NERAnswer | REAnswer | EEAnswer
 ANSWER_TYPES: dict[str, type[BaseModel]] = {"ner": NERAnswer, "re": REAnswer, "ee": EEAnswer}
+A = TypeVar("A", bound=BaseModel)
+
+
+def as_answer(answer: BaseModel, kind: type[A]) -> A:
+    """An expert's answer as its task's answer type, which it is: every expert is asked for
+    ``ANSWER_TYPES[task]``, and a missing answer is that type's empty one."""
+    assert isinstance(answer, kind), f"a {kind.__name__} was expected, not a {type(answer).__name__}"
+    return answer
 
 
 def _enum(values: list[str]) -> dict[str, Any]:

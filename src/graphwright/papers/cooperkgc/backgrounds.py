@@ -8,19 +8,19 @@ expert runs zero-shot.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from pydantic import BaseModel
 
 from graphwright.errors import UserError
 from graphwright.model.domain import EntityDomain, load_domain
-from graphwright.model.events import EventSchema, load_event_schema
-from graphwright.model.schema import RelationSchema, load_schema
+from graphwright.model.events import EventSchema, EventType, load_event_schema
+from graphwright.model.schema import RelationSchema, RelationType, load_schema
 from graphwright.papers.cooperkgc import answers as a
 from graphwright.retrieval import make_index
 from graphwright.systems.datasets import datasets
@@ -32,12 +32,16 @@ SHIPPED = "news"  # the packaged schemas/<task>-news.yaml
 POOL_LIMIT = 1000  # demonstrations come from the first 1,000 labelled samples, as agentre's do
 
 
+def is_task(name: str) -> TypeGuard[Task]:
+    return name in TASKS
+
+
 @dataclass
 class Background:
     task: Task
     name: str
     schema: EntityDomain | RelationSchema | EventSchema
-    pool: list[tuple[str, BaseModel]] = field(default_factory=list)  # (text, its answer) for demonstrations
+    pool: Sequence[tuple[str, BaseModel]] = field(default_factory=list)  # (text, its answer) for demonstrations
 
     @property
     def labels(self) -> list[str]:
@@ -45,6 +49,30 @@ class Background:
         if isinstance(self.schema, EntityDomain):
             return list(self.schema.types)
         return self.schema.names
+
+    @property
+    def relation_schema(self) -> RelationSchema:
+        """The schema of an ``re`` background."""
+        assert isinstance(self.schema, RelationSchema), f"{self.name} is a {self.task} background"
+        return self.schema
+
+    @property
+    def event_schema(self) -> EventSchema:
+        """The schema of an ``ee`` background."""
+        assert isinstance(self.schema, EventSchema), f"{self.name} is a {self.task} background"
+        return self.schema
+
+    def _type(self, name: str) -> RelationType | EventType:
+        """A relation or event type by name: the labels a background is asked about are its schema's."""
+        assert not isinstance(self.schema, EntityDomain), f"{self.name} has entity types, not relations or events"
+        found = self.schema.get(name)
+        assert found is not None, f"{name!r} is not in the {self.name} schema"
+        return found
+
+    def _event_type(self, name: str) -> EventType:
+        found = self.event_schema.get(name)
+        assert found is not None, f"{name!r} is not an event type of {self.name}"
+        return found
 
     @property
     def relation_types(self) -> dict[str, tuple[list[str], list[str]]]:
@@ -58,7 +86,7 @@ class Background:
         wanted = self.labels if labels is None else labels
         if isinstance(self.schema, EntityDomain):
             return "\n".join(f"- {t}: {self.schema.types[t]}" for t in wanted)
-        return "\n".join(f"- {self.schema.get(name).guideline()}" for name in wanted)
+        return "\n".join(f"- {self._type(name).guideline()}" for name in wanted)
 
     def json_schema(self, labels: list[str] | None = None) -> dict[str, Any]:
         wanted = self.labels if labels is None else labels
@@ -66,17 +94,19 @@ class Background:
             return a.ner_schema(wanted)
         if self.task == "re":
             return a.re_schema(wanted)
-        roles = sorted({r for name in wanted for r in self.schema.get(name).roles}) or ["none"]
+        roles = sorted({r for name in wanted for r in self._event_type(name).roles}) or ["none"]
         return a.ee_schema(wanted, roles)
 
     def simplify(self, answer: BaseModel, text: str, labels: list[str] | None = None) -> BaseModel:
         """The simplifier S: what is valid under the schema (or only ``labels`` of it) and in the text."""
         wanted = self.labels if labels is None else labels
         if self.task == "ner":
-            return a.simplify_ner(answer, text, wanted)
+            return a.simplify_ner(a.as_answer(answer, a.NERAnswer), text, wanted)
         if self.task == "re":
-            return a.simplify_re(answer, text, wanted, {r.name: r.cues for r in self.schema.relations})
-        return a.simplify_ee(answer, text, {name: self.schema.get(name).roles for name in wanted})
+            cues = {r.name: r.cues for r in self.relation_schema.relations}
+            return a.simplify_re(a.as_answer(answer, a.REAnswer), text, wanted, cues)
+        roles_of = {name: self._event_type(name).roles for name in wanted}
+        return a.simplify_ee(a.as_answer(answer, a.EEAnswer), text, roles_of)
 
     @cached_property
     def _index(self):

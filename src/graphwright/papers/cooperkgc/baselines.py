@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from graphwright.papers.cooperkgc.turn import Turn
 
 MEMBERS = VIEWS
+A = TypeVar("A", bound=BaseModel)
 
 
 class Labels(BaseModel):
@@ -50,6 +51,7 @@ async def two_stage(expert: Expert, turn: Turn) -> BaseModel | None:
         "properties": {"labels": {"type": "array", "items": {"type": "string", "enum": labels}}},
     }
     chosen = await turn.answer(expert, expert.label_messages(turn.text), Labels, schema, simplify=False)
+    assert chosen is None or isinstance(chosen, Labels)  # not simplified: the parsed answer as it came
     only = [x for x in labels if chosen is not None and x in chosen.labels]
     if not only:
         return ANSWER_TYPES[expert.task]()
@@ -71,10 +73,11 @@ def majority(answers: list[BaseModel]) -> BaseModel:
     """What more than half of the members said: entities and triples as they are; events by type and
     trigger, each with the arguments more than half of the members that found the event gave it."""
     need = len(answers) // 2 + 1
-    if isinstance(answers[0], NERAnswer):
+    if _all(answers, NERAnswer):
         return NERAnswer(entities=_kept([[tuple(x) for x in a.entities] for a in answers], need))
-    if isinstance(answers[0], REAnswer):
+    if _all(answers, REAnswer):
         return REAnswer(triples=_kept([[tuple(x) for x in a.triples] for a in answers], need))
+    assert _all(answers, EEAnswer)  # the members of a vote share one task, so one answer type
     found: dict[tuple[str, str], list[EventItem]] = {}
     for a in answers:
         for key in dict.fromkeys((e.type, e.trigger) for e in a.events):
@@ -87,6 +90,11 @@ def majority(answers: list[BaseModel]) -> BaseModel:
         if len(same) >= need
     ]
     return EEAnswer(events=events)
+
+
+def _all(answers: list[BaseModel], kind: type[A]) -> TypeGuard[list[A]]:
+    """Whether the (non-empty) members' answers are all of ``kind``."""
+    return bool(answers) and all(isinstance(a, kind) for a in answers)
 
 
 def _kept(lists: list[list[tuple[str, ...]]], need: int) -> list[list[str]]:

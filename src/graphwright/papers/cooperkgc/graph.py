@@ -29,7 +29,7 @@ def entities(document: Document, expert: Expert, answer: NERAnswer) -> list[Enti
 
 
 def triples(document: Document, expert: Expert, answer: REAnswer, provenance: Provenance) -> list[Triple]:
-    schema = expert.background.schema
+    schema = expert.background.relation_schema
     return [
         Triple(
             subject=name_term(head),
@@ -42,7 +42,7 @@ def triples(document: Document, expert: Expert, answer: REAnswer, provenance: Pr
 
 
 def events(document: Document, expert: Expert, answer: EEAnswer, provenance: Provenance, system: str) -> list[Event]:
-    schema = expert.background.schema
+    schema = expert.background.event_schema
     out = []
     for i, e in enumerate(answer.events):
         trigger = _span(document, e.trigger)

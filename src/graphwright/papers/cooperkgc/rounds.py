@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from graphwright.papers.cooperkgc.answers import ANSWER_TYPES
+from graphwright.papers.cooperkgc.backgrounds import Task
 from graphwright.papers.cooperkgc.team import Expert
 
 Ask = Callable[[Expert, list[tuple[Expert, BaseModel]] | None, BaseModel | None], Awaitable[BaseModel | None]]
@@ -45,9 +46,9 @@ async def collaborate(
     rounds: int,
     *,
     settle: bool = True,
-    output: set[str] | None = None,
+    output: set[Task] | None = None,
     review: Review = lambda answers: answers,
-    task_rounds: dict[str, int] | None = None,
+    task_rounds: dict[Task, int] | None = None,
 ) -> Rounds:
     """Run round 0 and up to ``rounds`` collaboration rounds. ``ask(expert, peers, own)`` returns the
     expert's simplified answer (None when it gave no valid one: its last answer stands); ``review``

@@ -14,7 +14,17 @@ from graphwright.llm.base import LLM
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance
 from graphwright.papers.cooperkgc import baselines, graph
-from graphwright.papers.cooperkgc.answers import ANSWER_TYPES, check_events, check_relations, named, render
+from graphwright.papers.cooperkgc.answers import (
+    ANSWER_TYPES,
+    EEAnswer,
+    NERAnswer,
+    REAnswer,
+    as_answer,
+    check_events,
+    check_relations,
+    named,
+    render,
+)
 from graphwright.papers.cooperkgc.config import CooperKGCConfig
 from graphwright.papers.cooperkgc.rounds import Rounds, collaborate
 from graphwright.papers.cooperkgc.team import EXPERT, Expert, build_team
@@ -64,15 +74,15 @@ class CooperKGCSystem:
         """One round's answers checked against the NER expert's: relation arguments of types the relation
         does not take, and triggers that are names, are dropped (answers.check_relations, check_events)."""
         ner = next((e for e in self.experts if e.task == "ner" and e.id in answers), None)
-        typed = named(answers[ner.id]) if ner else {}
+        typed = named(as_answer(answers[ner.id], NERAnswer)) if ner else {}
         checked = dict(answers)
         for e in self.experts:
             if e.id in answers and e.task == "re" and ner:
                 checked[e.id] = check_relations(
-                    answers[e.id], typed, e.background.relation_types, ner.background.labels
+                    as_answer(answers[e.id], REAnswer), typed, e.background.relation_types, ner.background.labels
                 )
             elif e.id in answers and e.task == "ee":
-                checked[e.id] = check_events(answers[e.id], typed)
+                checked[e.id] = check_events(as_answer(answers[e.id], EEAnswer), typed)
         return checked
 
     def primary(self) -> list[Expert]:
@@ -92,11 +102,11 @@ class CooperKGCSystem:
                 system=self.name, agent=expert.id, model=self.llm.name, prompt_version=f"{EXPERT.id}@{EXPERT.sha}"
             )
             if expert.task == "ner":
-                result.entities += graph.entities(document, expert, answer)
+                result.entities += graph.entities(document, expert, as_answer(answer, NERAnswer))
             elif expert.task == "re":
-                result.triples += graph.triples(document, expert, answer, provenance)
+                result.triples += graph.triples(document, expert, as_answer(answer, REAnswer), provenance)
             else:
-                result.events += graph.events(document, expert, answer, provenance, self.name)
+                result.events += graph.events(document, expert, as_answer(answer, EEAnswer), provenance, self.name)
         result.output = "\n".join(f"{e.id}: {render(answers[e.id])}" for e in self.primary() if e.id in answers)
 
 

@@ -3,6 +3,7 @@ text, and from round 1 on the collaboration prompt P_v with its own last answer 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from string import Template
 
@@ -12,7 +13,14 @@ from graphwright.agents.prompts import load_prompt
 from graphwright.errors import UserError
 from graphwright.llm.base import Message
 from graphwright.papers.cooperkgc.answers import render
-from graphwright.papers.cooperkgc.backgrounds import TASK_NAMES, Background, Task, dataset_task, load_background
+from graphwright.papers.cooperkgc.backgrounds import (
+    TASK_NAMES,
+    Background,
+    Task,
+    dataset_task,
+    is_task,
+    load_background,
+)
 from graphwright.papers.cooperkgc.config import CooperKGCConfig
 
 PACKAGE = "graphwright.papers.cooperkgc"
@@ -57,7 +65,7 @@ class Expert:
         text: str,
         demos: int,
         own: BaseModel | None = None,
-        peers: list[tuple[Expert, BaseModel]] = (),
+        peers: Sequence[tuple[Expert, BaseModel]] = (),
         only: list[str] | None = None,
     ) -> list[Message]:
         system, user = self.prompt(text, demos, only)
@@ -93,10 +101,11 @@ def build_team(config: CooperKGCConfig) -> tuple[list[Expert], set[Task]]:
         target, sources[task] = target or task, config.dataset
     experts: list[Expert] = []
     for member in config.team:
-        task, _, source = member.partition(":")
-        taken = sum(e.task == task for e in experts)
+        name, _, source = member.partition(":")
+        assert is_task(name)  # the config's validator lets only ner, re and ee through
+        taken = sum(e.task == name for e in experts)
         experts.append(
-            Expert(task if not taken else f"{task}-{taken + 1}", load_background(task, source or sources[task]))
+            Expert(name if not taken else f"{name}-{taken + 1}", load_background(name, source or sources[name]))
         )
     if target and not any(e.task == target for e in experts):
         experts.insert(0, Expert(target, load_background(target, sources[target])))

@@ -165,6 +165,12 @@ def text_names(text: str) -> list[str]:
     return [n for n in names if len(n.split()) > 1]
 
 
+def covered(span: Span) -> str:
+    """The text a span of the document covers: every span here is made by ``Document.span``, which fills it in."""
+    assert span.text is not None, "a span of the document holds its text"
+    return span.text
+
+
 @dataclass(frozen=True)
 class Argument:
     words: str  # the name or value as the text writes it (a name in its full form)
@@ -203,7 +209,7 @@ class Grounder:
             return subject, obj
         subject = self._nearest_full_name(subject, obj.span)
         obj = self._nearest_full_name(obj, subject.span)
-        spans = self._nearest(subject.span.text, obj.span.text, within)
+        spans = self._nearest(covered(subject.span), covered(obj.span), within)
         if spans:
             subject, obj = replace(subject, span=spans[0]), replace(obj, span=spans[1])
         return subject, obj
@@ -254,7 +260,7 @@ class Grounder:
             value = self._value(re.sub(r"\s+in\s+\d{4}$", "", words))  # "61 million euros in 2023": the amount
             code = place(self.document, words) if isinstance(value, str) and _CODE.search(words) else None
             # a code the text writes as it stands ("ISBN 1-56947-301-3") is kept as a name, not lost
-            return Argument(code.text, code, "item") if code is not None else value
+            return Argument(covered(code), code, "item") if code is not None else value
         if folded.split()[0] in _LEADING_PREPOSITIONS or (
             folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1
         ):
@@ -262,41 +268,39 @@ class Grounder:
         if folded.split()[0] in _CLAUSE_STARTS and len(folded.split()) > 2:
             return f"{words!r} is a clause, not a name or value"  # "and historians have argued about the result"
         span = place(self.document, words)
-        if span is None or (" " not in folded and self._only_inside(span.text)):
-            written = self._demonym_of_country(folded)  # "Mexico" where the text says "Mexican" (and "Mexico City")
-            if written:
-                return written
+        if span is None or (" " not in folded and self._only_inside(covered(span))):
+            demonym = self._demonym_of_country(folded)  # "Mexico" where the text says "Mexican" (and "Mexico City")
+            if demonym:
+                return demonym
         if span is None and self.written_forms:
             kept = self._written_form(words)
             if kept:
                 return kept
         if span is None:
             return f"the text does not hold {words!r}"
-        longer = (
-            self._longer_names(span.text) if span.text[:1].isupper() and not self._named_alone_first(span.text) else []
-        )
+        stated = covered(span)
+        longer = self._longer_names(stated) if stated[:1].isupper() and not self._named_alone_first(stated) else []
         if len(longer) == 1:
             return Argument(longer[0], place(self.document, longer[0]) or span, "item")
-        inside = None if longer else self._only_inside(span.text)  # several: pair() takes the nearest
+        inside = None if longer else self._only_inside(stated)  # several: pair() takes the nearest
         if inside:
             return f"the text names {words!r} only inside {inside!r}"
         country = DEMONYMS.get(folded) if " " not in folded else None
-        if self.written_forms and written != span.text and self._holds_form(written, span):
+        if self.written_forms and written != stated and self._holds_form(written, span):
             return Argument(written, span, "item")
-        return Argument(span.text, span, "item", name=country.title() if country else None)
+        return Argument(stated, span, "item", name=country.title() if country else None)
 
     def _holds_form(self, written: str, span: Span) -> bool:
         """Whether the model's form of a name the text states is that name with what the text holds around
         it: its final full stop ("Washington, D.C.") or a bracketed qualifier whose words the text has."""
+        stated = covered(span)
         if (
-            written == span.text + "."
-            and self.document.text[span.end : span.end + 1] == "."
-            and "." in span.text.split()[-1]
+            written == stated + "." and self.document.text[span.end : span.end + 1] == "." and "." in stated.split()[-1]
         ):  # an abbreviation's, not the sentence's
             return True
         return (
             bool(_QUALIFIER.search(written))
-            and _QUALIFIER.sub("", written).strip() == span.text
+            and _QUALIFIER.sub("", written).strip() == stated
             and self._states_qualifier(written)
         )
 
@@ -318,8 +322,8 @@ class Grounder:
     def _demonym_of_country(self, country: str) -> Argument | None:
         for demonym in _DEMONYMS_OF.get(country, ()):
             span = place(self.document, demonym)
-            if span is not None and span.text[:1].isupper():
-                return Argument(span.text, span, "item", name=country.title())
+            if span is not None and covered(span)[:1].isupper():
+                return Argument(covered(span), span, "item", name=country.title())
         return None
 
     def _value(self, words: str) -> Argument | str:
@@ -337,7 +341,7 @@ class Grounder:
         if Decimal(number.lexical) not in numbers_in(self.document.text):
             return f"the text gives no number {words!r}"
         span = place(self.document, words) or place(
-            self.document, _NUMBER.match(words).group(0).strip() if _NUMBER.match(words) else words
+            self.document, found.group(0).strip() if (found := _NUMBER.match(words)) else words
         )
         return Argument(words, span or self.document.span(0, 0), "number", number)
 
@@ -354,7 +358,7 @@ class Grounder:
             return None
         start, end, _ = next(w for w in written if w[2] in fuller)
         span = self.document.span(start, end)
-        return Argument(span.text, span, "date", parse_date(span.text))
+        return Argument(covered(span), span, "date", parse_date(covered(span)))
 
     def _first_date(self, date: TypedValue) -> Span:
         """Where the text writes the date the model spelt otherwise ("1961-05-04" for "4 May 1961")."""

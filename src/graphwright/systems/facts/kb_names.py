@@ -16,7 +16,7 @@ OCCUPATION_CLASSES = frozenset({"Q28640", "Q12737077", "Q4164871"})  # occupatio
 
 
 class KBNames:
-    def __init__(self, kb: KnowledgeBase):
+    def __init__(self, kb: KnowledgeBase | None):
         self.kb = kb
         self._records: dict[str, KBRecord | None] = {}
         self._types: dict[str, str | None] = {}
@@ -51,6 +51,7 @@ class KBNames:
 
     def _nearest_type(self, classes: list[str]) -> str | None:
         """The nearest broad class decides: a city is also, further up, a legal person (an organisation)."""
+        assert self.kb is not None  # the classes are a record's, and records come from the KB
         seen = frontier = set(classes)
         for _ in range(CLASS_DEPTH + 1):
             found = kb_type(seen)
@@ -66,9 +67,10 @@ class KBNames:
 
     def is_party(self, name: str) -> bool:
         record = self.record(name)
-        return record is not None and any(
-            c == POLITICAL_PARTY or POLITICAL_PARTY in self.kb.superclasses(c, depth=3) for c in record.types
-        )
+        if record is None:
+            return False
+        assert self.kb is not None  # records come from the KB
+        return any(c == POLITICAL_PARTY or POLITICAL_PARTY in self.kb.superclasses(c, depth=3) for c in record.types)
 
     def is_occupation(self, words: str) -> bool:
         """Whether the KB has an occupation or profession of this name."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ConfigDict, create_model
 
@@ -59,7 +59,7 @@ class Question:
 
 
 class PropertyMapper:
-    def __init__(self, kb: KnowledgeBase, candidates: int):
+    def __init__(self, kb: KnowledgeBase | None, candidates: int):
         self.kb, self.candidates = kb, candidates
 
     def direct(self, relation: str, kind: ObjectKind, types: Types) -> Mapped | None:
@@ -123,7 +123,7 @@ def _directions(record: KBRecord, kind: ObjectKind, types: Types) -> list[bool]:
 
 async def ask_model(llm: LLM, questions: list[Question], *, retries: int) -> tuple[list[Mapped], str]:
     """One call for every question of a document; each answer is a letter of its candidates or "none"."""
-    fields = {
+    fields: dict[str, Any] = {  # each answer's Literal is built at run time: no static type names it
         str(i): (Literal[tuple([*"abcdefgh"[: len(q.candidates)], "none"])], ...) for i, q in enumerate(questions, 1)
     }
     answer_type = create_model("Mappings", __config__=ConfigDict(extra="forbid"), **fields)

@@ -28,8 +28,7 @@ from functools import cached_property
 
 from graphwright.linking.names import DEMONYMS
 from graphwright.model import Document, Span
-from graphwright.model.document import split_sentences
-from graphwright.systems.facts.arguments import name_like, text_names
+from graphwright.systems.facts.arguments import covered, name_like, text_names
 from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.types import shape_type
 
@@ -113,7 +112,7 @@ class PassingFacts:
         # the model's arguments that are names (not "The frog honours Carmen Velarde, a retired ...")
         found = {" ".join(n.split()) for n in [*names, *text_names(document.text)] if name_like(n)}
         self.names = sorted(found, key=len, reverse=True)
-        self.sentences = [document.span(a, b) for a, b in split_sentences(document.text)]
+        self.sentences = [document.span(a, b) for a, b in document.sentence_spans()]
         self._found: dict[str, list[tuple[str, int]]] = {}
 
     def facts(self) -> list[Fact]:
@@ -136,7 +135,7 @@ class PassingFacts:
     def _before_names(self, sentence: Span) -> Iterator[Fact]:
         """ "the Austrian physicist Lise Meitner", "by the engineers Inês Carvalhal and Duarte Mendonça Rei",
         "Dutch logistics software company Veldhaven Systems"."""
-        text = sentence.text
+        text = covered(sentence)
         for name, start in self._names_in(text):
             words = re.findall(r"[\w'’-]+", text[:start])[-5:]
             if not words:
@@ -156,7 +155,7 @@ class PassingFacts:
         """ "The Danish firm employs 230 people", "the Swiss parent", "The Trondheim company was founded": an
         organisation the text refers to by its noun, with a demonym or a place before it, is the one it
         named last before (the model's facts tell which names are organisations)."""
-        text = sentence.text
+        text = covered(sentence)
         for found in re.finditer(
             r"\b[Tt]he\s+((?:[\w'’-]+\s+){0,3}?)(" + "|".join(sorted(_REFERRING_NOUNS)) + r")\b(?!\s+[A-Z])", text
         ):
@@ -171,7 +170,7 @@ class PassingFacts:
 
     def _after_names(self, sentence: Span) -> Iterator[Fact]:
         """ "Karla Aaløkke, a local schoolteacher who ran a night school": the occupation ends its phrase."""
-        text = sentence.text
+        text = covered(sentence)
         for name, start in self._names_in(text):
             rest = text[start + len(name) :]
             # "is"/"was" only after a name set off by commas ("Her father, Guillermo Kahlo, was a photographer"),
@@ -193,7 +192,7 @@ class PassingFacts:
     def _copula(self, sentence: Span) -> Iterator[Fact]:
         """ "Kazimír Ondráček, born on 3 March 1971 in Brno, is a Czech entrepreneur", "Havbris Sensorteknikk
         is a Norwegian maker of underwater sensors": the sentence's first name is what it is."""
-        text = sentence.text
+        text = covered(sentence)
         names = self._names_in(text)
         if not names or not re.fullmatch(
             r"(?:(?:The|A|An|Her|His|Their|Its)\s+(?:[a-z]+\s+){0,2})?", text[: names[0][1]]
@@ -225,12 +224,12 @@ class PassingFacts:
         relative is named; whose relative is the nearest person before it in the sentence, else the person
         the sentences before are about (a sentence that opens with "Her brother, ..., and her mother" is about
         one person throughout)."""
-        text = sentence.text
+        text = covered(sentence)
         names = self._names_in(text)
         owner, opened = None, False
         for found in _RELATIVE.finditer(text):
             after = re.match(r",?\s+(?:the\s+(?:[a-z][\w-]*\s+){0,3})?", text[found.end() :])
-            start = found.end() + after.end()
+            start = found.end() + (after.end() if after else 0)  # "her husband." names no one after
             relative = next((n for n, s in names if s == start), None) or _capitalised_at(text, start)
             if found.start() == 0:
                 owner, opened = self._about(sentence), True
@@ -248,8 +247,8 @@ class PassingFacts:
         index = self.sentences.index(sentence)
         for earlier in self.sentences[max(index - 2, 0) : index][::-1]:
             first = next(
-                (n for n, s in self._names_in(earlier.text) if s < 30 and self._person(n)), None
-            ) or self._full_person(_capitalised_at(earlier.text, 0) or "")
+                (n for n, s in self._names_in(covered(earlier)) if s < 30 and self._person(n)), None
+            ) or self._full_person(_capitalised_at(covered(earlier), 0) or "")
             if first:
                 return first
         return next((n for n in self._in_text_order if self._person(n)), None)
@@ -273,7 +272,7 @@ class PassingFacts:
     def _places(self, sentence: Span) -> Iterator[Fact]:
         """ "in Kelowna, British Columbia" and "Carentoir, a village in Brittany": the first place lies in the
         second (a country: its country)."""
-        text = sentence.text
+        text = covered(sentence)
         names = self._places_in(text)
         for (inner, start), (outer, outer_start) in zip(names, names[1:]):
             between = text[start + len(inner) : outer_start]

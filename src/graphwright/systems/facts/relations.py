@@ -49,7 +49,7 @@ def relation_table() -> dict[str, Relation]:
     text = resources.files("graphwright.systems.facts").joinpath("relations.yaml").read_text(encoding="utf-8")
     table: dict[str, Relation] = {}
     for row in yaml.safe_load(text):
-        properties = {
+        properties: dict[str, Mapping] = {
             kind: Mapping(row[kind].lstrip("^"), row[kind].startswith("^")) for kind in OBJECT_KINDS if kind in row
         }
         relation = Relation(row["phrase"], row["args"], properties, row.get("person"))

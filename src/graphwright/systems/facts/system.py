@@ -38,7 +38,7 @@ from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
 from graphwright.model.schema import load_schema, phrase_relation_iri
-from graphwright.systems.facts.arguments import Argument, Grounder, coordinated
+from graphwright.systems.facts.arguments import Argument, Grounder, coordinated, covered
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.demonstrations import Demonstrations
 from graphwright.systems.facts.kb_names import KBNames
@@ -163,7 +163,7 @@ class FactsSystem:
             written_forms=self.demonstrations is not None,
         )
         grounded: list[tuple[Argument, str, Argument, Span | None]] = []
-        dropped = Counter()
+        dropped: Counter[str] = Counter()
         firsts: dict[tuple[str, str, str], Span | None] = {}  # a model in a loop repeats itself
         for head, relation, tail, sentence in raw:
             firsts.setdefault((head, relation, tail), sentence)
@@ -175,6 +175,7 @@ class FactsSystem:
                 result.warnings.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
                 dropped[_kind_of(reason)] += 1
                 continue
+            assert isinstance(subject, Argument) and isinstance(obj, Argument)  # else _reject gives the reason
             grounded.append((subject, relation, obj, sentence))
         grounded = most_specific_places(grounded, document.text, result)
         result.extra["dropped"] = dict(dropped)
@@ -240,9 +241,10 @@ class FactsSystem:
         return entry.allows if entry and obj.kind == "item" else None
 
     def _reject(self, subject: Argument | str, relation: str, obj: Argument | str) -> str | None:
-        for argument in (subject, obj):
-            if isinstance(argument, str):
-                return argument
+        if isinstance(subject, str):  # why the text does not state it
+            return subject
+        if isinstance(obj, str):
+            return obj
         if not relation:
             return "an empty relation"
         if len(relation.split()) > self.config.max_relation_words:
@@ -293,7 +295,10 @@ class FactsSystem:
         """A bare four-digit number is read as a year; where the relation takes a number and no date ("4150
         members", "employs 2400 people"), it is that number."""
         obj = fact.object
-        if obj.kind != "date" or obj.value.datatype != XSD + "gYear" or not obj.words.strip().isdigit():
+        if obj.kind != "date":
+            return fact
+        assert obj.value is not None  # a date argument carries its typed value (Grounder._value)
+        if obj.value.datatype != XSD + "gYear" or not obj.words.strip().isdigit():
             return fact
         if self._maps(fact.relation, "date", fact.types) or not self._maps(fact.relation, "number", fact.types):
             return fact
@@ -347,7 +352,7 @@ class FactsSystem:
                 choice.mapping
                 and choice.mapping.swapped
                 and obj.kind == "item"
-                and not states(evidence.text, fact, self._phrasings(choice.mapping.property))
+                and not states(covered(evidence), fact, self._phrasings(choice.mapping.property))
             ):
                 # read the other way round ("founded" is "founded by"; a person is no company's chief executive),
                 # it stands only where a sentence says it: a small model's "Maren Solberg founded University of
@@ -455,7 +460,7 @@ def stating_sentence(document: Document, fact: OpenFact) -> Span:
         return subject
     if fact.object.kind != "item":
         return obj
-    given_later = max((fact.subject, fact.object), key=lambda argument: document.text.find(argument.span.text))
+    given_later = max((fact.subject, fact.object), key=lambda argument: document.text.find(covered(argument.span)))
     return subject if given_later is fact.subject else obj
 
 
@@ -471,7 +476,7 @@ def states(sentence: str, fact: OpenFact, phrasings: Iterable[str] = ()) -> bool
     as the model wrote it (the other may be "she" or "it")."""
     folded = sentence.casefold()
     words = [w[:5] for phrase in (fact.relation, *phrasings) for w in re.findall(r"[a-z]{4,}", phrase.casefold())]
-    named = any(a.span.text.casefold() in folded for a in (fact.subject, fact.object))
+    named = any(covered(a.span).casefold() in folded for a in (fact.subject, fact.object))
     return named and (not words or any(w in folded for w in words))
 
 

@@ -137,7 +137,7 @@ def kb_type(types: Iterable[str]) -> str | None:
 
 
 def infer_types(
-    facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozenset[str] | None] | None, str]],
+    facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozenset[str] | None] | None, str | None]],
     known: Callable[[str], str | None],
 ) -> dict[str, str]:
     """Each name's type: ``known`` (the KB's, by exact name), else its shape, else the majority of what the

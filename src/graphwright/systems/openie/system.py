@@ -82,16 +82,20 @@ class OpenIESystem:
             if reason:
                 dropped.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
                 continue
-            terms = [name_term(spans[0].text), name_or_value(spans[1].text)]
+            head_span, tail_span = spans
+            assert head_span is not None and tail_span is not None  # else reject() gives the reason
+            # place() makes its spans with Document.span, which fills in their text
+            assert head_span.text is not None and tail_span.text is not None
+            terms = [name_term(head_span.text), name_or_value(tail_span.text)]
             phrase = relation.casefold()
             triple = Triple(
                 subject=terms[0],
                 object=terms[1],
-                provenance=self.evidence(document, provenance, *spans),
+                provenance=self.evidence(document, provenance, head_span, tail_span),
                 predicate=Term.iri(minted_relation_iri(SCHEMA_NAME, phrase), surface=relation, label=phrase),
             )
             triples.setdefault(triple.key(), triple)
-            for term, span in zip(terms, spans):
+            for term, span in zip(terms, (head_span, tail_span)):
                 if term.kind == "iri" and term.value not in entities:
                     entities[term.value] = Entity(
                         iri=term.value, label=term.label, mentions=[Mention(surface=span.text, span=span)]

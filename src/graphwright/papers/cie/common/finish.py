@@ -7,7 +7,7 @@ or when the step limit forced the end, the good triples are kept and the rest dr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,17 +62,17 @@ def check_turtle(kb, turtle: str, agent: str) -> FinishOutcome:
     return outcome
 
 
-def mapping_fallback(state: dict[str, Any]) -> str:
+def mapping_fallback(state: Mapping[str, Any]) -> str:
     """The fallback Turtle of architectures that keep free-form triples and a uri_mapping."""
     return draft_turtle(state.get("triples") or [], state.get("uri_mapping") or [])
 
 
-def make_finish(fallback: Callable[[dict[str, Any]], str] | None = None):
+def make_finish(fallback: Callable[[Mapping[str, Any]], str] | None = None):
     """A ``finish`` node. State fields: ``turtle`` and ``turtle_author`` (who wrote it), ``forced``
     (the step limit or budget ended the run), ``finish_attempts``. ``fallback(state)`` assembles a
     Turtle from the structured state when the run ends without a usable one from an agent."""
 
-    async def finish(state: dict[str, Any], runtime) -> Command:
+    async def finish(state: Mapping[str, Any], runtime) -> Command:
         kb, config = runtime.context.kb, runtime.context.config
         author = state.get("turtle_author") or ""
         outcome = check_turtle(kb, state.get("turtle") or "", author or "fallback")

@@ -4,7 +4,10 @@ it was given and what the architecture passes as context, and answers with a lis
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from pydantic import BaseModel
 
 from graphwright.papers.cie.common.outputs import EntityList, PropertyList, TripleList, TurtleOutput, render_triples
 from graphwright.papers.cie.common.turn import CieContext, Turn, agent_turn
@@ -13,7 +16,7 @@ ENTITY_EXTRACTOR = "entity_extractor"
 PROPERTY_EXTRACTOR = "property_extractor"
 TRIPLE_EXTRACTOR = "triple_extractor"
 TURTLE_FORMATTER = "turtle_formatter"
-SPECIALISTS = {
+SPECIALISTS: dict[str, type[BaseModel]] = {
     ENTITY_EXTRACTOR: EntityList,
     PROPERTY_EXTRACTOR: PropertyList,
     TRIPLE_EXTRACTOR: TripleList,
@@ -22,7 +25,9 @@ SPECIALISTS = {
 LONG_ANSWERS = (TRIPLE_EXTRACTOR, TURTLE_FORMATTER)
 
 
-async def specialist_turn(state: dict[str, Any], ctx: CieContext, agent: str, instruction: str, context: str) -> Turn:
+async def specialist_turn(
+    state: Mapping[str, Any], ctx: CieContext, agent: str, instruction: str, context: str
+) -> Turn:
     view = f"Instruction: {instruction or '(none: do your job on the whole text)'}\n\n{context}".strip()
     budget = ctx.config.extractor_max_tokens if agent in LONG_ANSWERS else ctx.config.max_tokens
     return await agent_turn(state, ctx, agent, SPECIALISTS[agent], view=view, max_tokens=budget)

@@ -132,7 +132,7 @@ def mapping_surfaces(mapping: list[dict[str, Any]]) -> dict[str, str]:
     """uri_mapping entries (surface, ``wd:Q..``/``wdt:P..``) -> {full IRI: surface}. When two surface
     forms map to one IRI the first keeps it: the later one is usually the wrong mapping (a place mapped
     onto the person born there), and open-world linking judges a link by its surface."""
-    out = {}
+    out: dict[str, str] = {}
     for m in mapping:
         if not m.get("iri"):
             continue

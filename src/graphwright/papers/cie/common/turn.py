@@ -8,7 +8,7 @@ limit and the token budget come back as ``Turn.stop`` for the node to wrap up th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +41,7 @@ class Turn:
 
 
 def trace_step(
-    state: dict[str, Any],
+    state: Mapping[str, Any],
     node: str,
     kind: str,
     *,
@@ -56,7 +56,7 @@ def trace_step(
 
 
 async def agent_turn(
-    state: dict[str, Any],
+    state: Mapping[str, Any],
     ctx: CieContext,
     prompt: str,
     output_type: type[BaseModel],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from graphwright.papers.cie.common.turn import CieContext
@@ -43,7 +44,7 @@ def complete_requests(
 
 
 def complete_searches(
-    requests: list[dict[str, Any]], triples: list[dict[str, str]], mapped: list[dict[str, Any]] = ()
+    requests: list[dict[str, Any]], triples: list[dict[str, str]], mapped: Sequence[dict[str, Any]] = ()
 ) -> list[dict[str, Any]]:
     """``complete_requests`` for the supervisor architectures: surface forms that already have an
     IRI in the uri_mapping are not searched again."""

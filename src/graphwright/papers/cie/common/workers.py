@@ -4,7 +4,7 @@ retrieval tool, that reports back to a fixed agent. Each architecture says what 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langgraph.types import Command
@@ -16,7 +16,7 @@ from graphwright.papers.cie.common.specialists import specialist_turn
 from graphwright.papers.cie.common.turn import trace_step
 from graphwright.papers.cie.common.uri import complete_searches, merge_choices, search_uris
 
-State = dict[str, Any]
+State = Mapping[str, Any]  # a state TypedDict of any architecture; nodes only read it
 
 
 def detour(state: State, node: str, turn) -> Command | None:

@@ -28,7 +28,7 @@ def merge_mapping(kb, old: list[dict[str, Any]], new: list[Mapping]) -> tuple[li
     for m in new:
         ident = normalise_id(m.iri)
         record = kb.get(ident) if ident else None
-        if record is None:
+        if not ident or record is None:
             problems.append(f"IRI {m.iri!r} for {m.surface!r} is not in the knowledge base")
             continue
         merged[m.surface.casefold()] = {

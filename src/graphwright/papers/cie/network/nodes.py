@@ -10,11 +10,13 @@ to ``finish``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
+from pydantic import BaseModel
 
 from graphwright.agents.call import dump_output
 from graphwright.errors import ModelOutputError
@@ -59,9 +61,13 @@ from graphwright.tools.uri_retrieval import SearchRequest, render_results, uri_r
 
 Ctx = Runtime[CieContext]
 PROMPT_OF = {EXTRACTOR: "extractor", URI_MAPPING: "uri_mapping", VALIDATION: "validation_output"}
-OUTPUT_OF = {EXTRACTOR: ExtractorOutput, URI_MAPPING: UriMappingOutput, VALIDATION: ValidationOutput}
+OUTPUT_OF: dict[str, type[BaseModel]] = {
+    EXTRACTOR: ExtractorOutput,
+    URI_MAPPING: UriMappingOutput,
+    VALIDATION: ValidationOutput,
+}
 #: lean=true: per agent its prompt, answer model and view (lean_view.py); the system message is lean_team's
-LEAN = {
+LEAN: dict[str, tuple[str, type[BaseModel], Callable[[NetworkState], str]]] = {
     EXTRACTOR: ("lean_extractor", LeanExtractorOutput, extractor_view),
     URI_MAPPING: ("lean_uri_mapping", LeanUriMappingOutput, mapping_view),
     VALIDATION: ("lean_validation", LeanValidationOutput, validation_view),

@@ -103,7 +103,8 @@ def open_routes(state: ReactState, tools: list[str]) -> list[str]:
 
 
 def render_view(state: ReactState, limit: int, max_steps: int) -> str:
-    lines, size = [], 0
+    lines: list[str] = []
+    size = 0
     for m in reversed(state.get("messages") or []):
         line = f"[{m['id']}] {m['author']}: {m['content']}"
         if not lines and len(line) > limit:  # one tool answer alone can exceed the context window

@@ -14,7 +14,6 @@ Only item-valued properties are kept, and numbers and month names are not search
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,6 +22,7 @@ from rapidfuzz import fuzz, utils
 
 from graphwright.kb.namespaces import WD, WDT, short_iri
 from graphwright.kb.protocol import KnowledgeBase
+from graphwright.text import name_token_spans, sentences
 
 # Words that are never a mention on their own nor its first or last word ("the Party", "He").
 STOPWORDS = frozenset(
@@ -49,8 +49,6 @@ NAME_JOINERS = frozenset(
 # Datatypes whose values are items; None: the KB does not say, so the property stays.
 ITEM_VALUED = {"wikibase-item", None}
 
-_TOKEN = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 # Similarity (0-100) a searched word must reach against a word of a hit's label or alias: keeps
 # misspellings ("Schwarzeneger") and partial names ("Shriver"), drops hits by meaning ("Born" -> "neonate").
 SPELLING_MIN = 80
@@ -104,11 +102,7 @@ class _Token:
 
 
 def tokens(text: str) -> list[_Token]:
-    return [_Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_BREAK.split(text) if s and s.strip()]
+    return [_Token(text[a:b], a, b) for a, b in name_token_spans(text)]
 
 
 def _joined(text: str, left: _Token, right: _Token) -> bool:

@@ -7,7 +7,7 @@ is fed back as an error) come from the same lists and cannot disagree.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, WithJsonSchema, create_model
 
@@ -49,3 +49,16 @@ def answer_model(entities: list[str], properties: list[str]) -> type[BaseModel]:
     prop = _iri_type(properties, "property", "a property candidate")
     triple = create_model("CandidateTriple", subject=(entity, ...), predicate=(prop, ...), object=(entity, ...))
     return create_model("SingleAnswer", triples=(list[triple], Field(description="every fact the text states")))
+
+
+# answer_model builds its classes per document, so a type checker cannot see their fields; these say them.
+
+
+class CandidateTripleAnswer(Protocol):
+    subject: str
+    predicate: str
+    object: str
+
+
+class SingleAnswer(Protocol):
+    triples: list[CandidateTripleAnswer]

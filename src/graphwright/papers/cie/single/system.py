@@ -8,7 +8,7 @@ candidates and only item-valued properties are offered.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import GraphwrightError, LLMError, ModelOutputError
@@ -21,7 +21,7 @@ from graphwright.model import Document, ExtractionResult, Provenance, Term, Trac
 from graphwright.papers.cie.evidence import evidence_span
 from graphwright.papers.cie.single.candidates import Candidate, Candidates, retrieve_candidates
 from graphwright.papers.cie.single.config import SingleConfig
-from graphwright.papers.cie.single.outputs import answer_model
+from graphwright.papers.cie.single.outputs import SingleAnswer, answer_model
 
 NAME = "cie.single"
 VERSION = "cie.single.v1"
@@ -117,16 +117,17 @@ class SingleSystem:
         except LLMError as exc:  # backend down, budget spent: recorded, never raised
             trace.append(TraceStep(step=len(trace) + 1, node=AGENT, kind="agent", error=f"{type(exc).__name__}: {exc}"))
             return ExtractionResult.from_error(document.id, NAME, exc, usage=usage(), trace=trace, extra=extra)
+        answer = cast(SingleAnswer, reply.parsed)  # output_type is built per document: the protocol names its fields
         trace += _rejected(reply.errors, start=2)
         trace.append(TraceStep(step=len(trace) + 1, node=AGENT, kind="agent", output=_clip(reply.text)))
 
         warnings = (
-            [f"the answer was cut off at {cap} tokens; its {len(reply.parsed.triples)} complete triples were kept"]
+            [f"the answer was cut off at {cap} tokens; its {len(answer.triples)} complete triples were kept"]
             if reply.salvaged
             else []
         )
         by_short = {c.short: c for c in [*found.entities, *found.properties]}
-        keys = list(dict.fromkeys((t.subject, t.predicate, t.object) for t in reply.parsed.triples))  # a fact once
+        keys = list(dict.fromkeys((t.subject, t.predicate, t.object) for t in answer.triples))  # a fact once
         return ExtractionResult(
             document_id=document.id,
             system=NAME,
