@@ -294,3 +294,10 @@ def test_a_looping_answer_is_caught_when_a_fact_comes_the_third_time():
     assert repeats_a_fact(answer) and repeats_a_fact(answer + ",") and repeats_a_fact(answer + ", ")
     assert not repeats_a_fact('{"triples": [' + ", ".join([fact, other] * 2) + ", " + fact[:-1])
     assert not repeats_a_fact('{"triples": [' + ", ".join([fact, other] * 2))
+
+
+async def test_a_firm_led_by_a_person_is_managed_by_them_not_coached(default_kb):
+    text = "Since 2021 the firm Tidewater Instruments has been led by chief executive Jonas Eide."
+    extracted = [["Tidewater Instruments", "led by", "Jonas Eide"]]
+    facts = facts_of(await run(default_kb, scripted(extracted), text))
+    assert facts == {("Tidewater Instruments", "P1037", "Jonas Eide")}  # director / manager; P286 is head coach
