@@ -2,7 +2,7 @@
 passing, cue checks, KB and sample search, QA seeds, the paper systems and the benchmarks).
 
 Sentences: a sentence ends at ``.``, ``!`` or ``?`` (with any closing quotes or brackets) before whitespace
-and a capital letter, a digit or an opening quote, or at ``。``, ``！`` or ``？``; not after an abbreviation
+and a capital letter (any script's: "Østlandet"), a digit or an opening quote, or at ``。``, ``！`` or ``？``; not after an abbreviation
 that is seldom last (``Dr.``, ``St.``, ``Jan.``, ``i.e.``, ``Co.``, ``v.``, ``Fig.``) nor after an initial
 (``J. R. R. Tolkien``). ``U.S.`` and ``U.K.`` end one only when a word that starts sentences follows
 ("moved to the U.S. In 2010 ..."). A block ends one too: a blank line, and a line that starts a list item
@@ -26,7 +26,8 @@ from collections.abc import Iterator
 
 Span = tuple[int, int]
 
-_END = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(\[]?[A-Z0-9])|[。！？]+""")
+# a full stop before whitespace and the first letter or digit of a word (a capital, checked in _ends: "Østlandet")
+_END = re.compile(r"""[.!?]+["'”’)\]]*(?=\s+["'“‘(\[]?(\w))|[。！？]+""")
 #: lower-cased words (dots inside kept) after which a full stop seldom ends the sentence
 _NOT_AN_END = frozenset(
     "mr mrs ms dr prof st mt ft no nos vs v jr sr gen col capt lt sgt rev hon sen rep gov pres "
@@ -91,6 +92,8 @@ def _ends(text: str, start: int, end: int) -> Iterator[int]:
     for match in _END.finditer(text, start, end):
         if match.group()[0] in "。！？":
             yield match.end()
+            continue
+        if not (match.group(1).isupper() or match.group(1).isdigit()):
             continue
         before = _LAST_WORD.search(text, max(start, match.start() - _LOOK_BACK), match.start())
         word = before.group().lower() if before else ""

@@ -48,6 +48,11 @@ from graphwright.text import (
         ("Products:\n- Sonar arrays\n- Depth gauges", ["Products:", "- Sonar arrays", "- Depth gauges"]),
         ("## Early years\nErik Lund founded the firm.", ["## Early years", "Erik Lund founded the firm."]),
         ("公司成立于1998年。总部在卑尔根。", ["公司成立于1998年。", "总部在卑尔根。"]),
+        (
+            "Curcio ligger i Lombardia. Østlandet er langt unna.",
+            ["Curcio ligger i Lombardia.", "Østlandet er langt unna."],
+        ),
+        ("It cost 3.5 million. that was all", ["It cost 3.5 million. that was all"]),
         ("No full stop at the end", ["No full stop at the end"]),
         ("", []),
     ],
