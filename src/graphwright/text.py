@@ -12,7 +12,7 @@ syntok merges list items and headings, and none has been kept up since 2022 (doc
 
 Words come in three cuts, each for one job (``marked_word_spans`` keeps a question's words with the marks
 they end in, and ``tokens``, words and marks, counts a text's length):
-- ``words``: runs of letters and digits, as SQLite FTS5 (the KB's label index) and name matching count them;
+- ``words``: runs of word characters (letters, digits, the underscore), as names are matched and texts counted;
 - ``name_tokens``: words with the marks inside a name kept ("U.S", "O'Brien", "co-founded", "2016-05-01"),
   for looking names up as they are written;
 - ``search_terms``: lower-cased runs of letters, and of digits, apart ("Q42" is "q" and "42"), with Chinese
@@ -111,7 +111,7 @@ def _trimmed(text: str, a: int, b: int) -> Span:
     return a + len(piece) - len(piece.lstrip()), a + len(piece.rstrip())
 
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"\w+")
 _NAME_TOKEN = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
 _TERM = re.compile(r"[^\W\d_]+|\d+")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -120,7 +120,7 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def words(text: str) -> list[str]:
-    """Runs of letters and digits."""
+    """Runs of word characters: letters, digits and the underscore."""
     return _WORD.findall(text)
 
 
