@@ -1,23 +1,24 @@
-"""One agent turn: prompt in, validated output model out.
+"""How every agent calls the model: ``ask_for`` a parsed answer, ``ask_text`` for a free one.
 
-Both output protocols give the same pydantic model: schema-constrained JSON
-(reliable on small local models) or the XML tags of the CIExMAS prompts.
-A malformed answer is fed back with the parse error, a bounded number of
-times; then ModelOutputError goes up to the graph, which incorporates it.
+Both output protocols give the same pydantic model: schema-constrained JSON (reliable on small local
+models) or the XML tags of the CIExMAS prompts. A malformed answer is fed back with the parse error, a
+bounded number of times; then ModelOutputError goes up to the agent, which incorporates it. No system
+calls graphwright.llm.structured or a model's ``chat`` itself (import-linter keeps the first).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
 from graphwright.agents.tags import parse_tagged
 from graphwright.errors import ModelOutputError
-from graphwright.llm.base import LLM
-from graphwright.llm.structured import chat_structured
+from graphwright.llm.base import LLM, ChatResponse, Message
+from graphwright.llm.structured import StructuredReply, chat_structured
+from graphwright.model.result import Usage
 
 M = TypeVar("M", bound=BaseModel)
 OutputFormat = Literal["json", "xml"]
@@ -47,6 +48,46 @@ def format_instructions(output_type: type[BaseModel], fmt: OutputFormat) -> str:
     )
 
 
+async def ask_for(
+    llm: LLM,
+    messages: list[Message],
+    output_type: type[M],
+    *,
+    fmt: OutputFormat = "json",
+    **options: Any,
+) -> StructuredReply[M]:
+    """The one way an agent asks the model for a parsed answer: JSON validated against ``output_type`` (its
+    JSON Schema constrains decoding; graphwright.llm.structured), or the XML tags of the CIExMAS prompts. A
+    malformed answer is fed back with its error, ``max_retries`` times (default 2). ``options`` go to the
+    model call as given (``max_tokens``, ``schema``, ``salvage_cut_off``, ``adapter``, ...), so two agents
+    asking the same thing make the same request."""
+    if fmt == "json":
+        return await chat_structured(llm, messages, output_type, **options)
+    max_retries, max_tokens = options.get("max_retries", 2), options.get("max_tokens")
+    messages = list(messages)
+    errors: list[str] = []
+    usage = Usage()
+    for attempt in range(1, max_retries + 2):
+        response = await llm.chat(messages, max_tokens=max_tokens)
+        usage = usage + response.usage
+        try:
+            parsed = parse_tagged(response.text, output_type)
+            return StructuredReply(parsed, response.text, attempt, errors, usage)
+        except ModelOutputError as exc:
+            errors.append(str(exc))
+            messages += [
+                {"role": "assistant", "content": response.text},
+                {"role": "user", "content": f"ERROR: {exc}"},
+            ]
+    raise ModelOutputError(errors[-1])
+
+
+async def ask_text(llm: LLM, messages: list[Message], **options: Any) -> ChatResponse:
+    """The model's free answer (a tagged sentence, a written prompt, a policy's turn it parses itself):
+    one call, ``options`` as given."""
+    return await llm.chat(messages, **options)
+
+
 async def call_agent(
     llm: LLM,
     system: str,
@@ -60,31 +101,18 @@ async def call_agent(
     salvage_cut_off: bool = False,
     history: list[dict[str, str]] | None = None,
 ) -> AgentReply[M]:
-    """``history``: turns between the system message and the user's (worked examples as exchanges)."""
-    messages = [{"role": "system", "content": system}, *(history or []), {"role": "user", "content": user}]
+    """An agent's turn from its system and user messages (``history``: turns between them, worked examples
+    as exchanges), through ``ask_for``."""
+    messages: list[Message] = [
+        {"role": "system", "content": system},
+        *(history or []),
+        {"role": "user", "content": user},
+    ]
+    options: dict[str, Any] = {"max_retries": max_retries, "max_tokens": max_tokens}
     if fmt == "json":
-        reply = await chat_structured(
-            llm,
-            messages,
-            output_type,
-            max_retries=max_retries,
-            max_tokens=max_tokens,
-            schema=schema,
-            salvage_cut_off=salvage_cut_off,
-        )
-        return AgentReply(output=reply.parsed, raw=reply.text, errors=list(reply.errors))
-    errors: list[str] = []
-    for _ in range(max_retries + 1):
-        response = await llm.chat(messages, max_tokens=max_tokens)
-        try:
-            return AgentReply(output=parse_tagged(response.text, output_type), raw=response.text, errors=errors)
-        except ModelOutputError as exc:
-            errors.append(str(exc))
-            messages += [
-                {"role": "assistant", "content": response.text},
-                {"role": "user", "content": f"ERROR: {exc}"},
-            ]
-    raise ModelOutputError(errors[-1])
+        options |= {"schema": schema, "salvage_cut_off": salvage_cut_off}
+    reply = await ask_for(llm, messages, output_type, fmt=fmt, **options)
+    return AgentReply(output=reply.parsed, raw=reply.text, errors=list(reply.errors))
 
 
 def dump_output(output: BaseModel) -> str:

@@ -20,12 +20,12 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, create_model
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.kb.records import KBRecord
 from graphwright.linking.context import WORKS, Choice, description_kind, description_year, written_kind
 from graphwright.linking.geography import Geography, is_country
 from graphwright.llm.base import LLM
-from graphwright.llm.structured import chat_structured
 from graphwright.model.result import Usage
 
 PROMPT = load_prompt("graphwright.linking", "check")
@@ -69,7 +69,7 @@ async def glosses(llm: LLM, text: str, names: list[str], *, retries: int = 2) ->
         fields: dict[str, Any] = {str(i): (str, Field(max_length=GLOSS_CHARS)) for i in range(1, len(batch) + 1)}
         answer_type = create_model("Glosses", __config__=ConfigDict(extra="forbid"), **fields)
         system, user = PROMPT.render(text=text, names="\n".join(f"{i}. {n}" for i, n in enumerate(batch, 1)))
-        reply = await chat_structured(
+        reply = await ask_for(
             llm,
             [{"role": "system", "content": system}, {"role": "user", "content": user}],
             answer_type,

@@ -17,11 +17,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import ModelOutputError
 from graphwright.llm.base import LLM
 from graphwright.llm.streaming import streaming
-from graphwright.llm.structured import chat_structured
 
 Reader = Literal["notes", "short"]
 PROMPTS = {"short": load_prompt("graphwright.qa", "answer"), "notes": load_prompt("graphwright.qa", "answer_notes")}
@@ -112,7 +112,7 @@ async def answer(
 
     try:
         with streaming(heard) if on_answer is not None else nullcontext():
-            reply = await chat_structured(
+            reply = await ask_for(
                 llm,
                 messages,
                 AnswerOutput,

@@ -16,10 +16,10 @@ from dataclasses import asdict, dataclass
 
 from pydantic import BaseModel
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import ModelOutputError
 from graphwright.llm.base import LLM
-from graphwright.llm.structured import chat_structured
 from graphwright.paths import cache_dir
 from graphwright.qa.facts import Fact
 
@@ -94,7 +94,7 @@ async def _summary(llm: LLM, cid: str, nodes: list[str], facts: list[Fact], max_
     system, user = SUMMARY.render(facts="\n".join(f"- {f.text}" for f in shown))
     documents = sorted({d for f in inside for d in f.evidence if d})
     try:
-        reply = await chat_structured(
+        reply = await ask_for(
             llm,
             [{"role": "system", "content": system}, {"role": "user", "content": user}],
             SummaryOutput,

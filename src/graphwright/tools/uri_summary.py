@@ -13,12 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel, RootModel
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import ModelOutputError
 from graphwright.kb.namespaces import short_iri
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
-from graphwright.llm.structured import chat_structured
 from graphwright.tools.uri_retrieval import SearchResult, render_results
 
 NO_MATCH = "none"
@@ -82,7 +82,7 @@ async def summarize_results(
         )
         try:  # a cut-off answer keeps the terms it completed
             with for_agent("uri_judge"):
-                reply = await chat_structured(
+                reply = await ask_for(
                     llm,
                     [{"role": "system", "content": system}, {"role": "user", "content": user}],
                     Choices,

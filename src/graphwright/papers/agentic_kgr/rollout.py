@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from graphwright.agents.call import call_agent
+from graphwright.agents.call import ask_text, call_agent
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.errors import ModelOutputError
 from graphwright.llm.attribution import for_agent
@@ -178,7 +178,7 @@ async def agent(env: Environment, asker: Asker, prompts: dict[str, PromptTemplat
 
     async def turn(history: list[dict[str, str]]) -> str:
         with for_agent("policy"):
-            response = await asker.llm.chat(history, json_schema=constrained, max_tokens=asker.config.max_tokens)
+            response = await ask_text(asker.llm, history, json_schema=constrained, max_tokens=asker.config.max_tokens)
         return response.text
 
     return await run_policy(env, messages, turn)

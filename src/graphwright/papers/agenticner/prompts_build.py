@@ -8,6 +8,7 @@ import hashlib
 import json
 from importlib import resources
 
+from graphwright.agents.call import ask_text
 from graphwright.agents.prompts import load_prompt
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
@@ -102,8 +103,8 @@ async def _write_tagger_prompt(
         base_prompt=base, domain=domain.domain, types=render_types(domain), examples=examples_text
     )
     with for_agent("metaprompter"):
-        reply = await llm.chat(
-            [{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=1500
+        reply = await ask_text(
+            llm, [{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=1500
         )
     written = tag_content(reply.text, "prompt") or ""
     if len(written) >= 200 and all(t in written for t in domain.types):

@@ -8,6 +8,7 @@ import asyncio
 import time
 from pathlib import Path
 
+from graphwright.agents.call import ask_text
 from graphwright.agents.prompts import load_prompt
 from graphwright.chunking import segment_spans
 from graphwright.errors import LLMError
@@ -141,7 +142,8 @@ class AgenticNERSystem:
                 if self.single:
                     with for_agent("tagger"):
                         reply = (
-                            await meter.chat(
+                            await ask_text(
+                                meter,
                                 [
                                     {"role": "system", "content": prompt},
                                     {"role": "user", "content": text_to_tag(segment)},

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from graphwright.agents.call import ask_text
 from graphwright.agents.prompts import PromptTemplate
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
@@ -157,7 +158,7 @@ class Team:
                 {"role": "user", "content": transcript + "\n\nYour review:"},
             ]
         with for_agent(speaker):
-            return (await self.llm.chat(messages, max_tokens=self.max_tokens)).text
+            return (await ask_text(self.llm, messages, max_tokens=self.max_tokens)).text
 
     async def _research(self, question: str, result: ChatResult) -> str:
         if self.researcher is None or not question:
@@ -169,8 +170,10 @@ class Team:
         result.agent_turns += 1
         system, user = self.researcher.render(question=question, results="\n".join(f"- {r}" for r in found) or "(none)")
         with for_agent("researcher"):
-            reply = await self.llm.chat(
-                [{"role": "system", "content": system}, {"role": "user", "content": user}], max_tokens=self.max_tokens
+            reply = await ask_text(
+                self.llm,
+                [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                max_tokens=self.max_tokens,
             )
         return f"<answer>{tag_content(reply.text, 'answer') or reply.text.strip()}</answer>"
 

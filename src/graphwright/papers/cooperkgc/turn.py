@@ -7,10 +7,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from graphwright.agents.call import ask_for
 from graphwright.errors import ModelOutputError
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM, Message
-from graphwright.llm.structured import chat_structured
 from graphwright.model import ExtractionResult, TraceStep
 from graphwright.papers.cooperkgc.answers import ANSWER_TYPES
 from graphwright.papers.cooperkgc.config import CooperKGCConfig
@@ -42,7 +42,7 @@ class Turn:
         valid one."""
         try:
             with for_agent(expert.id):
-                reply = await chat_structured(
+                reply = await ask_for(
                     self.llm,
                     messages,
                     output_type,

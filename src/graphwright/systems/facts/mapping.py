@@ -10,11 +10,11 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, create_model
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.kb.protocol import KnowledgeBase
 from graphwright.kb.records import KBRecord
 from graphwright.llm.base import LLM
-from graphwright.llm.structured import chat_structured
 from graphwright.systems.facts.relations import Mapping, ObjectKind, normalize_phrase, table_entry
 from graphwright.systems.facts.types import fits, fits_classes, reads_backwards
 
@@ -128,7 +128,7 @@ async def ask_model(llm: LLM, questions: list[Question], *, retries: int) -> tup
     }
     answer_type = create_model("Mappings", __config__=ConfigDict(extra="forbid"), **fields)
     system, user = PROMPT.render(relations="\n".join(q.render(i) for i, q in enumerate(questions, 1)))
-    reply = await chat_structured(
+    reply = await ask_for(
         llm,
         [{"role": "system", "content": system}, {"role": "user", "content": user}],
         answer_type,

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from pydantic import BaseModel, Field
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.namespaces import WDT
@@ -34,7 +35,6 @@ from graphwright.linking.literals import XSD, TypedValue, name_term
 from graphwright.linking.names import is_function_word
 from graphwright.llm.base import LLM
 from graphwright.llm.streaming import stopping
-from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
 from graphwright.model.schema import load_schema, phrase_relation_iri
@@ -215,7 +215,7 @@ class FactsSystem:
             # the tuned model, early in its training, could repeat a few facts until its budget was spent: its
             # answer ends at the third time it writes one fact, and the complete part before is kept
             with stopping(repeats_a_fact) if self.adapter else nullcontext():
-                reply = await chat_structured(
+                reply = await ask_for(
                     llm,
                     messages,
                     FactsAnswer,

@@ -8,11 +8,11 @@ import time
 
 from pydantic import BaseModel, Field
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import LLMError, ModelOutputError
 from graphwright.linking.literals import name_or_value, name_term
 from graphwright.llm.base import LLM
-from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Provenance, Span, Term, TraceStep, Triple
 from graphwright.model.schema import minted_relation_iri
@@ -38,7 +38,7 @@ class OpenIESystem:
         result = ExtractionResult(document_id=document.id, system=self.name)
         system, user = PROMPT.render(max_triples=self.config.max_triples, text=document.text)
         try:
-            reply = await chat_structured(
+            reply = await ask_for(
                 meter,
                 [{"role": "system", "content": system}, {"role": "user", "content": user}],
                 OpenIEAnswer,

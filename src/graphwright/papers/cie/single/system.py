@@ -10,12 +10,12 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
+from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.errors import GraphwrightError, LLMError, ModelOutputError
 from graphwright.kb.protocol import KnowledgeBase
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
-from graphwright.llm.structured import chat_structured
 from graphwright.llm.wrappers import MeteredLLM
 from graphwright.model import Document, ExtractionResult, Provenance, Term, TraceStep, Triple
 from graphwright.papers.cie.evidence import evidence_span
@@ -101,7 +101,7 @@ class SingleSystem:
         cap = self.config.completion_cap(document.text)
         try:
             with for_agent(AGENT):
-                reply = await chat_structured(
+                reply = await ask_for(
                     meter,
                     messages,
                     output_type,
