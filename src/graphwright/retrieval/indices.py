@@ -11,8 +11,10 @@ import hashlib
 import math
 import random
 from collections import Counter
+from collections.abc import Iterable
 from typing import Literal, Protocol
 
+import bm25s
 import numpy as np
 
 from graphwright.text import search_terms
@@ -48,42 +50,60 @@ class RandomIndex:
         return self.size
 
 
-class _Lexical:
-    """Shared bookkeeping of the two lexical indices: term counts per text and document frequencies."""
+def _best(scores: list[float], k: int) -> list[int]:
+    """Positions of the ``k`` highest scores, the earlier text first among equals."""
+    return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
+
+
+class BM25Index:
+    """Okapi BM25 by bm25s (Lucene's: k1 = 1.5, b = 0.75, idf ln(1 + (n - df + 0.5) / (df + 0.5))), over
+    graphwright.text's search terms. An add (memory grows) rebuilds the index at the next query."""
+
+    k1, b = 1.5, 0.75
+
+    def __init__(self) -> None:
+        self.terms: list[list[str]] = []
+        self._index: bm25s.BM25 | None = None
+
+    def add(self, texts: list[str]) -> None:
+        self.terms += [search_terms(text) for text in texts]
+        self._index = None
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def scores(self, query: Iterable[str]) -> list[float]:
+        """Each text's score for the query's terms (each counted once)."""
+        if not self.terms:
+            return []
+        if self._index is None:
+            self._index = bm25s.BM25(k1=self.k1, b=self.b, method="lucene", dtype="float64")
+            self._index.index(self.terms, show_progress=False)
+        known = [term for term in dict.fromkeys(query) if term in self._index.vocab_dict]
+        return self._index.get_scores(known).tolist() if known else [0.0] * len(self.terms)
+
+    def top(self, query: str, k: int) -> list[int]:
+        return _best(self.scores(search_terms(query)), k)
+
+
+class TfIdfIndex:
+    """Cosine of smoothed TF-IDF vectors (idf = ln((1+n)/(1+df)) + 1): AgentRE's TF-IDF retriever, kept for
+    the paper's comparison of retrievers (BM25 is the keyword engine everywhere else)."""
 
     def __init__(self) -> None:
         self.docs: list[Counter] = []
-        self.lengths: list[int] = []
         self.df: Counter = Counter()
+        self._vectors: list[dict[str, float]] | None = None  # rebuilt after an add: idf changes
 
     def add(self, texts: list[str]) -> None:
         for text in texts:
             counts = Counter(search_terms(text))
             self.docs.append(counts)
-            self.lengths.append(sum(counts.values()))
             self.df.update(counts.keys())
+        self._vectors = None
 
     def __len__(self) -> int:
         return len(self.docs)
-
-    def top(self, query: str, k: int) -> list[int]:
-        scores = self.scores(Counter(search_terms(query)))
-        return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
-
-    def scores(self, query: Counter) -> list[float]:
-        raise NotImplementedError
-
-
-class TfIdfIndex(_Lexical):
-    """Cosine of smoothed TF-IDF vectors (idf = ln((1+n)/(1+df)) + 1)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._vectors: list[dict[str, float]] | None = None  # rebuilt after an add: idf changes
-
-    def add(self, texts: list[str]) -> None:
-        super().add(texts)
-        self._vectors = None
 
     def _vector(self, counts: Counter) -> dict[str, float]:
         n = len(self.docs)
@@ -97,21 +117,8 @@ class TfIdfIndex(_Lexical):
         q = self._vector(query)
         return [sum(w * doc.get(t, 0.0) for t, w in q.items()) for doc in self._vectors]
 
-
-class BM25Index(_Lexical):
-    """Okapi BM25 with k1 = 1.5, b = 0.75 and the non-negative idf ln(1 + (n - df + 0.5) / (df + 0.5))."""
-
-    k1, b = 1.5, 0.75
-
-    def scores(self, query: Counter) -> list[float]:
-        n = len(self.docs)
-        mean_len = (sum(self.lengths) / n) if n else 1.0
-        idf = {t: math.log(1 + (n - self.df[t] + 0.5) / (self.df[t] + 0.5)) for t in query if self.df.get(t)}
-        out = []
-        for doc, length in zip(self.docs, self.lengths):
-            norm = self.k1 * (1 - self.b + self.b * length / (mean_len or 1.0))
-            out.append(sum(w * doc[t] * (self.k1 + 1) / (doc[t] + norm) for t, w in idf.items() if t in doc))
-        return out
+    def top(self, query: str, k: int) -> list[int]:
+        return _best(self.scores(Counter(search_terms(query))), k)
 
 
 class EmbeddingIndex:
