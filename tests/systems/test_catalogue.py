@@ -93,3 +93,19 @@ class NeverAsked(LLM):
 
     async def chat(self, messages, **kwargs):
         raise AssertionError("building a system asks the model nothing")
+
+
+def test_a_package_of_its_own_adds_systems_through_the_entry_point(monkeypatch):
+    import sys
+    from importlib.metadata import EntryPoint
+
+    from graphwright.systems import base
+
+    installed = base._entry_points()
+    toy = EntryPoint(name="toy", value="tests.support.toy_system", group=base.ENTRY_POINTS)
+    monkeypatch.setattr(base, "_entry_points", lambda: {**installed, "toy": toy})
+    monkeypatch.setattr(base, "SYSTEMS", base.SystemRegistry())  # the real registry keeps its names
+    monkeypatch.delitem(sys.modules, "tests.support.toy_system", raising=False)
+    assert "toy.echo" not in base.SYSTEMS._items  # nothing imported until the name is asked for
+    entry = {e.name: e for e in base.system_catalogue()}["toy.echo"]
+    assert (entry.role, entry.family) == ("variant", "toy") and "plug-in" in entry.purpose
