@@ -13,7 +13,7 @@ syntok merges list items and headings, and none has been kept up since 2022 (doc
 Words come in three cuts, each for one job (``marked_word_spans`` keeps a question's words with the marks
 they end in, and ``tokens``, words and marks, counts a text's length):
 - ``words``: runs of word characters (letters, digits, the underscore), as names are matched and texts counted;
-- ``name_tokens``: words with the marks inside a name kept ("U.S", "O'Brien", "co-founded", "2016-05-01"),
+- ``name_token_spans``: words with the marks inside a name kept ("U.S", "O'Brien", "co-founded", "2016-05-01"),
   for looking names up as they are written;
 - ``search_terms``: lower-cased runs of letters, and of digits, apart ("Q42" is "q" and "42"), with Chinese
   cut into character pairs (it has no spaces): the terms of the BM25 and TF-IDF sample indices.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 Span = tuple[int, int]
 
@@ -49,7 +50,14 @@ _LOOK_BACK = 64  # characters read back for the word before a full stop: an abbr
 
 
 def sentence_spans(text: str) -> list[Span]:
-    """(start, end) of each sentence of ``text``, the whitespace around it left out."""
+    """(start, end) of each sentence of ``text``, the whitespace around it left out. The texts split last
+    are remembered: evidence, the facts read in passing and the linker's windows all ask for one text's
+    sentences many times."""
+    return list(_sentence_spans(text))
+
+
+@lru_cache(maxsize=64)
+def _sentence_spans(text: str) -> tuple[Span, ...]:
     spans: list[Span] = []
     for block_start, block_end in _blocks(text):
         start = block_start
@@ -57,17 +65,16 @@ def sentence_spans(text: str) -> list[Span]:
             spans.append((start, end))
             start = end
         spans.append((start, block_end))
-    return [_trimmed(text, a, b) for a, b in spans if text[a:b].strip()]
+    return tuple(_trimmed(text, a, b) for a, b in spans if text[a:b].strip())
 
 
 def sentences(text: str) -> list[str]:
     return [text[a:b] for a, b in sentence_spans(text)]
 
 
-def sentence_at(text: str, start: int, end: int, spans: list[Span] | None = None) -> Span:
-    """The sentence holding ``text[start:end]``, or the run of sentences it crosses (``spans``: the text's
-    sentence spans, when the caller has them)."""
-    spans = sentence_spans(text) if spans is None else spans
+def sentence_at(text: str, start: int, end: int) -> Span:
+    """The sentence holding ``text[start:end]``, or the run of sentences it crosses."""
+    spans = _sentence_spans(text)
     first = next((s for s in spans if s[1] > start), None)
     last = next((s for s in reversed(spans) if s[0] < max(end, start + 1)), None)
     if first is None or last is None:
@@ -124,16 +131,8 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-def word_spans(text: str) -> list[Span]:
-    return [m.span() for m in _WORD.finditer(text)]
-
-
-def name_tokens(text: str) -> list[str]:
-    """Words with the marks inside a name kept: "U.S" (of "U.S."), "O'Brien", "co-founded", "2016-05-01"."""
-    return _NAME_TOKEN.findall(text)
-
-
 def name_token_spans(text: str) -> list[Span]:
+    """Words with the marks inside a name kept: "U.S" (of "U.S."), "O'Brien", "co-founded", "2016-05-01"."""
     return [m.span() for m in _NAME_TOKEN.finditer(text)]
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from graphwright.kb.records import KBRecord
 from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
-from graphwright.text import sentence_at, sentence_spans
+from graphwright.text import sentence_at
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
 WORK_KINDS = (
@@ -339,9 +339,8 @@ def description_words(record: KBRecord, surface: str, text: str) -> int:
         if len(w) > 2 and w not in FUNCTION_WORDS and w not in own
     }
     near = set()
-    sentences = sentence_spans(text)
     for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
-        start, end = sentence_at(text, match.start(), match.end(), sentences)  # within its sentence
+        start, end = sentence_at(text, match.start(), match.end())  # within its sentence
         before = text[start : match.start()].split()[-WINDOW:]
         after = text[match.end() : end].split()[:WINDOW]
         near |= {_stem(w) for w in normalize(" ".join(before + after)).split()}

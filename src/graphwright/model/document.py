@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from pydantic import BaseModel, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from graphwright.text import sentence_at, sentence_spans
 
@@ -31,7 +31,6 @@ class Document(BaseModel):
     text: str
     source: str | None = Field(default=None, description="Where the text came from (a path, 'stdin').")
     metadata: dict[str, str] = Field(default_factory=dict)
-    _sentences: list[tuple[int, int]] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _default_id(self) -> Document:
@@ -57,11 +56,8 @@ class Document(BaseModel):
     def sentence_around(self, span: Span) -> Span:
         """The sentence that contains ``span`` (graphwright.text), or the run of sentences it crosses: the
         evidence shown for a triple."""
-        start, end = sentence_at(self.text, span.start, span.end, self.sentence_spans())
-        return self.span(start, end)
+        return self.span(*sentence_at(self.text, span.start, span.end))
 
     def sentence_spans(self) -> list[tuple[int, int]]:
-        """(start, end) of each sentence, found once per document."""
-        if self._sentences is None:
-            self._sentences = sentence_spans(self.text)
-        return self._sentences
+        """(start, end) of each sentence (graphwright.text)."""
+        return sentence_spans(self.text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Protocol
 
@@ -81,7 +82,9 @@ class SystemRegistry(Registry[SystemSpec]):
             entry.load()
 
 
+@cache
 def _entry_points() -> dict[str, EntryPoint]:
+    """The installed families, read from the packages' metadata once per process."""
     return {entry.name: entry for entry in entry_points(group=ENTRY_POINTS)}
 
 
