@@ -1,7 +1,7 @@
 """GRPO over Agentic-KGR's multi-turn tool trajectories (paper 004) with TRL and a LoRA adapter.
 
 Each training prompt is a text of an RE dataset's train split. For it, ``generations`` rollouts (the paper: 8)
-run the agent's conversation (``systems.agentic_kgr.rollout.run_policy``) with the policy model sampling each
+run the agent's conversation (``papers.agentic_kgr.rollout.run_policy``) with the policy model sampling each
 action; tool observations are spliced in as environment tokens that the loss masks out. Every rollout works
 on a copy of the growing graph; the best rollout of each group is kept, so graph and policy evolve together.
 The reward is R = alpha R_env + (1 - alpha)(result + tool-call + trajectory), each term its own TRL reward

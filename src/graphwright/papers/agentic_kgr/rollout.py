@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from graphwright.agents.call import ask_text, call_agent
 from graphwright.agents.prompts import PromptTemplate
+from graphwright.agents.tool_loop import run_tool_loop
 from graphwright.errors import ModelOutputError
 from graphwright.llm.attribution import for_agent
 from graphwright.llm.base import LLM
@@ -184,20 +186,37 @@ async def agent(env: Environment, asker: Asker, prompts: dict[str, PromptTemplat
     return await run_policy(env, messages, turn)
 
 
+class PolicyAgent:
+    """The policy's turns as one chat over the environment: its action, then what the step observed."""
+
+    def __init__(self, env: Environment, messages: list[dict[str, str]], turn: Callable[[list], Awaitable[str]]):
+        self.env, self.messages, self.turn = env, messages, turn
+
+    def steps_left(self) -> int:
+        return self.env.steps_left()
+
+    async def decide(self) -> str:
+        return await self.turn(self.messages)
+
+    def unusable(self, error: ModelOutputError) -> None:
+        raise error  # the policy's text is parsed in carry_out: an answer that is no action is a failed step
+
+    def carry_out(self, text: str) -> bool:
+        step = apply_action(self.env, text)
+        self.messages += [
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": observation_message(step, self.env.config.observation_tokens)},
+        ]
+        return step.action == FINISH and step.success
+
+
 async def run_policy(env: Environment, messages: list[dict[str, str]], turn) -> Trajectory:
     """Drive ``turn`` (messages -> the next assistant text) until it finishes or the steps run out; shared by
     the agent at inference and by GRPO's rollouts, so both see the same conversation."""
     env.trajectory.messages = messages
-    while env.steps_left() > 0:
-        text = await turn(messages)
-        step = apply_action(env, text)
-        messages += [
-            {"role": "assistant", "content": text},
-            {"role": "user", "content": observation_message(step, env.config.observation_tokens)},
-        ]
-        if step.action == FINISH and step.success:
-            env.trajectory.stopped = "finished"
-            return env.trajectory
+    if await run_tool_loop(PolicyAgent(env, messages, turn)):
+        env.trajectory.stopped = "finished"
+        return env.trajectory
     env.trajectory.stopped = "step limit"
     if env.kg is not None and not env.stored:
         _store(env)
