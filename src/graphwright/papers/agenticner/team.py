@@ -18,8 +18,14 @@ feedback with no words in it but the approval (a copied ``<feedback>...</feedbac
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Annotated, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from graphwright.agents.call import ask_text
 from graphwright.agents.prompts import PromptTemplate
@@ -57,6 +63,17 @@ class ChatResult:
     stopped_by_cap: bool = False
 
 
+class ChatState(TypedDict, total=False):
+    text: str  # the text to tag
+    turns: Annotated[list[Turn], operator.add]  # the shared history, oldest first
+    output: str | None  # the tagger's last usable <output>
+    agent_turns: int
+    grounding_feedback: list[str]
+    asker: str  # who the researcher answers
+    final_next: bool  # the tagger's next output is the answer (it answers the grounding feedback)
+    stopped_by_cap: bool
+
+
 @dataclass
 class Team:
     llm: LLM
@@ -72,87 +89,24 @@ class Team:
     min_coverage: float = 0.5
 
     async def tag(self, text: str) -> ChatResult:
-        result = ChatResult(output=None, turns=[Turn("user", text_to_tag(text))])
-        speaker, asker, final_next = "tagger", "tagger", False
-        while result.agent_turns < self.max_turns:
-            if speaker == "researcher":
-                question = tag_content(result.turns[-1].content, "search") or ""
-                result.turns.append(Turn("researcher", await self._research(question, result)))
-                speaker = asker
-                continue
-            reply = await self._speak(speaker, result)
-            result.turns.append(Turn(speaker, reply))
-            if speaker == "tagger":
-                output = tag_content(reply, "output")
-                if (
-                    output is not None
-                    and coverage(output, text) < self.min_coverage
-                    and not mention_list(output, text, self.types)
-                ):
-                    result.turns.append(Turn("supervisor", NOT_THE_TEXT))
-                elif output is not None:
-                    repeated = self.stop_on_repeat and output == result.output
-                    result.output = output
-                    if final_next:
-                        return result  # the answer to grounding feedback is not reviewed again
-                    if repeated:
-                        result.turns.append(Turn("supervisor", KEPT_OUTPUT))
-                    if self.reviewer_prompt is not None and not repeated:
-                        speaker = "reviewer"
-                    elif not self._grounded(result, text):
-                        return result
-                    else:
-                        final_next = True
-                elif tag_content(reply, "objection") is not None:
-                    speaker = "reviewer" if self.reviewer_prompt else "tagger"
-                elif tag_content(reply, "search") is not None:
-                    speaker, asker = "researcher", "tagger"
-                else:
-                    result.turns.append(Turn("supervisor", NO_OUTPUT))
-            else:  # reviewer
-                feedback = tag_content(reply, "feedback")
-                if tag_content(reply, "search") is not None:
-                    speaker, asker = "researcher", "reviewer"
-                elif asks_for_change(feedback):
-                    result.turns.append(
-                        Turn(
-                            "supervisor", f"Remember, you need to tag the following:\n<text_to_tag>{text}</text_to_tag>"
-                        )
-                    )
-                    speaker = "tagger"
-                elif APPROVED in reply or feedback is not None:  # feedback that asks for nothing approves
-                    if not self._grounded(result, text):
-                        return result
-                    speaker, final_next = "tagger", True
-                else:
-                    result.turns.append(Turn("supervisor", REVIEWER_AGAIN))
-        result.stopped_by_cap = True
-        return result
+        state: ChatState = {"text": text, "turns": [Turn("user", text_to_tag(text))], "output": None, "agent_turns": 0}
+        # every agent turn is at most two steps of the graph (a researcher's answer, then the asker's turn),
+        # and grounding is one: the cap on agent turns ends the chat well before this limit
+        final = await CHAT.ainvoke(state, context=self, config={"recursion_limit": 3 * self.max_turns + 10})
+        return ChatResult(
+            output=final.get("output"),
+            turns=final["turns"],
+            agent_turns=final.get("agent_turns", 0),
+            grounding_feedback=final.get("grounding_feedback") or [],
+            stopped_by_cap=final.get("stopped_by_cap", False),
+        )
 
-    def _grounded(self, result: ChatResult, text: str) -> bool:
-        """Grounding, once: True when it has feedback, which goes to the tagger as a message."""
-        if self.ground is None or result.output is None or result.grounding_feedback:
-            return False
-        result.grounding_feedback = self.ground(result.output, text)
-        if result.grounding_feedback:
-            result.turns.append(
-                Turn(
-                    "grounding",
-                    "Please consider the following feedback from the grounding engine "
-                    "as well:\n<grounding_feedback>\n"
-                    + "\n".join(result.grounding_feedback)
-                    + "\n</grounding_feedback>",
-                )
-            )
-        return bool(result.grounding_feedback)
-
-    async def _speak(self, speaker: str, result: ChatResult) -> str:
-        result.agent_turns += 1
+    async def speak(self, speaker: str, turns: list[Turn]) -> str:
         if speaker == "tagger":
-            messages = [{"role": "system", "content": self.tagger_prompt}] + _as_chat(result.turns, me="tagger")
+            messages = [{"role": "system", "content": self.tagger_prompt}] + _as_chat(turns, me="tagger")
         else:
-            assert self.reviewer_prompt is not None  # tag() hands the turn to the reviewer only when there is one
-            transcript = "\n\n".join(f"[{t.speaker}]: {t.content}" for t in result.turns)
+            assert self.reviewer_prompt is not None  # the tagger hands the turn to the reviewer only when there is one
+            transcript = "\n\n".join(f"[{t.speaker}]: {t.content}" for t in turns)
             messages = [
                 {"role": "system", "content": self.reviewer_prompt},
                 {"role": "user", "content": transcript + "\n\nYour review:"},
@@ -160,14 +114,14 @@ class Team:
         with for_agent(speaker):
             return (await ask_text(self.llm, messages, max_tokens=self.max_tokens)).text
 
-    async def _research(self, question: str, result: ChatResult) -> str:
+    async def research(self, question: str) -> str | None:
+        """The researcher's answer, or None when it is not available (no model call)."""
         if self.researcher is None or not question:
-            return NO_RESEARCHER
+            return None
         try:
             found = await self.search.search(question, k=3) if self.search else []
         except SearchUnavailableError as exc:
             found = [f"(search failed: {exc})"]
-        result.agent_turns += 1
         system, user = self.researcher.render(question=question, results="\n".join(f"- {r}" for r in found) or "(none)")
         with for_agent("researcher"):
             reply = await ask_text(
@@ -176,6 +130,107 @@ class Team:
                 max_tokens=self.max_tokens,
             )
         return f"<answer>{tag_content(reply.text, 'answer') or reply.text.strip()}</answer>"
+
+
+Ctx = Runtime[Team]
+
+
+def _capped(state: ChatState, team: Team) -> Command | None:
+    """The chat ends when the agents have spoken ``max_turns`` times; the last tagger output is the answer."""
+    if state.get("agent_turns", 0) >= team.max_turns:
+        return Command(goto=END, update={"stopped_by_cap": True})
+    return None
+
+
+async def tagger(state: ChatState, runtime: Ctx) -> Command:
+    team, text = runtime.context, state["text"]
+    if (cap := _capped(state, team)) is not None:
+        return cap
+    reply = await team.speak("tagger", state["turns"])
+    said = [Turn("tagger", reply)]
+    update: dict = {"agent_turns": state.get("agent_turns", 0) + 1, "turns": said}
+    output = tag_content(reply, "output")
+    if output is not None and coverage(output, text) < team.min_coverage and not mention_list(output, text, team.types):
+        said.append(Turn("supervisor", NOT_THE_TEXT))
+        return Command(goto="tagger", update=update)
+    if output is not None:
+        repeated = team.stop_on_repeat and output == state.get("output")
+        update["output"] = output
+        if state.get("final_next"):
+            return Command(goto=END, update=update)  # the answer to grounding feedback is not reviewed again
+        if repeated:
+            said.append(Turn("supervisor", KEPT_OUTPUT))
+        return Command(
+            goto="reviewer" if team.reviewer_prompt is not None and not repeated else "grounding", update=update
+        )
+    if tag_content(reply, "objection") is not None:
+        return Command(goto="reviewer" if team.reviewer_prompt else "tagger", update=update)
+    if tag_content(reply, "search") is not None:
+        return Command(goto="researcher", update={**update, "asker": "tagger"})
+    said.append(Turn("supervisor", NO_OUTPUT))
+    return Command(goto="tagger", update=update)
+
+
+async def reviewer(state: ChatState, runtime: Ctx) -> Command:
+    team, text = runtime.context, state["text"]
+    if (cap := _capped(state, team)) is not None:
+        return cap
+    reply = await team.speak("reviewer", state["turns"])
+    said = [Turn("reviewer", reply)]
+    update: dict = {"agent_turns": state.get("agent_turns", 0) + 1, "turns": said}
+    feedback = tag_content(reply, "feedback")
+    if tag_content(reply, "search") is not None:
+        return Command(goto="researcher", update={**update, "asker": "reviewer"})
+    if asks_for_change(feedback):
+        said.append(Turn("supervisor", f"Remember, you need to tag the following:\n<text_to_tag>{text}</text_to_tag>"))
+        return Command(goto="tagger", update=update)
+    if APPROVED in reply or feedback is not None:  # feedback that asks for nothing approves
+        return Command(goto="grounding", update=update)
+    said.append(Turn("supervisor", REVIEWER_AGAIN))
+    return Command(goto="reviewer", update=update)
+
+
+async def researcher(state: ChatState, runtime: Ctx) -> Command:
+    team = runtime.context
+    if (cap := _capped(state, team)) is not None:
+        return cap
+    question = tag_content(state["turns"][-1].content, "search") or ""
+    answer = await team.research(question)
+    update: dict = {"turns": [Turn("researcher", NO_RESEARCHER if answer is None else answer)]}
+    if answer is not None:
+        update["agent_turns"] = state.get("agent_turns", 0) + 1
+    return Command(goto=state.get("asker", "tagger"), update=update)
+
+
+def grounding(state: ChatState, runtime: Ctx) -> Command:
+    """Grounding, once: its feedback goes to the tagger, whose answer to it is final; without feedback
+    (or a second time) the chat ends with the output it has."""
+    team, output = runtime.context, state.get("output")
+    if team.ground is None or output is None or state.get("grounding_feedback"):
+        return Command(goto=END)
+    feedback = team.ground(output, state["text"])
+    if not feedback:
+        return Command(goto=END, update={"grounding_feedback": feedback})
+    said = Turn(
+        "grounding",
+        "Please consider the following feedback from the grounding engine as well:\n<grounding_feedback>\n"
+        + "\n".join(feedback)
+        + "\n</grounding_feedback>",
+    )
+    return Command(goto="tagger", update={"grounding_feedback": feedback, "turns": [said], "final_next": True})
+
+
+def build_chat():
+    graph = StateGraph(ChatState, context_schema=Team)
+    graph.add_node("tagger", tagger, destinations=("tagger", "reviewer", "researcher", "grounding", END))
+    graph.add_node("reviewer", reviewer, destinations=("tagger", "reviewer", "researcher", "grounding", END))
+    graph.add_node("researcher", researcher, destinations=("tagger", "reviewer", END))
+    graph.add_node("grounding", grounding, destinations=("tagger", END))
+    graph.add_edge(START, "tagger")
+    return graph.compile()
+
+
+CHAT = build_chat()
 
 
 def _as_chat(turns: list[Turn], me: str) -> list[dict[str, str]]:

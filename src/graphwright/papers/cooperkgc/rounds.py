@@ -1,4 +1,4 @@
-"""The round protocol of paper 003: in round 0 every expert extracts alone; in rounds 1..T each one
+"""The round protocol of paper 003, as a LangGraph graph (round 0, then a revising round that repeats): in round 0 every expert extracts alone; in rounds 1..T each one
 reads its own last answer and its peers' simplified answers and revises. Rounds are synchronous: round
 t reads only round t-1, so the experts of one round are asked together.
 
@@ -10,9 +10,14 @@ experts whose answers are the output speak (the others' would be read by no one)
 from __future__ import annotations
 
 import asyncio
+import operator
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Annotated, TypedDict
 
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Command
 from pydantic import BaseModel
 
 from graphwright.papers.cooperkgc.answers import ANSWER_TYPES
@@ -40,6 +45,66 @@ class Rounds:
         return self.answers[min(t, len(self.answers) - 1)]
 
 
+@dataclass
+class Collaboration:
+    """What the rounds graph runs with: the experts, how each is asked, and how far each revises."""
+
+    experts: list[Expert]
+    ask: Ask
+    rounds: int  # the last round anyone whose answer is read speaks in
+    last_round: dict[str, int]  # expert id -> the last round it revises in
+    settle: bool
+    output: set[Task] | None
+    review: Review
+
+
+class RoundsState(TypedDict, total=False):
+    answers: Annotated[list[dict[str, BaseModel]], operator.add]  # after each round
+    spoke: Annotated[list[list[str]], operator.add]
+    settled_after: int | None
+
+
+async def alone(state: RoundsState, runtime: Runtime[Collaboration]) -> Command:
+    """Round 0: every expert extracts on its own."""
+    c = runtime.context
+    first = await asyncio.gather(*(c.ask(e, None, None) for e in c.experts))
+    answers = c.review({e.id: answer or _empty(e) for e, answer in zip(c.experts, first)})
+    return Command(
+        goto="revise" if c.rounds > 0 else END, update={"answers": [answers], "spoke": [[e.id for e in c.experts]]}
+    )
+
+
+async def revise(state: RoundsState, runtime: Runtime[Collaboration]) -> Command:
+    """Round t: each expert still revising reads its own last answer and its peers', and answers again."""
+    c, last = runtime.context, state["answers"][-1]
+    t = len(state["answers"])
+    speakers = [
+        e for e in c.experts if t <= c.last_round[e.id] and (t < c.rounds or c.output is None or e.task in c.output)
+    ]
+    replies = await asyncio.gather(
+        *(c.ask(e, [(p, last[p.id]) for p in c.experts if p is not e], last[e.id]) for e in speakers)
+    )
+    now = dict(last)
+    now.update({e.id: answer for e, answer in zip(speakers, replies) if answer is not None})
+    now = c.review(now)
+    update: dict = {"answers": [now], "spoke": [[e.id for e in speakers]]}
+    # whoever speaks next spoke now, so unchanged answers mean unchanged prompts and answers
+    if c.settle and now == last:
+        return Command(goto=END, update={**update, "settled_after": t})
+    return Command(goto=END if t == c.rounds else "revise", update=update)
+
+
+def build_rounds():
+    graph = StateGraph(RoundsState, context_schema=Collaboration)
+    graph.add_node("alone", alone, destinations=("revise", END))
+    graph.add_node("revise", revise, destinations=("revise", END))
+    graph.add_edge(START, "alone")
+    return graph.compile()
+
+
+ROUNDS = build_rounds()
+
+
 async def collaborate(
     experts: list[Expert],
     ask: Ask,
@@ -57,26 +122,9 @@ async def collaborate(
     revises in."""
     last_round = {e.id: min(rounds, (task_rounds or {}).get(e.task, rounds)) for e in experts}
     rounds = max((last_round[e.id] for e in experts if output is None or e.task in output), default=0)
-    log = Rounds()
-    first = await asyncio.gather(*(ask(e, None, None) for e in experts))
-    log.answers.append(review({e.id: answer or _empty(e) for e, answer in zip(experts, first)}))
-    log.spoke.append([e.id for e in experts])
-    for t in range(1, rounds + 1):
-        last = log.answers[-1]
-        speakers = [e for e in experts if t <= last_round[e.id] and (t < rounds or output is None or e.task in output)]
-        replies = await asyncio.gather(
-            *(ask(e, [(p, last[p.id]) for p in experts if p is not e], last[e.id]) for e in speakers)
-        )
-        now = dict(last)
-        now.update({e.id: answer for e, answer in zip(speakers, replies) if answer is not None})
-        now = review(now)
-        log.answers.append(now)
-        log.spoke.append([e.id for e in speakers])
-        # whoever speaks next spoke now, so unchanged answers mean unchanged prompts and answers
-        if settle and now == last:
-            log.settled_after = t
-            break
-    return log
+    context = Collaboration(experts, ask, rounds, last_round, settle, output, review)
+    final = await ROUNDS.ainvoke({"answers": [], "spoke": []}, context=context, config={"recursion_limit": rounds + 5})
+    return Rounds(answers=final["answers"], spoke=final["spoke"], settled_after=final.get("settled_after"))
 
 
 def _empty(expert: Expert) -> BaseModel:
