@@ -138,6 +138,18 @@ def test_a_rerun_resumes_and_rescores_a_line_cut_by_an_interruption(tmp_path):
     assert agg["documents"] == 3
 
 
+def test_a_resumed_run_reports_only_the_documents_it_scored(tmp_path):
+    # the bench ledger stamps each reported document with the commit at hand: one scored by an earlier
+    # commit and skipped now must not be reported as this commit's
+    run(FixedSystem({}), tmp_path)
+    lines = (tmp_path / "documents.jsonl").read_text().splitlines()
+    (tmp_path / "documents.jsonl").write_text("\n".join(lines[:2]) + "\n")
+    reported: list[str] = []
+    info = RunInfo(system="fixed", dataset="toy", model="m", kb="none")
+    asyncio.run(run_eval(FixedSystem({}), dataset(), NoKB(), info, tmp_path, on_progress=reported.append))
+    assert reported == ["c"]
+
+
 def test_a_folder_of_another_run_is_refused(tmp_path):
     run(FixedSystem({}), tmp_path)
     with pytest.raises(UserError, match="holds another run"):

@@ -79,7 +79,8 @@ async def run_eval(
 ) -> dict[str, Any]:
     """Score ``system`` on every not-yet-scored document of ``dataset``; returns the aggregate.
     ``concurrency`` documents run at once (the Ray engine's workers); each one's trace and row are
-    written together, trace first, so a crash between them is mended as before."""
+    written together, trace first, so a crash between them is mended as before. ``on_progress(id)`` follows
+    each document scored by this call."""
     out_dir.mkdir(parents=True, exist_ok=True)
     _claim(out_dir, info)
     done = _keep_scored(out_dir)
@@ -109,12 +110,9 @@ async def run_eval(
             on_progress(doc.id)
 
     def to_score():
-        for doc in dataset.documents:
-            if doc.id in done:
-                if on_progress:
-                    on_progress(doc.id)
-            else:
-                yield doc
+        # a document scored before is skipped without a word: ``on_progress`` means "scored now", and the
+        # ledger stamps what it reports with the commit at hand
+        yield from (doc for doc in dataset.documents if doc.id not in done)
 
     await in_window(to_score(), concurrency, score)  # the scheduler `extract` uses
     order = {d.id: i for i, d in enumerate(dataset.documents)}  # the dataset's order, whatever finished first
