@@ -42,6 +42,15 @@ def test_a_description_before_a_name_is_left_out_also_when_the_model_wrote_it_as
     assert grounder.ground("Korvbro").words == "Korvbro Biosystems"
 
 
+def test_a_title_is_not_part_of_the_name_nor_of_its_full_form():
+    text = Document(id="t", text="Dr. Jonas Eide leads the lab. Eide joined Tidewater Instruments in 2019.")
+    assert without_description("Dr. Jonas Eide") == "Jonas Eide" and without_description("Sir Edmund") == "Edmund"
+    assert without_description("Drammen Works") == "Drammen Works"  # a word that begins like a title stays
+    grounder = Grounder(text, ["Dr. Jonas Eide"], max_words=10)
+    assert grounder.ground("Dr. Jonas Eide").words == "Jonas Eide"
+    assert grounder.ground("Eide").words == "Jonas Eide"
+
+
 def test_the_sentence_the_model_named_is_where_both_arguments_are_placed():
     document = Document(id="v", text="Lise Meitner left Vienna. Vienna later honoured the physicist Lise Meitner.")
     grounder = Grounder(document, [], max_words=10)

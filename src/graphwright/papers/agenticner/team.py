@@ -6,7 +6,8 @@ the researcher, anything else back to the tagger with a reminder. The reviewer's
 researcher, <feedback> to the tagger, APPROVED! to grounding, anything else back to the reviewer. The
 researcher answers whoever asked and sees only the question. Grounding runs once: with feedback the
 tagger answers once more and that answer is final. At most ``max_turns`` agent turns; the last tagger
-<output> is the answer.
+<output> is the answer. The chat is a LangGraph graph: a node per agent and one for grounding, each
+routing to the next speaker by the rules above (the rule-based supervisor is that routing).
 
 Three rules the paper lacks, from real runs of a small model at temperature 0: an <output> that does not
 reproduce the text (``min_coverage``) and is not a list of tagged mentions found in it is sent back to
