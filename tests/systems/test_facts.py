@@ -286,6 +286,15 @@ async def test_a_fact_turned_round_is_kept_only_where_a_sentence_states_it(defau
     )
 
 
+async def test_a_company_named_for_what_it_makes_is_an_organisation_and_its_chief_the_object(default_kb):
+    text = "Jonas Eide is chief executive officer of Tidewater Instruments, a maker of sonar buoys."
+    llm = ScriptedLLM(
+        lambda m, s: json.dumps({"triples": [["Jonas Eide", "chief executive officer", "Tidewater Instruments"]]})
+    )
+    result = await run(default_kb, llm, text=text, map_with_model=False)
+    assert facts_of(result) == {("Tidewater Instruments", "P169", "Jonas Eide")}
+
+
 def test_a_looping_answer_is_caught_when_a_fact_comes_the_third_time():
     from graphwright.systems.facts.system import repeats_a_fact
 
