@@ -146,3 +146,31 @@ def test_casrel_text_is_written_as_people_write():
         detokenised("Peter Stöger 's club ( 1 . FC Köln ) is in Cologne , Germany .")
         == "Peter Stöger's club (1. FC Köln) is in Cologne, Germany."
     )
+
+
+def test_two_runs_compare_on_the_sentences_both_scored(tmp_path, monkeypatch):
+    import json
+
+    from graphwright.bench import text2kg
+
+    monkeypatch.setattr(text2kg, "LEDGER", tmp_path)
+
+    def ledger(name, f1s):
+        rows = [
+            {
+                "id": f"ont_{o}_test_{i}",
+                "status": "ok",
+                "counts": {"f1": f1},
+                "usage": {"prompt_tokens": 90, "completion_tokens": 10},
+            }
+            for (o, i), f1 in f1s.items()
+        ]
+        (tmp_path / f"text2kg--{name}.json").write_text(json.dumps({"documents": rows}))
+
+    ledger("a", {("1", 1): 1.0, ("1", 2): 0.5, ("2", 1): 0.0, ("2", 2): 0.2})
+    ledger("b", {("1", 1): 0.5, ("1", 2): 0.5, ("2", 1): 0.0})  # the second ontology's last sentence not yet run
+    report = text2kg.compare("a", "b")
+    assert report.startswith("3 sentences scored in both (4 and 3 in the ledgers)")
+    # a: ontology 1 mean 0.75, ontology 2 mean 0.0 -> average 0.375; over sentences 0.5
+    assert "a: F1 0.5000 over sentences, 0.3750 averaged over 2 ontologies; 100 tokens a sentence" in report
+    assert "a minus b: +0.167" in report

@@ -263,6 +263,37 @@ async def run(args) -> str:
     return "\n".join(body + table(by_ontology, written=args.system == "facts"))
 
 
+def compare(first: str, second: str) -> str:
+    """Two runs' ledgers on the sentences both scored: each one's F1 (mean over sentences and average over
+    ontologies, the benchmark's figure), their paired difference with its interval, and tokens."""
+    runs = [
+        json.loads((LEDGER / f"text2kg--{name}.json").read_text(encoding="utf-8"))["documents"]
+        for name in (first, second)
+    ]
+    ok = [{r["id"]: r for r in rows} for rows in runs]  # a sentence that failed scores 0, as in the table
+    shared = [i for i in ok[0] if i in ok[1]]
+    if not shared:
+        raise SystemExit(f"{first} and {second} have no scored sentence in common")
+    lines = [f"{len(shared)} sentences scored in both ({len(runs[0])} and {len(runs[1])} in the ledgers)"]
+    f1 = []
+    for name, rows in zip((first, second), ok):
+        scores = [rows[i]["counts"]["f1"] for i in shared]
+        by_ontology: dict[str, list[float]] = {}
+        for i, score in zip(shared, scores):
+            by_ontology.setdefault(i.rsplit("_test_", 1)[0].rsplit("_dev_", 1)[0], []).append(score)
+        tokens = sum(rows[i]["usage"]["prompt_tokens"] + rows[i]["usage"]["completion_tokens"] for i in shared)
+        average = sum(sum(v) / len(v) for v in by_ontology.values()) / len(by_ontology)
+        lines.append(
+            f"{name}: F1 {sum(scores) / len(scores):.4f} over sentences, {average:.4f} averaged over "
+            f"{len(by_ontology)} ontologies; {tokens / len(shared):,.0f} tokens a sentence"
+        )
+        f1.append(scores)
+    low, high = mean_difference_interval(f1[0], f1[1])
+    difference = (sum(f1[0]) - sum(f1[1])) / len(shared)
+    lines.append(f"{first} minus {second}: {difference:+.3f} (95% paired bootstrap interval {low:+.3f} to {high:+.3f})")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=tuple(SPLITS), default="dev")
@@ -278,7 +309,16 @@ def main() -> None:
         "name:key=value+key=value: the system's settings, with their own runs and ledger; "
         "pool=train|unscored|both gives it labelled sentences of the ontology as pool_file",
     )
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("RUN", "OTHER"),
+        help="compare two runs' ledgers (docs/bench-ledger/text2kg--RUN.json) on the sentences both scored, no model",
+    )
     args = parser.parse_args()
+    if args.compare:
+        print(compare(*args.compare))
+        return
     args.command = "python -m graphwright.bench.text2kg " + " ".join(sys.argv[1:])
     section = (
         f"text2kg-{args.split}"
