@@ -115,6 +115,19 @@ def test_a_changed_training_file_or_recipe_is_refused(tiny, tmp_path):
         )
 
 
+def test_a_run_may_change_its_threads_and_precision_between_pieces(tiny, tmp_path):
+    from dataclasses import replace
+
+    import torch
+
+    data, out = write(tmp_path / "train.jsonl", rows(6)), tmp_path / "run"
+    train_adapter(tiny, data, out, replace(RECIPE, bf16=False), max_steps=1)
+    assert train_adapter(tiny, data, out, replace(RECIPE, threads=2, bf16=True), max_steps=2)["step"] == 2
+    native = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())  # bfloat16 only where the CPU computes it
+    assert [s["bf16"] for s in ledger(out)] == [False, native]
+    assert all(s["loss"] > 0 for s in ledger(out))
+
+
 def test_the_loss_is_the_answer_only(tiny):
     from transformers import AutoTokenizer
 

@@ -249,6 +249,9 @@ def train_facts(
     learning_rate: float = typer.Option(2e-4, help="AdamW learning rate (constant after the warm-up)."),
     accumulation: int = typer.Option(4, help="Examples per optimiser step."),
     threads: int = typer.Option(2, help="CPU threads."),
+    bf16: bool = typer.Option(
+        True, help="Matrix products in bfloat16 where the CPU has it (the weights stay float32)."
+    ),
     max_steps: int | None = typer.Option(None, help="Stop after this many optimiser steps in all (smoke runs)."),
 ) -> None:
     """LoRA on all linear layers over the training file, checkpointed after every step and resumed after a kill."""
@@ -256,7 +259,7 @@ def train_facts(
 
     data, out = data or train_folder() / "facts-sft.jsonl", out or train_folder() / "facts-adapter"
     recipe = AdapterRecipe(
-        rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation, threads=threads
+        rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation, threads=threads, bf16=bf16
     )
 
     def show(entry: dict) -> None:

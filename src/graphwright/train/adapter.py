@@ -39,6 +39,10 @@ class AdapterRecipe:
     max_length: int = 1536  # tokens; a longer example is cut (its answer's end is lost)
     seed: int = 60
     threads: int = 2
+    # matrix products in bfloat16 (torch.autocast) where the CPU computes it natively (avx512_bf16, AMX): 1.8
+    # times the tokens per second of float32 on a 2-core AMD EPYC, the loss the same to three digits; the
+    # adapter's weights and the optimiser's state stay float32
+    bf16: bool = True
     # activations recomputed in the backward pass: 12.6 GB instead of 22.4 GB at 1,200 tokens on the 1.5B
     # model (which the kernel killed on a 24 GB machine), for 15% fewer tokens per second
     checkpointing: bool = True
@@ -141,6 +145,7 @@ def train_adapter(
         set_peft_model_state_dict(model, torch.load(checkpoint / "adapter.pt", weights_only=True))
         optimizer.load_state_dict(torch.load(checkpoint / "optimizer.pt", weights_only=True))
     model.train()
+    bf16 = recipe.bf16 and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
     # milestone folders only: an adapter exported next to them (adapter-doc64.gguf) is not one
     kept = {int(p.name.removeprefix("adapter-doc")) for p in out.glob("adapter-doc*") if p.is_dir()}
     stop = min(until_document or 10**9, max(r.get("document", 0) for r in rows) if rows else 0)
@@ -153,7 +158,8 @@ def train_adapter(
         losses, tokens = [], 0
         for row in batch:
             ids, labels = encode(tokenizer, row["messages"], recipe.max_length)
-            output = model(input_ids=torch.tensor([ids]), labels=torch.tensor([labels]))
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                output = model(input_ids=torch.tensor([ids]), labels=torch.tensor([labels]))
             (output.loss / len(batch)).backward()
             losses.append(output.loss.item())
             tokens += len(ids)
@@ -184,6 +190,7 @@ def train_adapter(
             "cpu_seconds": round(cpu_seconds, 1),
             "tokens_per_second": round(tokens / seconds, 1),
             "lr": optimizer.param_groups[0]["lr"],
+            "bf16": bf16,
             "sources": [r.get("source") for r in batch],
         }
         append_jsonl(out / "ledger.jsonl", entry)
@@ -245,7 +252,10 @@ def _check_recipe(out: Path, base: str | Path, recipe: AdapterRecipe) -> None:
     """The recipe and base model of a run are fixed at its start; a resumed run must use the same."""
     path = out / "recipe.json"
     wanted = {"base": str(base), **asdict(recipe)}
-    wanted.pop("threads")  # how many cores it gets may change from one piece of the run to the next
+    # how many cores it gets, and whether they compute in bfloat16, may change from one piece of the run to
+    # the next (each step's ledger line says which)
+    wanted.pop("threads")
+    wanted.pop("bf16")
     if path.is_file():
         found = json.loads(path.read_text())
         if found != wanted:
