@@ -262,8 +262,16 @@ def train_facts(
         rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation, threads=threads, bf16=bf16
     )
 
+    this_piece: list[dict] = []  # the pace of this piece of the run: earlier pieces ran on other settings
+
     def show(entry: dict) -> None:
-        left = entry["hours"] / max(1, entry["document"]) * (entry["of_documents"] - entry["document"])
+        this_piece.append(entry)
+        first = this_piece[0]
+        if entry["document"] > first["document"]:
+            pace = (entry["hours"] - first["hours"]) / (entry["document"] - first["document"])
+        else:
+            pace = entry["hours"] / max(1, entry["document"])
+        left = pace * (entry["of_documents"] - entry["document"])
         typer.echo(
             f"step {entry['step']}: document {entry['document']} of {entry['of_documents']}, loss "
             f"{entry['loss']:.3f}, {entry['tokens']} tokens in {entry['seconds']:.0f} s "
