@@ -1,6 +1,7 @@
-"""The round protocol of paper 003, as a LangGraph graph (round 0, then a revising round that repeats): in round 0 every expert extracts alone; in rounds 1..T each one
-reads its own last answer and its peers' simplified answers and revises. Rounds are synchronous: round
-t reads only round t-1, so the experts of one round are asked together.
+"""The round protocol of paper 003, as a LangGraph graph (round 0, then a revising round that repeats): in
+round 0 every expert extracts alone; in rounds 1..T each one reads its own last answer and its peers'
+simplified answers and revises. Rounds are synchronous: round t reads only round t-1, so the experts of
+one round are asked together.
 
 Two shortcuts change no answer: a round that changes nothing ends the collaboration (at temperature 0
 the next round's prompts, and so its answers, would be the same), and in the last round only the
