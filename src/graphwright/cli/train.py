@@ -262,11 +262,10 @@ def train_facts(
         rank=rank, alpha=2 * rank, learning_rate=learning_rate, accumulation=accumulation, threads=threads, bf16=bf16
     )
 
-    this_piece: list[dict] = []  # the pace of this piece of the run: earlier pieces ran on other settings
+    first: dict = {}  # this piece's first step: the pace is this piece's, earlier ones ran on other settings
 
     def show(entry: dict) -> None:
-        this_piece.append(entry)
-        first = this_piece[0]
+        first.update(first or entry)
         if entry["document"] > first["document"]:
             pace = (entry["hours"] - first["hours"]) / (entry["document"] - first["document"])
         else:

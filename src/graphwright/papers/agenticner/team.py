@@ -19,8 +19,9 @@ feedback with no words in it but the approval (a copied ``<feedback>...</feedbac
 
 from __future__ import annotations
 
+import functools
 import operator
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, TypedDict
 
@@ -136,20 +137,32 @@ class Team:
 Ctx = Runtime[Team]
 
 
-def _capped(state: ChatState, team: Team) -> Command | None:
+Node = Callable[[ChatState, Ctx], Awaitable[Command]]
+
+
+def until_cap(node: Node) -> Node:
     """The chat ends when the agents have spoken ``max_turns`` times; the last tagger output is the answer."""
-    if state.get("agent_turns", 0) >= team.max_turns:
-        return Command(goto=END, update={"stopped_by_cap": True})
-    return None
+
+    @functools.wraps(node)
+    async def capped(state: ChatState, runtime: Ctx) -> Command:
+        if state.get("agent_turns", 0) >= runtime.context.max_turns:
+            return Command(goto=END, update={"stopped_by_cap": True})
+        return await node(state, runtime)
+
+    return capped
 
 
+async def _spoken(state: ChatState, team: Team, speaker: str) -> tuple[str, list[Turn], dict]:
+    """An agent's turn: its reply, the turns it adds to the history (supervisor notes may follow), the update."""
+    reply = await team.speak(speaker, state["turns"])
+    said = [Turn(speaker, reply)]
+    return reply, said, {"agent_turns": state.get("agent_turns", 0) + 1, "turns": said}
+
+
+@until_cap
 async def tagger(state: ChatState, runtime: Ctx) -> Command:
     team, text = runtime.context, state["text"]
-    if (cap := _capped(state, team)) is not None:
-        return cap
-    reply = await team.speak("tagger", state["turns"])
-    said = [Turn("tagger", reply)]
-    update: dict = {"agent_turns": state.get("agent_turns", 0) + 1, "turns": said}
+    reply, said, update = await _spoken(state, team, "tagger")
     output = tag_content(reply, "output")
     if output is not None and coverage(output, text) < team.min_coverage and not mention_list(output, text, team.types):
         said.append(Turn("supervisor", NOT_THE_TEXT))
@@ -172,13 +185,10 @@ async def tagger(state: ChatState, runtime: Ctx) -> Command:
     return Command(goto="tagger", update=update)
 
 
+@until_cap
 async def reviewer(state: ChatState, runtime: Ctx) -> Command:
     team, text = runtime.context, state["text"]
-    if (cap := _capped(state, team)) is not None:
-        return cap
-    reply = await team.speak("reviewer", state["turns"])
-    said = [Turn("reviewer", reply)]
-    update: dict = {"agent_turns": state.get("agent_turns", 0) + 1, "turns": said}
+    reply, said, update = await _spoken(state, team, "reviewer")
     feedback = tag_content(reply, "feedback")
     if tag_content(reply, "search") is not None:
         return Command(goto="researcher", update={**update, "asker": "reviewer"})
@@ -191,10 +201,9 @@ async def reviewer(state: ChatState, runtime: Ctx) -> Command:
     return Command(goto="reviewer", update=update)
 
 
+@until_cap
 async def researcher(state: ChatState, runtime: Ctx) -> Command:
     team = runtime.context
-    if (cap := _capped(state, team)) is not None:
-        return cap
     question = tag_content(state["turns"][-1].content, "search") or ""
     answer = await team.research(question)
     update: dict = {"turns": [Turn("researcher", NO_RESEARCHER if answer is None else answer)]}
