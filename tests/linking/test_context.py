@@ -73,3 +73,28 @@ def test_a_place_written_with_a_region_the_kb_entity_is_not_in_is_minted(linker)
     text = "Gwilym Prosser-Hughes, a Welsh harpist, was born in Bangor, Wales, in 1931."
     assert linker(text, "Bangor") is None  # the KB's Bangor is in Maine
     assert linker("A grass fire destroyed forty homes near Denver, CO, on Sunday.", "CO") == "Q1261"  # not Colombia
+
+
+def test_a_person_the_text_gives_another_career_is_not_the_kb_namesake(linker):
+    text = "Tom Watson, the golfer from Kansas City, won the Open Championship five times."
+    assert linker(text, "Tom Watson") is None  # not Q6233279, the politician Thomas E. Watson
+    text = "The Stoke-on-Trent potter David White has opened a studio in a disused bottle kiln."
+    assert linker(text, "David White") is None  # not Q535967, the American actor
+    text = "John Hancock, president of the Second Continental Congress, was the first to sign the Declaration."
+    assert linker(text, "John Hancock") != "Q1700357"  # the actor
+
+
+def test_a_career_the_text_names_to_tell_namesakes_apart_is_not_the_persons(linker):
+    text = (
+        "Peter Jackson, a 54-year-old plumber from Leeds, has won the lottery. "
+        "He is no relation to the New Zealand film director."
+    )
+    assert linker(text, "Peter Jackson") is None
+
+
+def test_a_career_taken_up_later_keeps_the_person(linker):
+    text = (
+        "Mark Gordon, a rancher from Buffalo, was sworn in as governor of Wyoming in 2019. "
+        "He is a member of the Republican Party."
+    )
+    assert linker(text, "Mark Gordon") == "Q6767775"  # the governor, not Q2417149 the television producer

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from graphwright.kb.records import KBRecord
 from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
+from graphwright.linking.occupations import career_fit, written_career
 from graphwright.text import sentence_at
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
@@ -55,6 +56,7 @@ NATIONAL_CLASSES = frozenset({"Q7278", "Q375928", "Q637846", "Q11204", "Q8142"})
 # legislature, currency
 NATIONAL_BODIES = re.compile(r"\b(?:political party|lower house|upper house|parliament|legislature|ministry)\b", re.I)
 WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
+HUMAN = "Q5"
 WINDOW = 8  # words each side of a mention read for its description's words
 _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 _MAKERS = (
@@ -100,7 +102,7 @@ class Context:
 
     def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
         strong = 0
-        for check in (self._place, self._qualifying, self._work):
+        for check in (self._place, self._qualifying, self._work, self._career):
             why, agrees = check(surface, record)
             if why:
                 return Fit(why)
@@ -221,6 +223,14 @@ class Context:
                 return f"the text's {surface} is a {kind}, {record.id} a {described_kind}", 0
             agrees += 1
         return None, agrees
+
+    def _career(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """A person's career as the text writes it with the name ("Tom Watson, the golfer") against the KB
+        person's description (the politician Thomas E. Watson)."""
+        if HUMAN not in record.types:
+            return None, 0
+        why, agrees = career_fit(written_career(surface, self.text), record.description, self.text)
+        return (f"{why} ({record.id})" if why else None), int(agrees)
 
     def _written_as_place(self, surface: str, places: frozenset[str]) -> bool:
         """ "London, Ontario" (a place the KB has), "the town of Oxford", "Paris, a small city in Texas"."""

@@ -1,0 +1,177 @@
+"""What a person does, as a KB description or the text says it, in broad families (issue 61).
+
+The KB often holds a lesser namesake of the person a text means: the actor John Hancock for the signer, the
+politician Tom Watson for the golfer. Where both the KB's description ("American actor (1941-1992)") and
+the text, right with the name ("Tom Watson, the golfer from Kansas City"; "the Stoke-on-Trent potter David
+White"), name an occupation, and no family of the one is a family of the other, they are two people. Only
+those two places are read: elsewhere a career word may be a role ("Tony Curtis and Jack Lemmon play
+musicians"), and the model's gloss of a name measured too loose to judge by (Reagan "a former actor",
+Lincoln "a lawyer" against the presidents' descriptions; see docs/decisions.md). Families are broad on purpose (a statesman, a
+senator and an activist are all politics; a scientist and a historian are both scholarship) so that two
+ways of saying one career never clash; a word that names several careers ("director", "minister",
+"player") belongs to each of them, and an athlete to every sport.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPORTS = ("football", "golf", "tennis", "basketball", "baseball", "cricket", "hockey", "athletics", "cycling",
+           "boxing", "swimming", "skiing", "motorsport", "rugby", "wrestling", "chess")  # fmt: skip
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "politics": (
+        "politician", "statesman", "stateswoman", "senator", "congressman", "congresswoman", "governor", "mayor",
+        "president", "prime minister", "minister", "diplomat", "ambassador", "chancellor", "legislator",
+        "lawmaker", "member of parliament", "premier", "activist", "founding father", "signer", "signatory",
+        "revolutionary", "civil servant", "councillor", "councilor", "campaigner", "suffragist", "abolitionist",
+    ),
+    "law": ("lawyer", "attorney", "judge", "jurist", "barrister", "solicitor", "justice"),
+    "royalty": (
+        "king", "queen", "prince", "princess", "monarch", "emperor", "empress", "duke", "duchess", "earl",
+        "countess", "baron", "nobleman", "noblewoman", "aristocrat", "pharaoh", "sultan", "tsar", "consort",
+    ),
+    "military": ("soldier", "general", "admiral", "colonel", "military officer", "army officer", "naval officer",
+                 "commander", "marshal", "lieutenant", "sergeant"),  # fmt: skip
+    "religion": ("priest", "bishop", "cardinal", "pope", "theologian", "monk", "nun", "rabbi", "imam", "pastor",
+                 "minister", "missionary", "saint", "cleric", "preacher"),  # fmt: skip
+    "acting": ("actor", "actress", "comedian", "entertainer", "performer", "television presenter"),
+    "film": ("film director", "filmmaker", "film producer", "director", "producer", "screenwriter",
+             "cinematographer", "animator", "television director"),  # fmt: skip
+    "music": ("singer", "musician", "composer", "songwriter", "rapper", "guitarist", "pianist", "violinist",
+              "drummer", "conductor", "bassist", "vocalist", "cellist", "organist", "player"),  # fmt: skip
+    "writing": ("writer", "author", "novelist", "poet", "playwright", "dramatist", "essayist", "screenwriter",
+                "lyricist", "biographer", "editor"),  # fmt: skip
+    "journalism": ("journalist", "reporter", "editor", "broadcaster", "columnist", "presenter", "newscaster",
+                   "publisher", "commentator"),  # fmt: skip
+    "scholarship": (
+        "scientist", "physicist", "chemist", "biologist", "mathematician", "astronomer", "geologist", "botanist",
+        "zoologist", "economist", "engineer", "inventor", "researcher", "professor", "academic", "scholar",
+        "historian", "philosopher", "linguist", "archaeologist", "anthropologist", "sociologist",
+        "psychologist", "lecturer", "teacher", "schoolteacher", "educator", "explorer", "geographer", "naturalist",
+    ),
+    "medicine": ("physician", "doctor", "surgeon", "nurse", "pharmacist", "psychiatrist", "dentist", "midwife"),
+    "business": (
+        "businessman", "businesswoman", "businessperson", "entrepreneur", "executive", "chief executive",
+        "banker", "investor", "industrialist", "merchant", "financier", "director", "founder", "owner",
+        "shopkeeper", "trader", "tycoon", "magnate", "publisher",
+    ),
+    "art": ("painter", "sculptor", "artist", "photographer", "illustrator", "architect", "designer",
+            "cartoonist", "printmaker"),  # fmt: skip
+    "dance": ("dancer", "choreographer", "ballerina"),
+    "crafts": ("potter", "carpenter", "blacksmith", "weaver", "plumber", "electrician", "mechanic", "baker",
+               "chef", "cook", "tailor", "jeweller", "jeweler", "brewer", "builder"),  # fmt: skip
+    "land": ("farmer", "rancher", "fisherman", "shepherd", "forester", "gardener", "winemaker"),
+    "transport": ("driver", "pilot", "aviator", "sailor", "astronaut", "navigator", "seafarer"),
+    "football": ("footballer", "soccer player", "football player", "quarterback", "goalkeeper"),
+    "golf": ("golfer",),
+    "tennis": ("tennis player",),
+    "basketball": ("basketball player",),
+    "baseball": ("baseball player", "pitcher"),
+    "cricket": ("cricketer",),
+    "hockey": ("hockey player", "ice hockey player"),
+    "athletics": ("sprinter", "runner", "hurdler", "marathoner", "long jumper", "high jumper", "decathlete"),
+    "cycling": ("cyclist",),
+    "boxing": ("boxer",),
+    "swimming": ("swimmer",),
+    "skiing": ("skier",),
+    "motorsport": ("racing driver", "driver"),
+    "rugby": ("rugby player", "rugby union player"),
+    "wrestling": ("wrestler",),
+    "chess": ("chess player", "grandmaster"),
+}
+#: careers that lead into politics: a rancher, lawyer or officer elected governor is still the governor
+INTO_POLITICS = frozenset({"law", "business", "land", "military"})
+#: words for someone in sport at large: they clash with no sport, only with careers outside it
+SPORT_AT_LARGE = ("athlete", "sportsman", "sportswoman", "sportsperson", "olympian", "coach", "player")
+# the noun phrase that says what someone is ends here: "an American merchant and statesman from Boston"; not
+# at a comma, which lists careers ("film director, screenwriter, and film producer")
+_HEAD_END = re.compile(
+    r"[;(]|\b(?:who|whose|whom|where|when|which|that|named|after|known|from|in|for|during|between|at|with|since|until|as)\b"
+    r"|\bof\b(?!\s+parliament)"
+)
+
+
+# a career taken up later, as a text writes it of someone: "he was elected president", "became governor"
+_LATER_CAREER = re.compile(
+    r"\b(?:elected|became|becomes|become|appointed|named|served as|serves as|sworn in as|made|turned)\s+"
+    r"(?:(?:a|an|the|its|their|his|her)\s+)?(?:[\w-]+\s+){0,2}?[\w-]+",
+    re.I,
+)
+
+
+def _terms() -> list[tuple[str, frozenset[str]]]:
+    families: dict[str, set[str]] = {}
+    for family, words in FAMILIES.items():
+        for word in words:
+            families.setdefault(word, set()).add(family)
+    for word in SPORT_AT_LARGE:
+        families.setdefault(word, set()).update(_SPORTS)
+    # longest first, so that "film director" is read before "director" and "racing driver" before "driver"
+    return sorted(((w, frozenset(f)) for w, f in families.items()), key=lambda wf: -len(wf[0]))
+
+
+TERMS = _terms()
+
+
+def head(phrase: str) -> str:
+    """The part of a description or apposition that says what someone is, before where, when and whom."""
+    match = _HEAD_END.search(phrase)
+    return phrase[: match.start()] if match else phrase
+
+
+def occupations(phrase: str) -> frozenset[str]:
+    """The families of the careers ``phrase`` names: "American merchant and statesman" -> business,
+    politics; "singer-songwriter and actress" -> music, writing, acting; "a man" -> none."""
+    said = " " + re.sub(r"[^\w\s]", " ", phrase.casefold()) + " "
+    found: set[str] = set()
+    for word, families in TERMS:
+        pattern = rf"(?<!\w){re.escape(word)}(?:s|es)?(?!\w)"
+        if re.search(pattern, said):
+            found |= families
+            said = re.sub(pattern, " ", said)  # "film director" is not also a director of a firm
+    return frozenset(found)
+
+
+def written_career(surface: str, text: str) -> str:
+    """What the text writes a person is, right with the name: the head of an apposition after it ("Tom
+    Watson, the golfer from Kansas City" -> "the golfer"; "John Hancock, president of the Second Continental
+    Congress" -> "president") and the words right before it that end in a career or title ("the
+    Stoke-on-Trent potter David White", "Governor Mark Gordon"); "" where it writes none."""
+    name = re.escape(surface)
+    said = []
+    for match in re.finditer(rf"(?<!\w){name},\s+([^,.;:!?]+)", text):
+        apposition = head(match.group(1))
+        # with its article, or opening on a career ("president of ..."); not a verb ("X, stars Prince")
+        if re.match(r"(?:a|an|the)\s", apposition) or _names_one(apposition.casefold().split()[:1]):
+            said.append(apposition)
+    for match in re.finditer(rf"((?:[\w'’-]+\s+){{1,3}}){name}(?!\w)", text):
+        words = re.sub(r"[^\w\s]", " ", match.group(1).casefold()).split()
+        for size in (3, 2, 1):  # the longest career the words end in: "film director", not "director"
+            if len(words) >= size and _names_one(words[-size:]):
+                said.append(" ".join(words[-size:]))
+                break
+    return "; ".join(said)
+
+
+def _names_one(words: list[str]) -> bool:
+    """Whether these words are one career term (with a plural ending), not words that merely hold one."""
+    joined = " ".join(words)
+    return any(re.fullmatch(rf"{re.escape(term)}(?:s|es)?", joined) for term, _ in TERMS)
+
+
+def career_fit(said: str, described: str, text: str = "") -> tuple[str | None, bool]:
+    """Whether a KB person's description fits what the text says they are: why not (their careers share no
+    family, and the text gives the person none of the description's careers later: "Lech Walesa, an
+    electrician ... was elected president"; a namesake's career it names to tell them apart, "no relation to
+    the film director", does not count), and whether it agrees (they share one); neither where either
+    names no career."""
+    ours, theirs = occupations(said), occupations(described)
+    if not ours or not theirs:
+        return None, False
+    if ours & theirs:
+        return None, True
+    if theirs & occupations(" ".join(m.group(0) for m in _LATER_CAREER.finditer(text))):
+        return None, False
+    if ("politics" in theirs and ours & INTO_POLITICS) or ("politics" in ours and theirs & INTO_POLITICS):
+        return None, False
+    return f"the text's {said.strip()} is not {described.strip()}", False
