@@ -1,5 +1,6 @@
 """Facts checked against what their entities are, after linking, whatever system wrote them (issue 61), on
-the default KB: a person has no inception nor headquarters; "country" takes a country, not a city."""
+the default KB: a person has no inception nor headquarters; "country" takes a country, not a city; a founder
+is no place."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from graphwright.kb.namespaces import WDT
 from graphwright.linking import LinkJudge, resolve
-from graphwright.model import Document, ExtractionResult, Provenance, Term, Triple
+from graphwright.model import Document, ExtractionResult, Provenance, Span, Term, Triple
 
 TEXT = (
     "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the University "
@@ -67,3 +68,21 @@ def test_a_city_or_an_unknown_name_is_no_country(linked):
     )
     assert shown(out) == {("Brine & Kelp", "P17", "Denmark")}
     assert sum("not a country" in w or "no country" in w for w in out.warnings) == 3
+
+
+def test_a_founder_the_evidence_writes_as_a_place_is_no_founder(default_kb):
+    text = "Skarv Software, a small firm from Brønnøysund, was founded by Ola Nordvik in 2019."
+    doc = Document(text=text)
+    evidence = Provenance(system="test", evidence=Span(start=0, end=len(text), text=text))
+    triples = [
+        Triple(
+            subject=Term.literal("Skarv Software", surface="Skarv Software"),
+            predicate=Term.iri(WDT + "P112"),
+            object=Term.literal(o, surface=o),
+            provenance=evidence,
+        )
+        for o in ("Brønnøysund", "Ola Nordvik")
+    ]
+    out = resolve(ExtractionResult(document_id=doc.id, system="test", triples=triples), doc, LinkJudge(default_kb))
+    assert shown(out) == {("Skarv Software", "P112", "Ola Nordvik")}
+    assert any("written as a place" in w for w in out.warnings)

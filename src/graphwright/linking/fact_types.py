@@ -7,10 +7,14 @@ the reason, and counted:
 
 - a person has no inception, location of formation, headquarters, industry or head count;
 - "country" and "country of citizenship" take a country: a KB entity of a country class, never a city
-  nor a name the KB lacks (the KB holds the countries; a name it lacks is not one).
+  nor a name the KB lacks (the KB holds the countries; a name it lacks is not one);
+- a founder, author, director or family member is no place: not a name its evidence writes as where
+  something is or comes from ("Skarv Software, a small firm from Bodø" founded by Bodø).
 """
 
 from __future__ import annotations
+
+import re
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking.geography import is_country
@@ -48,6 +52,10 @@ OF_PERSONS = frozenset(
 PERSON_VALUED = frozenset(
     {"P50", "P57", "P58", "P161", "P169", "P488", "P26", "P40", "P22", "P25", "P3373", "P1066", "P802"}
 )
+#: properties whose value is someone who acts: a person or, for a founder, a body
+AGENT_VALUED = PERSON_VALUED | {"P112"}
+#: a name written right after one of these is where something is or comes from
+LOCATIVE = r"\b(?:in|from|near|outside|based in|headquartered in)\s+"
 #: properties whose value is a country
 COUNTRY_VALUED = frozenset({"P17", "P27", "P495"})
 HISTORICAL_COUNTRIES = frozenset({"Q3024240", "Q1250464", "Q417175"})  # historical country, realm, kingdom
@@ -76,6 +84,8 @@ class FactTypes:
         pid = _pid(t.predicate.value)
         if pid in NOT_OF_PERSONS and t.subject.value in persons:
             return f"{_name(t.subject)} is a person, and {pid} is not of persons"
+        if pid in AGENT_VALUED and t.object.kind == "iri" and is_unlinked(t.object.value) and _written_as_place(t):
+            return f"{_name(t.object)} is written as a place, and {pid} takes a person or a body"
         if pid in COUNTRY_VALUED and self._countries and t.object.kind == "iri":
             if is_unlinked(t.object.value):
                 return f"{_name(t.object)} is no country the KB knows, and {pid} takes a country"
@@ -101,6 +111,13 @@ class FactTypes:
                     if HUMAN in record.types:
                         persons.add(term)
         return persons
+
+
+def _written_as_place(t: Triple) -> bool:
+    """Whether the fact's evidence writes its value right after "in", "from" or "near" ("a firm from Bodø")."""
+    evidence = t.provenance.evidence.text if t.provenance.evidence else ""
+    name = t.object.surface or t.object.label
+    return bool(evidence and name and re.search(rf"{LOCATIVE}{re.escape(name)}(?!\w)", evidence, re.I))
 
 
 def _pid(iri: str) -> str | None:
