@@ -3,7 +3,7 @@ the text writes them with the name."""
 
 from __future__ import annotations
 
-from graphwright.linking.occupations import career_fit, occupations, written_career
+from graphwright.linking.occupations import career_fit, later_careers, occupations, written_career
 
 
 def test_careers_fall_in_broad_families():
@@ -33,6 +33,8 @@ def test_careers_clash_only_when_they_share_no_family():
 
 def test_a_later_career_the_text_gives_the_person_lifts_the_clash():
     text = "Lech Walesa, an electrician at the shipyard, led the strikes. He was elected president in 1990."
-    assert career_fit("an electrician", "Polish politician", text) == (None, False)
+    assert career_fit("an electrician", "Polish politician", later_careers("Lech Walesa", text)) == (None, False)
     text = "George Clinton, a retired bus driver, is often asked whether he is related to the funk musician."
-    assert career_fit("a retired bus driver", "American funk musician", text)[0]
+    assert career_fit("a retired bus driver", "American funk musician", later_careers("George Clinton", text))[0]
+    text = "Ola Berg, a welder, joined the yard. Kari Lund was elected mayor in 2020."  # someone else's career
+    assert career_fit("a welder", "Norwegian politician", later_careers("Ola Berg", text))[0]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from graphwright.kb.records import KBRecord
 from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
-from graphwright.linking.occupations import career_fit, written_career
+from graphwright.linking.occupations import career_fit, later_careers, written_career
 from graphwright.text import sentence_at
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
@@ -229,7 +229,9 @@ class Context:
         person's description (the politician Thomas E. Watson)."""
         if HUMAN not in record.types:
             return None, 0
-        why, agrees = career_fit(written_career(surface, self.text), record.description, self.text)
+        why, agrees = career_fit(
+            written_career(surface, self.text), record.description, later_careers(surface, self.text)
+        )
         return (f"{why} ({record.id})" if why else None), int(agrees)
 
     def _written_as_place(self, surface: str, places: frozenset[str]) -> bool:

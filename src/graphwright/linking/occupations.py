@@ -55,18 +55,20 @@ FAMILIES: dict[str, str] = {
         "scientist|physicist|chemist|biologist|mathematician|astronomer|geologist|botanist|zoologist|"
         "economist|engineer|inventor|researcher|professor|academic|scholar|historian|philosopher|linguist|"
         "archaeologist|anthropologist|sociologist|psychologist|lecturer|teacher|schoolteacher|educator|"
-        "explorer|geographer|naturalist"
+        "explorer|geographer|naturalist|programmer|software developer|computer scientist"
     ),
     "medicine": "physician|doctor|surgeon|nurse|pharmacist|psychiatrist|dentist|midwife",
     "business": (
         "businessman|businesswoman|businessperson|entrepreneur|executive|chief executive|banker|investor|"
-        "industrialist|merchant|financier|director|founder|owner|shopkeeper|trader|tycoon|magnate|publisher"
+        "industrialist|merchant|financier|director|founder|owner|shopkeeper|trader|tycoon|magnate|publisher|"
+        "accountant|consultant|salesman|saleswoman|manager"
     ),
     "art": "painter|sculptor|artist|photographer|illustrator|architect|designer|cartoonist|printmaker",
     "dance": "dancer|choreographer|ballerina",
     "crafts": (
         "potter|carpenter|blacksmith|weaver|plumber|electrician|mechanic|baker|chef|cook|tailor|jeweller|"
-        "jeweler|brewer|builder"
+        "jeweler|brewer|builder|boat builder|boatbuilder|shipbuilder|welder|fitter|machinist|joiner|mason|"
+        "bricklayer|roofer|locksmith|butcher|miner|docker|labourer|laborer|factory worker|worker"
     ),
     "land": "farmer|rancher|fisherman|shepherd|forester|gardener|winemaker",
     "transport": "driver|pilot|aviator|sailor|astronaut|navigator|seafarer",
@@ -167,18 +169,31 @@ def _names_one(words: list[str]) -> bool:
     return any(re.fullmatch(rf"{re.escape(term)}(?:s|es)?", joined) for term, _ in TERMS)
 
 
-def career_fit(said: str, described: str, text: str = "") -> tuple[str | None, bool]:
-    """Whether a KB person's description fits what the text says they are: why not (their careers share no
-    family, and the text gives the person none of the description's careers later: "Lech Walesa, an
-    electrician ... was elected president"; a namesake's career it names to tell them apart, "no relation to
-    the film director", does not count), and whether it agrees (they share one); neither where either
-    names no career."""
+def later_careers(surface: str, text: str) -> str:
+    """The careers the text says a person took up, in the sentences that name them or say "he" or "she":
+    "Interned under martial law, he was elected president ten years later." -> "elected president"."""
+    person = rf"\b(?:{re.escape(surface.split()[-1])}|he|she)\b" if surface.split() else r"\b(?:he|she)\b"
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    return " ".join(
+        m.group(0)
+        for sentence in sentences
+        if re.search(person, sentence, re.I)
+        for m in _LATER_CAREER.finditer(sentence)
+    )
+
+
+def career_fit(said: str, described: str, later: str = "") -> tuple[str | None, bool]:
+    """Whether a KB person's description fits what the text says they are (``said``; ``later``: the careers
+    it says they took up later): why not (their careers share no family, and none of the description's is a
+    later one: "Lech Walesa, an electrician ... he was elected president"; a namesake's career the text names
+    to tell them apart, "no relation to the film director", does not count), and whether it agrees (they
+    share one); neither where either names no career."""
     ours, theirs = occupations(said), occupations(described)
     if not ours or not theirs:
         return None, False
     if ours & theirs:
         return None, True
-    if theirs & occupations(" ".join(m.group(0) for m in _LATER_CAREER.finditer(text))):
+    if theirs & occupations(later):
         return None, False
     if ("politics" in theirs and ours & INTO_POLITICS) or ("politics" in ours and theirs & INTO_POLITICS):
         return None, False
