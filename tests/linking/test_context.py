@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
-from graphwright.linking import LinkJudge
+from graphwright.kb.namespaces import WD, WDT, is_unlinked, parse_wikidata_id
+from graphwright.linking import LinkJudge, resolve
 from graphwright.linking.resolve import Resolver
-from graphwright.model import Document
+from graphwright.model import Document, Entity, ExtractionResult, Provenance, Term, Triple
 from graphwright.systems.facts.kb_names import KBNames
 
 
@@ -98,3 +98,21 @@ def test_a_career_taken_up_later_keeps_the_person(linker):
         "He is a member of the Republican Party."
     )
     assert linker(text, "Mark Gordon") == "Q6767775"  # the governor, not Q2417149 the television producer
+
+
+def test_the_namesake_a_name_was_minted_away_from_is_no_entity_of_the_document(default_kb):
+    text = "The Stoke-on-Trent potter David White has opened a studio in Longton."
+    doc = Document(text=text)
+    proposed = Term.iri(WD + "Q535967", surface="David White", label="David White")  # the American actor
+    fact = Triple(
+        subject=proposed,
+        predicate=Term.iri(WDT + "P106"),
+        object=Term.literal("potter", surface="potter"),
+        provenance=Provenance(system="test", evidence=doc.sentence_around(doc.find("David White"))),
+    )
+    result = ExtractionResult(
+        document_id=doc.id, system="test", triples=[fact], entities=[Entity(iri=proposed.value, label="David White")]
+    )
+    out = resolve(result, doc, LinkJudge(default_kb))
+    assert out.triples and all(t.subject.value != proposed.value for t in out.triples)
+    assert proposed.value not in {e.iri for e in out.entities}

@@ -74,10 +74,15 @@ class Resolver:
         for triple, reason in misfits:
             self.warnings.append(f"dropped {_show(triple)}: {reason}")
             self.decisions.append({"triple": _show(triple), "decision": "type misfit", "reason": reason})
+        # an entity the system named for a fact's argument stays only where a kept fact still links it: the
+        # KB namesake a name was minted away from is no entity of this document
+        proposed = {term.value for t in result.triples for term in (t.subject, t.object) if term.kind == "iri"}
+        linked = {term.value for t in kept for term in (t.subject, t.object) if term.kind == "iri"}
+        entities = [e for e in result.entities if e.iri in linked or e.iri not in proposed]
         return result.model_copy(
             update={
                 "triples": kept,
-                "entities": result.entities + list(self.minted.values()),
+                "entities": entities + list(self.minted.values()),
                 "warnings": result.warnings + self.warnings,
                 "extra": {**result.extra, "linking": self.decisions},
             }
