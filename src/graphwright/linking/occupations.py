@@ -15,6 +15,7 @@ ways of saying one career never clash; a word that names several careers ("direc
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SPORTS = (
     "football golf tennis basketball baseball cricket hockey athletics cycling boxing swimming skiing motorsport "
@@ -121,6 +122,7 @@ def _terms() -> list[tuple[str, frozenset[str]]]:
 
 
 TERMS = _terms()
+_TERM_NAMES = frozenset(term for term, _ in TERMS)
 
 
 def head(phrase: str) -> str:
@@ -142,6 +144,7 @@ def occupations(phrase: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@lru_cache(maxsize=256)  # asked once per candidate of the name
 def written_career(surface: str, text: str) -> str:
     """What the text writes a person is, right with the name: the head of an apposition after it ("Tom
     Watson, the golfer from Kansas City" -> "the golfer"; "John Hancock, president of the Second Continental
@@ -166,9 +169,10 @@ def written_career(surface: str, text: str) -> str:
 def _names_one(words: list[str]) -> bool:
     """Whether these words are one career term (with a plural ending), not words that merely hold one."""
     joined = " ".join(words)
-    return any(re.fullmatch(rf"{re.escape(term)}(?:s|es)?", joined) for term, _ in TERMS)
+    return any(joined.removesuffix(ending) in _TERM_NAMES for ending in ("", "s", "es"))
 
 
+@lru_cache(maxsize=256)
 def later_careers(surface: str, text: str) -> str:
     """The careers the text says a person took up, in the sentences that name them or say "he" or "she":
     "Interned under martial law, he was elected president ten years later." -> "elected president"."""
