@@ -110,7 +110,9 @@ const gwLabels = (() => {
     const chosen = cy.$(":selected");
     const near = chosen.union(chosen.closedNeighborhood());
     const rank = ele => (near.has(ele) ? 1e6 : 0) + (ele.isNode() ? 1e3 + ele.degree(false) : ele.data("support").length);
-    return cy.elements().filter(e => e.data("label")).sort((a, b) => rank(b) - rank(a));
+    // each element ranked once, not once per comparison: a sort compares n log n times
+    const ranked = cy.elements().filter(e => e.data("label")).map(ele => [rank(ele), ele]);
+    return ranked.sort((a, b) => b[0] - a[0]).map(([, ele]) => ele);
   }
 
   // rule 2: each element's label is drawn, on the first side where it fits, or it is "quiet"
