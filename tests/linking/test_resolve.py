@@ -205,3 +205,17 @@ def test_a_function_word_is_dropped_not_linked(judge):
     resolver = Resolver(judge, doc)
     with pytest.raises(Drop, match="function word"):
         resolver.link_or_mint("on", None, None, "value", doc.text)
+
+
+def test_a_title_is_no_part_of_a_minted_name_whatever_system_wrote_it(judge):
+    text = "Dr. Ingrid Solvang founded Fjellgard Labs in Tromsø."
+    doc = Document(text=text)
+    fact = Triple(
+        subject=Term.literal("Fjellgard Labs", surface="Fjellgard Labs"),
+        predicate=Term.iri(WDT + "P112"),
+        object=Term.literal("Dr. Ingrid Solvang", surface="Dr. Ingrid Solvang"),
+        provenance=Provenance(system="test", evidence=doc.sentence_around(doc.find("Fjellgard Labs"))),
+    )
+    out = resolve(ExtractionResult(document_id=doc.id, system="test", triples=[fact]), doc, judge)
+    assert [t.object.label for t in out.triples] == ["Ingrid Solvang"]
+    assert out.triples[0].object.value == UNLINKED + "Ingrid%20Solvang"

@@ -349,6 +349,15 @@ _NOT_NAME = {
 }
 
 
+# a title before a person's name is not part of it (KB labels leave it out): "Dr. Jonas Eide" is Jonas Eide
+_TITLE = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame)\.?\s+(?=[A-Z])")
+
+
+def without_title(name: str) -> str:
+    """A person's name without the title written before it: "Prof. Aksel Monsen" -> "Aksel Monsen"."""
+    return _TITLE.sub("", name)
+
+
 def _is_name_word(word: str) -> bool:
     return word[:1].isupper() and word.casefold() not in _NOT_NAME
 

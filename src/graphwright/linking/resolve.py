@@ -28,7 +28,7 @@ from graphwright.linking.context import Choice, Context
 from graphwright.linking.fact_types import FactTypes
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.literals import LITERAL_DATATYPES, typed_value
-from graphwright.linking.names import full_name, is_function_word, is_number_or_date, normalize
+from graphwright.linking.names import full_name, is_function_word, is_number_or_date, normalize, without_title
 from graphwright.model import Document, Entity, ExtractionResult, Mention, Term, Triple
 from graphwright.model.schema import name_entity_iri
 from graphwright.tools.type_constraints import Role, constraint_classes
@@ -121,7 +121,8 @@ class Resolver:
         surface = term.value if term.kind == "literal" else self._surface(term)
         if not surface:
             raise Drop(f"{term.value} ({term.label or '?'}) is not named in the text")
-        surface = full_name(surface, self.document.text)  # "Falls" of "Ridgecrest Falls" names no waterfall
+        # "Falls" of "Ridgecrest Falls" names no waterfall; "Dr. Jonas Eide" is Jonas Eide, whatever system wrote it
+        surface = without_title(full_name(surface, self.document.text))
         if is_number_or_date(surface):
             raise Drop(f"{surface!r} is a number or date, not an item")
         outcome = self.link_or_mint(surface, proposed, prop, role, sentence)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from graphwright.linking.literals import TypedValue, parse_date, parse_quantity
-from graphwright.linking.names import DEMONYMS, is_number_or_date, normalize
+from graphwright.linking.names import DEMONYMS, is_number_or_date, normalize, without_title
 from graphwright.linking.stated import dates_in, dates_written, numbers_in
 from graphwright.model import Document, Span
 from graphwright.systems.facts.relations import ObjectKind
@@ -110,15 +110,11 @@ _NAME_PARTICLES = frozenset(
 )
 
 
-# a title before a person's name is not part of it (KB labels leave it out): "Dr. Jonas Eide" is Jonas Eide
-_TITLE = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame)\.?\s+(?=[A-Z])")
-
-
 def without_description(words: str) -> str:
     """A name without the description a model left before it when that begins with a capital:
     "Copenhagen enzyme maker Korvbro Biosystems" is Korvbro Biosystems ("University of Oslo" stays), and
     without a title ("Dr. Jonas Eide" is Jonas Eide)."""
-    words = _TITLE.sub("", words)
+    words = without_title(words)
     parts = words.split()
     if len(parts) < 3 or not parts[-1][:1].isupper() or parts[0][:1].isdigit():  # "875.4 million USD" is a value
         return words
