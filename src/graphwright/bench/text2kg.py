@@ -74,8 +74,12 @@ def pool_file(ontology, kind: str) -> Path:
             file=sys.stderr,
         )
     path = TEXT2KG_RUNS / "pools" / f"{ontology.id}-{kind}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in samples), encoding="utf-8")
+    content = "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in samples)
+    if not path.is_file() or path.read_text(encoding="utf-8") != content:  # a run reading it keeps its file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".part")
+        partial.write_text(content, encoding="utf-8")
+        partial.replace(path)
     return path
 
 
