@@ -23,13 +23,12 @@ from pydantic import ConfigDict, Field, create_model
 from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.kb.records import KBRecord
-from graphwright.linking.context import WORKS, Choice, description_kind, description_year, written_kind
+from graphwright.linking.context import HUMAN, WORKS, Choice, description_kind, description_year, written_kind
 from graphwright.linking.geography import Geography, is_country
 from graphwright.llm.base import LLM
 from graphwright.model.result import Usage
 
 PROMPT = load_prompt("graphwright.linking", "check")
-HUMAN = "Q5"
 OPTIONS = 4  # the context's choice and at most three others it leaves possible
 MAX_NAMES = 12  # per call; a longer list is asked in several calls
 GLOSS_CHARS = 120

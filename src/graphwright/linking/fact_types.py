@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
+from graphwright.linking.context import HUMAN
 from graphwright.linking.geography import is_country
 from graphwright.model import Triple
 
-HUMAN = "Q5"
 #: properties whose subject is an organisation or a thing, never a person
 NOT_OF_PERSONS = frozenset({"P571", "P740", "P159", "P452", "P1128", "P2139", "P1454"})
 #: properties whose subject is a person (birth, death, schooling, work, family, citizenship, office, party)
