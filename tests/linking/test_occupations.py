@@ -12,6 +12,7 @@ def test_careers_fall_in_broad_families():
     assert occupations("British film director and video artist") >= {"film", "art"}
     assert "business" not in occupations("New Zealand film director")  # a film director directs no firm
     assert occupations("a man") == frozenset()
+    assert occupations("member of U.S. Senate representing South Carolina") == {"politics"}
     assert "golf" in occupations("an athlete")  # sport at large is every sport
 
 
@@ -21,6 +22,7 @@ def test_the_text_writes_a_career_only_right_with_the_name():
     assert written_career("John Hancock", "John Hancock, president of the Congress, signed.").strip() == "president"
     assert written_career("Tony Curtis", "Tony Curtis and Jack Lemmon play musicians.") == ""  # a role
     assert written_career("Albert Magnoli", "directed by Albert Magnoli, stars Prince as the Kid") == ""  # a verb
+    assert written_career("Howard Beale", "its veteran anchorman, Howard Beale, into a hit") == "anchorman"
 
 
 def test_careers_clash_only_when_they_share_no_family():

@@ -27,7 +27,7 @@ FAMILIES: dict[str, str] = {
         "politician|statesman|stateswoman|senator|congressman|congresswoman|governor|mayor|president|"
         "prime minister|minister|diplomat|ambassador|chancellor|legislator|lawmaker|member of parliament|"
         "premier|activist|founding father|signer|signatory|revolutionary|civil servant|councillor|councilor|"
-        "campaigner|suffragist|abolitionist"
+        "campaigner|suffragist|abolitionist|senate|congress|parliament"
     ),
     "law": "lawyer|attorney|judge|jurist|barrister|solicitor|justice",
     "royalty": (
@@ -51,12 +51,15 @@ FAMILIES: dict[str, str] = {
         "vocalist|cellist|organist|player"
     ),
     "writing": "writer|author|novelist|poet|playwright|dramatist|essayist|screenwriter|lyricist|biographer|editor",
-    "journalism": "journalist|reporter|editor|broadcaster|columnist|presenter|newscaster|publisher|commentator",
+    "journalism": (
+        "journalist|reporter|editor|broadcaster|columnist|presenter|newscaster|publisher|commentator|anchorman|"
+        "anchorwoman|newsreader"
+    ),
     "scholarship": (
         "scientist|physicist|chemist|biologist|mathematician|astronomer|geologist|botanist|zoologist|"
         "economist|engineer|inventor|researcher|professor|academic|scholar|historian|philosopher|linguist|"
         "archaeologist|anthropologist|sociologist|psychologist|lecturer|teacher|schoolteacher|educator|"
-        "explorer|geographer|naturalist|programmer|software developer|computer scientist"
+        "explorer|geographer|naturalist|programmer|software developer|computer scientist|surveyor"
     ),
     "medicine": "physician|doctor|surgeon|nurse|pharmacist|psychiatrist|dentist|midwife",
     "business": (
@@ -157,7 +160,7 @@ def written_career(surface: str, text: str) -> str:
         # with its article, or opening on a career ("president of ..."); not a verb ("X, stars Prince")
         if re.match(r"(?:a|an|the)\s", apposition) or _names_one(apposition.casefold().split()[:1]):
             said.append(apposition)
-    for match in re.finditer(rf"((?:[\w'’-]+\s+){{1,3}}){name}(?!\w)", text):
+    for match in re.finditer(rf"((?:[\w'’-]+\s+){{0,2}}[\w'’-]+,?\s+){name}(?!\w)", text):  # "anchorman, Howard Beale"
         words = re.sub(r"[^\w\s]", " ", match.group(1).casefold()).split()
         for size in (3, 2, 1):  # the longest career the words end in: "film director", not "director"
             if len(words) >= size and _names_one(words[-size:]):
