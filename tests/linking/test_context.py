@@ -67,6 +67,11 @@ def test_a_party_is_the_one_of_the_country_the_text_names(linker):
     assert linker(text, "Liberal Party") is None  # the KB's only "Liberal Party" is Chile's
     text = "Katrin Vogel was born in Thal. She is a member of the Republican Party."
     assert linker(text, "Republican Party") == "Q29468"  # a town abroad does not make it another country's
+    text = (
+        "Salvador Allende won the Chilean election of 1970 as the candidate of Popular Unity. "
+        "The Unidad Popular government nationalised the copper mines."
+    )
+    assert linker(text, "Popular Unity") is None  # Q21957427 is Ecuador's: its other name places no text there
 
 
 def test_a_place_written_with_a_region_the_kb_entity_is_not_in_is_minted(linker):

@@ -92,13 +92,17 @@ class Context:
     def __init__(self, kb, text: str, geography: Geography | None = None):
         self.kb, self.text = kb, text
         self.geography = geography or Geography(kb)
-        self._countries: dict[str, frozenset[str]] = {}  # the text's countries without each mention: asked
-        # once per candidate, the same for all of a mention's candidates
+        self._countries: dict[tuple[str, str], frozenset[str]] = {}  # the text's countries without a mention and
+        # its candidate's names
 
-    def _text_countries(self, surface: str) -> frozenset[str]:
-        if surface not in self._countries:
-            self._countries[surface] = self.geography.of_text(self.text, leave_out=surface)
-        return self._countries[surface]
+    def _text_countries(self, surface: str, record: KBRecord) -> frozenset[str]:
+        """The countries the text places itself in, by every name but the mention and the candidate's own
+        (the text's "Whig leader" would place it in the United States' Whig Party's country)."""
+        key = (surface, record.id)
+        if key not in self._countries:
+            names = [surface, record.label, *record.aliases]
+            self._countries[key] = self.geography.of_text(self.text, leave_out=names)
+        return self._countries[key]
 
     def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
         strong = 0
@@ -111,7 +115,7 @@ class Context:
             return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not")
         if proper_against_common(surface, matched_name):
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
-        countries, ours = self.geography.of_record(record), self._text_countries(surface)
+        countries, ours = self.geography.of_record(record), self._text_countries(surface, record)
         national = self._national(record)
         if (
             national

@@ -13,6 +13,7 @@ is not the one a text about Sydney and Australia means.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from graphwright.kb.records import KBRecord
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, normalize
@@ -67,9 +68,12 @@ class Geography:
             return frozenset({record.id} | (self._of_words(union, 0) if hops > 0 and union else set()))
         return frozenset(self._of_words(record.description, hops - 1) if hops > 0 else set())
 
-    def of_text(self, text: str, leave_out: str = "") -> frozenset[str]:
-        """The countries a text's names place it in; ``leave_out``: the mention being linked."""
-        return frozenset(self._of_words(text, HOPS, leave_out=normalize(leave_out)))
+    def of_text(self, text: str, leave_out: str | Iterable[str] = "") -> frozenset[str]:
+        """The countries a text's names place it in; ``leave_out``: the mention being linked (or all the
+        names of the entity it may be: "Unidad Popular" places no party of that name where "Popular Unity" is
+        asked about)."""
+        names = [leave_out] if isinstance(leave_out, str) else leave_out
+        return frozenset(self._of_words(text, HOPS, leave_out=frozenset(normalize(n) for n in names)))
 
     def named(self, text: str) -> frozenset[str]:
         """The countries a text names itself, by name or demonym ("Malta's", "Estonian"), not through places."""
@@ -88,11 +92,11 @@ class Geography:
             self._names[key] = found.pop() if len(found) == 1 else frozenset()
         return self._names[key]
 
-    def _of_words(self, text: str, hops: int, leave_out: str = "") -> set[str]:
+    def _of_words(self, text: str, hops: int, leave_out: frozenset[str] = frozenset()) -> set[str]:
         found: set[str] = set()
         for name, opens in names_in(text):
             folded = normalize(name)
-            if not folded or folded == leave_out or folded in FUNCTION_WORDS:
+            if not folded or folded in leave_out or folded in FUNCTION_WORDS:
                 continue
             if hops < HOPS and name.isupper() and len(name) <= 2:  # "the movie ET" in a KB description is no
                 continue  # country code (Ethiopia); the user's text is read with its codes ("Denver, CO")
@@ -109,7 +113,7 @@ class Geography:
                     *(
                         self.of_name(DEMONYMS.get(w, w), hops)
                         for w in folded.split()
-                        if len(w) > 2 and w not in FUNCTION_WORDS and w != leave_out
+                        if len(w) > 2 and w not in FUNCTION_WORDS and w not in leave_out
                     )
                 )
             found |= countries
