@@ -25,6 +25,8 @@ from graphwright.agents.prompts import load_prompt
 from graphwright.kb.records import KBRecord
 from graphwright.linking.context import HUMAN, WORKS, Choice, description_kind, description_year, written_kind
 from graphwright.linking.geography import Geography, is_country
+from graphwright.linking.occupations import head, occupations
+from graphwright.linking.place_kinds import grounds, names_a_person, place_kinds
 from graphwright.llm.base import LLM
 from graphwright.model.result import Usage
 
@@ -84,10 +86,19 @@ def gloss_against(geography: Geography, surface: str, gloss: str, record: KBReco
     """Why the model's gloss of the name is not ``record``: a place in another country, a work of another
     kind or year, a work where the KB has none; None when nothing it says disagrees."""
     written = f"{surface}, {gloss.strip().rstrip('.')}."
+    said_kinds = place_kinds(gloss)
     if geography.is_place(record):
         said, placed = geography.of_text(written, leave_out=surface), geography.of_record(record)
         if said and placed and not said & placed:
             return f"a place in {', '.join(sorted(said))}, {record.id} is in {', '.join(sorted(placed))}"
+        described_kinds = place_kinds(record.description)
+        if said_kinds and described_kinds and not grounds(said_kinds) & grounds(described_kinds):
+            return f"a {'/'.join(sorted(said_kinds))}, {record.id} a {'/'.join(sorted(described_kinds))}"  # the
+            # Blue Nile, a river, is not the state of Sudan
+        if not said_kinds and described_kinds and (names_a_person(gloss) or occupations(head(gloss))):
+            return f"a person, {record.id} a place"  # "Ho Chi Minh, a leader", not the city
+    elif said_kinds and (HUMAN in record.types or description_kind(record) in WORKS):
+        return f"a place, {record.id} is none"  # "Inchon, a city in South Korea", not the 1981 film
     kind, described = written_kind(surface, written), description_kind(record)
     if kind in WORKS and described and kind != described:
         return f"a {kind}, {record.id} a {described}"
