@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from graphwright.errors import LLMUnavailableError
 from graphwright.kb.namespaces import WDT, is_unlinked, parse_wikidata_id
 from graphwright.linking.system import OpenWorldLinking
@@ -95,36 +97,24 @@ def test_a_person_is_not_a_work_of_that_field(default_kb):
     assert objects(out) == {"Steven Spielberg": "Q8877"}
 
 
-def test_water_is_not_land_and_a_person_not_a_place(default_kb):
-    out = checked(
-        default_kb,
-        glossing("a river in Ethiopia and Sudan"),
-        "Ilse Morgen rafted down the Blue Nile in 1998.",
-        ("Ilse Morgen", "P1427", "Blue Nile"),
-    )
-    assert objects(out) == {"Blue Nile": None}  # not Q309489, the state of Sudan
-    out = checked(
-        default_kb,
-        glossing("a Vietnamese revolutionary leader"),
-        "Ilse Morgen wrote a life of Ho Chi Minh.",
-        ("Ilse Morgen", "P921", "Ho Chi Minh"),
-    )
-    assert objects(out) == {"Ho Chi Minh": None}  # not Q1854, the city
-    out = checked(
-        default_kb,
-        glossing("a city in South Korea"),
-        "Ilse Morgen wrote about Inchon.",
-        ("Ilse Morgen", "P921", "Inchon"),
-    )
-    assert objects(out) == {"Inchon": None}  # not Q495123, the 1981 film
+# (the model's gloss, the text, the property, the name, the QID it links: None, minted)
+KINDS_OF_PLACE = [
+    ("a river in Ethiopia and Sudan", "Ilse Morgen rafted down the Blue Nile in 1998.", "P1427", "Blue Nile", None),
+    # not Q309489, the state of Sudan
+    ("a Vietnamese revolutionary leader", "Ilse Morgen wrote a life of Ho Chi Minh.", "P921", "Ho Chi Minh", None),
+    # not Q1854, the city
+    ("a city in South Korea", "Ilse Morgen wrote about Inchon.", "P921", "Inchon", None),  # not Q495123, the film
+    # the model calls Tibet "a country": a region, a country, a town and an island are all land
+    ("a country in Asia", "Ilse Morgen travelled in Tibet.", "P1427", "Tibet", "Q17252"),
+]
 
 
-def test_kinds_of_land_do_not_clash(default_kb):
-    """The model calls Tibet "a country": a region, a country, a town and an island are all land."""
-    out = checked(
-        default_kb, glossing("a country in Asia"), "Ilse Morgen travelled in Tibet.", ("Ilse Morgen", "P1427", "Tibet")
-    )
-    assert objects(out) == {"Tibet": "Q17252"}
+@pytest.mark.parametrize(("gloss", "text", "prop", "name", "linked"), KINDS_OF_PLACE)
+def test_water_is_not_land_a_person_not_a_place_and_kinds_of_land_do_not_clash(
+    default_kb, gloss, text, prop, name, linked
+):
+    out = checked(default_kb, glossing(gloss), text, ("Ilse Morgen", prop, name))
+    assert objects(out) == {name: linked}
 
 
 def test_a_country_and_a_name_the_text_settles_are_not_asked(default_kb):

@@ -23,9 +23,9 @@ from pydantic import ConfigDict, Field, create_model
 from graphwright.agents.call import ask_for
 from graphwright.agents.prompts import load_prompt
 from graphwright.kb.records import KBRecord
-from graphwright.linking.context import HUMAN, WORKS, Choice, description_kind, description_year, written_kind
+from graphwright.linking.context import WORKS, Choice, description_kind, description_year, written_kind
 from graphwright.linking.geography import Geography, is_country
-from graphwright.linking.occupations import head, occupations
+from graphwright.linking.occupations import HUMAN, head, occupations
 from graphwright.linking.place_kinds import grounds, names_a_person, place_kinds
 from graphwright.llm.base import LLM
 from graphwright.model.result import Usage

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from graphwright.kb.records import KBRecord
 from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
-from graphwright.linking.occupations import career_fit, later_careers, written_career
+from graphwright.linking.occupations import HUMAN, career_fit, later_careers, written_career
 from graphwright.text import sentence_at
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
@@ -56,7 +56,6 @@ NATIONAL_CLASSES = frozenset({"Q7278", "Q375928", "Q637846", "Q11204", "Q8142"})
 # legislature, currency
 NATIONAL_BODIES = re.compile(r"\b(?:political party|lower house|upper house|parliament|legislature|ministry)\b", re.I)
 WORKS = frozenset(WORK_KINDS) - {"character"}  # a character is no work; an apposition may call it anything
-HUMAN = "Q5"  # Wikidata's class of people
 WINDOW = 8  # words each side of a mention read for its description's words
 _YEAR = r"(1[0-9]{3}|20[0-9]{2})"
 _MAKERS = (

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
-from graphwright.linking.context import HUMAN
 from graphwright.linking.geography import is_country
+from graphwright.linking.occupations import HUMAN
 from graphwright.model import Triple
 
 #: properties whose subject is an organisation or a thing, never a person

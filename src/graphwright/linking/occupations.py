@@ -17,6 +17,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from graphwright.linking.vocabulary import Vocabulary
+
+HUMAN = "Q5"  # Wikidata's class of people
+
 _SPORTS = (
     "football golf tennis basketball baseball cricket hockey athletics cycling boxing swimming skiing motorsport "
     "rugby wrestling chess"
@@ -113,19 +117,7 @@ _LATER_CAREER = re.compile(
 )
 
 
-def _terms() -> list[tuple[str, frozenset[str]]]:
-    families: dict[str, set[str]] = {}
-    for family, words in FAMILIES.items():
-        for word in words.split("|"):
-            families.setdefault(word, set()).add(family)
-    for word in SPORT_AT_LARGE:
-        families.setdefault(word, set()).update(_SPORTS)
-    # longest first, so that "film director" is read before "director" and "racing driver" before "driver"
-    return sorted(((w, frozenset(f)) for w, f in families.items()), key=lambda wf: -len(wf[0]))
-
-
-TERMS = _terms()
-_TERM_NAMES = frozenset(term for term, _ in TERMS)
+CAREERS = Vocabulary(FAMILIES, extra={word: _SPORTS for word in SPORT_AT_LARGE})
 
 
 def head(phrase: str) -> str:
@@ -137,14 +129,7 @@ def head(phrase: str) -> str:
 def occupations(phrase: str) -> frozenset[str]:
     """The families of the careers ``phrase`` names: "American merchant and statesman" -> business,
     politics; "singer-songwriter and actress" -> music, writing, acting; "a man" -> none."""
-    said = " " + re.sub(r"[^\w\s]", " ", phrase.casefold()) + " "
-    found: set[str] = set()
-    for word, families in TERMS:
-        pattern = rf"(?<!\w){re.escape(word)}(?:s|es)?(?!\w)"
-        if re.search(pattern, said):
-            found |= families
-            said = re.sub(pattern, " ", said)  # "film director" is not also a director of a firm
-    return frozenset(found)
+    return CAREERS.families(phrase)
 
 
 @lru_cache(maxsize=256)  # asked once per candidate of the name
@@ -158,21 +143,15 @@ def written_career(surface: str, text: str) -> str:
     for match in re.finditer(rf"(?<!\w){name},\s+([^,.;:!?]+)", text):
         apposition = head(match.group(1))
         # with its article, or opening on a career ("president of ..."); not a verb ("X, stars Prince")
-        if re.match(r"(?:a|an|the)\s", apposition) or _names_one(apposition.casefold().split()[:1]):
+        if re.match(r"(?:a|an|the)\s", apposition) or CAREERS.is_term(" ".join(apposition.casefold().split()[:1])):
             said.append(apposition)
     for match in re.finditer(rf"((?:[\w'’-]+\s+){{0,2}}[\w'’-]+,?\s+){name}(?!\w)", text):  # "anchorman, Howard Beale"
         words = re.sub(r"[^\w\s]", " ", match.group(1).casefold()).split()
         for size in (3, 2, 1):  # the longest career the words end in: "film director", not "director"
-            if len(words) >= size and _names_one(words[-size:]):
+            if len(words) >= size and CAREERS.is_term(" ".join(words[-size:])):
                 said.append(" ".join(words[-size:]))
                 break
     return "; ".join(said)
-
-
-def _names_one(words: list[str]) -> bool:
-    """Whether these words are one career term (with a plural ending), not words that merely hold one."""
-    joined = " ".join(words)
-    return any(joined.removesuffix(ending) in _TERM_NAMES for ending in ("", "s", "es"))
 
 
 @lru_cache(maxsize=256)

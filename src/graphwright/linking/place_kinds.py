@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from graphwright.linking.occupations import head
+from graphwright.linking.vocabulary import Vocabulary
 
-#: kinds of place, "|" between the words for each (longest read first)
+#: kinds of place, "|" between the words for each
 KINDS: dict[str, str] = {
     "settlement": (
         "city|town|village|capital|capital city|county seat|municipality|commune|comune|borough|hamlet|"
@@ -31,22 +32,13 @@ KINDS: dict[str, str] = {
 GROUNDS = {"river": "water", "lake": "water", "sea": "water", "mountain": "relief"}  # the rest: land
 #: words a gloss uses for a person, whatever they do
 PERSON_WORDS = frozenset({"leader", "man", "woman", "person", "figure", "hero", "heroine", "king", "queen"})
-_TERMS = sorted(
-    ((word, kind) for kind, words in KINDS.items() for word in words.split("|")), key=lambda wk: -len(wk[0])
-)
+PLACES = Vocabulary(KINDS)
 
 
 def place_kinds(phrase: str) -> frozenset[str]:
     """The kinds of place the head of ``phrase`` names: "county seat city in Erie County" -> settlement;
     "state of Sudan" -> region; "a man" -> none."""
-    said = " " + re.sub(r"[^\w\s]", " ", head(phrase).casefold()) + " "
-    found = set()
-    for word, kind in _TERMS:
-        pattern = rf"(?<!\w){re.escape(word)}s?(?!\w)"
-        if re.search(pattern, said):
-            found.add(kind)
-            said = re.sub(pattern, " ", said)  # "county seat" is no county
-    return frozenset(found)
+    return PLACES.families(head(phrase))
 
 
 def grounds(kinds: frozenset[str]) -> frozenset[str]:
