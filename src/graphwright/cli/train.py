@@ -265,7 +265,8 @@ def train_facts(
     first: dict = {}  # this piece's first step: the pace is this piece's, earlier ones ran on other settings
 
     def show(entry: dict) -> None:
-        first.update(first or entry)
+        if not first:
+            first.update(entry)
         if entry["document"] > first["document"]:
             pace = (entry["hours"] - first["hours"]) / (entry["document"] - first["document"])
         else:

@@ -83,8 +83,9 @@ async def glosses(llm: LLM, text: str, names: list[str], *, retries: int = 2) ->
 
 
 def gloss_against(geography: Geography, surface: str, gloss: str, record: KBRecord) -> str | None:
-    """Why the model's gloss of the name is not ``record``: a place in another country, a work of another
-    kind or year, a work where the KB has none; None when nothing it says disagrees."""
+    """Why the model's gloss of the name is not ``record``: a place in another country, water against land
+    (place_kinds.py), a person against a place and a place against a person or work, a work of another kind
+    or year, a work where the KB has none; None when nothing it says disagrees."""
     written = f"{surface}, {gloss.strip().rstrip('.')}."
     said_kinds = place_kinds(gloss)
     if geography.is_place(record):
