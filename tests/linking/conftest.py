@@ -9,7 +9,11 @@ import pytest
 
 from graphwright.kb import LocalKB
 from graphwright.kb.build import build_kb
+from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking import JudgeModel, LinkJudge
+from graphwright.linking.resolve import Resolver
+from graphwright.model import Document
+from graphwright.systems.facts.kb_names import KBNames
 from tests.kb.fakes import HashEmbedder
 
 ENTITIES = [
@@ -89,3 +93,16 @@ def small_kb(tmp_path_factory) -> LocalKB:
 @pytest.fixture
 def judge(small_kb) -> LinkJudge:
     return LinkJudge(small_kb, model=TEST_MODEL)
+
+
+@pytest.fixture(scope="module")
+def linker(default_kb):
+    """The default KB's linker on one name of a text: the QID it links, or None (minted)."""
+    judge, names = LinkJudge(default_kb), KBNames(default_kb)
+
+    def link(text: str, surface: str) -> str | None:
+        outcome = Resolver(judge, Document(text=text)).link_or_mint(surface, names.record(surface), None, "value", text)
+        value = outcome.terms[0].value
+        return None if is_unlinked(value) else parse_wikidata_id(value)
+
+    return link

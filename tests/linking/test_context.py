@@ -3,25 +3,9 @@ name is written with, and the country or county its description shares with the 
 
 from __future__ import annotations
 
-import pytest
-
-from graphwright.kb.namespaces import WD, WDT, is_unlinked, parse_wikidata_id
+from graphwright.kb.namespaces import WD, WDT
 from graphwright.linking import LinkJudge, resolve
-from graphwright.linking.resolve import Resolver
 from graphwright.model import Document, Entity, ExtractionResult, Provenance, Term, Triple
-from graphwright.systems.facts.kb_names import KBNames
-
-
-@pytest.fixture(scope="module")
-def linker(default_kb):
-    judge, names = LinkJudge(default_kb), KBNames(default_kb)
-
-    def link(text: str, surface: str) -> str | None:
-        outcome = Resolver(judge, Document(text=text)).link_or_mint(surface, names.record(surface), None, "value", text)
-        value = outcome.terms[0].value
-        return None if is_unlinked(value) else parse_wikidata_id(value)
-
-    return link
 
 
 def test_the_county_and_state_the_text_names_choose_the_town(linker):

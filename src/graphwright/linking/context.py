@@ -12,7 +12,10 @@ document contradicts is out (``Context.fit``):
 - a title written with its article ("The Hobbit") against a name without it ("Hobbit", the race), and
   a proper name ("the Green Party") against a common noun ("Green party", a type of party);
 - a party, chamber or ministry of none of the countries the text names (a party "in Chile" in a text about
-  Sydney).
+  Sydney);
+- a person born, a work made or a body founded after every year the mention's sentences write ("John
+  Hancock signed the Declaration in 1776": not the actor born in 1941), or a state ended before them;
+- a fictional character in a text that tells no story (the superhero John Hancock for the signer).
 
 Among the rest (``Context.choose``), the one the document agrees with most is taken: same year, kind or
 place written with the name; then the entity labelled as the text writes the name; then the countries, the
@@ -26,6 +29,8 @@ import re
 from dataclasses import dataclass
 
 from graphwright.kb.records import KBRecord
+from graphwright.linking.eras import out_of_time, text_years
+from graphwright.linking.fiction import is_fictional, speaks_of_fiction
 from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 from graphwright.linking.occupations import HUMAN, career_fit, later_careers, written_career
@@ -105,7 +110,7 @@ class Context:
 
     def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
         strong = 0
-        for check in (self._place, self._qualifying, self._work, self._career):
+        for check in (self._place, self._qualifying, self._work, self._career, self._era, self._fiction):
             why, agrees = check(surface, record)
             if why:
                 return Fit(why)
@@ -236,6 +241,22 @@ class Context:
             written_career(surface, self.text), record.description, later_careers(surface, self.text)
         )
         return (f"{why} ({record.id})" if why else None), int(agrees)
+
+    def _era(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """A person born, a work made or a body founded after every year the sentences of the mention write,
+        or a state or body ended before them (linking/eras.py)."""
+        years = [
+            year
+            for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", self.text)
+            for year in text_years(self.text[slice(*sentence_at(self.text, match.start(), match.end()))])
+        ]
+        return out_of_time(years, record, person=HUMAN in record.types, work=description_kind(record) in WORKS), 0
+
+    def _fiction(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """A character in a text that names no story, role or work of it (linking/fiction.py)."""
+        if is_fictional(record) and not speaks_of_fiction(self.text, record):
+            return f"{record.id} is fictional and the text tells no story", 0
+        return None, 0
 
     def _written_as_place(self, surface: str, places: frozenset[str]) -> bool:
         """ "London, Ontario" (a place the KB has), "the town of Oxford", "Paris, a small city in Texas"."""

@@ -1,0 +1,40 @@
+"""A fictional character is meant only by a text that speaks of a story (issue 61).
+
+The KB holds characters that share a real person's name: a superhero John Hancock beside the signer it
+lacks, a "fictional analogon" of Muhammad Ali beside the boxer it lacks. A text on the Declaration of
+Independence or a title fight names no work, role or story; one about Bilbo Baggins or the Godfather's
+Sonny Corleone does ("the novel", "played", "Tolkien").
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphwright.kb.records import KBRecord
+from graphwright.linking.names import FUNCTION_WORDS, normalize
+
+#: fictional character, fictional human, film, literary, comics and mythical character
+FICTIONAL_CLASSES = frozenset({"Q95074", "Q15632617", "Q15773347", "Q3658341", "Q1114461", "Q4271324"})
+_FICTIONAL = re.compile(r"\b(?:fictional|character)\b", re.I)
+_STORY = re.compile(
+    r"\b(?:characters?|fiction|fictional|novels?|films?|movies?|plays?|played|playing|portray\w*|stars?|"
+    r"starred|starring|cast|roles?|stor(?:y|ies)|tales?|series|comics?|books?|sagas?|operas?|musicals?|"
+    r"episodes?|heroes|hero|heroine|villains?|legends?|legendary|myths?|mytholog\w*|epic|poems?|romances?|"
+    r"franchise|universe|sequel|trilogy|screen|stage|cartoon|animated|anime|manga|video game|superhero\w*)\b",
+    re.I,
+)
+_GENERIC = frozenset({"fictional", "character", "characters", "human", "from", "appearing", "created", "universe"})
+
+
+def is_fictional(record: KBRecord) -> bool:
+    return bool(FICTIONAL_CLASSES & set(record.types) or _FICTIONAL.search(record.description or ""))
+
+
+def speaks_of_fiction(text: str, record: KBRecord) -> bool:
+    """Whether the text names a story, a role or the character's own work or maker (its description's
+    words other than its name: "Tolkien", "Godfather")."""
+    if _STORY.search(text):
+        return True
+    own = {w for w in normalize(record.description or "").split() if len(w) > 3 and w.isalpha()}
+    own -= FUNCTION_WORDS | _GENERIC | set(normalize(record.label).split())  # not its own name
+    return bool(own & set(normalize(text).split()))
