@@ -33,6 +33,7 @@ from graphwright.linking.eras import out_of_time, text_years
 from graphwright.linking.fiction import is_fictional, speaks_of_fiction
 from graphwright.linking.geography import Geography, is_country, names_place
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
+from graphwright.linking.neighbours import Neighbours
 from graphwright.linking.occupations import HUMAN, career_fit, later_careers, written_career
 from graphwright.text import sentence_at
 
@@ -98,6 +99,7 @@ class Context:
         self.geography = geography or Geography(kb)
         self._countries: dict[tuple[str, str], frozenset[str]] = {}  # the text's countries without a mention and
         # its candidate's names
+        self.neighbours = Neighbours(kb, self.geography, text)
 
     def _text_countries(self, surface: str, record: KBRecord) -> frozenset[str]:
         """The countries the text places itself in, by every name but the mention and the candidate's own
@@ -119,6 +121,8 @@ class Context:
             return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not")
         if proper_against_common(surface, matched_name):
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
+        named, near = self.neighbours.support(surface, record)
+        strong += named  # "Havana ... the seat of Mason County": Mason County, Illinois is in its description
         countries, ours = self.geography.of_record(record), self._text_countries(surface, record)
         national = self._national(record)
         if (
@@ -134,7 +138,10 @@ class Context:
         # "coach", not the sitcom "Coach"), before namesakes that have the name as an alias or in another case
         labelled = record.label == surface or (record.label[:1].upper() + record.label[1:]) == surface
         shared = (
-            len(countries & ours) + description_words(record, surface, self.text) + is_acronym_of(surface, record.label)
+            len(countries & ours)
+            + description_words(record, surface, self.text)
+            + is_acronym_of(surface, record.label)
+            + near
         )
         return Fit(None, (strong, labelled, shared))
 
