@@ -33,7 +33,8 @@ from graphwright.model import Document, Entity, ExtractionResult, Mention, Term,
 from graphwright.model.schema import name_entity_iri
 from graphwright.tools.type_constraints import Role, constraint_classes
 
-ALTERNATIVES = 5  # same-name KB entities considered when the proposed one is not supported
+ALTERNATIVES = 5  # near names from the search considered beside the proposed one
+NAMESAKES = 20  # entities of exactly the name: the text may name the county or state of the twelfth Douglas County
 _COORDINATED = re.compile(r"^(?P<a>[A-Z].*?)(?:\s+and\s+|\s*&\s*)(?P<b>[A-Z].*)$")
 
 
@@ -214,7 +215,7 @@ class Resolver:
         """The system's choice first, then the KB's other entities of that name."""
         seen = set()
         # every entity of exactly this name, then the search's near names ("Bram Stoker's Dracula")
-        named = self.kb.find_label(surface, kind="entity")[:ALTERNATIVES]
+        named = self.kb.find_label(surface, kind="entity")[:NAMESAKES]
         searched = [hit.record for hit in self.kb.search(surface, kind="entity", mode="label", k=ALTERNATIVES)]
         for record in [*([proposed] if proposed else []), *named, *searched]:
             if record.id not in seen:
