@@ -15,7 +15,8 @@ document contradicts is out (``Context.fit``):
   Sydney);
 - a person born, a work made or a body founded after every year the mention's sentences write ("John
   Hancock signed the Declaration in 1776": not the actor born in 1941), or a state ended before them;
-- a fictional character in a text that tells no story (the superhero John Hancock for the signer).
+- a fictional character in a text that tells no story (the superhero John Hancock for the signer);
+- anything but a unit, time zone or currency for a short word after a number ("98 kg", "9:40 AM").
 
 Among the rest (``Context.choose``), the one the document agrees with most is taken: same year, kind or
 place written with the name; then the entity labelled as the text writes the name; then the countries, the
@@ -32,6 +33,7 @@ from graphwright.kb.records import KBRecord
 from graphwright.linking.eras import out_of_time, text_years
 from graphwright.linking.fiction import is_fictional, speaks_of_fiction
 from graphwright.linking.geography import Geography, is_country, names_place
+from graphwright.linking.measures import after_number, is_measure
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 from graphwright.linking.neighbours import Neighbours
 from graphwright.linking.occupations import HUMAN, career_fit, later_careers, written_career
@@ -112,14 +114,14 @@ class Context:
 
     def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
         strong = 0
-        for check in (self._place, self._qualifying, self._work, self._career, self._era, self._fiction):
+        for check in (self._place, self._qualifying, self._work, self._career, self._era, self._fiction, self._measure):
             why, agrees = check(surface, record)
             if why:
                 return Fit(why)
             strong += agrees
         if title_with_article(surface, self.text) and not fold(matched_name).startswith("the "):
             return Fit(f"the text's title {surface!r} has its article, {record.id}'s name {matched_name!r} not")
-        if proper_against_common(surface, matched_name):
+        if proper_against_common(surface, matched_name, self.text):
             return Fit(f"{surface!r} is a proper name, {record.id}'s {matched_name!r} a common noun")
         named, near = self.neighbours.support(surface, record)
         strong += named  # "Havana ... the seat of Mason County": Mason County, Illinois is in its description
@@ -265,6 +267,14 @@ class Context:
             return f"{record.id} is fictional and the text tells no story", 0
         return None, 0
 
+    def _measure(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """A short word after a number: a unit, time zone or currency, nothing else (linking/measures.py)."""
+        if not after_number(surface, self.text):
+            return None, 0
+        if is_measure(self.kb, record):
+            return None, 1
+        return f"{surface} follows a number, {record.id} is no unit, time zone or currency", 0
+
     def _written_as_place(self, surface: str, places: frozenset[str]) -> bool:
         """ "London, Ontario" (a place the KB has), "the town of Oxford", "Paris, a small city in Texas"."""
         if any(any(self.geography.is_place(r) for r in self.kb.find_label(p, kind="entity")) for p in places):
@@ -363,13 +373,31 @@ def title_with_article(surface: str, text: str) -> bool:
     return False
 
 
-def proper_against_common(surface: str, name: str) -> bool:
-    """ "Green Party" against "Green party": the same words, capitalised in the text where the KB's name has
-    a lowercase word, is a proper name against a common noun (a class, a type of thing)."""
+def proper_against_common(surface: str, name: str, text: str) -> bool:
+    """ "Green Party" against "Green party", "joined Journey" against "journey": the same words, capitalised
+    in the text where the KB's name has a lowercase word, is a proper name against a common noun (a class, a
+    type of thing). One word counts only where the text capitalises it inside a sentence every time (any
+    word opens a sentence with a capital)."""
     words, names = surface.split(), name.split()
-    if len(words) != len(names) or len(words) < 2 or fold(surface) != fold(name):
+    if len(words) != len(names) or fold(surface) != fold(name):
         return False
+    if len(words) == 1:
+        return (
+            surface[:1].isupper()
+            and not surface.isupper()
+            and name.islower()
+            and name.casefold() not in FUNCTION_WORDS
+            and inside_sentences(surface, text)
+        )
     return any(w[:1].isupper() and n[:1].islower() and n.casefold() not in FUNCTION_WORDS for w, n in zip(words, names))
+
+
+def inside_sentences(surface: str, text: str) -> bool:
+    """Whether the text writes the word, and never at the start of a sentence, a quotation or a heading."""
+    found = list(re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text))
+    return bool(found) and all(
+        text[: m.start()].rstrip(" \"'“‘(")[-1:] not in ("", ".", "!", "?", ":", "\n") for m in found
+    )
 
 
 def description_words(record: KBRecord, surface: str, text: str) -> int:
