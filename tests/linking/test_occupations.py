@@ -40,3 +40,8 @@ def test_a_later_career_the_text_gives_the_person_lifts_the_clash():
     assert career_fit("a retired bus driver", "American funk musician", later_careers("George Clinton", text))[0]
     text = "Ola Berg, a welder, joined the yard. Kari Lund was elected mayor in 2020."  # someone else's career
     assert career_fit("a welder", "Norwegian politician", later_careers("Ola Berg", text))[0]
+
+
+def test_a_ferry_captain_is_not_the_production_designer_of_his_name(linker):
+    text = "John Barry, a retired ferry captain from Wexford, opened a maritime museum in Dunmore East in 2019."
+    assert linker(text, "John Barry") is None  # not Q1600325, the production designer

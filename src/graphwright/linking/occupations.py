@@ -40,7 +40,7 @@ FAMILIES: dict[str, str] = {
     ),
     "military": (
         "soldier|general|admiral|colonel|military officer|army officer|naval officer|commander|marshal|"
-        "lieutenant|sergeant"
+        "lieutenant|sergeant|captain"
     ),
     "religion": (
         "priest|bishop|cardinal|pope|theologian|monk|nun|rabbi|imam|pastor|minister|missionary|saint|cleric|preacher"
@@ -78,8 +78,11 @@ FAMILIES: dict[str, str] = {
         "jeweler|brewer|builder|boat builder|boatbuilder|shipbuilder|welder|fitter|machinist|joiner|mason|"
         "bricklayer|roofer|locksmith|butcher|miner|docker|labourer|laborer|factory worker|worker"
     ),
-    "land": "farmer|rancher|fisherman|shepherd|forester|gardener|winemaker",
-    "transport": "driver|pilot|aviator|sailor|astronaut|navigator|seafarer",
+    "land": "farmer|dairy farmer|rancher|fisherman|shepherd|forester|gardener|winemaker|cheesemaker|beekeeper",
+    "transport": (
+        "driver|pilot|aviator|sailor|astronaut|navigator|seafarer|mariner|seaman|skipper|ferry captain|"
+        "sea captain|ship captain|captain"
+    ),
     "football": "footballer|soccer player|football player|quarterback|goalkeeper",
     "golf": "golfer",
     "tennis": "tennis player",
@@ -100,7 +103,7 @@ FAMILIES: dict[str, str] = {
 #: careers that lead into politics: a rancher, lawyer or officer elected governor is still the governor
 INTO_POLITICS = frozenset({"law", "business", "land", "military"})
 #: words for someone in sport at large: they clash with no sport, only with careers outside it
-SPORT_AT_LARGE = ("athlete", "sportsman", "sportswoman", "sportsperson", "olympian", "coach", "player")
+SPORT_AT_LARGE = ("athlete", "sportsman", "sportswoman", "sportsperson", "olympian", "coach", "player", "captain")
 # the noun phrase that says what someone is ends here: "an American merchant and statesman from Boston"; not
 # at a comma, which lists careers ("film director, screenwriter, and film producer")
 _HEAD_END = re.compile(
