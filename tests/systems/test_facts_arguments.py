@@ -82,6 +82,7 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
     assert types["Helvaro Holding AG"] == "organisation" and types["Sofie Halvmark"] == "person"
     assert "Velomora" not in types  # one relation's word alone says nothing: it may be the one written backwards
     assert shape_type("University of Porto") == "organisation" and shape_type("Porto") is None
+    assert shape_type("Kestrel Dairy") == "organisation" and shape_type("Saltmarsh Brewery") == "organisation"
 
 
 def passing(default_kb, text: str, names=()) -> set[tuple[str, str, str]]:

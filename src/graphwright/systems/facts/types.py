@@ -97,7 +97,8 @@ se kg co co. corp corp. corporation company group groep gruppe holding holdings 
 biosystems university institute college school academy agency bank foundation association society council
 committee ministry party club fc a/s analytics studio studios labs laboratories laboratory entreprise arkitekter partners
 press records publishing airlines instruments industries solutions software robotics electronics networks motors
-pharmaceuticals ventures logistics shipping engineering consulting microsystems semiconductors biotech aerospace""".split()
+pharmaceuticals ventures logistics shipping engineering consulting microsystems semiconductors biotech aerospace
+dairy creamery brewery bakery winery distillery mills foods energy media""".split()
 )
 _ORGANISATION_STARTS = frozenset({"university", "institute", "bank", "ministry", "academy", "college"})
 _PLACE_ENDS = frozenset(
