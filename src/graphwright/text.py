@@ -126,6 +126,18 @@ _MARKED_WORD = re.compile(r"\w[\w'’.&-]*")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+def occurrences(phrase: str, text: str) -> list[Span]:
+    """Where the text writes the phrase as whole words (not "Ian" inside "Ianthe"), as written."""
+    return [m.span() for m in re.finditer(rf"(?<!\w){re.escape(phrase)}(?!\w)", text)]
+
+
+def opens_sentence(text: str, at: int) -> bool:
+    """Whether the word at ``at`` is the first of a sentence, a quotation, a bracket, a line or the text
+    (capitalised there whatever it is)."""
+    before = text[:at].rstrip(" \"'“‘(")
+    return not before or before[-1] in ".!?:\n"
+
+
 def words(text: str) -> list[str]:
     """Runs of word characters: letters, digits and the underscore."""
     return _WORD.findall(text)

@@ -8,6 +8,8 @@ import pytest
 from graphwright.model import Document
 from graphwright.text import (
     name_token_spans,
+    occurrences,
+    opens_sentence,
     search_terms,
     sentence_at,
     sentence_spans,
@@ -108,3 +110,9 @@ def test_the_cuts_of_words():
     assert search_terms("Q42 in Bergen") == ["q", "42", "in", "bergen"]
     assert search_terms("卑尔根市") == ["卑尔", "尔根", "根市"]
     assert tokens("Lund, 24.") == ["Lund", ",", "24", "."]
+
+
+def test_a_phrase_occurs_as_whole_words_and_a_word_may_open_a_sentence():
+    text = 'Ian met Ianthe. "Ian left," she said; Ian stayed.'
+    assert occurrences("Ian", text) == [(0, 3), (17, 20), (38, 41)]  # not inside "Ianthe"
+    assert [opens_sentence(text, start) for start, _ in occurrences("Ian", text)] == [True, True, False]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from graphwright.llm import make_llm
 from graphwright.model import Document
 from graphwright.model.result import Usage
 from graphwright.systems.facts.kb_names import KBNames
+from graphwright.text import occurrences
 
 MENTIONS = ROOT / "examples" / "linking" / "mentions.yaml"  # the dev and test halves
 HELDOUT = {
@@ -69,11 +69,12 @@ class Outcome:
 
 def mention_sentence(document: Document, surface: str) -> str:
     """The sentence of the first whole-word occurrence of ``surface`` (the file's convention)."""
-    match = re.search(rf"(?<!\w){re.escape(surface)}(?!\w)", document.text)
-    if match is None:
+    found = occurrences(surface, document.text)
+    if not found:
         raise ValueError(f"{surface!r} is not a whole word of its text")
-    start = document.text.rfind(". ", 0, match.start())
-    end = document.text.find(". ", match.end())
+    (first, last), *_ = found
+    start = document.text.rfind(". ", 0, first)
+    end = document.text.find(". ", last)
     return document.text[start + 2 if start >= 0 else 0 : end + 1 if end >= 0 else len(document.text)].strip()
 
 

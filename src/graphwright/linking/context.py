@@ -37,7 +37,7 @@ from graphwright.linking.measures import after_number, is_measure
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 from graphwright.linking.neighbours import Neighbours
 from graphwright.linking.occupations import HUMAN, career_fit, later_careers, written_career
-from graphwright.text import sentence_at
+from graphwright.text import occurrences, opens_sentence, sentence_at
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
 WORK_KINDS = (
@@ -102,6 +102,8 @@ class Context:
         self._countries: dict[tuple[str, str], frozenset[str]] = {}  # the text's countries without a mention and
         # its candidate's names
         self.neighbours = Neighbours(kb, self.geography, text)
+        self._years: dict[str, list[int]] = {}  # the years of each mention's sentences
+        self._after_number: dict[str, bool] = {}  # whether a number comes before each short mention
 
     def _text_countries(self, surface: str, record: KBRecord) -> frozenset[str]:
         """The countries the text places itself in, by every name but the mention and the candidate's own
@@ -254,12 +256,14 @@ class Context:
     def _era(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
         """A person born, a work made or a body founded after every year the sentences of the mention write,
         or a state or body ended before them (linking/eras.py)."""
-        years = [
-            year
-            for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", self.text)
-            for year in text_years(self.text[slice(*sentence_at(self.text, match.start(), match.end()))])
-        ]
-        return out_of_time(years, record, person=HUMAN in record.types, work=description_kind(record) in WORKS), 0
+        if surface not in self._years:
+            self._years[surface] = [
+                year
+                for start, end in occurrences(surface, self.text)
+                for year in text_years(self.text[slice(*sentence_at(self.text, start, end))])
+            ]
+        person, work = HUMAN in record.types, description_kind(record) in WORKS
+        return out_of_time(self._years[surface], record, person=person, work=work), 0
 
     def _fiction(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
         """A character in a text that names no story, role or work of it (linking/fiction.py)."""
@@ -269,7 +273,9 @@ class Context:
 
     def _measure(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
         """A short word after a number: a unit, time zone or currency, nothing else (linking/measures.py)."""
-        if not after_number(surface, self.text):
+        if surface not in self._after_number:
+            self._after_number[surface] = after_number(surface, self.text)
+        if not self._after_number[surface]:
             return None, 0
         if is_measure(self.kb, record):
             return None, 1
@@ -366,8 +372,8 @@ def title_with_article(surface: str, text: str) -> bool:
     the article is part of the title, not the grammar."""
     if not surface.startswith("The "):
         return False
-    for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
-        before = text[: match.start()].rstrip()
+    for at, _ in occurrences(surface, text):
+        before = text[:at].rstrip()
         if before and before[-1] not in '.!?:"“(\n':
             return True
     return False
@@ -394,10 +400,8 @@ def proper_against_common(surface: str, name: str, text: str) -> bool:
 
 def inside_sentences(surface: str, text: str) -> bool:
     """Whether the text writes the word, and never at the start of a sentence, a quotation or a heading."""
-    found = list(re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text))
-    return bool(found) and all(
-        text[: m.start()].rstrip(" \"'“‘(")[-1:] not in ("", ".", "!", "?", ":", "\n") for m in found
-    )
+    found = occurrences(surface, text)
+    return bool(found) and not any(opens_sentence(text, start) for start, _ in found)
 
 
 def description_words(record: KBRecord, surface: str, text: str) -> int:
@@ -410,10 +414,10 @@ def description_words(record: KBRecord, surface: str, text: str) -> int:
         if len(w) > 2 and w not in FUNCTION_WORDS and w not in own
     }
     near = set()
-    for match in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
-        start, end = sentence_at(text, match.start(), match.end())  # within its sentence
-        before = text[start : match.start()].split()[-WINDOW:]
-        after = text[match.end() : end].split()[:WINDOW]
+    for at, to in occurrences(surface, text):
+        start, end = sentence_at(text, at, to)  # within its sentence
+        before = text[start:at].split()[-WINDOW:]
+        after = text[to:end].split()[:WINDOW]
         near |= {_stem(w) for w in normalize(" ".join(before + after)).split()}
     return len(described & near)
 

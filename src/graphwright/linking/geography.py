@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from graphwright.kb.records import KBRecord
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, normalize
+from graphwright.text import opens_sentence
 
 GEOGRAPHIC_LOCATION = "Q2221906"
 COUNTRIES = frozenset({"Q6256", "Q3624078", "Q3336843"})  # country, sovereign state, country of the UK
@@ -34,14 +35,9 @@ def names_in(text: str) -> list[tuple[str, bool]]:
     """The capitalised names of a text, possessives cut ("Malta's" -> "Malta"), each with whether it is one
     word opening a sentence (capitalised there whatever it is: "Three years later")."""
     return [
-        (_POSSESSIVE.sub("", m.group(0)), " " not in m.group(0) and _opens_sentence(text, m.start()))
+        (_POSSESSIVE.sub("", m.group(0)), " " not in m.group(0) and opens_sentence(text, m.start()))
         for m in _CAPITALISED.finditer(text)
     ]
-
-
-def _opens_sentence(text: str, at: int) -> bool:
-    before = text[:at].rstrip(" \"'“‘(")
-    return not before or before[-1] in ".!?:\n"
 
 
 def is_country(record: KBRecord) -> bool:
