@@ -103,6 +103,13 @@ def test_a_function_word_is_never_a_name():
     assert not any(is_function_word(w) for w in ("ON", "WHO", "Oslo", "Ida"))  # abbreviations, names
 
 
+def test_a_possessive_or_demonstrative_phrase_points_back():
+    from graphwright.linking.names import points_back
+
+    assert all(points_back(w) for w in ("his grandfather", "Their company", "this museum"))
+    assert not any(points_back(w) for w in ("My Fair Lady", "Our Lady of Lourdes", "This", "Hisham Matar"))
+
+
 def test_a_short_or_capitalised_alias_is_stated_only_as_written():
     assert not names_stated(["ON"], "The terminal opened on 4 June.")
     assert names_stated(["ON"], "She moved to Kingston, ON, in 2010.")

@@ -259,6 +259,23 @@ async def test_a_function_word_is_no_argument_and_never_ontario(default_kb):
     assert any("'on' is a function word" in w for w in result.warnings)
 
 
+async def test_a_phrase_pointing_back_is_no_argument_and_a_subject_studied_at_is_educated_at(default_kb):
+    text = "Aoife Kinsella studied history at University College Dublin. Her grandfather built the museum."
+    llm = ScriptedLLM(
+        lambda m, s: json.dumps(
+            {
+                "triples": [
+                    ["Aoife Kinsella", "studied history at", "University College Dublin"],
+                    ["Aoife Kinsella", "relative", "her grandfather"],
+                ]
+            }
+        )
+    )
+    result = await run(default_kb, llm, text=text, map_with_model=False)
+    assert {(s, p) for s, p, _ in facts_of(result)} == {("Aoife Kinsella", "P69")}
+    assert any("'Her grandfather' points back" in w for w in result.warnings)
+
+
 async def test_a_fact_turned_round_is_kept_only_where_a_sentence_states_it(default_kb):
     text = (
         "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the "

@@ -10,7 +10,7 @@ from graphwright.systems.base import make_system
 from graphwright.systems.facts.arguments import Grounder, coordinated, without_description
 from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.passing import PassingFacts
-from graphwright.systems.facts.types import infer_types, shape_type
+from graphwright.systems.facts.types import infer_types, person_cue, shape_type
 
 UBISOFT = Document(
     id="u",
@@ -83,6 +83,25 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
     assert "Velomora" not in types  # one relation's word alone says nothing: it may be the one written backwards
     assert shape_type("University of Porto") == "organisation" and shape_type("Porto") is None
     assert shape_type("Kestrel Dairy") == "organisation" and shape_type("Saltmarsh Brewery") == "organisation"
+
+
+def test_the_text_saying_a_name_is_a_person_outweighs_the_relations():
+    text = (
+        "Kestrel Dairy was founded in Emporia in 1998. Harlan Voss built it from one barn. He sold it in 2019. "
+        "Dr. Ilse Voss runs its laboratory with the chemist Dana Pruett. Tidewater Fjord hired them."
+    )
+    organisation_side = (frozenset({"organisation"}), None)
+    facts = [("Harlan Voss", organisation_side, None), ("Harlan Voss", organisation_side, None)]
+    facts += [(name, organisation_side, None) for name in ("Ilse Voss", "Dana Pruett") for _ in range(2)]
+    facts += [("Tidewater Fjord", organisation_side, None)] * 2
+    types = infer_types(facts, {}.get, text)
+    assert types == {
+        "Harlan Voss": "person",  # "He" opens the next sentence
+        "Ilse Voss": "person",  # a title
+        "Dana Pruett": "person",  # a career
+        "Tidewater Fjord": "organisation",  # no cue: the relations decide
+    }
+    assert not person_cue("Kestrel Dairy", text) and not person_cue("Emporia", text)
 
 
 def passing(default_kb, text: str, names=()) -> set[tuple[str, str, str]]:

@@ -118,6 +118,17 @@ def is_function_word(surface: str) -> bool:
     return word.casefold() in FUNCTION_WORDS or (len(word) == 1 and word.isalpha())
 
 
+#: words that open a phrase pointing back at a name the text gives elsewhere ("his grandfather", "this museum")
+POINTING_WORDS = frozenset("his her their its my our your this that these those".split())
+
+
+def points_back(surface: str) -> bool:
+    """A possessive or demonstrative phrase of common nouns ("his grandfather", "This museum"): a reference,
+    never a name. Titles that open so are capitalised ("My Fair Lady", "Our Lady of Lourdes")."""
+    words = surface.split()
+    return len(words) > 1 and words[0].casefold() in POINTING_WORDS and all(w.islower() for w in words[1:])
+
+
 def case_bound(name: str) -> bool:
     """A short name (three letters or fewer) or one in capitals is a code or an acronym: it names its entity
     only as written ("ON" is Ontario, "on" is not; "UN" is the United Nations, "un" is not)."""

@@ -74,6 +74,7 @@ def phrasings(property_id: str) -> frozenset[str]:
 #: phrasings with a variable part, and the table phrase each is
 _PATTERNS = [
     (re.compile(r"^(?:spent|worked) (?:\w+ ){0,3}(?:years?|decades?|months?) (?:at|with|for)$"), "works for"),
+    (re.compile(r"^(?:studied|read|trained) (?:\w+ ){1,3}(?:at|from)$"), "educated at"),  # "studied history at"
     (re.compile(r"^(?:co-)?founded (?:the|a|this) (?:company|firm|business|group|start-up)$"), "founded"),
 ]
 

@@ -32,7 +32,7 @@ from graphwright.errors import LLMError, ModelOutputError
 from graphwright.kb.namespaces import WDT
 from graphwright.kb.protocol import KnowledgeBase
 from graphwright.linking.literals import XSD, TypedValue, name_term
-from graphwright.linking.names import is_function_word
+from graphwright.linking.names import is_function_word, points_back
 from graphwright.llm.base import LLM
 from graphwright.llm.streaming import stopping
 from graphwright.llm.wrappers import MeteredLLM
@@ -182,6 +182,7 @@ class FactsSystem:
         types = infer_types(
             ((s.lookup, self._allows(r, o), o.lookup if o.kind == "item" else None) for s, r, o, _ in grounded),
             self.names.type_of,
+            document.text,
         )
         return [
             OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None), sentence)
@@ -256,6 +257,8 @@ class FactsSystem:
         for argument in (subject, obj):
             if argument.kind == "item" and is_function_word(argument.words):  # "opened its terminal on 4 June"
                 return f"{argument.words!r} is a function word, not a name"
+            if argument.kind == "item" and points_back(argument.words):  # "his grandfather"
+                return f"{argument.words!r} points back at a name, it is none"
         if subject.lookup.casefold() == obj.lookup.casefold():
             return "subject and object are the same"
         if obj.words.casefold() in relation.casefold():

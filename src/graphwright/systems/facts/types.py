@@ -11,9 +11,13 @@ classes (the default KB's broad classes) cannot hold the names out of the mappin
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Literal
+
+from graphwright.linking.occupations import occupations, written_career
+from graphwright.text import sentences
 
 NameType = Literal["person", "organisation", "place", "work", "event", "other"]
 NAME_TYPES: tuple[str, ...] = ("person", "organisation", "place", "work", "event", "other")
@@ -128,6 +132,25 @@ def shape_type(name: str) -> str | None:
     return None
 
 
+_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Rev|Reverend)\.?"
+_HE_OR_SHE = re.compile(r"(?:He|She|His|Her)\b")
+
+
+def person_cue(name: str, text: str) -> bool:
+    """Whether the text itself says the name is a person's: a title before it ("Dr. Ilse Voss"), a career
+    with it ("Harlan Voss, a retired engineer"; "the potter Ilse Voss"), or the sentence after one that
+    opens with it opening with "He" or "She". The model's relations are read loosely by a small model
+    ("Harlan Voss | founded by | Kestrel Dairy"); these are what the writer wrote."""
+    if len(name.split()) < 2 or not re.match(r"[A-Z]", name):
+        return False
+    if re.search(rf"\b{_TITLE}\s+{re.escape(name)}(?!\w)", text):
+        return True
+    if occupations(written_career(name, text)):
+        return True
+    spans = [s.strip() for s in sentences(text)]
+    return any(opening.startswith(name) and _HE_OR_SHE.match(following) for opening, following in zip(spans, spans[1:]))
+
+
 def kb_type(types: Iterable[str]) -> str | None:
     """The name type of an entity from its classes and their superclasses; where several are reached, the
     one more of whose broad classes are (a city is a settlement, a territory and a location, and also a
@@ -141,10 +164,12 @@ def kb_type(types: Iterable[str]) -> str | None:
 def infer_types(
     facts: Iterable[tuple[str, tuple[frozenset[str] | None, frozenset[str] | None] | None, str | None]],
     known: Callable[[str], str | None],
+    text: str = "",
 ) -> dict[str, str]:
-    """Each name's type: ``known`` (the KB's, by exact name), else its shape, else the majority of what the
-    relations the document uses with it expect (``facts``: subject, the table entry's allowed types or
-    None, object or None for a value). A name none of them types is left out."""
+    """Each name's type: ``known`` (the KB's, by exact name), else its shape, else a person where ``text``
+    says so (``person_cue``), else the majority of what the relations the document uses with it expect
+    (``facts``: subject, the table entry's allowed types or None, object or None for a value). A name none
+    of them types is left out."""
     votes: dict[str, Counter] = defaultdict(Counter)
     names: list[str] = []
     for subject, allows, obj in facts:
@@ -154,7 +179,7 @@ def infer_types(
                 votes[name][next(iter(allowed))] += 1
     types: dict[str, str] = {}
     for name in dict.fromkeys(names):
-        kind = known(name) or shape_type(name)
+        kind = known(name) or shape_type(name) or ("person" if text and person_cue(name, text) else None)
         # one relation's word is no evidence against itself: a single vote would keep a fact the model wrote
         # backwards ("Kazimír Ondráček | founded by | Velomora") from being read the other way round
         if kind is None and sum(votes[name].values()) >= 2:
