@@ -96,6 +96,42 @@ def test_a_milestone_or_the_last_checkpoint_exports_as_a_llama_cpp_adapter(tiny,
     assert names[0] == names[1] and "blk.0.attn_q.weight.lora_a" in names[0]
 
 
+def test_a_run_goes_on_from_its_exported_adapter_file_on_another_machine(tiny, tmp_path):
+    from dataclasses import replace
+
+    import torch
+
+    from graphwright.train.gguf_adapter import convert, read_gguf_adapter
+
+    data, recipe = write(tmp_path / "train.jsonl", rows(8)), replace(RECIPE, warmup_steps=2)
+    first, second = tmp_path / "run", tmp_path / "elsewhere"
+    train_adapter(tiny, data, first, recipe, milestones=(2,), max_steps=2)
+    convert(first, tmp_path / "shipped.gguf")
+    tensors, alpha, training = read_gguf_adapter(tmp_path / "shipped.gguf")
+    saved = torch.load(first / "checkpoint" / "adapter.pt", weights_only=True)
+    assert tensors.keys() == saved.keys() and alpha == 8.0
+    assert all(torch.allclose(tensors[k], saved[k].float(), atol=1e-3) for k in saved)  # stored in f16
+    assert training["position"]["row"] == 4 and training["recipe"]["rank"] == 4
+
+    summary = train_adapter(tiny, data, second, recipe, milestones=(2, 6), start_from=tmp_path / "shipped.gguf")
+    assert (summary["step"], summary["rows"]) == (4, 8)
+    steps = ledger(second)
+    assert [s["step"] for s in steps] == [3, 4] and steps[0]["sources"] == ["doc-4", "doc-5"]
+    # the optimiser starts afresh, so the learning rate warms up again
+    assert [s["lr"] for s in steps] == [recipe.learning_rate / 2, recipe.learning_rate]
+    assert not (second / "adapter-doc2").exists()  # passed before this run: not kept from later weights
+    assert (second / "adapter-doc6").is_dir()
+
+    with pytest.raises(UserError, match="rank"):
+        train_adapter(
+            tiny,
+            data,
+            tmp_path / "third",
+            replace(recipe, rank=8),
+            start_from=tmp_path / "shipped.gguf",
+        )
+
+
 def test_a_changed_training_file_or_recipe_is_refused(tiny, tmp_path):
     data, out = write(tmp_path / "train.jsonl", rows(6)), tmp_path / "run"
     train_adapter(tiny, data, out, RECIPE, max_steps=1)

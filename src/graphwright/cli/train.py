@@ -253,6 +253,12 @@ def train_facts(
         True, help="Matrix products in bfloat16 where the CPU has it (the weights stay float32)."
     ),
     max_steps: int | None = typer.Option(None, help="Stop after this many optimiser steps in all (smoke runs)."),
+    start_from: Path | None = typer.Option(
+        None,
+        "--start-from",
+        help="Go on from an adapter file a run of this recipe exported (the shipped one, on a machine "
+        "without the run's checkpoint); the run folder's own checkpoint comes first.",
+    ),
 ) -> None:
     """LoRA on all linear layers over the training file, checkpointed after every step and resumed after a kill."""
     from graphwright.train.adapter import AdapterRecipe, train_adapter, train_folder
@@ -288,6 +294,7 @@ def train_facts(
             until_document=until_document,
             max_steps=max_steps,
             on_step=show,
+            start_from=start_from,
         )
     except GraphwrightError as exc:
         fail(exc)

@@ -19,7 +19,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from graphwright.errors import UserError
@@ -55,6 +55,8 @@ class Position:
     tokens: int = 0
     seconds: float = 0.0
     sources: str = ""  # sha256 of the consumed rows' sources, one after the other
+    warm_from: int = 0  # the step the learning rate last warmed up from: a run gone on from an adapter file
+    # starts its optimiser afresh
 
 
 def train_folder() -> Path:
@@ -104,8 +106,11 @@ def train_adapter(
     until_document: int | None = None,
     max_steps: int | None = None,
     on_step: Callable[[dict], None] | None = None,
+    start_from: Path | None = None,
 ) -> dict:
-    """Train (or go on training) a LoRA adapter over ``data`` into ``out``; returns where it stopped."""
+    """Train (or go on training) a LoRA adapter over ``data`` into ``out``; returns where it stopped.
+    ``start_from``: an adapter file a run of this recipe exported (a shipped one, on a machine without the
+    run's checkpoint); ``out``'s own checkpoint, where it has one, comes first."""
     try:
         import torch
         from peft import LoraConfig, get_peft_model, set_peft_model_state_dict
@@ -144,17 +149,21 @@ def train_adapter(
             )
         set_peft_model_state_dict(model, torch.load(checkpoint / "adapter.pt", weights_only=True))
         optimizer.load_state_dict(torch.load(checkpoint / "optimizer.pt", weights_only=True))
+    elif start_from is not None:
+        position = _position_of_file(start_from, base, recipe, rows, model, set_peft_model_state_dict)
     model.train()
     bf16 = recipe.bf16 and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
     # milestone folders only: an adapter exported next to them (adapter-doc64.gguf) is not one
     kept = {int(p.name.removeprefix("adapter-doc")) for p in out.glob("adapter-doc*") if p.is_dir()}
+    kept |= {m for m in milestones if m < _next_document(rows, position.row)}  # passed before: never kept late
     stop = min(until_document or 10**9, max(r.get("document", 0) for r in rows) if rows else 0)
     for batch in _batches(rows, position.row, recipe.accumulation, stop):
         if max_steps is not None and position.step >= max_steps:
             break
         started, cpu_started = time.perf_counter(), time.process_time()
         for group in optimizer.param_groups:
-            group["lr"] = recipe.learning_rate * min(1.0, (position.step + 1) / recipe.warmup_steps)
+            warmed = (position.step + 1 - position.warm_from) / recipe.warmup_steps
+            group["lr"] = recipe.learning_rate * min(1.0, warmed)
         losses, tokens = [], 0
         for row in batch:
             ids, labels = encode(tokenizer, row["messages"], recipe.max_length)
@@ -174,6 +183,7 @@ def train_adapter(
             tokens=position.tokens + tokens,
             seconds=round(position.seconds + seconds, 1),
             sources=sources_digest(rows[: position.row + len(batch)]),
+            warm_from=position.warm_from,
         )
         _save_checkpoint(out, model, optimizer, position, get_peft_model_state_dict, torch)
         document = batch[-1].get("document", 0)
@@ -207,6 +217,32 @@ def train_adapter(
         "tokens": position.tokens,
         "seconds": position.seconds,
     }
+
+
+def _position_of_file(path: Path, base: str | Path, recipe: AdapterRecipe, rows: list[dict], model, load) -> Position:
+    """Load an exported adapter's weights into ``model``; the position its run had reached, with the learning
+    rate to warm up again (the optimiser's state is not in the file)."""
+    from graphwright.train.gguf_adapter import read_gguf_adapter
+
+    tensors, _, training = read_gguf_adapter(path)
+    if training is None:
+        raise UserError(f"{path} does not say where its training run stood (export it with this version)")
+    wanted = _comparable({"base": str(base), **asdict(recipe)})
+    found = _comparable(training["recipe"])
+    if found != wanted:
+        differ = sorted(k for k in wanted.keys() | found.keys() if wanted.get(k) != found.get(k))
+        raise UserError(f"{path} was trained with another recipe or base model ({', '.join(differ)} differ)")
+    position = Position(**training["position"])
+    if sources_digest(rows[: position.row]) != position.sources:
+        raise UserError(f"{path} was not trained on the first {position.row} rows of this training file")
+    load(model, tensors)
+    return replace(position, warm_from=position.step)
+
+
+def _comparable(recipe: dict) -> dict:
+    """A recipe without what may change from one piece of a run to the next: how many cores it gets and
+    whether they compute in bfloat16 (each step's ledger line says which)."""
+    return {k: v for k, v in recipe.items() if k not in ("threads", "bf16")}
 
 
 def _batches(rows: list[dict], start: int, size: int, stop_document: int) -> Iterator[list[dict]]:
@@ -251,11 +287,7 @@ def _save_checkpoint(out: Path, model, optimizer, position: Position, state_dict
 def _check_recipe(out: Path, base: str | Path, recipe: AdapterRecipe) -> None:
     """The recipe and base model of a run are fixed at its start; a resumed run must use the same."""
     path = out / "recipe.json"
-    wanted = {"base": str(base), **asdict(recipe)}
-    # how many cores it gets, and whether they compute in bfloat16, may change from one piece of the run to
-    # the next (each step's ledger line says which)
-    wanted.pop("threads")
-    wanted.pop("bf16")
+    wanted = _comparable({"base": str(base), **asdict(recipe)})
     if path.is_file():
         found = json.loads(path.read_text())
         if found != wanted:

@@ -37,6 +37,45 @@ def gguf_tensor_name(peft_name: str) -> str:
     return f"blk.{layer}.{MODULES[module]}.weight.lora_{side.lower()}"
 
 
+_GGUF_NAME = re.compile(r"^blk\.(\d+)\.(\w+)\.weight\.lora_([ab])$")
+_BLOCKS = {"q_proj": "self_attn", "k_proj": "self_attn", "v_proj": "self_attn", "o_proj": "self_attn"}
+#: where the run that wrote an adapter file stood (graphwright.train.adapter's position and recipe, as JSON)
+TRAINING_KEY = "graphwright.training"
+
+
+def peft_tensor_name(gguf_name: str) -> str:
+    """``blk.3.attn_q.weight.lora_a`` -> ``base_model.model.model.layers.3.self_attn.q_proj.lora_A.weight``."""
+    match = _GGUF_NAME.match(gguf_name)
+    modules = {v: k for k, v in MODULES.items()}
+    if not match or match[2] not in modules:
+        raise UserError(f"{gguf_name}: not a LoRA tensor of a Qwen2 layer this converter knows")
+    layer, tensor, side = match.groups()
+    module = modules[tensor]
+    return f"base_model.model.model.layers.{layer}.{_BLOCKS.get(module, 'mlp')}.{module}.lora_{side.upper()}.weight"
+
+
+def read_gguf_adapter(path: Path) -> tuple[dict, float, dict | None]:
+    """(tensors by PEFT name as float32, alpha, the training position it was written at or None) of a
+    llama.cpp adapter file: what a run needs to go on training it on another machine."""
+    import gguf
+    import numpy as np
+    import torch
+
+    if not path.is_file():
+        raise UserError(f"adapter file {path} not found")
+    reader = gguf.GGUFReader(str(path))
+
+    def field(name: str):
+        found = reader.fields.get(name)
+        return None if found is None else found.contents()
+
+    if field("general.type") != "adapter" or field("adapter.type") != "lora":
+        raise UserError(f"{path} is not a llama.cpp LoRA adapter file")
+    tensors = {peft_tensor_name(t.name): torch.from_numpy(np.array(t.data, dtype=np.float32)) for t in reader.tensors}
+    training = field(TRAINING_KEY)
+    return tensors, float(field("adapter.lora.alpha")), json.loads(training) if training else None
+
+
 def read_peft_adapter(folder: Path) -> tuple[dict, float]:
     """(tensors by PEFT name, alpha) of a folder PEFT's ``save_pretrained`` wrote."""
     from safetensors.torch import load_file
@@ -58,8 +97,10 @@ def write_gguf_adapter(
     architecture: str = "qwen2",
     name: str = "graphwright facts adapter",
     dtype: str = "f16",
+    training: dict | None = None,
 ) -> dict:
-    """Write ``tensors`` (PEFT names -> torch tensors) as a llama.cpp LoRA adapter; returns what was written."""
+    """Write ``tensors`` (PEFT names -> torch tensors) as a llama.cpp LoRA adapter; returns what was written.
+    ``training`` (a run's position and recipe) goes in as metadata, so a run can go on from the file."""
     import gguf
     import numpy as np
 
@@ -70,6 +111,8 @@ def write_gguf_adapter(
     writer.add_string("general.name", name)
     writer.add_string("adapter.type", "lora")
     writer.add_float32("adapter.lora.alpha", alpha)
+    if training is not None:
+        writer.add_string(TRAINING_KEY, json.dumps(training, sort_keys=True))
     ranks = set()
     for peft_name in sorted(tensors, key=_layer_order):
         array = tensors[peft_name].detach().float().cpu().numpy().astype(numpy_type)
@@ -84,8 +127,9 @@ def write_gguf_adapter(
     return {"tensors": len(tensors), "rank": ranks.pop(), "alpha": alpha, "bytes": out.stat().st_size}
 
 
-def read_run(run: Path) -> tuple[dict, float]:
-    """(tensors by PEFT name, alpha) of a training run's last checkpoint (graphwright.train.adapter)."""
+def read_run(run: Path) -> tuple[dict, float, dict]:
+    """(tensors by PEFT name, alpha, position and recipe) of a training run's last checkpoint
+    (graphwright.train.adapter)."""
     import torch
 
     from graphwright.train.adapter import latest_checkpoint
@@ -94,13 +138,17 @@ def read_run(run: Path) -> tuple[dict, float]:
     if checkpoint is None or not (run / "recipe.json").is_file():
         raise UserError(f"{run} holds no checkpoint of a training run (`graphwright train facts --out {run}`)")
     recipe = json.loads((run / "recipe.json").read_text())
-    return torch.load(checkpoint / "adapter.pt", weights_only=True), float(recipe["alpha"])
+    training = {"position": json.loads((checkpoint / "position.json").read_text()), "recipe": recipe}
+    return torch.load(checkpoint / "adapter.pt", weights_only=True), float(recipe["alpha"]), training
 
 
 def convert(source: Path, out: Path, **kw) -> dict:
-    """A PEFT adapter folder, or a training run's last checkpoint, -> a llama.cpp adapter file."""
-    tensors, alpha = read_peft_adapter(source) if (source / "adapter_config.json").is_file() else read_run(source)
-    return write_gguf_adapter(tensors, alpha, out, **kw)
+    """A PEFT adapter folder, or a training run's last checkpoint (with where the run stood), -> a llama.cpp
+    adapter file."""
+    if (source / "adapter_config.json").is_file():
+        return write_gguf_adapter(*read_peft_adapter(source), out, **kw)
+    tensors, alpha, training = read_run(source)
+    return write_gguf_adapter(tensors, alpha, out, training=training, **kw)
 
 
 def _layer_order(peft_name: str) -> tuple[int, str]:
