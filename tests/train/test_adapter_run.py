@@ -151,16 +151,22 @@ def test_a_changed_training_file_or_recipe_is_refused(tiny, tmp_path):
         )
 
 
-def test_a_run_may_change_its_threads_and_precision_between_pieces(tiny, tmp_path):
+def test_a_run_may_change_its_threads_and_precision_between_pieces(tiny, tmp_path, monkeypatch):
     from dataclasses import replace
 
     import torch
 
+    from graphwright.train import adapter
+
     data, out = write(tmp_path / "train.jsonl", rows(6)), tmp_path / "run"
     train_adapter(tiny, data, out, replace(RECIPE, bf16=False), max_steps=1)
+    native = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())  # a CPU without the kernel may die of SIGILL
+    monkeypatch.setattr(adapter, "bf16_is_faster", lambda torch: native)  # as on a CPU where it is faster
     assert train_adapter(tiny, data, out, replace(RECIPE, threads=2, bf16=True), max_steps=2)["step"] == 2
-    native = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())  # bfloat16 only where the CPU computes it
-    assert [s["bf16"] for s in ledger(out)] == [False, native]
+    monkeypatch.setattr(adapter, "bf16_is_faster", lambda torch: False)  # and where it is slower
+    assert train_adapter(tiny, data, out, replace(RECIPE, bf16=True), max_steps=3)["step"] == 3
+    assert [s["bf16"] for s in ledger(out)] == [False, native, False]
+    assert isinstance(adapter.bf16_is_faster(torch), bool)
     assert all(s["loss"] > 0 for s in ledger(out))
 
 

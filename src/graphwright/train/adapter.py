@@ -39,9 +39,10 @@ class AdapterRecipe:
     max_length: int = 1536  # tokens; a longer example is cut (its answer's end is lost)
     seed: int = 60
     threads: int = 2
-    # matrix products in bfloat16 (torch.autocast) where the CPU computes it natively (avx512_bf16, AMX): 1.8
-    # times the tokens per second of float32 on a 2-core AMD EPYC, the loss the same to three digits; the
-    # adapter's weights and the optimiser's state stay float32
+    # matrix products in bfloat16 (torch.autocast) where the CPU computes them faster than float32
+    # (bf16_is_faster): 1.8 times the tokens per second on a 2-core AMD EPYC, the loss the same to three
+    # digits; 0.6 times on a 2-core Intel Xeon that also has avx512_bf16. The adapter's weights and the
+    # optimiser's state stay float32
     bf16: bool = True
     # activations recomputed in the backward pass: 12.6 GB instead of 22.4 GB at 1,200 tokens on the 1.5B
     # model (which the kernel killed on a 24 GB machine), for 15% fewer tokens per second
@@ -152,7 +153,7 @@ def train_adapter(
     elif start_from is not None:
         position = _position_of_file(start_from, base, recipe, rows, model, set_peft_model_state_dict)
     model.train()
-    bf16 = recipe.bf16 and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    bf16 = recipe.bf16 and bf16_is_faster(torch)
     # milestone folders only: an adapter exported next to them (adapter-doc64.gguf) is not one
     kept = {int(p.name.removeprefix("adapter-doc")) for p in out.glob("adapter-doc*") if p.is_dir()}
     kept |= {m for m in milestones if m < _next_document(rows, position.row)}  # passed before: never kept late
@@ -243,6 +244,27 @@ def _comparable(recipe: dict) -> dict:
     """A recipe without what may change from one piece of a run to the next: how many cores it gets and
     whether they compute in bfloat16 (each step's ledger line says which)."""
     return {k: v for k, v in recipe.items() if k not in ("threads", "bf16")}
+
+
+def bf16_is_faster(torch) -> bool:
+    """Whether this CPU multiplies a model-sized matrix faster in bfloat16 than in float32, timed (about a
+    second) where oneDNN says it has the kernel (a bfloat16 product where it has not can die of SIGILL): the
+    flag alone does not tell (a Xeon with avx512_bf16 took 0.16 s where float32 took 0.09)."""
+    import time as clock
+
+    if not torch.ops.mkldnn._is_mkldnn_bf16_supported():
+        return False
+    inputs, weight = torch.randn(512, 1536), torch.randn(4096, 1536)
+
+    def seconds(dtype) -> float:
+        x, w = inputs.to(dtype), weight.to(dtype)
+        torch.nn.functional.linear(x, w)  # the first call sets up the kernel
+        started = clock.perf_counter()
+        for _ in range(3):
+            torch.nn.functional.linear(x, w)
+        return clock.perf_counter() - started
+
+    return seconds(torch.bfloat16) < seconds(torch.float32)
 
 
 def _batches(rows: list[dict], start: int, size: int, stop_document: int) -> Iterator[list[dict]]:
