@@ -106,6 +106,10 @@ KINDS_OF_PLACE = [
     ("a city in South Korea", "Ilse Morgen wrote about Inchon.", "P921", "Inchon", None),  # not Q495123, the film
     # the model calls Tibet "a country": a region, a country, a town and an island are all land
     ("a country in Asia", "Ilse Morgen travelled in Tibet.", "P1427", "Tibet", "Q17252"),
+    # a song or a team is not a place
+    ("a song", "Ilse Morgen sang Rio at the festival.", "P921", "Rio", None),  # not Q8678, Rio de Janeiro
+    ("a team", "Ilse Morgen wrote a history of Green Bay.", "P921", "Green Bay", "Q213837"),  # the Packers
+    ("a boy", "Ilse Morgen wrote about Lowell.", "P921", "Lowell", None),  # not a town of the name
 ]
 
 
@@ -115,6 +119,16 @@ def test_water_is_not_land_a_person_not_a_place_and_kinds_of_land_do_not_clash(
 ):
     out = checked(default_kb, glossing(gloss), text, ("Ilse Morgen", prop, name))
     assert objects(out) == {name: linked}
+
+
+def test_a_company_is_not_a_moon_and_a_film_glossed_as_an_actor_is_not_judged(default_kb):
+    from graphwright.linking.check import gloss_against
+    from graphwright.linking.geography import Geography
+
+    geography = Geography(default_kb)
+    assert gloss_against(geography, "Titan", "a company", default_kb.get("Q2565")) == "an organisation, Q2565 an other"
+    # the small model's gloss of a film; a person, work or organisation against each other is left alone
+    assert gloss_against(geography, "The Karate Kid", "a movie actor", default_kb.get("Q846679")) is None
 
 
 def test_a_country_and_a_name_the_text_settles_are_not_asked(default_kb):

@@ -31,6 +31,17 @@ from graphwright.llm.base import LLM
 from graphwright.model.result import Usage
 
 PROMPT = load_prompt("graphwright.linking", "check")
+ORGANIZATION = "Q43229"
+#: a gloss's kind against the entity's that rule it out. The small model's gloss calls a film "a movie
+#: actor" and Netflix "a film director", so a person, a work or an organisation glossed against a person,
+#: work or organisation entity is not judged (it lost right links on the read halves); a place is what it
+#: places well
+CLASHES = frozenset({("work", "place"), ("organisation", "place"), ("organisation", "other")})
+#: the words a gloss calls an organisation by ("Titan, a company"; "Green Bay, a team")
+ORGANISATION_WORDS = frozenset(
+    """company firm corporation carmaker automaker manufacturer maker brand team club band airline bank
+publisher label retailer startup start-up business""".split()
+)
 OPTIONS = 4  # the context's choice and at most three others it leaves possible
 MAX_NAMES = 12  # per call; a longer list is asked in several calls
 GLOSS_CHARS = 120
@@ -108,7 +119,45 @@ def gloss_against(geography: Geography, surface: str, gloss: str, record: KBReco
     year, described_year = re.search(r"\b(1[0-9]{3}|20[0-9]{2})\b", gloss), description_year(record)
     if kind in WORKS and year and described_year and year.group(1) != described_year:
         return f"of {year.group(1)}, {record.id} of {described_year}"
+    said_kind, record_kind = gloss_kind(gloss, kind), kind_of(geography, record)
+    if said_kind and record_kind and (said_kind, record_kind) in CLASHES:
+        return f"{_a(said_kind)}, {record.id} {_a(record_kind)}"  # "Rio, a song", not the city
     return None
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+
+def gloss_kind(gloss: str, work: str | None) -> str | None:
+    """Whether the gloss calls the name a person, a place, a work or an organisation; None: none of them, or
+    several."""
+    words = set(re.findall(r"[\w-]+", head(gloss).casefold()))
+    said = {
+        "person": names_a_person(gloss) or bool(occupations(head(gloss))),
+        "place": bool(place_kinds(gloss)),
+        "work": work in WORKS,
+        "organisation": bool(ORGANISATION_WORDS & words),
+    }
+    kinds = [k for k, yes in said.items() if yes]
+    return kinds[0] if len(kinds) == 1 else None  # "a band leader" is a person and a band: no judgement
+
+
+def kind_of(geography: Geography, record: KBRecord) -> str | None:
+    """A person, a place, a work, an organisation or "other" (a moon, a time zone) by the entity's classes;
+    None where the KB gives it none, and for a fictional character (a person in its story)."""
+    if not record.types or description_kind(record) == "character":  # a character is glossed as a person
+        return None
+    if HUMAN in record.types:
+        return "person"
+    if place_kinds(record.description):  # before organisation: a city is also a legal person
+        return "place"
+    if description_kind(record) in WORKS:
+        return "work"
+    kb = geography.kb
+    if any(c == ORGANIZATION or ORGANIZATION in kb.superclasses(c, depth=6) for c in record.types):
+        return "organisation"  # before the classes' places: a studio is also a facility
+    return "place" if geography.is_place(record) else "other"
 
 
 def judge_gloss(geography: Geography, question: Question, gloss: str) -> tuple[KBRecord | None, str]:

@@ -31,7 +31,10 @@ KINDS: dict[str, str] = {
 #: what clashes: kinds of different grounds
 GROUNDS = {"river": "water", "lake": "water", "sea": "water", "mountain": "relief"}  # the rest: land
 #: words a gloss uses for a person, whatever they do
-PERSON_WORDS = frozenset({"leader", "man", "woman", "person", "figure", "hero", "heroine", "king", "queen"})
+PERSON_WORDS = frozenset(
+    """leader man woman person figure hero heroine king queen boy girl child son daughter father mother brother
+sister husband wife""".split()
+)
 PLACES = Vocabulary(KINDS)
 
 
