@@ -276,6 +276,15 @@ async def test_a_phrase_pointing_back_is_no_argument_and_a_subject_studied_at_is
     assert any("'Her grandfather' points back" in w for w in result.warnings)
 
 
+async def test_a_chief_executive_needs_the_title_in_the_text(default_kb):
+    worked = "Morag Lindsay worked for Tidewater Fjord AS for eleven years."
+    answer = json.dumps({"triples": [["Tidewater Fjord AS", "chief executive", "Morag Lindsay"]]})
+    for text, kept in ((worked, False), (worked + " She became its chief executive in 2020.", True)):
+        result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=text, map_with_model=False)
+        assert (("Tidewater Fjord AS", "P169", "Morag Lindsay") in facts_of(result)) is kept
+        assert any("names no such title" in w for w in result.warnings) is not kept
+
+
 async def test_a_fact_turned_round_is_kept_only_where_a_sentence_states_it(default_kb):
     text = (
         "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the "

@@ -83,6 +83,7 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
     assert "Velomora" not in types  # one relation's word alone says nothing: it may be the one written backwards
     assert shape_type("University of Porto") == "organisation" and shape_type("Porto") is None
     assert shape_type("Kestrel Dairy") == "organisation" and shape_type("Saltmarsh Brewery") == "organisation"
+    assert shape_type("ChipFlow 3 analyser") == "work" and shape_type("Harbourline Ferries") == "organisation"
 
 
 def test_the_text_saying_a_name_is_a_person_outweighs_the_relations():
@@ -102,6 +103,8 @@ def test_the_text_saying_a_name_is_a_person_outweighs_the_relations():
         "Tidewater Fjord": "organisation",  # no cue: the relations decide
     }
     assert not person_cue("Kestrel Dairy", text) and not person_cue("Emporia", text)
+    passive = "Tidewater Fjord, a small operator, was founded in 2004 by Morag Lindsay. She had studied law."
+    assert not person_cue("Tidewater Fjord", passive)  # "She" is its founder
 
 
 def passing(default_kb, text: str, names=()) -> set[tuple[str, str, str]]:

@@ -79,6 +79,14 @@ _PATTERNS = [
 ]
 
 
+#: a title a text must write for a fact of the property to stand: a small model makes a person a company's
+#: chief executive because she worked there ("worked for Caledonian MacBrayne for eleven years")
+TITLES = {
+    "P169": re.compile(r"\b(?:chief executive|ceo|managing director)\b", re.IGNORECASE),
+    "P488": re.compile(r"\b(?:chair|chairman|chairwoman|chairperson|president of the board)\b", re.IGNORECASE),
+}
+
+
 def spaced(name: str) -> str:
     """ "birthDate" -> "birth date": a camel-case or underscored name (as schemas write them) as words."""
     return " ".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").casefold().split())

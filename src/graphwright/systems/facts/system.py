@@ -53,6 +53,7 @@ from graphwright.systems.facts.listed import (
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.relations import (
+    TITLES,
     Mapping,
     ObjectKind,
     normalize_phrase,
@@ -348,6 +349,14 @@ class FactsSystem:
                     f"dropped [{subject.words}, {fact.relation}, {obj.words}]: its names are not of the "
                     f"types {fact.relation!r} relates",
                     "type misfit",
+                )
+                continue
+            title = TITLES.get(choice.mapping.property) if choice.mapping and not self.schema else None
+            if title and not title.search(document.text):
+                _drop(
+                    result,
+                    f"dropped [{subject.words}, {fact.relation}, {obj.words}]: the text names no such title",
+                    "no title",
                 )
                 continue
             evidence = stating_sentence(document, fact)

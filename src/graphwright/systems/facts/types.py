@@ -102,12 +102,17 @@ biosystems university institute college school academy agency bank foundation as
 committee ministry party club fc a/s analytics studio studios labs laboratories laboratory entreprise arkitekter partners
 press records publishing airlines instruments industries solutions software robotics electronics networks motors
 pharmaceuticals ventures logistics shipping engineering consulting microsystems semiconductors biotech aerospace
-dairy creamery brewery bakery winery distillery mills foods energy media""".split()
+dairy creamery brewery bakery winery distillery mills foods energy media ferries airways railways""".split()
 )
 _ORGANISATION_STARTS = frozenset({"university", "institute", "bank", "ministry", "academy", "college"})
 _PLACE_ENDS = frozenset(
     """bridge tower building hotel station church cathedral castle palace museum stadium airport
 park street square road river lake mountain island bay valley gorge harbour harbor port capitol""".split()
+)
+#: last words of products' names ("ChipFlow 3 analyser"): a work, made, not founded nor employing
+_PRODUCT_ENDS = frozenset(
+    """analyser analyzer sensor scanner printer camera phone smartphone tablet laptop console drone robot
+tractor vaccine drug""".split()
 )
 _EVENT_STARTS = frozenset({"battle", "siege", "war", "treaty", "congress", "summit"})
 _OTHER_ENDS = frozenset({"award", "prize", "medal", "cup", "trophy"})
@@ -125,6 +130,8 @@ def shape_type(name: str) -> str | None:
         return "organisation"
     if words[-1] in _PLACE_ENDS:
         return "place"
+    if words[-1] in _PRODUCT_ENDS:
+        return "work"
     if words[0] in _EVENT_STARTS:
         return "event"
     if words[-1] in _OTHER_ENDS:
@@ -134,6 +141,7 @@ def shape_type(name: str) -> str | None:
 
 _TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Rev|Reverend)\.?"
 _HE_OR_SHE = re.compile(r"(?:He|She|His|Her)\b")
+_BY_NAME = re.compile(r"\bby\s+(?:[a-z]+\s+){0,2}[A-Z]")
 
 
 def person_cue(name: str, text: str) -> bool:
@@ -148,7 +156,11 @@ def person_cue(name: str, text: str) -> bool:
     if occupations(written_career(name, text)):
         return True
     spans = [s.strip() for s in sentences(text)]
-    return any(opening.startswith(name) and _HE_OR_SHE.match(following) for opening, following in zip(spans, spans[1:]))
+    return any(
+        # not after a passive sentence: "X was founded by Morag Lindsay. She ..." is about its agent
+        opening.startswith(name) and not _BY_NAME.search(opening) and _HE_OR_SHE.match(following)
+        for opening, following in zip(spans, spans[1:])
+    )
 
 
 def kb_type(types: Iterable[str]) -> str | None:
