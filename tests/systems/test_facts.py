@@ -276,6 +276,13 @@ async def test_a_phrase_pointing_back_is_no_argument_and_a_subject_studied_at_is
     assert any("'Her grandfather' points back" in w for w in result.warnings)
 
 
+async def test_a_company_located_in_a_city_has_its_headquarters_there(default_kb):
+    text = "Halden Microfluidics GmbH is located in Toruń. It makes sensors."
+    answer = json.dumps({"triples": [["Halden Microfluidics GmbH", "located in", "Toruń"]]})
+    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=text, map_with_model=False)
+    assert facts_of(result) == {("Halden Microfluidics GmbH", "P159", "Toruń")}
+
+
 async def test_a_chief_executive_needs_the_title_in_the_text(default_kb):
     worked = "Morag Lindsay worked for Tidewater Fjord AS for eleven years."
     answer = json.dumps({"triples": [["Tidewater Fjord AS", "chief executive", "Morag Lindsay"]]})

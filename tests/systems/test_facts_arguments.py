@@ -60,6 +60,15 @@ def test_the_sentence_the_model_named_is_where_both_arguments_are_placed():
     assert (subject.span.start, obj.span.start) == (document.text.rindex("Lise"), second.start)
 
 
+def test_a_phrase_of_time_after_a_name_is_not_part_of_it():
+    from graphwright.systems.facts.arguments import without_time
+
+    assert without_time("Caledonian MacBrayne for eleven years") == "Caledonian MacBrayne"
+    assert without_time("Statoil since 2009") == "Statoil"
+    for name in ("Institute for Advanced Study", "Bank of America", "Museum in Oslo", "the company in 2004"):
+        assert without_time(name) == name
+
+
 def test_coordinated_names_split_unless_they_are_one_name():
     assert coordinated("Germany and Austria") == ["Germany", "Austria"]
     assert coordinated("Procter & Gamble", lambda words: words == "Procter & Gamble") == ["Procter & Gamble"]

@@ -126,6 +126,19 @@ def without_description(words: str) -> str:
     return words
 
 
+# a name the model wrote with the time of the fact after it: "Caledonian MacBrayne for eleven years"
+_TRAILING_TIME = re.compile(
+    r"^(?P<name>[A-Z][\w.'’&-]*(?:\s+[A-Z0-9][\w.'’&-]*)*)\s+(?:for|since|until|from|during|in)\s+[a-z0-9][\w\s-]*$"
+)
+
+
+def without_time(words: str) -> str:
+    """A capitalised name without the lowercase phrase of time a model left after it ("Caledonian MacBrayne
+    for eleven years", "Statoil since 2009"); "Institute for Advanced Study" stays."""
+    found = _TRAILING_TIME.match(words)
+    return found["name"] if found else words
+
+
 _NAME_JOINERS = frozenset(
     {
         "of",
@@ -246,7 +259,7 @@ class Grounder:
         """The argument, or why the text does not state it."""
         # the model's form, its full stops kept ("Torino F.C.")
         written = " ".join(words.split()).strip(" \"'“”‘’,;:")
-        words = without_description(trim(words.strip(" \t\n\"'“”‘’.,;:")))
+        words = without_time(without_description(trim(words.strip(" \t\n\"'“”‘’.,;:"))))
         if not words:
             return "an empty argument"
         if len(words.split()) > self.max_words:

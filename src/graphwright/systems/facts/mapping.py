@@ -68,8 +68,8 @@ class PropertyMapper:
         entry = table_entry(relation, kind)
         if entry:
             mapping = entry.properties[kind]
-            if kind == "item" and entry.for_person and types[0] == "person":
-                return Mapped(Mapping(entry.for_person), "table")
+            if kind == "item" and types[0] in entry.by_subject:
+                return Mapped(Mapping(entry.by_subject[types[0]]), "table")
             if kind == "item" and reads_backwards(*types, entry.allows):
                 return Mapped(Mapping(mapping.property, not mapping.swapped), "table")
             if _misfits(types, entry.allows, kind):  # "Yves Guillemot | founded in | 1986": a person has no inception

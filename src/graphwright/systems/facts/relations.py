@@ -4,7 +4,7 @@ of its object (a name, a date or a number), read from relations.yaml."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal
@@ -35,7 +35,9 @@ class Relation:
     phrase: str
     args: str  # "person > place": what the extractor is told the subject and object are
     properties: dict[str, Mapping]  # object kind -> mapping
-    for_person: str | None = None  # the item property when the subject is a person, where it differs
+    # the item property where the subject's type calls for another ("country" of a person is citizenship;
+    # "located in" of a company is its headquarters)
+    by_subject: dict[str, str] = field(default_factory=dict)
 
     @property
     def allows(self) -> tuple[frozenset[str] | None, frozenset[str] | None]:
@@ -52,7 +54,8 @@ def relation_table() -> dict[str, Relation]:
         properties: dict[str, Mapping] = {
             kind: Mapping(row[kind].lstrip("^"), row[kind].startswith("^")) for kind in OBJECT_KINDS if kind in row
         }
-        relation = Relation(row["phrase"], row["args"], properties, row.get("person"))
+        by_subject = {kind: row[kind] for kind in ("person", "organisation") if kind in row}
+        relation = Relation(row["phrase"], row["args"], properties, by_subject)
         for phrase in [row["phrase"], *row.get("also", ())]:
             if phrase in table:
                 raise ValueError(f"relations.yaml: {phrase!r} is listed twice")
@@ -67,7 +70,8 @@ def phrasings(property_id: str) -> frozenset[str]:
     return frozenset(
         phrase
         for phrase, relation in relation_table().items()
-        if any(m.property == property_id for m in relation.properties.values()) or relation.for_person == property_id
+        if any(m.property == property_id for m in relation.properties.values())
+        or property_id in relation.by_subject.values()
     )
 
 
