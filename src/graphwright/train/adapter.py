@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
@@ -25,6 +24,7 @@ from pathlib import Path
 from graphwright.errors import UserError
 from graphwright.jsonl import append_jsonl
 from graphwright.paths import cache_dir
+from graphwright.train.checkpoints import latest_checkpoint, save_checkpoint
 from graphwright.train.sft import TRAIN_INSTALL
 
 
@@ -186,7 +186,7 @@ def train_adapter(
             sources=sources_digest(rows[: position.row + len(batch)]),
             warm_from=position.warm_from,
         )
-        _save_checkpoint(out, model, optimizer, position, get_peft_model_state_dict, torch)
+        save_checkpoint(out, model, optimizer, asdict(position), get_peft_model_state_dict, torch)
         document = batch[-1].get("document", 0)
         entry = {
             "step": position.step,
@@ -278,32 +278,6 @@ def _batches(rows: list[dict], start: int, size: int, stop_document: int) -> Ite
 
 def _next_document(rows: list[dict], row: int) -> int:
     return rows[row].get("document", 0) if row < len(rows) else 10**9
-
-
-def latest_checkpoint(out: Path) -> Path | None:
-    """The checkpoint to resume from: a kill between the two renames of a save leaves it under another name
-    (position.json is written last, so a folder that has it is whole)."""
-    for name in ("checkpoint", "checkpoint.new", "checkpoint.old"):
-        if (out / name / "position.json").is_file():
-            return out / name
-    return None
-
-
-def _save_checkpoint(out: Path, model, optimizer, position: Position, state_dict, torch) -> None:
-    """A new checkpoint folder beside the old, then swapped in: a kill at any point leaves a whole one."""
-    fresh, old, current = out / "checkpoint.new", out / "checkpoint.old", out / "checkpoint"
-    if not current.exists() and fresh.exists():  # the last save was cut between its renames
-        fresh.rename(current)
-    shutil.rmtree(fresh, ignore_errors=True)
-    fresh.mkdir()
-    torch.save(state_dict(model), fresh / "adapter.pt")
-    torch.save(optimizer.state_dict(), fresh / "optimizer.pt")
-    (fresh / "position.json").write_text(json.dumps(asdict(position)))
-    shutil.rmtree(old, ignore_errors=True)
-    if current.exists():
-        current.rename(old)
-    fresh.rename(current)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def _check_recipe(out: Path, base: str | Path, recipe: AdapterRecipe) -> None:

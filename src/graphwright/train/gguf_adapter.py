@@ -132,7 +132,7 @@ def read_run(run: Path) -> tuple[dict, float, dict]:
     (graphwright.train.adapter)."""
     import torch
 
-    from graphwright.train.adapter import latest_checkpoint
+    from graphwright.train.checkpoints import latest_checkpoint
 
     checkpoint = latest_checkpoint(run)
     if checkpoint is None or not (run / "recipe.json").is_file():
