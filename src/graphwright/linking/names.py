@@ -361,7 +361,9 @@ _NOT_NAME = {
 
 
 # a title before a person's name is not part of it (KB labels leave it out): "Dr. Jonas Eide" is Jonas Eide
-_TITLE = re.compile(r"^(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame)\.?\s+(?=[A-Z])")
+#: titles written before a person's name (not "Miss" nor "Lady": Miss Saigon, Lady Gaga are whole names)
+PERSON_TITLES = r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame)\.?"
+_TITLE = re.compile(rf"^{PERSON_TITLES}\s+(?=[A-Z])")
 
 
 def without_title(name: str) -> str:

@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Literal
 
+from graphwright.linking.names import PERSON_TITLES
 from graphwright.linking.occupations import occupations, written_career
 from graphwright.text import sentences
 
@@ -139,7 +140,6 @@ def shape_type(name: str) -> str | None:
     return None
 
 
-_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Rev|Reverend)\.?"
 _HE_OR_SHE = re.compile(r"(?:He|She|His|Her)\b")
 _BY_NAME = re.compile(r"\bby\s+(?:[a-z]+\s+){0,2}[A-Z]")
 
@@ -151,7 +151,7 @@ def person_cue(name: str, text: str) -> bool:
     ("Harlan Voss | founded by | Kestrel Dairy"); these are what the writer wrote."""
     if len(name.split()) < 2 or not re.match(r"[A-Z]", name):
         return False
-    if re.search(rf"\b{_TITLE}\s+{re.escape(name)}(?!\w)", text):
+    if re.search(rf"\b{PERSON_TITLES}\s+{re.escape(name)}(?!\w)", text):
         return True
     if occupations(written_career(name, text)):
         return True
