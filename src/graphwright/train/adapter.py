@@ -228,11 +228,9 @@ def _position_of_file(path: Path, base: str | Path, recipe: AdapterRecipe, rows:
     tensors, _, training = read_gguf_adapter(path)
     if training is None:
         raise UserError(f"{path} does not say where its training run stood (export it with this version)")
-    wanted = _comparable({"base": str(base), **asdict(recipe)})
-    found = _comparable(training["recipe"])
-    if found != wanted:
-        differ = sorted(k for k in wanted.keys() | found.keys() if wanted.get(k) != found.get(k))
-        raise UserError(f"{path} was trained with another recipe or base model ({', '.join(differ)} differ)")
+    differ = _differences(_comparable({"base": str(base), **asdict(recipe)}), training["recipe"])
+    if differ:
+        raise UserError(f"{path} was trained with another recipe or base model ({differ} differ)")
     position = Position(**training["position"])
     if sources_digest(rows[: position.row]) != position.sources:
         raise UserError(f"{path} was not trained on the first {position.row} rows of this training file")
@@ -285,12 +283,16 @@ def _check_recipe(out: Path, base: str | Path, recipe: AdapterRecipe) -> None:
     path = out / "recipe.json"
     wanted = _comparable({"base": str(base), **asdict(recipe)})
     if path.is_file():
-        found = json.loads(path.read_text())
-        if found != wanted:
-            changed = sorted(k for k in wanted if found.get(k) != wanted[k])
+        changed = _differences(wanted, json.loads(path.read_text()))
+        if changed:
             raise UserError(
-                f"{out} was started with another recipe ({', '.join(changed)} differ); "
+                f"{out} was started with another recipe ({changed} differ); "
                 "resume with the same settings or start a new --out"
             )
     else:
         path.write_text(json.dumps(wanted, indent=2))
+
+
+def _differences(wanted: dict, found: dict) -> str:
+    """The settings two recipes set differently, by name ("" where none)."""
+    return ", ".join(sorted(k for k in wanted.keys() | found.keys() if wanted.get(k) != _comparable(found).get(k)))
