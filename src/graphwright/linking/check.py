@@ -132,9 +132,10 @@ def _a(noun: str) -> str:
 def gloss_kind(gloss: str, work: str | None) -> str | None:
     """Whether the gloss calls the name a person, a place, a work or an organisation; None: none of them, or
     several."""
-    words = set(re.findall(r"[\w-]+", head(gloss).casefold()))
+    what = head(gloss)
+    words = set(re.findall(r"[\w-]+", what.casefold()))
     said = {
-        "person": names_a_person(gloss) or bool(occupations(head(gloss))),
+        "person": names_a_person(gloss) or bool(occupations(what)),
         "place": bool(place_kinds(gloss)),
         "work": work in WORKS,
         "organisation": bool(ORGANISATION_WORDS & words),
@@ -146,13 +147,14 @@ def gloss_kind(gloss: str, work: str | None) -> str | None:
 def kind_of(geography: Geography, record: KBRecord) -> str | None:
     """A person, a place, a work, an organisation or "other" (a moon, a time zone) by the entity's classes;
     None where the KB gives it none, and for a fictional character (a person in its story)."""
-    if not record.types or description_kind(record) == "character":  # a character is glossed as a person
+    described = description_kind(record)
+    if not record.types or described == "character":  # a character is glossed as a person
         return None
     if HUMAN in record.types:
         return "person"
     if place_kinds(record.description):  # before organisation: a city is also a legal person
         return "place"
-    if description_kind(record) in WORKS:
+    if described in WORKS:
         return "work"
     kb = geography.kb
     if any(c == ORGANIZATION or ORGANIZATION in kb.superclasses(c, depth=6) for c in record.types):

@@ -295,4 +295,5 @@ def _check_recipe(out: Path, base: str | Path, recipe: AdapterRecipe) -> None:
 
 def _differences(wanted: dict, found: dict) -> str:
     """The settings two recipes set differently, by name ("" where none)."""
-    return ", ".join(sorted(k for k in wanted.keys() | found.keys() if wanted.get(k) != _comparable(found).get(k)))
+    found = _comparable(found)
+    return ", ".join(sorted(k for k in wanted.keys() | found.keys() if wanted.get(k) != found.get(k)))

@@ -38,6 +38,7 @@ def gguf_tensor_name(peft_name: str) -> str:
 
 
 _GGUF_NAME = re.compile(r"^blk\.(\d+)\.(\w+)\.weight\.lora_([ab])$")
+_PEFT_MODULES = {tensor: module for module, tensor in MODULES.items()}
 _BLOCKS = {"q_proj": "self_attn", "k_proj": "self_attn", "v_proj": "self_attn", "o_proj": "self_attn"}
 #: where the run that wrote an adapter file stood (graphwright.train.adapter's position and recipe, as JSON)
 TRAINING_KEY = "graphwright.training"
@@ -46,11 +47,10 @@ TRAINING_KEY = "graphwright.training"
 def peft_tensor_name(gguf_name: str) -> str:
     """``blk.3.attn_q.weight.lora_a`` -> ``base_model.model.model.layers.3.self_attn.q_proj.lora_A.weight``."""
     match = _GGUF_NAME.match(gguf_name)
-    modules = {v: k for k, v in MODULES.items()}
-    if not match or match[2] not in modules:
+    if not match or match[2] not in _PEFT_MODULES:
         raise UserError(f"{gguf_name}: not a LoRA tensor of a Qwen2 layer this converter knows")
     layer, tensor, side = match.groups()
-    module = modules[tensor]
+    module = _PEFT_MODULES[tensor]
     return f"base_model.model.model.layers.{layer}.{_BLOCKS.get(module, 'mlp')}.{module}.lora_{side.upper()}.weight"
 
 

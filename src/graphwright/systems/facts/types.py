@@ -144,18 +144,19 @@ _HE_OR_SHE = re.compile(r"(?:He|She|His|Her)\b")
 _BY_NAME = re.compile(r"\bby\s+(?:[a-z]+\s+){0,2}[A-Z]")
 
 
-def person_cue(name: str, text: str) -> bool:
+def person_cue(name: str, text: str, spans: list[str] | None = None) -> bool:
     """Whether the text itself says the name is a person's: a title before it ("Dr. Ilse Voss"), a career
     with it ("Harlan Voss, a retired engineer"; "the potter Ilse Voss"), or the sentence after one that
     opens with it opening with "He" or "She". The model's relations are read loosely by a small model
-    ("Harlan Voss | founded by | Kestrel Dairy"); these are what the writer wrote."""
+    ("Harlan Voss | founded by | Kestrel Dairy"); these are what the writer wrote. ``spans``: the text's
+    sentences, where the caller has split it already."""
     if len(name.split()) < 2 or not re.match(r"[A-Z]", name):
         return False
     if re.search(rf"\b{PERSON_TITLES}\s+{re.escape(name)}(?!\w)", text):
         return True
     if occupations(written_career(name, text)):
         return True
-    spans = [s.strip() for s in sentences(text)]
+    spans = spans if spans is not None else [s.strip() for s in sentences(text)]
     return any(
         # not after a passive sentence: "X was founded by Morag Lindsay. She ..." is about its agent
         opening.startswith(name) and not _BY_NAME.search(opening) and _HE_OR_SHE.match(following)
@@ -190,8 +191,9 @@ def infer_types(
             if name and allowed is not None and len(allowed) == 1:
                 votes[name][next(iter(allowed))] += 1
     types: dict[str, str] = {}
+    spans = [s.strip() for s in sentences(text)]  # once for all the names, not once a name
     for name in dict.fromkeys(names):
-        kind = known(name) or shape_type(name) or ("person" if text and person_cue(name, text) else None)
+        kind = known(name) or shape_type(name) or ("person" if text and person_cue(name, text, spans) else None)
         # one relation's word is no evidence against itself: a single vote would keep a fact the model wrote
         # backwards ("Kazimír Ondráček | founded by | Velomora") from being read the other way round
         if kind is None and sum(votes[name].values()) >= 2:
