@@ -127,3 +127,15 @@ async def test_the_embedded_model_ends_an_answer_where_a_stop_condition_holds():
         await llm.aclose()
     assert response.finish_reason == "length" and response.text.count("\n") == 5
     assert 0 < response.usage.completion_tokens < 40 and response.usage.prompt_tokens > 10
+
+
+@pytest.mark.slow
+async def test_a_streamed_request_the_embedded_server_refuses_raises(small_model):
+    from graphwright.llm.streaming import stopping
+
+    llm = EmbeddedLLM(model_path=small_model, n_ctx=256, threads=1)
+    try:
+        with stopping(lambda text: False), pytest.raises(LLMResponseError, match="context"):
+            await llm.chat([{"role": "user", "content": "Angela Merkel was born in Hamburg. " * 80}], max_tokens=8)
+    finally:
+        await llm.aclose()

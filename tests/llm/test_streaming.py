@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from graphwright.llm import make_llm
 from graphwright.llm.fake import ScriptedLLM
 from graphwright.llm.streaming import streaming
@@ -81,3 +83,14 @@ def test_an_answer_ended_early_counts_the_tokens_the_server_timed():
     response = collector.response("m", 1.0)
     assert response.text == "go on stop" and response.finish_reason == "length"
     assert (response.usage.prompt_tokens, response.usage.completion_tokens) == (100, 2)
+
+
+def test_a_request_the_server_refuses_while_streaming_is_an_error_not_an_empty_answer():
+    from graphwright.errors import ContextOverflowError
+    from graphwright.llm.streaming import ChunkCollector
+
+    collector = ChunkCollector(None)
+    refusal = {"error": {"code": 400, "message": "the request exceeds the available context size", "type": "x"}}
+    assert collector.add(refusal) is True
+    with pytest.raises(ContextOverflowError, match="exceeds the available context"):
+        collector.response("m", 0.1)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from graphwright.errors import response_error
 from graphwright.llm.base import ChatResponse, response_from_completion
 
 TextListener = Callable[[str], object]  # what a listener returns is ignored
@@ -58,9 +59,15 @@ class ChunkCollector:
         self.on_text, self.stop_when, self.text = on_text, stop_when, ""
         self.finish_reason: str | None = None
         self.extra: dict[str, Any] = {}
+        self.error: str | None = None  # what the server said when it refused the request
 
     def add(self, chunk: dict[str, Any]) -> bool:
-        """Take one chunk; True when the answer should end here (its stop condition holds)."""
+        """Take one chunk; True when the answer should end here (its stop condition holds, or the server
+        refused the request: a streamed refusal is a chunk, not an exception)."""
+        if chunk.get("error"):
+            error = chunk["error"]
+            self.error = str(error.get("message", error) if isinstance(error, dict) else error)
+            return True
         for key in ("usage", "timings"):
             if chunk.get(key):
                 self.extra[key] = chunk[key]
@@ -77,6 +84,8 @@ class ChunkCollector:
         return False
 
     def response(self, model: str, seconds: float) -> ChatResponse:
+        if self.error is not None:
+            raise response_error(f"{model}: {self.error}")
         extra = dict(self.extra)
         timings = extra.get("timings") or {}
         if "usage" not in extra and timings:  # ended early: the last chunk's timings count the tokens so far
