@@ -135,3 +135,42 @@ def test_a_broken_written_text_is_an_error_naming_its_line(tmp_path):
     (tmp_path / "bad.jsonl").write_text(json.dumps({"id": "b-1", "text": "Ida Holm.", "triples": [["Ida", "x"]]}))
     with pytest.raises(UserError, match="bad.jsonl line 1 \\(b-1\\)"):
         written_examples(tmp_path)
+
+
+def test_re_docreds_redundancies_are_left_out_as_a_user_would_not_write_them():
+    doc = {
+        "sents": [
+            ["Saverne", "is", "a", "French", "town", "in", "France", "."],
+            ["Ida", "Holm", "is", "an", "American", "writer", "from", "Milan", "."],
+        ],
+        "vertexSet": [
+            [mention("Saverne", 0, 0, 1)],
+            [mention("French", 0, 3, 4)],
+            [mention("France", 0, 6, 7)],
+            [mention("Ida Holm", 1, 0, 2, "PER")],
+            [mention("American", 1, 4, 5)],
+            [mention("Milan", 1, 7, 8)],
+        ],
+        "labels": [
+            {"h": 0, "t": 2, "r": "P17", "evidence": [0]},
+            {"h": 0, "t": 2, "r": "P131", "evidence": [0]},  # beside country: out
+            {"h": 0, "t": 1, "r": "P17", "evidence": [0]},  # the adjective beside the country's name: out
+            {"h": 0, "t": 1, "r": "P131", "evidence": [0]},  # the adjective as a place: out
+            {"h": 1, "t": 2, "r": "P17", "evidence": [0]},  # the adjective as a subject: out
+            {"h": 2, "t": 1, "r": "P37", "evidence": [0]},  # a language: kept
+            {"h": 3, "t": 4, "r": "P27", "evidence": [1]},  # the only word the text gives: kept
+            {"h": 3, "t": 5, "r": "P19", "evidence": [1]},  # Milan is a place the KB knows, no adjective
+        ],
+    }
+    counts = Counts()
+    [example] = docred_examples(
+        doc, "re-docred:dev-2", LABELS | {"P37": "official language"}, counts, {"Milan"}.__contains__
+    )
+    assert example.triples == [
+        ("Saverne", "country", "France"),
+        ("France", "official language", "French"),
+        ("Ida Holm", "citizen of", "American"),
+        ("Ida Holm", "born in", "Milan"),
+    ]
+    assert sum(counts.left_out.values()) == 4
+    assert counts.left_out["located in a country beside country"] == 1

@@ -72,10 +72,11 @@ def read_rows(data: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def sources_digest(rows: list[dict]) -> str:
+def rows_digest(rows: list[dict]) -> str:
+    """The rows a run has trained on, sources and answers: a file rebuilt with other answers is another file."""
     digest = hashlib.sha256()
     for row in rows:
-        digest.update(row.get("source", "").encode() + b"\n")
+        digest.update(json.dumps([row.get("source", ""), row.get("messages")], sort_keys=True).encode() + b"\n")
     return digest.hexdigest()
 
 
@@ -143,7 +144,7 @@ def train_adapter(
     checkpoint = latest_checkpoint(out)
     if checkpoint is not None:
         position = Position(**json.loads((checkpoint / "position.json").read_text()))
-        if sources_digest(rows[: position.row]) != position.sources:
+        if rows_digest(rows[: position.row]) != position.sources:
             raise UserError(
                 f"{data} is not the file {out} was trained on: its first {position.row} rows differ "
                 "(start a new --out, or rebuild the file with the same beginning)"
@@ -183,7 +184,7 @@ def train_adapter(
             row=position.row + len(batch),
             tokens=position.tokens + tokens,
             seconds=round(position.seconds + seconds, 1),
-            sources=sources_digest(rows[: position.row + len(batch)]),
+            sources=rows_digest(rows[: position.row + len(batch)]),
             warm_from=position.warm_from,
         )
         save_checkpoint(out, model, optimizer, asdict(position), get_peft_model_state_dict, torch)
@@ -232,7 +233,7 @@ def _position_of_file(path: Path, base: str | Path, recipe: AdapterRecipe, rows:
     if differ:
         raise UserError(f"{path} was trained with another recipe or base model ({differ} differ)")
     position = Position(**training["position"])
-    if sources_digest(rows[: position.row]) != position.sources:
+    if rows_digest(rows[: position.row]) != position.sources:
         raise UserError(f"{path} was not trained on the first {position.row} rows of this training file")
     load(model, tensors)
     return replace(position, warm_from=position.step)

@@ -7,6 +7,10 @@ Two sources, neither of them a text a benchmark scores:
   the example's text holds; dates and numbers are written as the text writes them; relations as `facts`'
   relation table writes the property (so mapping is exact), else as the property's label. Of each inverse
   pair one direction is kept (the other is turned round), and a symmetric fact is written once.
+  Re-DocRED's redundancies are left out, as a user would not write them and the model learnt to loop on them:
+  a nationality's adjective annotated as a place of its own ("Saverne | located in | French" beside
+  "Saverne | country | France"; "Austrian | located in | European") and "located in" a country the fact
+  "country" already gives (see ``redundant``).
 - Short texts written for graphwright's training (``data/training/*.jsonl`` in the repository, CC0): people,
   companies, places and events the KB mostly lacks, with the relations DocRED does not have (occupation,
   chief executive, employees, product, named after...), a third of the facts users' texts state.
@@ -21,12 +25,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graphwright.bench.data.files import data_file, read_json
 from graphwright.bench.data.tokens import docred_sentence, docred_text
 from graphwright.errors import UserError
+from graphwright.linking.names import DEMONYM_ENDINGS, DEMONYMS, normalize
 from graphwright.systems.facts.relations import Mapping, ObjectKind, relation_table
 from graphwright.systems.facts.system import TUNED_PROMPT
 
@@ -49,6 +55,9 @@ INVERSES = {
     "P25": "P40",
 }
 SYMMETRIC = {"P26", "P3373", "P190"}
+#: the properties whose object may be a nationality's adjective ("an American actor": citizen of American)
+ADJECTIVE_OBJECTS = {"P27", "P495", "P17", "P1001", "P205", "P172", "P37", "P103", "P1412", "P364", "P407", "P2936"}
+LANGUAGES = {"P37", "P103", "P1412", "P364", "P407", "P2936"}  # "French" is the language's own name
 _KINDS: dict[str, ObjectKind] = {"TIME": "date", "NUM": "number"}
 _VALUE_OBJECTS = {"date": ("date",), "number": ("number", "amount", "quantity")}
 
@@ -103,10 +112,16 @@ def docred_order(count: int) -> list[int]:
     return order
 
 
-def docred_examples(doc: dict, source: str, labels: dict[str, str], counts: Counts) -> list[Example]:
+def docred_examples(
+    doc: dict, source: str, labels: dict[str, str], counts: Counts, is_place: Callable[[str], bool] = bool
+) -> list[Example]:
+    """``is_place``: whether the KB holds a place of this name (Milan, Japan: not a nationality's adjective)."""
     sentences = [docred_sentence(s) for s in doc["sents"]]
     windows = _windows([len(s.split()) for s in sentences])
     examples, used = [], set()
+    left_out = redundant(doc, is_place)
+    for why in left_out.values():
+        counts.left_out[why] += 1
     for first, last in windows:
         inside = range(first, last + 1)
         text = " ".join(sentences[first : last + 1])
@@ -116,6 +131,8 @@ def docred_examples(doc: dict, source: str, labels: dict[str, str], counts: Coun
             head, tail, pid = label["h"], label["t"], label["r"]
             if pid in INVERSES:
                 head, tail, pid = tail, head, INVERSES[pid]
+            if number in left_out:
+                continue
             evidence = label.get("evidence") or []
             if len(windows) > 1 and not (evidence and all(i in inside for i in evidence)):
                 continue
@@ -131,10 +148,48 @@ def docred_examples(doc: dict, source: str, labels: dict[str, str], counts: Coun
         triples = sorted(facts, key=facts.__getitem__)
         counts.facts += len(triples)
         examples.append(Example(source if len(windows) == 1 else f"{source}:{first}-{last}", text, triples))
-    counts.left_out["Re-DocRED facts in no example (evidence across windows, or a name outside them)"] += len(
-        doc["labels"]
-    ) - len(used)
+    counts.left_out["Re-DocRED facts in no example (evidence across windows, or a name outside them)"] += (
+        len(doc["labels"]) - len(used) - len(left_out)
+    )
     return examples
+
+
+def redundant(doc: dict, is_place: Callable[[str], bool]) -> dict[int, str]:
+    """The document's facts (by index) a user would not write, and why: Re-DocRED annotates a nationality's
+    adjective as a place of its own and gives it the facts of the country; and it states "located in" a
+    country beside "country" of the same two."""
+    adjective = [_is_adjective(vertex, is_place) for vertex in doc["vertexSet"]]
+    facts = []
+    for label in doc["labels"]:
+        head, tail, pid = label["h"], label["t"], label["r"]
+        facts.append((tail, INVERSES[pid], head) if pid in INVERSES else (head, pid, tail))
+    stated = set(facts)
+    nouns = {(head, pid) for head, pid, tail in facts if not adjective[tail]}
+    out = {}
+    for number, (head, pid, tail) in enumerate(facts):
+        if adjective[head]:
+            out[number] = "a nationality's adjective as the subject (Austrian | located in | European)"
+        elif adjective[tail] and pid not in ADJECTIVE_OBJECTS:
+            out[number] = "a nationality's adjective as a place (Saverne | located in | French)"
+        elif adjective[tail] and pid not in LANGUAGES and (head, pid) in nouns:
+            out[number] = "a nationality's adjective beside the country's name (country French and France)"
+        elif pid == "P131" and (head, "P17", tail) in stated:
+            out[number] = "located in a country beside country"
+    return out
+
+
+def _is_adjective(vertex: list[dict], is_place: Callable[[str], bool]) -> bool:
+    """A place entity named only by one capitalised word that is a nationality's adjective ("French",
+    "European"): a known demonym, or a demonym's ending on a word the KB knows no place by."""
+    if vertex[0]["type"] != "LOC":
+        return False
+    names = {m["name"] for m in vertex}
+    return all(
+        " " not in name
+        and name[:1].isupper()
+        and (normalize(name) in DEMONYMS or (normalize(name).endswith(DEMONYM_ENDINGS) and not is_place(name)))
+        for name in names
+    )
 
 
 def _windows(words: list[int]) -> list[tuple[int, int]]:
@@ -206,12 +261,14 @@ def build(out: Path, written: Path, *, written_from: int = WRITTEN_FROM) -> dict
     order = docred_order(len(docs))
     train_ids, dev_ids = order[:-DEV_DOCUMENTS], order[-DEV_DOCUMENTS:]
     counts = Counts()
+    is_place = kb_places()
     extra = written_examples(written)
     random.Random(SEED).shuffle(extra)
     rows, taken = [], 0
     for n, index in enumerate(train_ids, 1):
         rows += [
-            e.row() | {"document": n} for e in docred_examples(docs[index], f"re-docred:dev-{index}", labels, counts)
+            e.row() | {"document": n}
+            for e in docred_examples(docs[index], f"re-docred:dev-{index}", labels, counts, is_place)
         ]
         counts.documents += 1
         if n >= written_from:  # spread evenly over the documents left, so that any prefix of the run has its share
@@ -232,6 +289,15 @@ def build(out: Path, written: Path, *, written_from: int = WRITTEN_FROM) -> dict
         "left_out": dict(counts.left_out),
         "dev_documents": len(dev_rows),
     }
+
+
+def kb_places() -> Callable[[str], bool]:
+    """Whether the default KB holds a place of a name."""
+    from graphwright.kb import open_kb
+    from graphwright.linking.geography import Geography
+
+    geography = Geography(open_kb("default"))
+    return lambda name: any(geography.is_place(r) for r in geography.kb.find_label(name, kind="entity"))
 
 
 def _write(path: Path, rows: list[dict]) -> None:
