@@ -259,6 +259,21 @@ async def test_a_function_word_is_no_argument_and_never_ontario(default_kb):
     assert any("'on' is a function word" in w for w in result.warnings)
 
 
+async def test_a_relation_holding_a_count_has_its_object_already(default_kb):
+    text = "Harbourline Ferries runs three vessels between Oban and Mull. It has 85 employees."
+    answer = json.dumps(
+        {
+            "triples": [
+                ["Harbourline Ferries", "runs three vessels", "Oban and Mull"],
+                ["Harbourline Ferries", "employees", "85"],
+            ]
+        }
+    )
+    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=text, map_with_model=False)
+    assert facts_of(result) == {("Harbourline Ferries", "P1128", "85")}
+    assert any("holds its own object, a count" in w for w in result.warnings)
+
+
 async def test_a_phrase_pointing_back_is_no_argument_and_a_subject_studied_at_is_educated_at(default_kb):
     text = "Aoife Kinsella studied history at University College Dublin. Her grandfather built the museum."
     llm = ScriptedLLM(

@@ -55,5 +55,17 @@ before since until during under over between among near per via""".split()
 )
 
 
+#: a count and its noun inside a relation ("runs three vessels", "has 12 offices in")
+_COUNT = re.compile(
+    r"\b(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens of)\s+[a-z]", re.I
+)
+
+
+def holds_a_count(relation: str) -> bool:
+    """Whether the relation holds its own object, a count of things ("runs three vessels"): the object the
+    model wrote after it is then something else ("between Oban and Mull"), and the fact says nothing true."""
+    return bool(_COUNT.search(relation))
+
+
 def names_no_relation(relation: str) -> bool:
     return all(word in FUNCTION_WORDS for word in re.findall(r"[\w'’]+", relation.casefold()))

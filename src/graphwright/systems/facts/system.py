@@ -64,7 +64,7 @@ from graphwright.systems.facts.relations import (
 )
 from graphwright.systems.facts.schema_mode import SchemaRelations, coarse_types
 from graphwright.systems.facts.types import infer_types
-from graphwright.systems.open_triples import names_no_relation
+from graphwright.systems.open_triples import holds_a_count, names_no_relation
 
 PROMPT = load_prompt("graphwright.systems.facts", "extract")
 SCHEMA_PROMPT = load_prompt("graphwright.systems.facts", "extract_schema")
@@ -264,6 +264,8 @@ class FactsSystem:
             return "subject and object are the same"
         if obj.words.casefold() in relation.casefold():
             return "the relation holds the object"
+        if obj.kind == "item" and holds_a_count(relation) and table_entry(relation, obj.kind) is None:
+            return "the relation holds its own object, a count"  # "runs three vessels | Oban and Mull"
         return None
 
     async def _map(
