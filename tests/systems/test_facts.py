@@ -307,6 +307,27 @@ async def test_a_chief_executive_needs_the_title_in_the_text(default_kb):
         assert any("names no such title" in w for w in result.warnings) is not kept
 
 
+async def test_its_chief_executive_is_the_companys_not_a_position_of_her_own(default_kb):
+    founded = "Halden Microfluidics was founded by Agata Nowicka in 2019."
+    answer = json.dumps(
+        {
+            "triples": [
+                ["Halden Microfluidics", "founded by", "Agata Nowicka"],
+                ["Agata Nowicka", "position held", "chief executive"],
+            ]
+        }
+    )
+    its = f"{founded} Nowicka, a former engineer at Intel, is its chief executive."
+    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=its, map_with_model=False)
+    assert ("Halden Microfluidics", "P169", "Agata Nowicka") in facts_of(result)
+    assert not any(p == "P39" for _, p, _ in facts_of(result))
+    [ceo] = [t for t in result.triples if t.predicate.value.endswith("P169")]
+    assert ceo.provenance.evidence.text == "Nowicka, a former engineer at Intel, is its chief executive."
+    own = f"{founded} Agata Nowicka is a chief executive."  # no "its": her position, as written
+    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=own, map_with_model=False)
+    assert not any(p == "P169" for _, p, _ in facts_of(result))
+
+
 async def test_a_fact_turned_round_is_kept_only_where_a_sentence_states_it(default_kb):
     text = (
         "Maren Solberg founded Tidewater Instruments in Stavanger in 2016. She studied physics at the "

@@ -5,11 +5,13 @@ words otherwise, a place written with the place it lies in."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from graphwright.linking.names import is_number_or_date, normalize
-from graphwright.model import ExtractionResult
+from graphwright.model import ExtractionResult, Span
 from graphwright.systems.facts.passing import POSITIONS
 from graphwright.systems.facts.relations import normalize_phrase, table_entry
+from graphwright.text import sentence_at
 
 _KINSHIP = frozenset({"P26", "P40", "P3373", "P1038", "P22", "P25"})
 
@@ -43,6 +45,51 @@ def organisations(listed: list) -> frozenset[str]:
             if entry is not None and entry.allows[0] == frozenset({"organisation"}):
                 found.add(head)
     return frozenset(found)
+
+
+#: "its chief executive", "the company's chair": a title of the organisation the text is about
+_ITS_TITLE = re.compile(
+    r"\b(?:its|the (?:company|firm|group)['’]s)\s+(chief executive(?: officer)?|ceo|managing director|"
+    r"chair(?:man|woman|person)?)\b",
+    re.IGNORECASE,
+)
+
+
+def its_officer(grounded: list, types: dict[str, str], text: str) -> list:
+    """ "Nowicka ... is its chief executive", written "Agata Nowicka | position held | chief executive": the
+    title is the organisation's (its chief executive, P169), not a position of her own. Turned round where a
+    sentence writes the title after "its" with her name, and her facts name one organisation."""
+    titles = {m.group(1).casefold(): m for m in _ITS_TITLE.finditer(text)}
+    if not titles:
+        return grounded
+    orgs = organisations([(s.lookup, r, o.lookup, None) for s, r, o, _ in grounded])
+    out = []
+    for fact in grounded:
+        subject, relation, obj, sentence = fact
+        entry = table_entry(relation, "item")
+        said = titles.get(" ".join(obj.words.casefold().split()))
+        if said is None or entry is None or entry.properties["item"].property not in ("P39", "P106"):
+            out.append(fact)
+            continue
+        theirs = {
+            other.lookup: other
+            for s, _, o, _ in grounded
+            for one, other in ((s, o), (o, s))
+            if one.lookup == subject.lookup
+            and other.kind == "item"
+            and types.get(other.lookup, "organisation" if other.lookup in orgs else None) == "organisation"
+        }
+        begin, end = sentence_at(text, said.start(), said.end())
+        named = text.find(subject.words.split()[-1], begin, said.end())  # "Nowicka ... is its chief executive"
+        if len(theirs) != 1 or named < 0:
+            out.append(fact)
+            continue
+        chair = said.group(1).casefold().startswith("chair")
+        there = Span(start=named, end=named + len(subject.words.split()[-1]), text=subject.words.split()[-1])
+        stating = Span(start=begin, end=end, text=text[begin:end])
+        person = replace(subject, span=there)
+        out.append((*theirs.values(), "chairperson" if chair else "chief executive", person, stating))
+    return out
 
 
 def office(relation: str, obj: str) -> str:

@@ -43,6 +43,7 @@ from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.demonstrations import Demonstrations
 from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.listed import (
+    its_officer,
     most_specific_places,
     name_out_of_relation,
     office,
@@ -187,7 +188,7 @@ class FactsSystem:
         )
         return [
             OpenFact(s, r, o, (types.get(s.lookup), types.get(o.lookup) if o.kind == "item" else None), sentence)
-            for s, r, o, sentence in grounded
+            for s, r, o, sentence in its_officer(grounded, types, document.text)
         ]
 
     async def _listed(
