@@ -136,3 +136,5 @@ def test_a_short_alias_matches_only_with_its_case():
     assert match_name("coach", ["Coach"]).kind == "none"  # the sitcom: a common noun is no proper name
     assert match_name("beds", ["Bedfordshire", "Beds"]).kind == "none"  # hospital beds
     assert match_name("hi", ["Hindi", "hi"]).kind == "none"  # a greeting, not a language code
+    assert match_name("main", ["Main page", "(main)"]).kind == "none"  # a common word, not a name in marks
+    assert match_name("horsepower", ["horsepower", "hp"]).kind == "exact"  # a lowercase label stays a name

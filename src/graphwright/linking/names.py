@@ -200,9 +200,11 @@ def _match(surface: str, names: list[str]) -> NameMatch:
             continue
         if case_bound(name) and not case_fits(surface, name):
             continue
-        if surface.islower() and (name[:1].isupper() or (name is not names[0] and len(mention) <= 3)):
+        if surface.islower() and (
+            name[:1].isupper() or (name is not names[0] and len(mention) <= 3) or not name[:1].isalnum()
+        ):
             continue  # a lowercase word is no proper name ("doctor": not the title "Doctor"; "beds": not "Beds",
-            # Bedfordshire), nor a code ("hi": Hindi's)
+            # Bedfordshire), nor a code ("hi": Hindi's), nor a name in marks ("main": not "(main)")
         if norm == mention:
             return NameMatch("exact", 1.0, name)
         name_words = norm.split()

@@ -115,7 +115,8 @@ def docred_order(count: int) -> list[int]:
 def docred_examples(
     doc: dict, source: str, labels: dict[str, str], counts: Counts, is_place: Callable[[str], bool] = bool
 ) -> list[Example]:
-    """``is_place``: whether the KB holds a place of this name (Milan, Japan: not a nationality's adjective)."""
+    """``is_place``: whether the KB holds a place of this name (Milan, Japan: not a nationality's adjective); by
+    default every name is, and only the known demonyms count as adjectives."""
     sentences = [docred_sentence(s) for s in doc["sents"]]
     windows = _windows([len(s.split()) for s in sentences])
     examples, used = [], set()
