@@ -140,6 +140,11 @@ def test_a_changed_training_file_or_recipe_is_refused(tiny, tmp_path):
     write(data, changed)
     with pytest.raises(UserError, match="first 2 rows differ"):
         train_adapter(tiny, data, out, RECIPE, max_steps=2)
+    answered = rows(6)
+    answered[1]["messages"][-1]["content"] += " "  # the same sources with another answer: another file
+    write(data, answered)
+    with pytest.raises(UserError, match="first 2 rows differ"):
+        train_adapter(tiny, data, out, RECIPE, max_steps=2)
     write(data, rows(6))
     with pytest.raises(UserError, match="learning_rate"):
         train_adapter(

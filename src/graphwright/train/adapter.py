@@ -144,11 +144,7 @@ def train_adapter(
     checkpoint = latest_checkpoint(out)
     if checkpoint is not None:
         position = Position(**json.loads((checkpoint / "position.json").read_text()))
-        if rows_digest(rows[: position.row]) != position.sources:
-            raise UserError(
-                f"{data} is not the file {out} was trained on: its first {position.row} rows differ "
-                "(start a new --out, or rebuild the file with the same beginning)"
-            )
+        _check_rows(rows, position, f"{data} is not the file {out} was trained on")
         set_peft_model_state_dict(model, torch.load(checkpoint / "adapter.pt", weights_only=True))
         optimizer.load_state_dict(torch.load(checkpoint / "optimizer.pt", weights_only=True))
     elif start_from is not None:
@@ -233,10 +229,18 @@ def _position_of_file(path: Path, base: str | Path, recipe: AdapterRecipe, rows:
     if differ:
         raise UserError(f"{path} was trained with another recipe or base model ({differ} differ)")
     position = Position(**training["position"])
-    if rows_digest(rows[: position.row]) != position.sources:
-        raise UserError(f"{path} was not trained on the first {position.row} rows of this training file")
+    _check_rows(rows, position, f"{path} was not trained on this training file")
     load(model, tensors)
     return replace(position, warm_from=position.step)
+
+
+def _check_rows(rows: list[dict], position: Position, what: str) -> None:
+    """A run goes on only over the rows it was trained on: the file's first rows must be those."""
+    if rows_digest(rows[: position.row]) != position.sources:
+        raise UserError(
+            f"{what}: its first {position.row} rows differ (start a new --out, or rebuild the file with the "
+            "same beginning)"
+        )
 
 
 def _comparable(recipe: dict) -> dict:
