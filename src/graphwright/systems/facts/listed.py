@@ -10,7 +10,7 @@ from dataclasses import replace
 from graphwright.linking.names import is_number_or_date, normalize
 from graphwright.model import ExtractionResult, Span
 from graphwright.systems.facts.passing import POSITIONS
-from graphwright.systems.facts.relations import normalize_phrase, table_entry
+from graphwright.systems.facts.relations import TITLE_WORDS, TITLES, normalize_phrase, table_entry
 from graphwright.text import sentence_at
 
 _KINSHIP = frozenset({"P26", "P40", "P3373", "P1038", "P22", "P25"})
@@ -49,9 +49,7 @@ def organisations(listed: list) -> frozenset[str]:
 
 #: "its chief executive", "the company's chair": a title of the organisation the text is about
 _ITS_TITLE = re.compile(
-    r"\b(?:its|the (?:company|firm|group)['’]s)\s+(chief executive(?: officer)?|ceo|managing director|"
-    r"chair(?:man|woman|person)?)\b",
-    re.IGNORECASE,
+    rf"\b(?:its|the (?:company|firm|group)['’]s)\s+({'|'.join(TITLE_WORDS.values())})\b", re.IGNORECASE
 )
 
 
@@ -84,7 +82,7 @@ def its_officer(grounded: list, types: dict[str, str], text: str) -> list:
         if len(theirs) != 1 or named < 0:
             out.append(fact)
             continue
-        chair = said.group(1).casefold().startswith("chair")
+        chair = TITLES["P488"].fullmatch(said.group(1)) is not None
         there = Span(start=named, end=named + len(subject.words.split()[-1]), text=subject.words.split()[-1])
         stating = Span(start=begin, end=end, text=text[begin:end])
         person = replace(subject, span=there)

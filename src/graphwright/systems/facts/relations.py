@@ -85,10 +85,11 @@ _PATTERNS = [
 
 #: a title a text must write for a fact of the property to stand: a small model makes a person a company's
 #: chief executive because she worked there ("worked for Caledonian MacBrayne for eleven years")
-TITLES = {
-    "P169": re.compile(r"\b(?:chief executive|ceo|managing director)\b", re.IGNORECASE),
-    "P488": re.compile(r"\b(?:chair|chairman|chairwoman|chairperson|president of the board)\b", re.IGNORECASE),
+TITLE_WORDS = {
+    "P169": r"chief executive(?: officer)?|ceo|managing director",
+    "P488": r"chair(?:man|woman|person)?|president of the board",
 }
+TITLES = {pid: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for pid, words in TITLE_WORDS.items()}
 
 
 def spaced(name: str) -> str:
