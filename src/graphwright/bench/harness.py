@@ -40,7 +40,7 @@ def header(title: str, model: str | None, command: str) -> list[str]:
         f"### {title}",
         "",
         f"- date: {date.today().isoformat()}; machine: {machine()}{model_part}",
-        f"- command: `{command}`",
+        f"- command: `{command.replace(str(Path.home()), '~')}`",  # the shell wrote ~ out: no machine's paths here
         "",
     ]
 
