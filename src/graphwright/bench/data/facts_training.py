@@ -55,9 +55,9 @@ INVERSES = {
     "P25": "P40",
 }
 SYMMETRIC = {"P26", "P3373", "P190"}
-#: the properties whose object may be a nationality's adjective ("an American actor": citizen of American)
-ADJECTIVE_OBJECTS = {"P27", "P495", "P17", "P1001", "P205", "P172", "P37", "P103", "P1412", "P364", "P407", "P2936"}
 LANGUAGES = {"P37", "P103", "P1412", "P364", "P407", "P2936"}  # "French" is the language's own name
+#: the properties whose object may be a nationality's adjective ("an American actor": citizen of American)
+ADJECTIVE_OBJECTS = {"P27", "P495", "P17", "P1001", "P205", "P172"} | LANGUAGES
 _KINDS: dict[str, ObjectKind] = {"TIME": "date", "NUM": "number"}
 _VALUE_OBJECTS = {"date": ("date",), "number": ("number", "amount", "quantity")}
 

@@ -78,12 +78,13 @@ def its_officer(grounded: list, types: dict[str, str], text: str) -> list:
             and types.get(other.lookup, "organisation" if other.lookup in orgs else None) == "organisation"
         }
         begin, end = sentence_at(text, said.start(), said.end())
-        named = text.find(subject.words.split()[-1], begin, said.end())  # "Nowicka ... is its chief executive"
+        surname = subject.words.split()[-1]
+        named = text.find(surname, begin, said.end())  # "Nowicka ... is its chief executive"
         if len(theirs) != 1 or named < 0:
             out.append(fact)
             continue
         chair = TITLES["P488"].fullmatch(said.group(1)) is not None
-        there = Span(start=named, end=named + len(subject.words.split()[-1]), text=subject.words.split()[-1])
+        there = Span(start=named, end=named + len(surname), text=surname)
         stating = Span(start=begin, end=end, text=text[begin:end])
         person = replace(subject, span=there)
         out.append((*theirs.values(), "chairperson" if chair else "chief executive", person, stating))
