@@ -161,6 +161,18 @@ def test_facts_said_in_passing_about_organisations_and_places(default_kb):
     }
 
 
+def test_an_organisation_based_somewhere_in_its_apposition_has_its_headquarters_there(default_kb):
+    found = passing(
+        default_kb,
+        "Harbourline Ferries, a small operator based in Oban, was founded in 2004. Tidewater Instruments, "
+        "headquartered in Stavanger, makes sensors. Morag Lindsay, a diver based in Mull, joined it.",
+        names=["Harbourline Ferries", "Tidewater Instruments"],
+    )
+    assert ("Harbourline Ferries", "headquarters", "Oban") in found
+    assert ("Tidewater Instruments", "headquarters", "Stavanger") in found
+    assert not any(h == "Morag Lindsay" and r == "headquarters" for h, r, _ in found)  # a person has none
+
+
 def test_nothing_is_read_into_relatives_offices_or_makers(default_kb):
     found = passing(
         default_kb,

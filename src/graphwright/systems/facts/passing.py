@@ -81,6 +81,10 @@ _PLACE_NOUNS = "village|town|city|borough|district|suburb|region|province|county
 _PLACE_IN = re.compile(rf"^,\s+(?:today\s+|now\s+)?(?:a|an|the)\s+(?:[a-z]+\s+)?(?:{_PLACE_NOUNS})\s+(?:in|of)\s+$")
 
 Fact = tuple[str, str, str, Span]
+#: an organisation's apposition that places it: ", a small operator based in Oban", ", headquartered in Turin"
+_BASED_IN = re.compile(
+    r",\s+(?:(?:a|an|the)\s+(?:[\w'’-]+\s+){0,4}?)?(?:based|headquartered)\s+in\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+)
 #: a relative's noun and the relation table's phrase for "<owner> | phrase | <relative>"
 KINSHIP = {
     "husband": "spouse",
@@ -173,6 +177,9 @@ class PassingFacts:
         text = covered(sentence)
         for name, start in self._names_in(text):
             rest = text[start + len(name) :]
+            based = _BASED_IN.match(rest)  # "Harbourline Ferries, a small operator based in Oban,"
+            if based and not self._person(name):
+                yield name, "headquarters", based.group(1), sentence
             # "is"/"was" only after a name set off by commas ("Her father, Guillermo Kahlo, was a photographer"),
             # not after one that ends a clause ("Veldhaven, which is based in Rotterdam, is a subsidiary")
             verb = r"(?:(?:is|was)\s+)?" if text[:start].rstrip().endswith(",") else ""
