@@ -93,6 +93,7 @@ def test_types_come_from_the_kb_then_the_name_then_the_relations():
     assert shape_type("University of Porto") == "organisation" and shape_type("Porto") is None
     assert shape_type("Kestrel Dairy") == "organisation" and shape_type("Saltmarsh Brewery") == "organisation"
     assert shape_type("ChipFlow 3 analyser") == "work" and shape_type("Harbourline Ferries") == "organisation"
+    assert shape_type("Tidewater Fjord AS") == "organisation" and shape_type("Known As") is None  # the legal form
 
 
 def test_the_text_saying_a_name_is_a_person_outweighs_the_relations():

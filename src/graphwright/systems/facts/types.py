@@ -127,7 +127,12 @@ def shape_type(name: str) -> str | None:
         words = words[1:]
     if len(words) < 2:
         return None
-    if words[-1] in _ORGANISATION_ENDS or words[0] in _ORGANISATION_STARTS or _ORGANISATION_STARTS & set(words):
+    if (
+        words[-1] in _ORGANISATION_ENDS
+        or words[0] in _ORGANISATION_STARTS
+        or _ORGANISATION_STARTS & set(words)
+        or name.split()[-1] == "AS"  # Norwegian and Danish limited companies; "as" alone is an English word
+    ):
         return "organisation"
     if words[-1] in _PLACE_ENDS:
         return "place"
