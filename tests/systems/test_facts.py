@@ -79,6 +79,12 @@ def facts_of(result) -> set[tuple[str, str, str]]:
     return {(show(t.subject), t.predicate.value.removeprefix(WDT), show(t.object)) for t in result.triples}
 
 
+def answering(*triples: list[str]) -> ScriptedLLM:
+    """A model that answers every call with these triples."""
+    answer = json.dumps({"triples": [list(t) for t in triples]})
+    return ScriptedLLM(lambda messages, schema: answer)
+
+
 @pytest.fixture
 async def ran(default_kb):
     llm = scripted()
@@ -261,15 +267,10 @@ async def test_a_function_word_is_no_argument_and_never_ontario(default_kb):
 
 async def test_a_relation_holding_a_count_has_its_object_already(default_kb):
     text = "Harbourline Ferries runs three vessels between Oban and Mull. It has 85 employees."
-    answer = json.dumps(
-        {
-            "triples": [
-                ["Harbourline Ferries", "runs three vessels", "Oban and Mull"],
-                ["Harbourline Ferries", "employees", "85"],
-            ]
-        }
+    llm = answering(
+        ["Harbourline Ferries", "runs three vessels", "Oban and Mull"], ["Harbourline Ferries", "employees", "85"]
     )
-    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=text, map_with_model=False)
+    result = await run(default_kb, llm, text=text, map_with_model=False)
     assert facts_of(result) == {("Harbourline Ferries", "P1128", "85")}
     assert any("holds its own object, a count" in w for w in result.warnings)
 
@@ -293,38 +294,34 @@ async def test_a_phrase_pointing_back_is_no_argument_and_a_subject_studied_at_is
 
 async def test_a_company_located_in_a_city_has_its_headquarters_there(default_kb):
     text = "Halden Microfluidics GmbH is located in Toruń. It makes sensors."
-    answer = json.dumps({"triples": [["Halden Microfluidics GmbH", "located in", "Toruń"]]})
-    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=text, map_with_model=False)
+    llm = answering(["Halden Microfluidics GmbH", "located in", "Toruń"])
+    result = await run(default_kb, llm, text=text, map_with_model=False)
     assert facts_of(result) == {("Halden Microfluidics GmbH", "P159", "Toruń")}
 
 
 async def test_a_chief_executive_needs_the_title_in_the_text(default_kb):
     worked = "Morag Lindsay worked for Tidewater Fjord AS for eleven years."
-    answer = json.dumps({"triples": [["Tidewater Fjord AS", "chief executive", "Morag Lindsay"]]})
+    fact = ["Tidewater Fjord AS", "chief executive", "Morag Lindsay"]
     for text, kept in ((worked, False), (worked + " She became its chief executive in 2020.", True)):
-        result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=text, map_with_model=False)
+        result = await run(default_kb, answering(fact), text=text, map_with_model=False)
         assert (("Tidewater Fjord AS", "P169", "Morag Lindsay") in facts_of(result)) is kept
         assert any("names no such title" in w for w in result.warnings) is not kept
 
 
 async def test_its_chief_executive_is_the_companys_not_a_position_of_her_own(default_kb):
     founded = "Halden Microfluidics was founded by Agata Nowicka in 2019."
-    answer = json.dumps(
-        {
-            "triples": [
-                ["Halden Microfluidics", "founded by", "Agata Nowicka"],
-                ["Agata Nowicka", "position held", "chief executive"],
-            ]
-        }
+    facts = (
+        ["Halden Microfluidics", "founded by", "Agata Nowicka"],
+        ["Agata Nowicka", "position held", "chief executive"],
     )
     its = f"{founded} Nowicka, a former engineer at Intel, is its chief executive."
-    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=its, map_with_model=False)
+    result = await run(default_kb, answering(*facts), text=its, map_with_model=False)
     assert ("Halden Microfluidics", "P169", "Agata Nowicka") in facts_of(result)
     assert not any(p == "P39" for _, p, _ in facts_of(result))
     [ceo] = [t for t in result.triples if t.predicate.value.endswith("P169")]
     assert ceo.provenance.evidence.text == "Nowicka, a former engineer at Intel, is its chief executive."
     own = f"{founded} Agata Nowicka is a chief executive."  # no "its": her position, as written
-    result = await run(default_kb, ScriptedLLM(lambda m, s: answer), text=own, map_with_model=False)
+    result = await run(default_kb, answering(*facts), text=own, map_with_model=False)
     assert not any(p == "P169" for _, p, _ in facts_of(result))
 
 
