@@ -129,19 +129,18 @@ def docred_examples(
         names = [_longest_name(vertex, doc["sents"], inside, text) for vertex in doc["vertexSet"]]
         facts: dict[tuple[str, str, str], tuple[int, int, int]] = {}
         for number, label in enumerate(doc["labels"]):
-            head, tail, pid = label["h"], label["t"], label["r"]
-            if pid in INVERSES:
-                head, tail, pid = tail, head, INVERSES[pid]
+            head, pid, tail = _kept_direction(label)
             if number in left_out:
                 continue
             evidence = label.get("evidence") or []
             if len(windows) > 1 and not (evidence and all(i in inside for i in evidence)):
                 continue
-            if names[head] is None or names[tail] is None:
+            subject, obj = names[head], names[tail]
+            if subject is None or obj is None:
                 continue
             used.add(number)
             kind = _KINDS.get(doc["vertexSet"][tail][0]["type"], "item")
-            triple = (names[head], docred_phrase(pid, kind, labels), names[tail])
+            triple = (subject, docred_phrase(pid, kind, labels), obj)
             if pid in SYMMETRIC and (triple[2], triple[1], triple[0]) in facts:
                 continue  # written once: the other way round says the same
             order = (min(evidence, default=first), text.find(triple[0]), text.find(triple[2]))
@@ -160,10 +159,7 @@ def redundant(doc: dict, is_place: Callable[[str], bool]) -> dict[int, str]:
     adjective as a place of its own and gives it the facts of the country; and it states "located in" a
     country beside "country" of the same two."""
     adjective = [_is_adjective(vertex, is_place) for vertex in doc["vertexSet"]]
-    facts = []
-    for label in doc["labels"]:
-        head, tail, pid = label["h"], label["t"], label["r"]
-        facts.append((tail, INVERSES[pid], head) if pid in INVERSES else (head, pid, tail))
+    facts = [_kept_direction(label) for label in doc["labels"]]
     stated = set(facts)
     nouns = {(head, pid) for head, pid, tail in facts if not adjective[tail]}
     out = {}
@@ -177,6 +173,12 @@ def redundant(doc: dict, is_place: Callable[[str], bool]) -> dict[int, str]:
         elif pid == "P131" and (head, "P17", tail) in stated:
             out[number] = "located in a country beside country"
     return out
+
+
+def _kept_direction(label: dict) -> tuple[int, str, int]:
+    """(head, property, tail) of a Re-DocRED fact, an inverse pair's dropped property turned round."""
+    head, tail, pid = label["h"], label["t"], label["r"]
+    return (tail, INVERSES[pid], head) if pid in INVERSES else (head, pid, tail)
 
 
 def _is_adjective(vertex: list[dict], is_place: Callable[[str], bool]) -> bool:
