@@ -21,6 +21,8 @@ def record(description: str, types: tuple[str, ...] = ()) -> KBRecord:
         ("audio engineer (20th century)", True, False, Span(None, None)),  # when they worked, not their birth
         ("American politician, 5th President (in office from 1817 to 1825)", True, False, Span(None, None)),
         ("1984 film by Miloš Forman", False, True, Span(1984, None)),
+        ("TV series in 2000, remake of 1963", False, True, Span(2000, None)),  # the year after its kind
+        ("novel by Leo Tolstoy, published in 1869", False, True, Span(None, None)),  # past the comma: not read
         ("historical constitutional monarchy in Western Europe (1707–1801)", False, False, Span(1707, 1801)),
         ("kingdom in southern Europe between 1861 and 1946", False, False, Span(1861, 1946)),
         ("former university in Paris, France from the middle ages to 1970", False, False, Span(None, 1970)),
@@ -73,3 +75,14 @@ def test_a_character_is_not_meant_by_a_text_that_tells_no_story(linker):
     assert linker(signer, "John Hancock") != "Q54850974"  # the superhero
     story = "Peter Jackson's film follows Bilbo Baggins, played by Martin Freeman, with Gandalf."
     assert linker(story, "Bilbo Baggins") == "Q185737"
+
+
+def test_a_character_whose_description_names_its_work_needs_that_work_in_the_text(linker):
+    othello = "In Shakespeare's play Othello, the ensign Iago persuades the Moor that Desdemona is unfaithful."
+    assert linker(othello, "Iago") is None  # not Q2635399, the parrot "in Disney's Aladdin franchise"
+    aladdin = "In the Aladdin films, Iago is the sarcastic parrot of the vizier Jafar."
+    assert linker(aladdin, "Iago") == "Q2635399"
+    hamlet = "Ophelia drowns offstage in the play Hamlet, and the queen tells of her death."
+    assert linker(hamlet, "Ophelia") is None  # not the character "from the 1983 film Trading Places"
+    play = "Shakespeare's Hamlet opens on the battlements of Elsinore, where Prince Hamlet meets the ghost."
+    assert linker(play, "Prince Hamlet") == "Q2447542"  # "character in Shakespeare's play Hamlet"

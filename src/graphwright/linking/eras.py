@@ -29,6 +29,11 @@ _FROM_TO = re.compile(rf"\b(?:from|between) {_Y} (?:to|and|until) {_Y}\b")
 _TO = re.compile(rf"\bto {_Y}\b")
 _FOUNDED = re.compile(rf"\b(?:founded|established|formed|created|opened|built)(?: in)? {_Y}\b", re.I)
 _LEAD_YEAR = re.compile(rf"^{_Y}\b(?!\s*[-–—])")
+# a work's year after its kind, before the first comma: "TV series in 2000, remake of 1963"
+_KIND_YEAR = re.compile(
+    rf"^[^,;(]*?\b(?:film|movie|series|serial|show|programme|program|novel|book|play|musical|opera|album|song|"
+    rf"single|game)\s+(?:in|of|from)\s+{_Y}\b"
+)
 # the first of "13th- and 14th-century"; a century gives a start, never an end ("a castle dating from the 9th
 # century" stands today)
 _CENTURY = re.compile(
@@ -68,7 +73,7 @@ def span(record: KBRecord, *, person: bool, work: bool) -> Span:
         return Span(int(match.group(1)) if match else None, None)  # not a century: "(20th century)" is
         # when a person worked, not when they were born
     if work:
-        match = _LEAD_YEAR.match(text)
+        match = _LEAD_YEAR.match(text) or _KIND_YEAR.match(text)
         return Span(int(match.group(1)) if match else None, None)
     if match := _FROM_TO.search(text) or _RANGE.search(text):
         end = match.group(2)

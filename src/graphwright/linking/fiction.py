@@ -30,9 +30,22 @@ def is_fictional(record: KBRecord) -> bool:
     return bool(FICTIONAL_CLASSES & set(record.types) or _FICTIONAL.search(record.description or ""))
 
 
+# the work a description places its character in: "from the 1983 film Trading Places", "in Disney's Aladdin
+# franchise" (its owner, then its title); not "created by J. R. R. Tolkien" nor "in Tolkien's works"
+_OWN_WORK = re.compile(
+    r"\b(?:from|in)\s+(?:the\s+)?(?:\d{4}\s+)?(?:(?P<owner>[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)['’]s\s+)?"
+    r"(?:[a-z][\w-]*\s+){0,3}?(?P<title>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)(?![\w.'’])"
+)
+
+
 def speaks_of_fiction(text: str, record: KBRecord) -> bool:
-    """Whether the text names a story, a role or the character's own work or maker (its description's
-    words other than its name: "Tolkien", "Godfather")."""
+    """Whether the text names the work the character's description places it in, where it names one (Othello's
+    Iago is not the parrot "in Disney's Aladdin franchise"), else a story, a role or the character's own work
+    or maker (its description's words other than its name: "Tolkien", "Godfather")."""
+    work = _OWN_WORK.search(record.description or "")
+    if work:
+        named = set(normalize(" ".join(filter(None, work.group("owner", "title")))).split()) - FUNCTION_WORDS
+        return bool(named & set(normalize(text).split()))
     if _STORY.search(text):
         return True
     own = {w for w in normalize(record.description or "").split() if len(w) > 3 and w.isalpha()}
