@@ -16,7 +16,8 @@ document contradicts is out (``Context.fit``):
 - a person born, a work made or a body founded after every year the mention's sentences write ("John
   Hancock signed the Declaration in 1776": not the actor born in 1941), or a state ended before them;
 - a fictional character in a text that tells no story (the superhero John Hancock for the signer);
-- anything but a unit, time zone or currency for a short word after a number ("98 kg", "9:40 AM").
+- anything but a unit, time zone or currency for a short word after a number ("98 kg", "9:40 AM");
+- a country or a place for a side of a match ("Germany beat Argentina 1-0 in the final": the team).
 
 Among the rest (``Context.choose``), the one the document agrees with most is taken: same year, kind or
 place written with the name; then the entity labelled as the text writes the name; then the countries, the
@@ -37,6 +38,7 @@ from graphwright.linking.measures import after_number, is_measure
 from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 from graphwright.linking.neighbours import Neighbours
 from graphwright.linking.occupations import HUMAN, career_fit, later_careers, written_career
+from graphwright.linking.teams import cannot_play, plays_as_team
 from graphwright.text import occurrences, opens_sentence, sentence_at
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
@@ -104,6 +106,7 @@ class Context:
         self.neighbours = Neighbours(kb, self.geography, text)
         self._years: dict[str, list[int]] = {}  # the years of each mention's sentences
         self._after_number: dict[str, bool] = {}  # whether a number comes before each short mention
+        self._plays: dict[str, bool] = {}  # whether each mention is a side of a match
 
     def _text_countries(self, surface: str, record: KBRecord) -> frozenset[str]:
         """The countries the text places itself in, by every name but the mention and the candidate's own
@@ -116,7 +119,16 @@ class Context:
 
     def fit(self, surface: str, record: KBRecord, matched_name: str) -> Fit:
         strong = 0
-        for check in (self._place, self._qualifying, self._work, self._career, self._era, self._fiction, self._measure):
+        for check in (
+            self._place,
+            self._qualifying,
+            self._work,
+            self._career,
+            self._era,
+            self._fiction,
+            self._measure,
+            self._team,
+        ):
             why, agrees = check(surface, record)
             if why:
                 return Fit(why)
@@ -280,6 +292,14 @@ class Context:
         if is_measure(self.kb, record):
             return None, 1
         return f"{surface} follows a number, {record.id} is no unit, time zone or currency", 0
+
+    def _team(self, surface: str, record: KBRecord) -> tuple[str | None, int]:
+        """A side of a match in sport is no country, place or civilisation (linking/teams.py)."""
+        if surface not in self._plays:
+            self._plays[surface] = plays_as_team(surface, self.text)
+        if self._plays[surface] and cannot_play(record):
+            return f"the text's {surface} plays a match, {record.id} is no team", 0
+        return None, 0
 
     def _written_as_place(self, surface: str, places: frozenset[str]) -> bool:
         """ "London, Ontario" (a place the KB has), "the town of Oxford", "Paris, a small city in Texas"."""
