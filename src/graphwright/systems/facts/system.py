@@ -214,6 +214,8 @@ class FactsSystem:
     ) -> list[tuple[str, str, str]] | None:
         schema = FactsAnswer.model_json_schema()
         schema["properties"]["triples"]["maxItems"] = self.max_triples  # a model in a loop stops there
+        if self.adapter:  # the tuned model, trained on windows without facts too, may close the list at once
+            schema["properties"]["triples"]["minItems"] = 1
         try:
             # the tuned model, early in its training, could repeat a few facts until its budget was spent: its
             # answer ends at the third time it writes one fact, and the complete part before is kept
