@@ -18,6 +18,7 @@ FINAL = "Germany beat Argentina 1-0 after extra time in the 2014 World Cup final
         ("Greece", "Greece, 80-1 outsiders before the tournament, won Euro 2004 by beating the hosts.", True),
         ("Japan", "Japan defeated Russia at Tsushima in 1905, and the war ended that autumn.", False),  # no sport
         ("Kentucky", "Ali, born in Louisville, Kentucky, in 1942, won the Olympic title in 1960.", False),
+        ("Germany", "He moved to Germany before the 2006 World Cup and coached there.", False),  # where he went
     ],
 )
 def test_a_side_of_a_match_is_read_from_its_sentence(surface, text, expected):

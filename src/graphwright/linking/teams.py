@@ -1,4 +1,4 @@
-"""A country that plays a match is its national team (issue 61).
+"""A side of a match in sport is a team, not the country or place of its name (issue 61).
 
 "Germany beat Argentina 1-0 in the World Cup final" and "Greece won Euro 2004" name the teams, not the
 states: linked to the country, "Mario Götze | member of sports team | Germany" would put a footballer in
@@ -22,7 +22,8 @@ _PLAYS = (
     r"(?:beat|beats|defeated|defeats|drew|draws|lost|loses|won|wins|played|plays|faced|faces|edged|thrashed|routed|"
     r"knocked out|eliminated)"
 )
-_BY = r"(?:beat|beating|defeated|defeating|against|versus|vs\.?|to|by|with|drew with|lost to|knocked out|eliminated)"
+# not a bare "to" or "with": "he moved to Germany before the World Cup" names the country
+_BY = r"(?:beat|beating|beaten by|defeated|defeating|against|versus|vs\.?|drew with|lost to|knocked out|eliminated)"
 _PREPOSITION = r"(?:in|on|at|from|of|near|by|born)\b"  # "Louisville, Kentucky, in 1942, won": not Kentucky
 _SPORT = re.compile(
     r"\b(?:finals?|semi-finals?|quarter-finals?|cup|match|matches|game|goals?|scored|tournament|championships?|"
