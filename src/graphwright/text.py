@@ -131,6 +131,11 @@ def occurrences(phrase: str, text: str) -> list[Span]:
     return [m.span() for m in re.finditer(rf"(?<!\w){re.escape(phrase)}(?!\w)", text)]
 
 
+def sentences_with(phrase: str, text: str) -> list[str]:
+    """The sentence of each place the text writes the phrase, in order (one sentence twice if it writes it twice)."""
+    return [text[slice(*sentence_at(text, start, end))] for start, end in occurrences(phrase, text)]
+
+
 def opens_sentence(text: str, at: int) -> bool:
     """Whether the word at ``at`` is the first of a sentence, a quotation, a bracket, a line or the text
     (capitalised there whatever it is)."""

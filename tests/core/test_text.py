@@ -14,6 +14,7 @@ from graphwright.text import (
     sentence_at,
     sentence_spans,
     sentences,
+    sentences_with,
     tokens,
     words,
 )
@@ -116,3 +117,13 @@ def test_a_phrase_occurs_as_whole_words_and_a_word_may_open_a_sentence():
     text = 'Ian met Ianthe. "Ian left," she said; Ian stayed.'
     assert occurrences("Ian", text) == [(0, 3), (17, 20), (38, 41)]  # not inside "Ianthe"
     assert [opens_sentence(text, start) for start, _ in occurrences("Ian", text)] == [True, True, False]
+
+
+def test_the_sentences_that_write_a_phrase_are_found_by_whole_words():
+    text = "Germany beat Argentina. Ianthe watched. Ian saw Germany lose to no one, and Germany won."
+    assert sentences_with("Germany", text) == [
+        "Germany beat Argentina.",
+        "Ian saw Germany lose to no one, and Germany won.",
+        "Ian saw Germany lose to no one, and Germany won.",
+    ]
+    assert sentences_with("Ian", text) == ["Ian saw Germany lose to no one, and Germany won."]

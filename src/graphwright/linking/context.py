@@ -39,7 +39,7 @@ from graphwright.linking.names import DEMONYMS, FUNCTION_WORDS, fold, normalize
 from graphwright.linking.neighbours import Neighbours
 from graphwright.linking.occupations import HUMAN, career_fit, later_careers, written_career
 from graphwright.linking.teams import cannot_play, plays_as_team
-from graphwright.text import occurrences, opens_sentence, sentence_at
+from graphwright.text import occurrences, opens_sentence, sentence_at, sentences_with
 
 #: kinds of work a description and a text name; the first one a description names is the entity's kind
 WORK_KINDS = (
@@ -270,9 +270,7 @@ class Context:
         or a state or body ended before them (linking/eras.py)."""
         if surface not in self._years:
             self._years[surface] = [
-                year
-                for start, end in occurrences(surface, self.text)
-                for year in text_years(self.text[slice(*sentence_at(self.text, start, end))])
+                year for sentence in sentences_with(surface, self.text) for year in text_years(sentence)
             ]
         person, work = HUMAN in record.types, description_kind(record) in WORKS
         return out_of_time(self._years[surface], record, person=person, work=work), 0

@@ -9,6 +9,7 @@ Sonny Corleone does ("the novel", "played", "Tolkien").
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from graphwright.kb.records import KBRecord
 from graphwright.linking.names import FUNCTION_WORDS, normalize
@@ -45,9 +46,14 @@ def speaks_of_fiction(text: str, record: KBRecord) -> bool:
     work = _OWN_WORK.search(record.description or "")
     if work:
         named = set(normalize(" ".join(filter(None, work.group("owner", "title")))).split()) - FUNCTION_WORDS
-        return bool(named & set(normalize(text).split()))
+        return bool(named & _words(text))
     if _STORY.search(text):
         return True
     own = {w for w in normalize(record.description or "").split() if len(w) > 3 and w.isalpha()}
     own -= FUNCTION_WORDS | _GENERIC | set(normalize(record.label).split())  # not its own name
-    return bool(own & set(normalize(text).split()))
+    return bool(own & _words(text))
+
+
+@lru_cache(maxsize=16)  # one text, asked of each character candidate of each of its names
+def _words(text: str) -> frozenset[str]:
+    return frozenset(normalize(text).split())

@@ -16,7 +16,7 @@ from graphwright.kb.records import KBRecord
 from graphwright.linking.geography import is_country
 from graphwright.linking.occupations import head
 from graphwright.linking.place_kinds import PLACES
-from graphwright.text import occurrences, sentence_at
+from graphwright.text import sentences_with
 
 _PLAYS = (
     r"(?:beat|beats|defeated|defeats|drew|draws|lost|loses|won|wins|played|plays|faced|faces|edged|thrashed|routed|"
@@ -25,6 +25,7 @@ _PLAYS = (
 # not a bare "to" or "with": "he moved to Germany before the World Cup" names the country
 _BY = r"(?:beat|beating|beaten by|defeated|defeating|against|versus|vs\.?|drew with|lost to|knocked out|eliminated)"
 _PREPOSITION = r"(?:in|on|at|from|of|near|by|born)\b"  # "Louisville, Kentucky, in 1942, won": not Kentucky
+_CIVILISATION = re.compile(r"\bcivili[sz]ation", re.I)  # Ancient Greece; not a "civilian" body
 _SPORT = re.compile(
     r"\b(?:finals?|semi-finals?|quarter-finals?|cup|match|matches|game|goals?|scored|tournament|championships?|"
     r"league|olympics?|olympic|euro \d{4}|world cup|squad|coach|kick-off|penalt(?:y|ies)|extra time|"
@@ -41,11 +42,7 @@ def plays_as_team(surface: str, text: str) -> bool:
         rf"(?<!\w){name}(?:,\s(?!{_PREPOSITION})[^,.]{{1,60}},)?\s+(?:have\s+|has\s+|had\s+)?{_PLAYS}\b|\b{_BY}\s+{name}(?!\w)",
         re.I,
     )
-    for start, end in occurrences(surface, text):
-        sentence = text[slice(*sentence_at(text, start, end))]
-        if side.search(sentence) and _SPORT.search(sentence):
-            return True
-    return False
+    return any(side.search(sentence) and _SPORT.search(sentence) for sentence in sentences_with(surface, text))
 
 
 def cannot_play(record: KBRecord) -> bool:
@@ -53,4 +50,4 @@ def cannot_play(record: KBRecord) -> bool:
     (By classes nearly everything is an organisation in Wikidata, a country and a college alike.)"""
     described = record.description or ""
     kind = " ".join(w for w in head(described).split() if w.islower())  # not "United States federal academy"
-    return is_country(record) or bool(PLACES.families(kind)) or "civili" in described.casefold()
+    return is_country(record) or bool(PLACES.families(kind)) or bool(_CIVILISATION.search(described))
