@@ -80,6 +80,11 @@ def test_results_are_written_as_the_benchmark_writes_triples():
             ("established", Term.literal("1994", datatype=XSD + "gYear")),
             ("openingDate", Term.literal("1994-05-02", datatype=XSD + "date")),
             ("staff", Term.literal("310", datatype=XSD + "decimal")),
+            (
+                "length",
+                Term.literal("253260", datatype=XSD + "decimal", surface="253260.0 (millimetres)", unit="millimetres"),
+            ),
+            ("runwayLength", Term.literal("497", datatype=XSD + "decimal", surface="497.0")),
             ("motto", Term.literal("Learn")),
             ("city", Term.iri("http://www.wikidata.org/entity/Q25362", surface="Tromsø", label="Tromsø")),
         ]
@@ -89,6 +94,8 @@ def test_results_are_written_as_the_benchmark_writes_triples():
         ("Nordhavn College", "established", "1994"),
         ("Nordhavn College", "openingDate", "1994-05-02"),
         ("Nordhavn College", "staff", "310"),
+        ("Nordhavn College", "length", "253260.0 (millimetres)"),
+        ("Nordhavn College", "runwayLength", "497.0"),
         ("Nordhavn College", "motto", '"Learn"'),
         ("Nordhavn College", "city", "Tromsø"),
     ]

@@ -60,6 +60,23 @@ def test_typed_value(datatype, text, lexical, xsd):
     assert (value.lexical, value.datatype) == (lexical, XSD + xsd)
 
 
+@pytest.mark.parametrize(
+    "text,lexical,unit",
+    [
+        ("42 km", "42", "km"),
+        ("253260.0 (millimetres)", "253260", "millimetres"),  # the bracketed form of a user's examples
+        ("19.94 kilometres per second", "19.94", "kilometres per second"),
+        ("300 square kilometres", "300", "square kilometres"),
+        ("3.5 million people", "3500000", None),  # a counted noun is no unit
+        ("about 40 members", "40", None),
+        ("1,200", "1200", None),
+    ],
+)
+def test_a_quantity_keeps_its_unit_as_written(text, lexical, unit):
+    value = typed_value("quantity", text)
+    assert (value.lexical, value.unit) == (lexical, unit)
+
+
 def test_monolingual_text_is_a_language_tagged_string():
     value = typed_value("monolingualtext", "Nordwind Logistik GmbH")
     assert (value.lexical, value.lang) == ("Nordwind Logistik GmbH", "en")

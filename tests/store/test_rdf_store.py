@@ -261,6 +261,20 @@ def test_rdf_store_bad_sparql_raises_store_error(store):
     assert isinstance(info.value.__cause__, SyntaxError)
 
 
+def test_rdf_store_keeps_a_quantitys_unit_beside_its_number(store, document):
+    length = Triple(
+        subject=Term.iri(WD + "Q1", label="Nordvik Bridge", surface="Nordvik Bridge"),
+        predicate=Term.iri(WDT + "P2043", label="length"),
+        object=Term.literal("1200", datatype=v.XSD + "decimal", surface="1,200 metres", unit="metres"),
+        provenance=Provenance(system=SYSTEM),
+    )
+    store.add_result(document, ExtractionResult(document_id=document.id, system=SYSTEM, triples=[length]))
+    assert store.triples() == [length]
+    # the graph's value stays a number that SPARQL compares and sums
+    rows = store.query(f"SELECT ?n WHERE {{ ?s <{WDT}P2043> ?n FILTER(?n > 1000) }}")
+    assert len(rows) == 1
+
+
 def test_rdf_store_literal_without_datatype_round_trips_as_none(filled):
     nickname = filled.triples()[2].object
     assert nickname.kind == "literal" and nickname.datatype is None

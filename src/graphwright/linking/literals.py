@@ -89,6 +89,7 @@ class TypedValue:
     lexical: str
     datatype: str
     lang: str | None = None
+    unit: str | None = None  # a quantity's unit as written: "kilometres", "km/h"
 
 
 _WIKIBASE_TIME = re.compile(r"^\+?(\d{3,4})-(\d{2})-(\d{2})t[\d:]+z?$")  # +1947-07-30T00:00:00Z, 00 = unknown
@@ -125,13 +126,25 @@ def parse_date(text: str) -> TypedValue | None:
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _QUANTITY = re.compile(
     r"^(?:about |around |approximately |over |some )?(?P<sign>[-−])?(?P<num>\d[\d,]*(?:\.\d+)?)"
-    r"(?: (?P<scale>thousand|million|billion|trillion))?(?: [^\d]*)?$"
+    r"(?: (?P<scale>thousand|million|billion|trillion))?(?: (?P<rest>[^\d]*))?$"
 )  # a unit, no other number
+# Units of measure written out or abbreviated; a counted noun ("people", "employees") is no unit, as
+# Wikidata counts carry none.
+_UNIT = re.compile(
+    r"(?:square |cubic )?(?:(?:kilo|centi|milli|micro|nano|mega|giga)?(?:metre|meter|gram|gramme|litre|liter|"
+    r"second|watt|volt|hertz|joule|byte|tonne|ton)s?|(?:k|c|m|μ|n)?(?:m|g|l|s|w|hz)|km/h|mph|kph|knots?|"
+    r"miles?|feet|foot|ft|inch(?:es)?|yards?|acres?|hectares?|ha|days?|hours?|minutes?|min|h|years?|weeks?|"
+    r"months?|kelvins?|degrees?(?: celsius| fahrenheit)?|°c|°f|%|per ?cent|percent|lbs?|pounds?|ounces?|oz|"
+    r"kilometres? per (?:second|hour)|metres? per second|m/s|km/s|au|light[- ]years?)"
+    r"(?: (?:squared|cubed))?(?:²|³)?"
+)
 
 
 def parse_quantity(text: str) -> TypedValue | None:
-    """The number of "1,200", "3.5 million people", "42 km"; the unit is not kept (not in the model yet)."""
-    m = _QUANTITY.match(re.sub(r"\s+", " ", text.strip().casefold()))
+    """The number of "1,200", "3.5 million people", "42 km", with the unit as written when it is one
+    ("42 km", "253260.0 (millimetres)": whatever a quantity's writer put in brackets after it)."""
+    written = re.sub(r"\s+", " ", text.strip())
+    m = _QUANTITY.match(written.casefold())
     if not m:
         return None
     try:
@@ -140,7 +153,16 @@ def parse_quantity(text: str) -> TypedValue | None:
         return None
     if m["sign"]:
         value = -value
-    return TypedValue(format(value.normalize(), "f"), XSD + "decimal")
+    return TypedValue(
+        format(value.normalize(), "f"), XSD + "decimal", unit=_unit(written[m.start("rest") :]) if m["rest"] else None
+    )
+
+
+def _unit(rest: str) -> str | None:
+    bracketed = re.fullmatch(r"\((.+)\)", rest.strip())
+    if bracketed:
+        return bracketed.group(1).strip() or None
+    return rest.strip() if _UNIT.fullmatch(rest.strip().casefold()) else None
 
 
 def typed_value(datatype: str, text: str) -> TypedValue | None:
@@ -166,7 +188,7 @@ def name_or_value(words: str) -> Term:
     never a node ("in 2009" is no entity called 2009); anything else is the name's own node."""
     value = parse_date(words) or (parse_quantity(words) if _NUMBER.match(words) else None)
     if value is not None:
-        return Term.literal(value.lexical, datatype=value.datatype, surface=words)
+        return Term.literal(value.lexical, datatype=value.datatype, surface=words, unit=value.unit)
     return name_term(words)
 
 

@@ -108,7 +108,9 @@ class Resolver:
             if typed is None:
                 assert prop is not None  # the datatype is the property's
                 raise Drop(f"{text or term.value!r} is not a {datatype} value, which {prop.id} needs")
-            return [Term.literal(typed.lexical, datatype=typed.datatype, lang=typed.lang, surface=text)]
+            return [
+                Term.literal(typed.lexical, datatype=typed.datatype, lang=typed.lang, surface=text, unit=typed.unit)
+            ]
         if datatype == "wikibase-item" or (datatype is None and term.kind == "iri"):
             return self.item(term, prop, "value", sentence)
         return [term]  # a property, lexeme or a literal of a property whose datatype the KB lacks

@@ -41,6 +41,7 @@ class Term(BaseModel):
     label: str | None = Field(default=None, description="The KB label of the IRI.")
     datatype: str | None = Field(default=None, description="Literal datatype IRI, if any.")
     lang: str | None = Field(default=None, description="Language tag of a language-tagged string literal.")
+    unit: str | None = Field(default=None, description="A quantity's unit as written ('kilometres', 'km/h').")
 
     @classmethod
     def iri(cls, value: str, surface: str | None = None, label: str | None = None) -> Term:
@@ -48,9 +49,16 @@ class Term(BaseModel):
 
     @classmethod
     def literal(
-        cls, value: str, datatype: str | None = None, surface: str | None = None, lang: str | None = None
+        cls,
+        value: str,
+        datatype: str | None = None,
+        surface: str | None = None,
+        lang: str | None = None,
+        unit: str | None = None,
     ) -> Term:
-        return cls(kind="literal", value=value, datatype=None if lang else datatype, surface=surface, lang=lang)
+        return cls(
+            kind="literal", value=value, datatype=None if lang else datatype, surface=surface, lang=lang, unit=unit
+        )
 
 
 class Provenance(BaseModel):

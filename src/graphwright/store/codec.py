@@ -167,6 +167,7 @@ def _encode_triple(kg: QuadWriter, prov: QuadWriter, run: ox.NamedNode, iri: str
     prov.add(stmt, v.SUBJECT_SURFACE, t.subject.surface)
     prov.add(stmt, v.PREDICATE_SURFACE, t.predicate.surface)
     prov.add(stmt, v.OBJECT_SURFACE, t.object.surface)
+    prov.add(stmt, v.OBJECT_UNIT, t.object.unit)
     prov.add(stmt, v.SUBJECT_LABEL, t.subject.label)
     prov.add(stmt, v.PREDICATE_LABEL, t.predicate.label)
     prov.add(stmt, v.OBJECT_LABEL, t.object.label)
@@ -308,12 +309,12 @@ def _types(props: dict[str, list[Node]]) -> set[str]:
     return {n.value for n in props.get(v.RDF_TYPE, [])}
 
 
-def _term(node: Node, surface: str | None, label: str | None) -> Term:
+def _term(node: Node, surface: str | None, label: str | None, unit: str | None = None) -> Term:
     if isinstance(node, ox.Literal):
         # RDF 1.1 gives every plain literal xsd:string; the model spells that as "no datatype".
         dt = node.datatype.value
         return Term.literal(
-            node.value, datatype=None if dt == v.XSD_STRING else dt, surface=surface, lang=node.language
+            node.value, datatype=None if dt == v.XSD_STRING else dt, surface=surface, lang=node.language, unit=unit
         )
     return Term.iri(node.value, surface=surface, label=label)
 
@@ -331,7 +332,12 @@ def decode_triples(subjects: dict[str, dict[str, list[Node]]]) -> list[Triple]:
             predicate=_term(
                 props[v.RDF_PREDICATE][0], read_str(props, v.PREDICATE_SURFACE), read_str(props, v.PREDICATE_LABEL)
             ),
-            object=_term(props[v.RDF_OBJECT][0], read_str(props, v.OBJECT_SURFACE), read_str(props, v.OBJECT_LABEL)),
+            object=_term(
+                props[v.RDF_OBJECT][0],
+                read_str(props, v.OBJECT_SURFACE),
+                read_str(props, v.OBJECT_LABEL),
+                read_str(props, v.OBJECT_UNIT),
+            ),
             provenance=_provenance(props),
         )
         rows.append((read_int(props, v.INDEX) or 0, triple))

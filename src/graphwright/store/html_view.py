@@ -71,7 +71,7 @@ class GraphBuilder:
     def node_id(self, term: Term, owner: tuple) -> int:
         # One node per IRI; a literal gets its own node per (subject, predicate) so that common
         # values such as years do not become false hubs.
-        key = ("iri", term.value) if term.kind == "iri" else ("literal", term.value, term.datatype, owner)
+        key = ("iri", term.value) if term.kind == "iri" else ("literal", term.value, term.datatype, term.unit, owner)
         if key not in self.nodes:
             self.nodes[key] = {
                 "id": len(self.nodes),
@@ -176,7 +176,7 @@ class GraphBuilder:
 
 def _label(term: Term, labels: dict[str, str]) -> str:
     if term.kind == "literal":
-        return term.value
+        return f"{term.value} {term.unit}" if term.unit else term.value
     return term.label or labels.get(term.value) or local_id(term.value)
 
 

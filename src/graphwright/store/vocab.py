@@ -100,6 +100,7 @@ CONFIDENCE = GW + "confidence"
 SUBJECT_SURFACE = GW + "subjectSurface"
 PREDICATE_SURFACE = GW + "predicateSurface"
 OBJECT_SURFACE = GW + "objectSurface"
+OBJECT_UNIT = GW + "objectUnit"  # a quantity's unit as written; the KG graph's literal is the bare number
 # The label each term carried in the result; the KG graph holds the same as rdfs:label, but an
 # IRI can carry two different labels in one result, and the round trip must keep each.
 SUBJECT_LABEL = GW + "subjectLabel"

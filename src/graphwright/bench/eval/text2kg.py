@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 
 from graphwright.bench.data.files import data_file, read_json
@@ -235,7 +236,8 @@ def averaged(scores: list[SentenceScore]) -> dict[str, float]:
 def benchmark_triples(result: ExtractionResult) -> list[tuple[str, str, str]]:
     """A result's triples as the benchmark writes them (its form on the dev split): names as the text writes
     them, relations by their schema name (a kept phrase by its phrase), plain strings in quotes as DBpedia's
-    literals, dates in ISO form and numbers bare (a number as the text writes its digits)."""
+    literals, dates in ISO form and numbers bare (a number as the text writes its digits), a quantity's unit
+    in brackets after it ("253260.0 (millimetres)")."""
     return [
         (_written(t.subject), t.predicate.label or t.predicate.surface or t.predicate.value, _written(t.object))
         for t in result.triples
@@ -247,5 +249,9 @@ def _written(term: Term) -> str:
         return term.surface or term.label or term.value
     if term.datatype in (None, XSD + "string"):
         return f'"{term.value}"'
-    written = (term.surface or "").replace(",", "")
-    return written if re.fullmatch(r"\d+(?:\.\d+)?", written) else term.value  # "497.0" as written
+    if term.datatype != XSD + "decimal":
+        return term.value
+    digits = re.match(r"\d[\d,]*(?:\.\d+)?", term.surface or "")
+    written = digits.group(0).replace(",", "") if digits else term.value
+    number = written if Decimal(written) == Decimal(term.value) else term.value  # "497.0" as written
+    return f"{number} ({term.unit})" if term.unit else number

@@ -433,7 +433,8 @@ class FactsSystem:
 
     def _value(self, argument: Argument, proposals: dict[str, Term | None]) -> Term:
         if argument.value is not None:
-            return Term.literal(argument.value.lexical, datatype=argument.value.datatype, surface=argument.words)
+            value = argument.value
+            return Term.literal(value.lexical, datatype=value.datatype, surface=argument.words, unit=value.unit)
         return self._entity(argument, proposals)
 
     def _entity(self, argument: Argument, proposals: dict[str, Term | None]) -> Term:
