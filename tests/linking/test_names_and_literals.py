@@ -67,6 +67,7 @@ def test_typed_value(datatype, text, lexical, xsd):
         ("253260.0 (millimetres)", "253260", "millimetres"),  # the bracketed form of a user's examples
         ("19.94 kilometres per second", "19.94", "kilometres per second"),
         ("300 square kilometres", "300", "square kilometres"),
+        ("3,287,590 km^2", "3287590", "km^2"),
         ("3.5 million people", "3500000", None),  # a counted noun is no unit
         ("about 40 members", "40", None),
         ("1,200", "1200", None),

@@ -116,3 +116,16 @@ def test_a_short_or_capitalised_alias_is_stated_only_as_written():
     assert names_stated(["UN"], "She worked for the UN in Geneva.")
     assert not names_stated(["UN"], "It was un peu cher.")
     assert names_stated(["NATO"], "Nato ministers met in Oslo.")  # an acronym in title case, as some write it
+
+
+def test_a_bracketed_qualifier_is_stated_by_its_words_anywhere_in_the_text():
+    text = "The song by Train called Mermaid is on the Sony Music Entertainment record label."
+    assert names_stated(["Mermaid (Train song)"], text)
+    assert not names_stated(["Mermaid (Shakira song)"], text)  # the text has no word "Shakira"
+    assert not names_stated(["Siren (Train song)"], text)
+
+
+def test_full_stops_do_not_make_another_name():
+    assert names_stated(["A.C. Lumezzane"], "He now manages AC Lumezzane.")
+    assert names_stated(["St Louis"], "He died in St. Louis in 1966.")
+    assert not names_stated(["A.C. Milan"], "He now manages AC Lumezzane.")

@@ -142,3 +142,34 @@ async def test_what_the_examples_put_under_a_relation_overrides_its_declared_ran
     with_examples, without = await extracted({"pool_file": pool}), await extracted({})
     assert {t.predicate.label for t in with_examples.triples} == {"epoch", "apoapsis"}
     assert {t.predicate.label for t in without.triples} == {"apoapsis"}, "the declared range, without examples"
+
+
+async def test_a_name_takes_the_spelling_the_examples_give_it(default_kb, schema_file, tmp_path):
+    pool = write(
+        tmp_path / "pool.jsonl",
+        [
+            {
+                "text": "Inge Solbakken is the director of the N.T.C. Nordhavn (the technical college).",
+                "triples": [["N.T.C. Nordhavn (technical college)", "director", "Inge Sølbakken"]],
+            },
+            NEAR,
+        ],
+    )
+    text = "Ilse Brandvik is the director of NTC Nordhavn, a technical college. Inge Solbakken preceded her."
+
+    def answer(messages, schema) -> str:
+        return json.dumps(
+            {"triples": [["NTC Nordhavn", "director", "Ilse Brandvik"], ["Ilse Brandvik", "almaMater", "NTC Nordhavn"]]}
+        )
+
+    settings = {"schema_file": schema_file, "pool_file": pool, "linking": "open", "outside_schema": "drop"}
+    result = await make_system("facts", ScriptedLLM(answer), default_kb, settings).run(Document(id="d", text=text))
+    written = {(t.subject.surface, t.predicate.label, t.object.surface) for t in result.triples}
+    assert ("N.T.C. Nordhavn (technical college)", "director", "Ilse Brandvik") in written
+    assert ("Ilse Brandvik", "almaMater", "N.T.C. Nordhavn (technical college)") in written
+    plain = await make_system("facts", ScriptedLLM(answer), default_kb, {**settings, "pool_file": None}).run(
+        Document(id="d", text=text)
+    )
+    assert ("NTC Nordhavn", "director", "Ilse Brandvik") in {
+        (t.subject.surface, t.predicate.label, t.object.surface) for t in plain.triples
+    }, "without examples the text's spelling stays"

@@ -126,8 +126,8 @@ def parse_date(text: str) -> TypedValue | None:
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _QUANTITY = re.compile(
     r"^(?:about |around |approximately |over |some )?(?P<sign>[-−])?(?P<num>\d[\d,]*(?:\.\d+)?)"
-    r"(?: (?P<scale>thousand|million|billion|trillion))?(?: (?P<rest>[^\d]*))?$"
-)  # a unit, no other number
+    r"(?: (?P<scale>thousand|million|billion|trillion))?(?: (?P<rest>[^\d]+?(?:\^?[23])?))?$"
+)  # a unit, no other number than its power ("km^2")
 # Units of measure written out or abbreviated; a counted noun ("people", "employees") is no unit, as
 # Wikidata counts carry none.
 _UNIT = re.compile(
@@ -136,7 +136,7 @@ _UNIT = re.compile(
     r"miles?|feet|foot|ft|inch(?:es)?|yards?|acres?|hectares?|ha|days?|hours?|minutes?|min|h|years?|weeks?|"
     r"months?|kelvins?|degrees?(?: celsius| fahrenheit)?|°c|°f|%|per ?cent|percent|lbs?|pounds?|ounces?|oz|"
     r"kilometres? per (?:second|hour)|metres? per second|m/s|km/s|au|light[- ]years?)"
-    r"(?: (?:squared|cubed))?(?:²|³)?"
+    r"(?: (?:squared|cubed))?(?:\^?[23]|²|³)?"
 )
 
 

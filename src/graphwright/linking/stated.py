@@ -83,11 +83,30 @@ def _capitalised_words(text: str) -> frozenset[str]:
     return frozenset(w for w in re.findall(r"[^\W\d_]+", text) if w[:1].isupper())
 
 
+QUALIFIER = re.compile(r"\s*\(([^()]+)\)\s*$")  # "Mermaid (Train song)": what tells it from its namesakes
+
+
+def without_stated_qualifier(name: str, text: str) -> str | None:
+    """The name without its bracketed qualifier when the text holds every word of the qualifier
+    ("Mermaid" of "Mermaid (Train song)" in "the Train song Mermaid"); the name itself when it has
+    none; None when the text lacks a word of it."""
+    qualifier = QUALIFIER.search(name)
+    if qualifier is None:
+        return name
+    if not set(_normalized(qualifier.group(1)).split()) <= set(_folded(text).split()):
+        return None
+    return QUALIFIER.sub("", name).strip() or None
+
+
 def names_stated(names: list[str], text: str) -> bool:
     """One of ``names`` occurs in the text as whole words (case and accents aside; inside the words of a
-    script without spaces), or is a country one of its capitalised words is the demonym of."""
+    script without spaces), or is a country one of its capitalised words is the demonym of. A bracketed
+    qualifier need not be next to the name, only in the text; full stops do not make another name."""
     folded = _folded(text)
-    for name in names:
+    for written in names:
+        name = without_stated_qualifier(written, text)
+        if name is None:
+            continue
         key = _normalized(name)
         if not key:
             continue
@@ -100,6 +119,8 @@ def names_stated(names: list[str], text: str) -> bool:
             continue
         if f" {key} " in folded or (_UNSPACED.search(key) and key in folded):
             return True
+        if f" {_normalized(name.replace('.', ''))} " in _folded(text.replace(".", "")):
+            return True  # full stops aside: "A.C. Lumezzane" is stated by "AC Lumezzane", and the other way
         # a demonym adds an ending of a few letters: "Stavanger" is no demonym of "Stav"
         if any(len(word) - len(key) <= 4 and demonym_of(word, name) for word in _capitalised_words(text)):
             return True

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from graphwright.linking.literals import TypedValue, parse_date, parse_quantity
 from graphwright.linking.names import DEMONYMS, is_number_or_date, normalize, without_title
-from graphwright.linking.stated import dates_in, dates_written, numbers_in
+from graphwright.linking.stated import QUALIFIER, dates_in, dates_written, numbers_in, without_stated_qualifier
 from graphwright.model import Document, Span
 from graphwright.systems.facts.relations import ObjectKind
 from graphwright.systems.open_triples import occurrences, place, trim, whole_words
@@ -78,7 +78,6 @@ _NOT_NAME_START = re.compile(
 )
 
 
-_QUALIFIER = re.compile(r"\s*\(([^()]+)\)\s*$")  # "Mermaid (Train song)": what tells it from its namesakes
 _POSSESSIVE = re.compile(r"['’]s?$")  # "Akeem Ayers' draft round": the name is Akeem Ayers
 _NAME_PARTICLES = frozenset(
     {
@@ -313,26 +312,16 @@ class Grounder:
             written == stated + "." and self.document.text[span.end : span.end + 1] == "." and "." in stated.split()[-1]
         ):  # an abbreviation's, not the sentence's
             return True
-        return (
-            bool(_QUALIFIER.search(written))
-            and _QUALIFIER.sub("", written).strip() == stated
-            and self._states_qualifier(written)
-        )
+        return bool(QUALIFIER.search(written)) and without_stated_qualifier(written, self.document.text) == stated
 
     def _written_form(self, words: str) -> Argument | None:
         """The model's form of a name whose words the text holds: the name without its bracketed qualifier
         or its full stops is in the text, and so is every word of the qualifier."""
-        bare = _QUALIFIER.sub("", words).strip()
-        if not bare or not self._states_qualifier(words):
+        bare = without_stated_qualifier(words, self.document.text)
+        if not bare:
             return None
         span = place(self.document, bare) or place(self.document, bare.replace(".", ""))
         return Argument(words, span, "item") if span is not None else None
-
-    def _states_qualifier(self, name: str) -> bool:
-        """Whether the text holds every word of the name's bracketed qualifier (true for a name without one)."""
-        qualifier = _QUALIFIER.search(name)
-        text_words = set(normalize(self.document.text).split())
-        return qualifier is None or set(normalize(qualifier.group(1)).split()) <= text_words
 
     def _demonym_of_country(self, country: str) -> Argument | None:
         for demonym in _DEMONYMS_OF.get(country, ()):

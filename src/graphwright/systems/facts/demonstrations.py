@@ -9,9 +9,13 @@ the instructions and the relation list for every passage.
 from __future__ import annotations
 
 import json
+import re
+from collections import defaultdict
 from pathlib import Path
 
 from graphwright.linking.literals import parse_date, parse_quantity
+from graphwright.linking.names import normalize
+from graphwright.linking.stated import QUALIFIER, without_stated_qualifier
 from graphwright.model.labelled import RESample, read_samples
 from graphwright.model.schema import RelationSchema
 from graphwright.retrieval import RetrieverKind, make_index
@@ -27,6 +31,13 @@ class Demonstrations:
         self.index = make_index(retriever, [s.text for s in self.samples])
         # the examples write a place with the place it lies in as one name ("North Wall, Dublin")
         self.chains_places = any(", " in part for s in self.samples for t in s.triples for part in (t.head, t.tail))
+        spellings: dict[str, set[str]] = defaultdict(set)
+        for sample in self.samples:
+            for triple in sample.triples:
+                for name in (triple.head, triple.tail):
+                    if name[:1].isalpha() and name.count("(") == name.count(")"):
+                        spellings[_spelling_key(name)].add(name.strip())
+        self._spellings = {key: names.pop() for key, names in spellings.items() if len(names) == 1}
 
     @classmethod
     def from_file(
@@ -46,6 +57,16 @@ class Demonstrations:
                 kinds.setdefault(triple.relation, set()).add(kind)
         return kinds
 
+    def spelling(self, name: str, text: str) -> str | None:
+        """How the examples write a name the text spells otherwise ("A.C. Lumezzane" for "AC Lumezzane",
+        "Ernie Colón" for "Ernie Colon", "Mermaid (Train song)" where the text holds "Train" and "song"):
+        the same letters, case, accents, full stops and a bracketed qualifier aside, written one way in
+        all the examples. None when they do not name it, or name it as the text does."""
+        spelled = self._spellings.get(_spelling_key(name))
+        if spelled is None or spelled == name or without_stated_qualifier(spelled, text) is None:
+            return None
+        return spelled
+
     def nearest(self, text: str) -> list[RESample]:
         """The ``k`` samples most like ``text``, never ``text`` itself (a pool may hold the passage)."""
         own = text.strip()
@@ -63,3 +84,7 @@ class Demonstrations:
             for s in found
         ]
         return HEADER + "\n".join(shown) + "\n\n"
+
+
+def _spelling_key(name: str) -> str:
+    return re.sub(r"[\s.'’-]+", "", normalize(QUALIFIER.sub("", name)))

@@ -171,7 +171,7 @@ class FactsSystem:
             firsts.setdefault((head, relation, tail), sentence)
         for (head, relation, tail), sentence in firsts.items():
             relation = " ".join(relation.split())
-            subject, obj = grounder.pair(head, tail, sentence)
+            subject, obj = (self._as_examples_spell(a, document.text) for a in grounder.pair(head, tail, sentence))
             reason = self._reject(subject, relation, obj)
             if reason:
                 result.warnings.append(f"dropped [{head}, {relation}, {tail}]: {reason}")
@@ -449,6 +449,13 @@ class FactsSystem:
     def _propose(self, name: str) -> Term | None:
         record = self.names.record(name)
         return Term.iri(record.iri, label=record.label) if record else None
+
+    def _as_examples_spell(self, argument: Argument | str, text: str) -> Argument | str:
+        """A name under the spelling of the user's examples, where they write it otherwise than the text."""
+        if self.demonstrations is None or isinstance(argument, str) or argument.kind != "item":
+            return argument
+        spelled = self.demonstrations.spelling(argument.lookup, text)
+        return replace(argument, name=spelled) if spelled else argument
 
     def _is_one_name(self, words: str) -> bool:
         return self.names.record(words) is not None
