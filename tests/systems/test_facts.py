@@ -310,6 +310,15 @@ async def test_a_chief_executive_needs_the_title_in_the_text(default_kb):
         assert any("names no such title" in w for w in result.warnings) is not kept
 
 
+async def test_a_birthplace_needs_its_sentence_to_tell_of_a_birth(default_kb):
+    founded = "Brekke Hydro AS was founded in 2011 by Solveig Brekke in Florø."
+    fact = ["Solveig Brekke", "born in", "Florø"]
+    for text, kept in ((founded, False), ("Solveig Brekke was born in Florø in 1971. " + founded, True)):
+        result = await run(default_kb, answering(fact), text=text, map_with_model=False)
+        assert (("Solveig Brekke", "P19", "Florø") in facts_of(result)) is kept
+        assert any("tells of no birth or death" in w for w in result.warnings) is not kept
+
+
 async def test_its_chief_executive_is_the_companys_not_a_position_of_her_own(default_kb):
     founded = "Halden Microfluidics was founded by Agata Nowicka in 2019."
     facts = (

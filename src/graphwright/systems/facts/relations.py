@@ -90,6 +90,13 @@ TITLE_WORDS = {
     "P488": r"chair(?:man|woman|person)?|president of the board",
 }
 TITLES = {pid: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for pid, words in TITLE_WORDS.items()}
+#: a word the sentence stating a birth or death place must write: a small model makes a founder born where
+#: she founded her company ("was founded in 2011 by Solveig Brekke in Florø")
+EVENT_WORDS = {
+    "P19": r"born|birth\w*|native|n[ée]e|hails? from",
+    "P20": r"died|dies|death|dead|killed|drowned|perished|passed away|murdered|executed|buried",
+}
+EVENTS = {pid: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for pid, words in EVENT_WORDS.items()}
 
 
 def spaced(name: str) -> str:

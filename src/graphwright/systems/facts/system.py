@@ -54,6 +54,7 @@ from graphwright.systems.facts.listed import (
 from graphwright.systems.facts.mapping import Mapped, PropertyMapper, Question, ask_model
 from graphwright.systems.facts.passing import PassingFacts
 from graphwright.systems.facts.relations import (
+    EVENTS,
     TITLES,
     Mapping,
     ObjectKind,
@@ -365,6 +366,16 @@ class FactsSystem:
                 )
                 continue
             evidence = stating_sentence(document, fact)
+            event = EVENTS.get(choice.mapping.property) if choice.mapping and not self.schema else None
+            if event and not event.search(covered(evidence)):
+                evidence = telling_sentence(document, fact, event) or evidence
+            if event and not event.search(covered(evidence)):
+                _drop(
+                    result,
+                    f"dropped [{subject.words}, {fact.relation}, {obj.words}]: its sentence tells of no birth or death",
+                    "no event",
+                )
+                continue
             if (
                 choice.mapping
                 and choice.mapping.swapped
@@ -470,6 +481,21 @@ def repeats_a_fact(text: str, times: int = 3) -> bool:
     if "]" not in text[-4:]:  # a triple closes in the last token or two ("]", "],", "], ")
         return False
     return max(Counter(_TRIPLE.findall(text)).values(), default=0) >= times
+
+
+def telling_sentence(document: Document, fact: OpenFact, event: re.Pattern[str]) -> Span | None:
+    """The first sentence that writes the object, the event's word and the subject (a word of its name, or
+    a pronoun): "Solveig Brekke was born in Florø", when the fact's nearest pair of names is in "founded
+    in 2011 by Solveig Brekke in Florø"."""
+    subject = re.compile(
+        r"\b(?:he|she|they|" + "|".join(re.escape(w) for w in fact.subject.words.split() if len(w) > 2) + r")\b",
+        re.IGNORECASE,
+    )
+    for start, end in document.sentence_spans():
+        sentence = document.text[start:end]
+        if fact.object.words in sentence and event.search(sentence) and subject.search(sentence):
+            return document.span(start, end)
+    return None
 
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
