@@ -483,17 +483,19 @@ def repeats_a_fact(text: str, times: int = 3) -> bool:
     return max(Counter(_TRIPLE.findall(text)).values(), default=0) >= times
 
 
+_REFERENCE = r"(?i:he|she|his|her|him|they|their|them)"
+
+
 def telling_sentence(document: Document, fact: OpenFact, event: re.Pattern[str]) -> Span | None:
-    """The first sentence that writes the object, the event's word and the subject (a word of its name, or
-    a pronoun): "Solveig Brekke was born in Florø", when the fact's nearest pair of names is in "founded
-    in 2011 by Solveig Brekke in Florø"."""
-    subject = re.compile(
-        r"\b(?:he|she|they|" + "|".join(re.escape(w) for w in fact.subject.words.split() if len(w) > 2) + r")\b",
-        re.IGNORECASE,
-    )
+    """The first sentence that writes the object, the subject (a word of its name, or a pronoun) and the
+    event's word: "Solveig Brekke was born in Florø", when the fact's nearest pair of
+    names is in "founded in 2011 by Solveig Brekke in Florø"."""
+    names = {w for w in f"{fact.subject.words} {fact.subject.lookup}".split() if len(w) > 2}
+    subject = re.compile(r"\b(?:" + "|".join([_REFERENCE, *(f"(?i:{re.escape(w)})" for w in names)]) + r")\b")
+    value = fact.object.span.text if fact.object.span.end else fact.object.words
     for start, end in document.sentence_spans():
         sentence = document.text[start:end]
-        if fact.object.words in sentence and event.search(sentence) and subject.search(sentence):
+        if value in sentence and event.search(sentence) and subject.search(sentence):
             return document.span(start, end)
     return None
 
