@@ -387,3 +387,21 @@ async def test_a_firm_led_by_a_person_is_managed_by_them_not_coached(default_kb)
     extracted = [["Tidewater Instruments", "led by", "Jonas Eide"]]
     facts = facts_of(await run(default_kb, scripted(extracted), text))
     assert facts == {("Tidewater Instruments", "P1037", "Jonas Eide")}  # director / manager; P286 is head coach
+
+
+def test_a_sentence_states_a_relation_by_the_stem_of_its_word():
+    from graphwright.systems.facts.arguments import Argument
+    from graphwright.systems.facts.system import OpenFact, states
+
+    document = Document(id="d", text="The company owns the Eikeland power station. The town has a museum.")
+    company = Argument("Brekke Hydro AS", document.span(0, 0), "item")
+    station, town = (
+        Argument(w, document.span(*m.span()), "item")
+        for w in ("Eikeland power station", "town")
+        for m in [re.search(w, document.text)]
+    )
+    owned = OpenFact(company, "owner", station, (None, None))
+    assert states("The company owns the Eikeland power station.", owned)
+    assert not states("The town has a museum.", OpenFact(company, "owner", town, (None, None))), (
+        "'own' of a word's start only"
+    )

@@ -528,9 +528,18 @@ def states(sentence: str, fact: OpenFact, phrasings: Iterable[str] = ()) -> bool
     its property ("found" of "founded" in "founder"; "father" for "parent") and names one of its arguments
     as the model wrote it (the other may be "she" or "it")."""
     folded = sentence.casefold()
-    words = [w[:5] for phrase in (fact.relation, *phrasings) for w in re.findall(r"[a-z]{4,}", phrase.casefold())]
+    words = [
+        _stem(w)[:5] for phrase in (fact.relation, *phrasings) for w in re.findall(r"[a-z]{4,}", phrase.casefold())
+    ]
     named = any(covered(a.span).casefold() in folded for a in (fact.subject, fact.object))
-    return named and (not words or any(w in folded for w in words))
+    # a stem of three letters only where a word begins ("own" of "owner" in "owns", not in "town")
+    return named and (not words or any(w in folded if len(w) > 3 else re.search(rf"\b{w}", folded) for w in words))
+
+
+def _stem(word: str) -> str:
+    """A word without the ending of a doer, a tense or a plural: "owner" -> "own", "founded" -> "found"."""
+    stem = re.sub(r"(?:er|or|ed|ing|s)$", "", word)
+    return stem if len(stem) >= 3 else word
 
 
 def _kind_of(reason: str) -> str:
