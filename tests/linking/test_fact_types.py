@@ -86,3 +86,9 @@ def test_a_founder_the_evidence_writes_as_a_place_is_no_founder(default_kb):
     out = resolve(ExtractionResult(document_id=doc.id, system="test", triples=triples), doc, LinkJudge(default_kb))
     assert shown(out) == {("Skarv Software", "P112", "Ola Nordvik")}
     assert any("written as a place" in w for w in out.warnings)
+
+
+def test_a_sovereign_states_country_is_itself(linked):
+    out = linked(("Denmark", "P17", "Norway"), ("Ålesund", "P17", "Norway"))
+    assert shown(out) == {("Ålesund", "P17", "Norway")}
+    assert any("its country is itself" in d.get("reason", "") for d in out.extra["linking"])

@@ -8,6 +8,7 @@ the reason, and counted:
 - a person has no inception, location of formation, headquarters, industry or head count;
 - "country" and "country of citizenship" take a country: a KB entity of a country class, never a city
   nor a name the KB lacks (the KB holds the countries; a name it lacks is not one);
+- a sovereign state's country is itself ("Germany | country | Italy" is a slip; Scotland's is the UK);
 - a founder, author, director or family member is no place: not a name its evidence writes as where
   something is or comes from ("Skarv Software, a small firm from Bodø" founded by Bodø).
 """
@@ -58,6 +59,7 @@ AGENT_VALUED = PERSON_VALUED | {"P112"}
 LOCATIVE = r"\b(?:in|from|near|outside|based in|headquartered in)\s+"
 #: properties whose value is a country
 COUNTRY_VALUED = frozenset({"P17", "P27", "P495"})
+SOVEREIGN_STATE = "Q3624078"  # not "country": Scotland's country is the United Kingdom
 HISTORICAL_COUNTRIES = frozenset({"Q3024240", "Q1250464", "Q417175"})  # historical country, realm, kingdom
 
 
@@ -86,6 +88,8 @@ class FactTypes:
             return f"{_name(t.subject)} is a person, and {pid} is not of persons"
         if pid in AGENT_VALUED and t.object.kind == "iri" and is_unlinked(t.object.value) and _written_as_place(t):
             return f"{_name(t.object)} is written as a place, and {pid} takes a person or a body"
+        if pid == "P17" and t.subject.value != t.object.value and self._sovereign(t.subject.value):
+            return f"{_name(t.subject)} is a sovereign state, and its country is itself"  # "Germany | country | Italy"
         if pid in COUNTRY_VALUED and self._countries and t.object.kind == "iri":
             if is_unlinked(t.object.value):
                 return f"{_name(t.object)} is no country the KB knows, and {pid} takes a country"
@@ -93,6 +97,10 @@ class FactTypes:
             if record is not None and not (is_country(record) or HISTORICAL_COUNTRIES & set(record.types)):
                 return f"{_name(t.object)} ({record.description or record.id}) is not a country, and {pid} takes one"
         return None
+
+    def _sovereign(self, entity: str) -> bool:
+        record = None if is_unlinked(entity) else self.kb.get(entity)
+        return record is not None and SOVEREIGN_STATE in record.types
 
     def _persons(self, triples: list[Triple]) -> set[str]:
         """The entities that are people: a KB human, or a name the document's facts treat as one."""

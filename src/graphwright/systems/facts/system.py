@@ -492,7 +492,7 @@ def telling_sentence(document: Document, fact: OpenFact, event: re.Pattern[str])
     names is in "founded in 2011 by Solveig Brekke in Florø"."""
     names = {w for w in f"{fact.subject.words} {fact.subject.lookup}".split() if len(w) > 2}
     subject = re.compile(r"\b(?:" + "|".join([_REFERENCE, *(f"(?i:{re.escape(w)})" for w in names)]) + r")\b")
-    value = fact.object.span.text if fact.object.span.end else fact.object.words
+    value = covered(fact.object.span) if fact.object.span.end else fact.object.words
     for start, end in document.sentence_spans():
         sentence = document.text[start:end]
         if value in sentence and event.search(sentence) and subject.search(sentence):
