@@ -27,7 +27,7 @@ EXTRACTED = [
     ["Solberg", "educated at", "University of Oslo"],  # the short name the text never writes alone here
     ["Tidewater Instruments", "makes", "ocean sensors"],
     ["Erik Solberg", "coaches", "Stavanger rowing club"],
-    ["Maren Solberg", "country", "Danish"],  # a person's country is her citizenship
+    ["Maren Solberg", "country", "Danish"],  # the firm's country copied onto her: "The Danish firm" says nothing of her
     ["Tidewater Instruments", "sponsors", "the fishing festival"],
     ["Maren Solberg", "occupation", "physicist"],  # the prompt's example, copied: not in the text
     ["the company", "headquarters", "Stavanger"],
@@ -104,10 +104,14 @@ async def test_stated_facts_are_mapped_or_kept_and_the_rest_dropped(result):
     assert ("Erik Solberg", "P69", "University of Oslo") in facts  # the surname grew to the one full name
     assert ("Tidewater Instruments", "P1056", "ocean sensors") in facts  # "makes": another phrasing of "product"
     assert ("Erik Solberg", "P6087", "Stavanger rowing club") in facts  # the mapping call
-    assert ("Maren Solberg", "P27", "Denmark") in facts and ("Maren Solberg", "P17", "Denmark") not in facts
+    assert not {("Maren Solberg", "P27", "Denmark"), ("Maren Solberg", "P17", "Denmark")} & facts  # a copy
     minted = [t for t in result.triples if not t.predicate.value.startswith(WDT)]
     assert [(t.predicate.label, t.object.label) for t in minted] == [("sponsors", "the fishing festival")]
-    assert not any("physicist" in str(f) for f in facts) and result.extra["dropped"] == {"unstated": 1, "unresolved": 1}
+    assert not any("physicist" in str(f) for f in facts) and result.extra["dropped"] == {
+        "unstated": 1,
+        "unresolved": 1,
+        "copied": 1,
+    }
     assert any("'the company' refers to a name it does not give" in w for w in result.warnings)
 
 
@@ -131,7 +135,7 @@ async def test_two_calls_and_one_question_per_unmapped_phrase(ran):
     assert len(extraction_calls(calls)) == 2 and len(calls) == 3 and result.usage.llm_calls == 3  # and the link check
     questions = calls[1]["messages"][-1]["content"]
     assert '"coaches"' in questions and '"sponsors"' in questions and '"founded by"' not in questions
-    assert result.extra["mapping"] == {"table": 7, "model": 1, "minted": 1}  # "makes" is in the table too
+    assert result.extra["mapping"] == {"table": 6, "model": 1, "minted": 1}  # "makes" is in the table too
 
 
 async def test_one_call_when_every_phrase_is_in_the_table(default_kb):
@@ -145,7 +149,7 @@ async def test_by_default_one_call_and_the_phrases_the_table_lacks_keep_their_ph
     found = await run(default_kb, llm, map_with_model=False)
     assert len(extraction_calls(llm.calls)) == 1 and len(llm.calls) == 2  # and the link check of the open names
     minted = {t.predicate.label for t in found.triples if not t.predicate.value.startswith(WDT)}
-    assert minted == {"coaches", "sponsors"} and found.extra["mapping"] == {"table": 7, "minted": 2}
+    assert minted == {"coaches", "sponsors"} and found.extra["mapping"] == {"table": 6, "minted": 2}
 
 
 async def test_a_broken_mapping_answer_keeps_the_facts_under_their_phrases(default_kb):
@@ -405,3 +409,25 @@ def test_a_sentence_states_a_relation_by_the_stem_of_its_word():
     assert not states("The town has a museum.", OpenFact(company, "owner", town, (None, None))), (
         "'own' of a word's start only"
     )
+
+
+async def test_a_fact_copied_onto_another_subject_needs_a_sentence_naming_it(default_kb):
+    text = (
+        "Lise Meitner received the Max Planck Medal in 1949. She worked with Otto Hahn in Berlin, "
+        "and Otto Hahn and Fritz Strassmann both joined the Prussian Academy. Hay Day and Clash of Clans "
+        "made Supercell rich."
+    )
+    facts = [
+        ["Lise Meitner", "award received", "Max Planck Medal"],
+        ["Otto Hahn", "award received", "Max Planck Medal"],  # the model's copy
+        ["Otto Hahn", "member of", "Prussian Academy"],
+        ["Fritz Strassmann", "member of", "Prussian Academy"],  # its sentence names him
+        ["Hay Day", "developer", "Supercell"],
+        ["Clash of Clans", "developer", "Supercell"],  # listed with the first
+    ]
+    result = await run(default_kb, answering(*facts), text=text, map_with_model=False)
+    kept = {(s, o) for s, _, o in facts_of(result)}
+    assert ("Lise Meitner", "Max Planck Medal") in kept and ("Otto Hahn", "Max Planck Medal") not in kept
+    assert {("Otto Hahn", "Prussian Academy"), ("Fritz Strassmann", "Prussian Academy")} <= kept
+    assert {("Hay Day", "Supercell"), ("Clash of Clans", "Supercell")} <= kept
+    assert result.extra["dropped"].get("copied") == 1
