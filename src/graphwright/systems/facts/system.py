@@ -41,6 +41,7 @@ from graphwright.model.schema import load_schema, phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated, covered
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.demonstrations import Demonstrations
+from graphwright.systems.facts.evidence import telling_sentence, without_copies
 from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.listed import (
     its_officer,
@@ -182,7 +183,9 @@ class FactsSystem:
             grounded.append((subject, relation, obj, sentence))
         grounded = most_specific_places(grounded, document.text, result)
         result.extra["dropped"] = dict(dropped)
-        grounded = without_copies(grounded, document, result)
+        grounded, copies = without_copies(grounded, document)
+        for warning in copies:
+            _drop(result, warning, "copied")
         types = infer_types(
             ((s.lookup, self._allows(r, o), o.lookup if o.kind == "item" else None) for s, r, o, _ in grounded),
             self.names.type_of,
@@ -482,59 +485,6 @@ def repeats_a_fact(text: str, times: int = 3) -> bool:
     if "]" not in text[-4:]:  # a triple closes in the last token or two ("]", "],", "], ")
         return False
     return max(Counter(_TRIPLE.findall(text)).values(), default=0) >= times
-
-
-_REFERENCE = r"(?i:he|she|his|her|him|they|their|them)"
-
-
-def telling_sentence(
-    document: Document, subject: Argument, obj: Argument, event: re.Pattern[str] | None = None, pronouns: bool = True
-) -> Span | None:
-    """The first sentence that writes the object, the subject (a word of its name, or a pronoun) and, where
-    given, the event's word: "Solveig Brekke was born in Florø", when the fact's nearest pair of names is in
-    "founded in 2011 by Solveig Brekke in Florø"."""
-    names = [f"(?i:{re.escape(w)})" for w in {*subject.words.split(), *subject.lookup.split()} if len(w) > 2]
-    refers = re.compile(r"\b(?:" + "|".join([_REFERENCE, *names] if pronouns else names) + r")\b")
-    value = covered(obj.span) if obj.span.end else obj.words
-    for start, end in document.sentence_spans():
-        sentence = document.text[start:end]
-        if value in sentence and (event is None or event.search(sentence)) and refers.search(sentence):
-            return document.span(start, end)
-    return None
-
-
-def without_copies(
-    grounded: list[tuple[Argument, str, Argument, Span | None]], document: Document, result: ExtractionResult
-) -> list[tuple[Argument, str, Argument, Span | None]]:
-    """The facts less those a small model copied onto another subject: where a relation and object the
-    answer gave one subject come again with another ("Lise Meitner | award | Max Planck Medal", then the same
-    for Otto Hahn), the later one needs a sentence that writes the object and names its subject ("She
-    received the Max Planck Medal" names neither Hahn nor Frisch)."""
-    first: dict[tuple[str, str], Argument] = {}  # the subject the model gave it first: the copies come after
-    kept = []
-    for subject, relation, obj, sentence in grounded:
-        original = first.setdefault((normalize_phrase(relation), obj.lookup.casefold()), subject)
-        if (
-            original.lookup != subject.lookup
-            and not coordinated_in(document.text, original.words, subject.words)  # "Hay Day and Clash of Clans"
-            and not telling_sentence(document, subject, obj, pronouns=False)
-        ):
-            _drop(
-                result,
-                f"dropped [{subject.words}, {relation}, {obj.words}]: given to several subjects, and no sentence "
-                f"names {subject.words!r} with it",
-                "copied",
-            )
-            continue
-        kept.append((subject, relation, obj, sentence))
-    return kept
-
-
-def coordinated_in(text: str, first: str, second: str) -> bool:
-    """Whether the text lists the two names together ("Hay Day and Clash of Clans", "A, B and C")."""
-    a, b = re.escape(first), re.escape(second)
-    between = r"(?:,\s+(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)(?:[^.;]{0,60}?(?:,\s+|\s+and\s+))?"
-    return bool(re.search(rf"\b{a}{between}{b}\b|\b{b}{between}{a}\b", text))
 
 
 def stating_sentence(document: Document, fact: OpenFact) -> Span:
