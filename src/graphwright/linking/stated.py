@@ -71,6 +71,17 @@ def _folded(text: str) -> str:
     return " " + _normalized(text) + " "
 
 
+@lru_cache(maxsize=256)
+def _folded_without_stops(text: str) -> str:
+    """``_folded`` of the text with its full stops taken out, not spaced: "A.C." as "ac"."""
+    return _folded(text.replace(".", ""))
+
+
+@lru_cache(maxsize=256)
+def _text_words(text: str) -> frozenset[str]:
+    return frozenset(_folded(text).split())
+
+
 def _normalized(words: str) -> str:
     """``normalize``, with a possessive's "'s" apart on both sides: "A.F.C. Fylde's ground" names A.F.C.
     Fylde, and "Assassin's Creed" is still itself."""
@@ -93,7 +104,7 @@ def without_stated_qualifier(name: str, text: str) -> str | None:
     qualifier = QUALIFIER.search(name)
     if qualifier is None:
         return name
-    if not set(_normalized(qualifier.group(1)).split()) <= set(_folded(text).split()):
+    if not set(_normalized(qualifier.group(1)).split()) <= _text_words(text):
         return None
     return QUALIFIER.sub("", name).strip() or None
 
@@ -119,7 +130,7 @@ def names_stated(names: list[str], text: str) -> bool:
             continue
         if f" {key} " in folded or (_UNSPACED.search(key) and key in folded):
             return True
-        if f" {_normalized(name.replace('.', ''))} " in _folded(text.replace(".", "")):
+        if f" {_normalized(name.replace('.', ''))} " in _folded_without_stops(text):
             return True  # full stops aside: "A.C. Lumezzane" is stated by "AC Lumezzane", and the other way
         # a demonym adds an ending of a few letters: "Stavanger" is no demonym of "Stav"
         if any(len(word) - len(key) <= 4 and demonym_of(word, name) for word in _capitalised_words(text)):
