@@ -32,7 +32,8 @@ from graphwright.bench.ledger import LEDGER, ROOT, ReplayLLM, commit
 from graphwright.kb import open_kb
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.linking import LinkJudge
-from graphwright.linking.check import open_questions, read_links
+from graphwright.linking.abstain import Abstention, shipped_abstention
+from graphwright.linking.check import Reading, open_questions, read_links
 from graphwright.linking.resolve import Drop, Resolver
 from graphwright.llm import make_llm
 from graphwright.model import Document
@@ -50,6 +51,10 @@ HELDOUT = {
     "heldout5": ROOT / "examples" / "linking" / "mentions-heldout5.yaml",  # and after the fourth
     "heldout6": ROOT / "examples" / "linking" / "mentions-heldout6.yaml",  # and after the fifth's first run
     "heldout7": ROOT / "examples" / "linking" / "mentions-heldout7.yaml",  # and after the sixth was read
+    "heldout8": ROOT / "examples" / "linking" / "mentions-heldout8.yaml",  # and after the seventh, before the
+    # abstention was fitted on the seven
+    "heldout9": ROOT / "examples" / "linking" / "mentions-heldout9.yaml",  # and after the eighth, blind to the
+    # abstention fitted on the eight before it
 }
 BASELINE = "today"  # the linker as it was when the benchmark was written, before issue 61 changed it
 
@@ -62,6 +67,9 @@ class Outcome:
     gold: str | None
     linked: str | None  # the QID linked, None: minted or dropped
     note: str = ""
+    candidate: str | None = None  # the QID the rules and the reader let stand, linked or abstained from
+    wrong_chance: float | None = None  # the abstention's chance that linking the candidate is wrong
+    support: list[float] | None = None  # abstain.FEATURES of the candidate (not saved in the ledger)
 
     @property
     def wrong(self) -> bool:
@@ -80,11 +88,23 @@ def mention_sentence(document: Document, surface: str) -> str:
 
 
 def link_text(
-    judge: LinkJudge, names: KBNames, text_id: str, text: str, surfaces: list[str], readings: dict | None = None
+    judge: LinkJudge,
+    names: KBNames,
+    text_id: str,
+    text: str,
+    surfaces: list[str],
+    reading: Reading | None = None,
+    abstention: Abstention | None = None,
 ) -> tuple[dict[str, str | None], Resolver]:
     """What the linker links each surface of one text to (None: minted or dropped), and its resolver."""
     document = Document(id=text_id, text=text)
-    resolver = Resolver(judge, document, readings=readings)
+    resolver = Resolver(
+        judge,
+        document,
+        readings=reading.entities if reading else None,
+        glosses=reading.glosses if reading else None,
+        abstention=abstention,
+    )
     linked: dict[str, str | None] = {}
     for surface in surfaces:
         try:
@@ -99,9 +119,10 @@ def link_text(
     return linked, resolver
 
 
-async def run(split: str, reader=None) -> tuple[list[Outcome], Usage, list[str]]:
+async def run(split: str, reader=None, abstention: Abstention | None = None) -> tuple[list[Outcome], Usage, list[str]]:
     """Each mention's outcome; with ``reader`` (a model), the links the text leaves open are read as
-    ``linking=checked`` reads them, one call per text."""
+    ``linking=checked`` reads them, one call per text; with ``abstention``, links too little speaks for are
+    minted."""
     kb = open_kb("default")
     judge, names = LinkJudge(kb), KBNames(kb)
     path = HELDOUT.get(split, MENTIONS)
@@ -109,17 +130,29 @@ async def run(split: str, reader=None) -> tuple[list[Outcome], Usage, list[str]]
     outcomes, usage, reasons = [], Usage(), []
     for t in texts:
         text, surfaces = t["text"].strip(), [m["surface"] for m in t["mentions"]]
-        linked, resolver = link_text(judge, names, t["id"], text, surfaces)
+        linked, resolver = link_text(judge, names, t["id"], text, surfaces, abstention=abstention)
         questions = open_questions(resolver.choices) if reader is not None else {}
         if questions:
             reading = await read_links(reader, judge.geography, text, questions)
             reasons += list(reading.reasons.values())
             usage = usage + reading.usage
-            linked, _ = link_text(judge, names, t["id"], text, surfaces, reading.entities)
-        outcomes += [
-            Outcome(t["id"], t["kind"], m["surface"], m.get("kb"), linked[m["surface"]], m.get("note", ""))
-            for m in t["mentions"]
-        ]
+            linked, resolver = link_text(judge, names, t["id"], text, surfaces, reading, abstention)
+        supported = {d["surface"]: d for d in resolver.decisions if "support" in d}
+        for m in t["mentions"]:
+            weighed = supported.get(m["surface"], {})
+            outcomes.append(
+                Outcome(
+                    t["id"],
+                    t["kind"],
+                    m["surface"],
+                    m.get("kb"),
+                    linked[m["surface"]],
+                    m.get("note", ""),
+                    weighed.get("candidate"),
+                    weighed.get("wrong_chance"),
+                    weighed.get("support"),
+                )
+            )
     return outcomes, usage, reasons
 
 
@@ -175,7 +208,7 @@ def main() -> None:
         "--split",
         choices=("dev", "test", *HELDOUT),
         default="dev",
-        help="heldout, heldout2, ... heldout7: halves written later, each after the one before was read",
+        help="heldout, heldout2, ... heldout9: halves written later, each after the one before was read",
     )
     parser.add_argument(
         "--linker",
@@ -189,6 +222,11 @@ def main() -> None:
         help="read the links the text leaves open with this model, as "
         "linking=checked does (e.g. embedded:qwen2.5-coder-1.5b); answers replay from the ledger",
     )
+    parser.add_argument(
+        "--no-abstain",
+        action="store_true",
+        help="keep every link the rules and the reader let stand (the linker before abstain.py)",
+    )
     args = parser.parse_args()
     command = "python -m graphwright.bench.link_mentions " + " ".join(sys.argv[1:])
     reader = None
@@ -197,7 +235,8 @@ def main() -> None:
             make_llm(args.check, cache=False),
             LEDGER / f"link-mentions--answers-{slug(args.check).replace(':', '_')}.jsonl",
         )
-    outcomes, usage, reasons = asyncio.run(run(args.split, reader))
+    abstention = None if args.no_abstain else shipped_abstention()
+    outcomes, usage, reasons = asyncio.run(run(args.split, reader, abstention))
     LEDGER.mkdir(parents=True, exist_ok=True)
     saved = {
         "run": {
@@ -208,7 +247,7 @@ def main() -> None:
             "check": args.check,
             "usage": usage.model_dump(),
         },
-        "mentions": [vars(o) for o in outcomes],
+        "mentions": [{k: v for k, v in vars(o).items() if k != "support"} for o in outcomes],
         "readings": reasons,
     }
     path: Path = LEDGER / f"link-mentions--{args.linker}-{args.split}.json"

@@ -61,6 +61,7 @@ class Reading:
     entities: dict[str, KBRecord | None]
     reasons: dict[str, str]
     usage: Usage
+    glosses: dict[str, str]  # what the model wrote each name is
 
 
 def open_questions(choices: dict[str, tuple[str, Choice]]) -> dict[str, Question]:
@@ -119,7 +120,7 @@ def gloss_against(geography: Geography, surface: str, gloss: str, record: KBReco
     year, described_year = re.search(r"\b(1[0-9]{3}|20[0-9]{2})\b", gloss), description_year(record)
     if kind in WORKS and year and described_year and year.group(1) != described_year:
         return f"of {year.group(1)}, {record.id} of {described_year}"
-    said_kind, record_kind = gloss_kind(gloss, kind), kind_of(geography, record)
+    said_kind, record_kind = gloss_kinds(geography, surface, gloss, record)
     if said_kind and record_kind and (said_kind, record_kind) in CLASHES:
         return f"{_a(said_kind)}, {record.id} {_a(record_kind)}"  # "Rio, a song", not the city
     return None
@@ -127,6 +128,12 @@ def gloss_against(geography: Geography, surface: str, gloss: str, record: KBReco
 
 def _a(noun: str) -> str:
     return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+
+def gloss_kinds(geography: Geography, surface: str, gloss: str, record: KBRecord) -> tuple[str | None, str | None]:
+    """The kind the gloss calls the name and the entity's kind (person, place, work, organisation, other)."""
+    written = f"{surface}, {gloss.strip().rstrip('.')}."
+    return gloss_kind(gloss, written_kind(surface, written)), kind_of(geography, record)
 
 
 def gloss_kind(gloss: str, work: str | None) -> str | None:
@@ -180,4 +187,4 @@ async def read_links(llm: LLM, geography: Geography, text: str, questions: dict[
     entities, reasons = {}, {}
     for key, gloss in zip(keys, said):
         entities[key], reasons[key] = judge_gloss(geography, questions[key], gloss)
-    return Reading(entities, reasons, usage)
+    return Reading(entities, reasons, usage, dict(zip(keys, said)))

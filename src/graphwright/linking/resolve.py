@@ -24,6 +24,8 @@ from typing import Any
 
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
+from graphwright.linking.abstain import Abstention, LinkSupport, features
+from graphwright.linking.check import gloss_kinds
 from graphwright.linking.context import Choice, Context
 from graphwright.linking.fact_types import FactTypes
 from graphwright.linking.judge import LinkJudge
@@ -51,9 +53,18 @@ class _Outcome:
 class Resolver:
     """Resolves the triples of one document against ``judge.kb``."""
 
-    def __init__(self, judge: LinkJudge, document: Document, readings: dict[str, KBRecord | None] | None = None):
+    def __init__(
+        self,
+        judge: LinkJudge,
+        document: Document,
+        readings: dict[str, KBRecord | None] | None = None,
+        glosses: dict[str, str] | None = None,
+        abstention: Abstention | None = None,
+    ):
         self.judge, self.kb, self.document = judge, judge.kb, document
         self.readings = readings or {}  # normalized name -> the entity a reader of the text chose, None: none
+        self.glosses = glosses or {}  # normalized name -> what the reader wrote it is
+        self.abstention = abstention  # None: every link the rules and the reader let stand is kept
         self.choices: dict[str, tuple[str, Choice]] = {}  # normalized name -> (name, the context's choice)
         self.decisions: list[dict[str, Any]] = []
         self.warnings: list[str] = []
@@ -193,6 +204,8 @@ class Resolver:
             )
         elif best is not None:
             self.choices.setdefault(normalize(surface), (surface, choice))
+        if best is not None and self._abstains(surface, best, choice, linked):
+            return self._mint(surface.split(",")[0].strip() or surface, prop, role)
         if best is not None:
             return _Outcome([Term.iri(best.iri, surface=surface, label=best.label)])
         if linked:  # the text (or its reader) places the name where none of the KB's same-name entities is
@@ -212,6 +225,37 @@ class Resolver:
             if outcomes and (all(not o.minted for o in outcomes) or all(len(p.split()) >= 2 for p in parts.groups())):
                 return _Outcome([t for o in outcomes for t in o.terms], [e for o in outcomes for e in o.minted])
         return self._mint(surface.split(",")[0].strip() or surface, prop, role)  # "Ridgecrest Falls, Ohio"
+
+    def _abstains(
+        self, surface: str, best: KBRecord, choice: Choice, linked: list[tuple[KBRecord, float, str]]
+    ) -> bool:
+        """Whether too little speaks for linking ``surface`` to ``best`` (abstain.py); the support is logged
+        either way, so that the abstention can be fitted on the decisions."""
+        matched = {record.id: (confidence, name) for record, confidence, name in linked}
+        confidence, name = matched.get(best.id, (0.0, surface))
+        gloss = self.glosses.get(normalize(surface))
+        support = LinkSupport(
+            settled=choice.settled,
+            agreement=self.context.fit(surface, best, name).agreement,
+            namesakes=len(self.kb.find_label(surface, kind="entity")),
+            others_left=len({r.id for r in [choice.best, *choice.others] if r is not None} - {best.id}),
+            gloss=gloss,
+            gloss_kinds=gloss_kinds(self.judge.geography, surface, gloss, best) if gloss is not None else None,
+            confidence=confidence,
+        )
+        values = features(surface, best, self.document.text, support)
+        chance = self.abstention.wrong_chance(values) if self.abstention else None
+        abstains = self.abstention is not None and self.abstention.abstains(values)
+        self.decisions.append(
+            {
+                "surface": surface,
+                "candidate": best.id,
+                "decision": "abstained" if abstains else "kept",
+                "support": [round(v, 4) for v in values],
+                "wrong_chance": None if chance is None else round(chance, 3),
+            }
+        )
+        return abstains
 
     def _candidates(self, surface: str, proposed: KBRecord | None) -> Iterator[KBRecord]:
         """The system's choice first, then the KB's other entities of that name."""

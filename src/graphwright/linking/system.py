@@ -10,10 +10,11 @@ benchmark assumes (its KB holds every gold entity).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from graphwright.errors import LLMError, ModelOutputError, UserError
 from graphwright.kb.protocol import KnowledgeBase
+from graphwright.linking.abstain import Abstention, shipped_abstention
 from graphwright.linking.check import open_questions, read_links
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.resolve import Resolver
@@ -27,11 +28,19 @@ LINKING_MODES = ("open", "checked", "closed")
 class OpenWorldLinking:
     """Wraps a system: same name and settings, results resolved against its KB (and read by ``reader``)."""
 
-    def __init__(self, system: Any, kb: KnowledgeBase | None, reader: LLM | None = None):
+    def __init__(
+        self,
+        system: Any,
+        kb: KnowledgeBase | None,
+        reader: LLM | None = None,
+        abstention: Abstention | None | Literal["shipped"] = "shipped",
+    ):
         self.system = system
         self.name = system.name
         self.judge = LinkJudge(kb)
         self.reader = reader
+        # None: every link the rules and the reader let stand is kept (the rules' own tests)
+        self.abstention = shipped_abstention() if abstention == "shipped" else abstention
         system.names_judged_after = True  # a system may skip its own, cruder name checks (cie.network's name_check)
 
     def __getattr__(self, attr: str) -> Any:  # config, prompts, ...: the wrapped system's
@@ -40,7 +49,8 @@ class OpenWorldLinking:
     async def run(self, document: Document) -> ExtractionResult:
         found = await self.system.run(document)
         report("linking")
-        resolver = Resolver(self.judge, document)
+        abstention = self.abstention
+        resolver = Resolver(self.judge, document, abstention=abstention)
         resolved = resolver.result(found)
         questions = open_questions(resolver.choices) if self.reader is not None and found.status == "ok" else {}
         if not questions:
@@ -50,7 +60,9 @@ class OpenWorldLinking:
             reading = await read_links(self.reader, self.judge.geography, document.text, questions)
         except (LLMError, ModelOutputError) as exc:  # the rules' links stand; the user is told they were not read
             return resolved.model_copy(update={"warnings": resolved.warnings + [f"links not checked: {exc}"]})
-        reread = Resolver(self.judge, document, readings=reading.entities).result(found)
+        reread = Resolver(
+            self.judge, document, readings=reading.entities, glosses=reading.glosses, abstention=abstention
+        ).result(found)
         return reread.model_copy(
             update={"usage": reread.usage + reading.usage, "extra": {**reread.extra, "link_check": reading.reasons}}
         )

@@ -1,0 +1,130 @@
+"""Fit the linker's abstention (linking/abstain.py) on the linking benchmark's halves that were read before.
+
+Every half is linked as ``linking=checked`` links it (the 1.5B model's glosses replayed from the ledger),
+without abstaining; each link the rules and the gloss let stand is one example: its support (abstain.FEATURES)
+and whether it is the wrong entity. A logistic model is fitted by gradient descent with an L2 penalty.
+
+The threshold is chosen on held-out probabilities: each half is scored by the model fitted on the others
+(leave one half out), and the threshold keeps the most right links minus WRONG_COST times the wrong ones (a
+wrong link pins the user's fact on someone else; a missing one leaves a node of its own). The final weights
+are fitted on every half. Halves written after this fit are its test.
+
+    python -m graphwright.bench.fit_link_abstain --splits dev,test,heldout,heldout2,...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+from pathlib import Path
+
+import numpy as np
+
+from graphwright.bench.harness import slug
+from graphwright.bench.ledger import LEDGER, ReplayLLM
+from graphwright.bench.link_mentions import Outcome, run
+from graphwright.linking.abstain import FEATURES
+from graphwright.llm import make_llm
+
+OUT = Path(__file__).resolve().parents[1] / "linking" / "abstain.json"
+WRONG_COST = 3.0
+L2 = 1.0
+STEPS = 3000
+RATE = 0.5
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Logistic regression weights (the first column is the bias, not penalised)."""
+    w = np.zeros(x.shape[1])
+    for _ in range(STEPS):
+        p = 1 / (1 + np.exp(-x @ w))
+        grad = x.T @ (p - y) / len(y) + L2 * w / len(y)
+        grad[0] -= L2 * w[0] / len(y)
+        w -= RATE * grad
+    return w
+
+
+def held_out_chances(x: np.ndarray, y: np.ndarray, halves: np.ndarray) -> np.ndarray:
+    """Each example's chance of a wrong link by the model fitted on the other halves."""
+    chances = np.zeros(len(y))
+    for half in sorted(set(halves)):
+        out = halves == half
+        chances[out] = 1 / (1 + np.exp(-x[out] @ fit(x[~out], y[~out])))
+    return chances
+
+
+def sweep(chances: np.ndarray, y: np.ndarray) -> list[dict]:
+    """Links kept, right and wrong at each threshold."""
+    rows = []
+    for threshold in np.round(np.arange(0.05, 1.0001, 0.05), 2):
+        kept = chances <= threshold
+        right, wrong = int((kept & (y == 0)).sum()), int((kept & (y == 1)).sum())
+        rows.append(
+            {"threshold": float(threshold), "right": right, "wrong": wrong, "score": right - WRONG_COST * wrong}
+        )
+    return rows
+
+
+async def examples(splits: list[str], model: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    reader = ReplayLLM(
+        make_llm(model, cache=False), LEDGER / f"link-mentions--answers-{slug(model).replace(':', '_')}.jsonl"
+    )
+    xs, ys, halves = [], [], []
+    for split in splits:
+        outcomes: list[Outcome]
+        outcomes, _, _ = await run(split, reader, abstention=None)
+        for o in outcomes:
+            if o.support is not None and o.linked is not None:
+                xs.append(o.support)
+                ys.append(float(o.linked != o.gold))
+                halves.append(split)
+    return np.array(xs), np.array(ys), np.array(halves)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--splits", required=True, help="comma-separated halves of examples/linking to fit on")
+    parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b", help="the model whose glosses replay")
+    args = parser.parse_args()
+    splits = args.splits.split(",")
+    x, y, halves = asyncio.run(examples(splits, args.model))
+    chances = held_out_chances(x, y, halves)
+    rows = sweep(chances, y)
+    best = max(rows, key=lambda r: (r["score"], r["threshold"]))
+    by_half = {}
+    for half in splits:
+        mine, kept = halves == half, chances <= best["threshold"]
+        by_half[half] = {
+            "links": int(mine.sum()),
+            "wrong": int((mine & (y == 1)).sum()),
+            "kept": int((mine & kept).sum()),
+            "kept_wrong": int((mine & kept & (y == 1)).sum()),
+        }
+    weights = fit(x, y)
+    base = {"right": int((y == 0).sum()), "wrong": int((y == 1).sum())}
+    OUT.write_text(
+        json.dumps(
+            {
+                "features": list(FEATURES),
+                "weights": [round(float(w), 4) for w in weights],
+                "threshold": best["threshold"],
+                "note": f"fitted {datetime.date.today()} by `python -m graphwright.bench.fit_link_abstain` on the "
+                f"halves {', '.join(splits)} of examples/linking ({len(y)} links the rules and {args.model}'s "
+                f"glosses let stand, {base['wrong']} wrong); threshold: most right links minus {WRONG_COST:g} x "
+                "wrong ones, each half scored by the model fitted on the others",
+                "without_abstaining": base,
+                "held_out_sweep": rows,
+                "held_out_by_half": by_half,
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    print(f"threshold {best['threshold']}: {best['right']} right, {best['wrong']} wrong of {base} -> {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""The abstention: a link too little speaks for is minted, and its support is logged (issue 61)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
+from graphwright.kb.records import KBRecord
+from graphwright.linking import LinkJudge, Resolver
+from graphwright.linking.abstain import FEATURES, Abstention, LinkSupport, features, shipped_abstention
+from graphwright.linking.names import normalize
+from graphwright.model import Document
+from graphwright.systems.facts.kb_names import KBNames
+
+
+def support(**kw) -> LinkSupport:
+    values = dict(
+        settled=False, agreement=(0, False, 0), namesakes=1, others_left=0, gloss=None, gloss_kinds=None, confidence=0.9
+    )
+    return LinkSupport(**{**values, **kw})
+
+
+def person(qid: str, label: str, description: str) -> KBRecord:
+    return KBRecord(id=qid, kind="entity", label=label, description=description, types=["Q5"])
+
+
+def named(values: list[float]) -> dict[str, float]:
+    return dict(zip(FEATURES, values))
+
+
+def test_a_gloss_that_writes_the_description_speaks_for_the_link():
+    hanks = person("Q2263", "Tom Hanks", "American actor and producer")
+    said = named(
+        features(
+            "Tom Hanks",
+            hanks,
+            "Tom Hanks starred in it.",
+            support(gloss="an American actor", gloss_kinds=("person", "person")),
+        )
+    )
+    assert said["gloss_shares_description"] == 1.0 and said["person_glossed_apart"] == 0.0
+    apart = named(
+        features(
+            "Tom Hanks", hanks, "Tom Hanks bakes bread.", support(gloss="a baker", gloss_kinds=("person", "person"))
+        )
+    )
+    assert apart["gloss_shares_description"] == 0.0 and apart["person_glossed_apart"] == 1.0
+
+
+def test_an_item_number_is_read_only_from_wikidata_ids():
+    late, early = person("Q3018199", "David Kaye", "voice actor"), person("Q42", "Douglas Adams", "writer")
+    own = person("ex:staff-7", "David Kaye", "voice actor")
+    text = "David Kaye spoke."
+    assert named(features("David Kaye", late, text, support()))["late_item"] == 1.0
+    assert named(features("Douglas Adams", early, text, support()))["late_item"] == 0.0
+    assert named(features("David Kaye", own, text, support()))["item_number"] == 6.0 / 8  # neutral
+
+
+def test_the_threshold_decides():
+    values = features("Tom Hanks", person("Q2263", "Tom Hanks", "actor"), "Tom Hanks.", support())
+    weights = tuple(0.0 for _ in FEATURES)  # a chance of one half
+    assert Abstention(weights, 0.4).abstains(values) and not Abstention(weights, 0.6).abstains(values)
+
+
+def test_the_shipped_model_loads_with_its_features():
+    shipped = shipped_abstention()
+    assert len(shipped.weights) == len(FEATURES) and 0 < shipped.threshold < 1
+
+
+def link(default_kb, text: str, surface: str, gloss: str) -> tuple[str | None, list[dict]]:
+    resolver = Resolver(
+        LinkJudge(default_kb), Document(text=text), glosses={normalize(surface): gloss}, abstention=shipped_abstention()
+    )
+    outcome = resolver.link_or_mint(surface, KBNames(default_kb).record(surface), None, "value", text)
+    value = outcome.terms[0].value
+    return (None if is_unlinked(value) else parse_wikidata_id(value)), resolver.decisions
+
+
+def test_a_baker_who_shares_a_voice_actors_name_is_minted(default_kb):
+    text = "David Kaye, who runs the Harbour Lane bakery in Whitby, has taken on two apprentices this spring."
+    linked, decisions = link(default_kb, text, "David Kaye", "a baker in Whitby")
+    assert linked is None
+    (weighed,) = [d for d in decisions if d.get("candidate") == "Q3018199" and "support" in d]
+    assert weighed["decision"] == "abstained" and weighed["wrong_chance"] > shipped_abstention().threshold
+
+
+def test_a_famous_actor_glossed_as_one_stays_linked(default_kb):
+    text = "Tom Hanks narrated the museum's new film about the space race."
+    linked, decisions = link(default_kb, text, "Tom Hanks", "an American actor")
+    assert linked == "Q2263"
+    assert any(d.get("decision") == "kept" and d.get("candidate") == "Q2263" for d in decisions)
+
+
+def test_the_default_linking_abstains_after_the_gloss(default_kb):
+    """Through ``linking=checked`` as ``facts`` runs it: the model's gloss is one of the abstention's inputs."""
+    from graphwright.linking.system import OpenWorldLinking
+    from tests.linking.test_check import Found, glossing, objects
+
+    text = "Ilse Morgen hired David Kaye, who runs the Harbour Lane bakery in Whitby, to cater the opening."
+    linking = OpenWorldLinking(Found(("Ilse Morgen", "P1327", "David Kaye")), default_kb, reader=glossing("a baker"))
+    out = asyncio.run(linking.run(Document(text=text)))
+    assert objects(out) == {"David Kaye": None}
+    assert any(d.get("decision") == "abstained" for d in out.extra["linking"])
