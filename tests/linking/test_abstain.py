@@ -7,7 +7,15 @@ import asyncio
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
 from graphwright.linking import LinkJudge, Resolver
-from graphwright.linking.abstain import FEATURES, Abstention, LinkSupport, features, shipped_abstention
+from graphwright.linking.abstain import (
+    FEATURES,
+    Abstention,
+    LinkSupport,
+    features,
+    fitted_for,
+    other_names,
+    shipped_abstention,
+)
 from graphwright.linking.names import normalize
 from graphwright.model import Document
 from graphwright.systems.facts.kb_names import KBNames
@@ -101,3 +109,25 @@ def test_the_default_linking_abstains_after_the_gloss(default_kb):
     out = asyncio.run(linking.run(Document(text=text)))
     assert objects(out) == {"David Kaye": None}
     assert any(d.get("decision") == "abstained" for d in out.extra["linking"])
+
+
+def test_the_other_names_of_a_text():
+    text = "Ruth White joined Birchgate Family Practice in Keene. She met Ruth at the Bank of Keene."
+    assert other_names(text, "Ruth White") == ["Bank of Keene", "Birchgate Family Practice", "Keene", "She"]
+    # a person in a text of names the KB lacks weighs more for minting than one among names it has
+    kaye = person("Q3018199", "David Kaye", "voice actor")
+    lacking = named(features("David Kaye", kaye, text, support(names_known=0.0)))
+    known = named(features("David Kaye", kaye, text, support(names_known=1.0)))
+    assert lacking["person_among_unknown_names"] == 1.0 and known["person_among_unknown_names"] == 0.0
+
+
+class _Built:
+    def __init__(self, *sources: dict):
+        self.manifest = {"sources": list(sources)}
+
+
+def test_the_abstention_applies_to_wikidata_kbs_only(default_kb):
+    assert fitted_for(default_kb)  # the shipped slice
+    assert fitted_for(_Built({"kind": "kgtk-entities", "path": "wikidata"}))
+    own = _Built({"kind": "rdf-ontology", "path": "hr.ttl"}, {"kind": "entity-jsonl", "path": "people.jsonl"})
+    assert not fitted_for(own)  # a user's own entities: their ids say nothing of prominence

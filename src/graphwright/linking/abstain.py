@@ -22,8 +22,10 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 from graphwright.kb.records import KBRecord
+from graphwright.linking.occupations import HUMAN
 
 FEATURES = (
     "bias",
@@ -43,8 +45,11 @@ FEATURES = (
     "late_item",  # item number above a million
     "description_in_text",  # words of four letters or more of the description the text writes, of 3
     "confidence",  # the link judge's (judge.py)
+    "names_known",  # of the text's other capitalised names, the share the KB has an entity of
+    "person_among_unknown_names",  # a person in a text of names the KB lacks (a made-up firm's staff)
 )
 NEUTRAL_ITEM = 6.0  # log10 of an item number for a KB whose ids are not Wikidata's: a middling one
+_NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+|the\s+|and\s+|&\s+)?[A-Z][\w'.-]*)*")
 _STOP = frozenset("the and for from with was his her its their who which that this into born former known also".split())
 
 
@@ -59,10 +64,18 @@ class LinkSupport:
     gloss: str | None  # what the model wrote the name is; None: not asked
     gloss_kinds: tuple[str | None, str | None] | None  # (the gloss's kind, the entity's); None: not glossed
     confidence: float
+    names_known: float = 0.5  # of the text's other names, the share the KB has (other_names); 0.5: no others
 
 
 def _words(text: str, shortest: int = 4) -> set[str]:
     return {w.casefold() for w in re.findall(rf"[A-Za-z]{{{shortest},}}", text)} - _STOP
+
+
+def other_names(text: str, surface: str) -> list[str]:
+    """The text's capitalised names but ``surface`` and those inside it or around it ("Harbour Lane";
+    sentence-initial function words such as "She" are left to the caller)."""
+    found = {m.group(0).rstrip(".") for m in _NAME.finditer(text)}
+    return sorted(n for n in found if n and n != surface and surface not in n and n not in surface)
 
 
 def features(surface: str, record: KBRecord, text: str, support: LinkSupport) -> list[float]:
@@ -93,6 +106,8 @@ def features(surface: str, record: KBRecord, text: str, support: LinkSupport) ->
         float(magnitude > 6),
         min(described, 3) / 3,
         support.confidence,
+        support.names_known,
+        float(HUMAN in record.types) * (1 - support.names_known),
     ]
 
 
@@ -109,6 +124,25 @@ class Abstention:
 
     def abstains(self, values: list[float]) -> bool:
         return self.wrong_chance(values) > self.threshold
+
+
+#: KB sources whose entities are Wikidata's, the kind of KB the abstention was fitted on
+WIKIDATA_SOURCES = frozenset({"kgtk-entities", "wikidata-json-dump"})
+
+
+def fitted_for(kb) -> bool:
+    """Whether the abstention applies to ``kb``: live Wikidata or a KB of Wikidata's entities (the shipped
+    slice among them). A KB built from the user's own ontology and entities is not what it was fitted on: its
+    ids say nothing of prominence, and a name there is the user's own entity."""
+    manifest = getattr(kb, "manifest", None)
+    if manifest is None:
+        return type(kb).__name__ == "WikidataKB"
+    shipped = str(resources.files("graphwright.kb").joinpath("data", "entities.jsonl.gz"))
+    return any(
+        source.get("kind") in WIKIDATA_SOURCES
+        or (source.get("kind") == "entity-jsonl" and Path(source.get("path", "")).resolve() == Path(shipped).resolve())
+        for source in manifest.get("sources", [])
+    )
 
 
 @cache

@@ -24,7 +24,7 @@ from typing import Any
 
 from graphwright.kb.namespaces import entity_iri, is_unlinked, parse_wikidata_id
 from graphwright.kb.records import KBRecord
-from graphwright.linking.abstain import Abstention, LinkSupport, features
+from graphwright.linking.abstain import Abstention, LinkSupport, features, other_names
 from graphwright.linking.check import gloss_kinds
 from graphwright.linking.context import Choice, Context
 from graphwright.linking.fact_types import FactTypes
@@ -65,6 +65,7 @@ class Resolver:
         self.readings = readings or {}  # normalized name -> the entity a reader of the text chose, None: none
         self.glosses = glosses or {}  # normalized name -> what the reader wrote it is
         self.abstention = abstention  # None: every link the rules and the reader let stand is kept
+        self._known: dict[str, bool] = {}  # name -> whether the KB has an entity of it
         self.choices: dict[str, tuple[str, Choice]] = {}  # normalized name -> (name, the context's choice)
         self.decisions: list[dict[str, Any]] = []
         self.warnings: list[str] = []
@@ -242,6 +243,7 @@ class Resolver:
             gloss=gloss,
             gloss_kinds=gloss_kinds(self.judge.geography, surface, gloss, best) if gloss is not None else None,
             confidence=confidence,
+            names_known=self._names_known(surface),
         )
         values = features(surface, best, self.document.text, support)
         chance = self.abstention.wrong_chance(values) if self.abstention else None
@@ -256,6 +258,14 @@ class Resolver:
             }
         )
         return abstains
+
+    def _names_known(self, surface: str) -> float:
+        """Of the text's other names, the share the KB has an entity of (0.5 when it writes no other)."""
+        names = [n for n in other_names(self.document.text, surface) if not is_function_word(n)]
+        for name in names:
+            if name not in self._known:
+                self._known[name] = bool(self.kb.find_label(name, kind="entity"))
+        return sum(self._known[n] for n in names) / len(names) if names else 0.5
 
     def _candidates(self, surface: str, proposed: KBRecord | None) -> Iterator[KBRecord]:
         """The system's choice first, then the KB's other entities of that name."""

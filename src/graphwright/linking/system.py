@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from graphwright.errors import LLMError, ModelOutputError, UserError
 from graphwright.kb.protocol import KnowledgeBase
-from graphwright.linking.abstain import Abstention, shipped_abstention
+from graphwright.linking.abstain import Abstention, fitted_for, shipped_abstention
 from graphwright.linking.check import open_questions, read_links
 from graphwright.linking.judge import LinkJudge
 from graphwright.linking.resolve import Resolver
@@ -39,8 +39,10 @@ class OpenWorldLinking:
         self.name = system.name
         self.judge = LinkJudge(kb)
         self.reader = reader
-        # None: every link the rules and the reader let stand is kept (the rules' own tests)
-        self.abstention = shipped_abstention() if abstention == "shipped" else abstention
+        # None: every link the rules and the reader let stand is kept (the rules' own tests, a user's own KB)
+        if abstention == "shipped":
+            abstention = shipped_abstention() if fitted_for(kb) else None
+        self.abstention = abstention
         system.names_judged_after = True  # a system may skip its own, cruder name checks (cie.network's name_check)
 
     def __getattr__(self, attr: str) -> Any:  # config, prompts, ...: the wrapped system's
