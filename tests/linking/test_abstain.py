@@ -114,6 +114,7 @@ def test_the_default_linking_abstains_after_the_gloss(default_kb):
 def test_the_other_names_of_a_text():
     text = "Ruth White joined Birchgate Family Practice in Keene. She met Ruth at the Bank of Keene."
     assert other_names(text, "Ruth White") == ["Bank of Keene", "Birchgate Family Practice", "Keene", "She"]
+    assert "John F. Kennedy" in other_names("Ruth White met John F. Kennedy in 1961.", "Ruth White")
     # a person in a text of names the KB lacks weighs more for minting than one among names it has
     kaye = person("Q3018199", "David Kaye", "voice actor")
     lacking = named(features("David Kaye", kaye, text, support(names_known=0.0)))

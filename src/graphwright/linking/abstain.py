@@ -49,7 +49,10 @@ FEATURES = (
     "person_among_unknown_names",  # a person in a text of names the KB lacks (a made-up firm's staff)
 )
 NEUTRAL_ITEM = 6.0  # log10 of an item number for a KB whose ids are not Wikidata's: a middling one
-_NAME = re.compile(r"[A-Z][\w'.-]*(?:\s+(?:of\s+|the\s+|and\s+|&\s+)?[A-Z][\w'.-]*)*")
+# a capitalised word (dots only inside it: "U.S"), or an initial ("John F. Kennedy"); a full stop after a
+# word ends the name ("Keene. She")
+_WORD = r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z](?:[\w'-]|\.(?=\w))*)"
+_NAME = re.compile(rf"{_WORD}(?:\s+(?:of\s+|the\s+|and\s+|&\s+)?{_WORD})*")
 _STOP = frozenset("the and for from with was his her its their who which that this into born former known also".split())
 
 

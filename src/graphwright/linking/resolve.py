@@ -9,6 +9,9 @@ Every triple a linking system produced is checked term by term:
 * value of a time, quantity, string, identifier or monolingual-text property: a typed literal from
   the words of the text, never an item such as "1910".
 
+A link the rules let stand is last weighed by the abstention (abstain.py, where given): with too little
+speaking for it, the name is minted after all.
+
 A triple whose parts cannot be resolved (an entity not named in the text, a value that is not of
 the property's datatype, a KB entity of the property's wrong type) is dropped with a warning.
 Each decision is recorded in ``result.extra["linking"]``.
