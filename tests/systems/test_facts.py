@@ -431,3 +431,19 @@ async def test_a_fact_copied_onto_another_subject_needs_a_sentence_naming_it(def
     assert {("Otto Hahn", "Prussian Academy"), ("Fritz Strassmann", "Prussian Academy")} <= kept
     assert {("Hay Day", "Supercell"), ("Clash of Clans", "Supercell")} <= kept
     assert result.extra["dropped"].get("copied") == 1
+
+
+async def test_a_copy_given_first_goes_where_a_clause_tells_the_fact_of_another(default_kb):
+    """The model wrote the brother's copy before the fact; a semicolon ends the clause that tells it."""
+    text = (
+        "Karen Allen founded Harbour Lane Bakery with her brother David Kaye. "
+        "Karen Allen is the managing director; David Kaye runs the kitchens."
+    )
+    facts = [
+        ["David Kaye", "position held", "managing director"],  # the copy, first in the answer
+        ["Karen Allen", "position held", "managing director"],
+    ]
+    result = await run(default_kb, answering(*facts), text=text, map_with_model=False)
+    kept = {(s, o) for s, _, o in facts_of(result)}
+    assert ("Karen Allen", "managing director") in kept and ("David Kaye", "managing director") not in kept
+    assert result.extra["dropped"].get("copied") == 2  # and the occupation read in passing from that sentence

@@ -13,38 +13,71 @@ _REFERENCE = r"(?i:he|she|his|her|him|they|their|them)"
 
 
 def telling_sentence(
-    document: Document, subject: Argument, obj: Argument, event: re.Pattern[str] | None = None, pronouns: bool = True
+    document: Document,
+    subject: Argument,
+    obj: Argument,
+    event: re.Pattern[str] | None = None,
+    pronouns: bool = True,
+    clauses: bool = False,
 ) -> Span | None:
     """The first sentence that writes the object, the subject (a word of its name, or a pronoun) and, where
     given, the event's word: "Solveig Brekke was born in Florø", when the fact's nearest pair of names is in
-    "founded in 2011 by Solveig Brekke in Florø"."""
+    "founded in 2011 by Solveig Brekke in Florø". With ``clauses``, a semicolon ends one too ("Karen Allen is
+    the managing director; David Kaye runs the kitchens" tells no post of David Kaye's)."""
     names = [f"(?i:{re.escape(w)})" for w in {*subject.words.split(), *subject.lookup.split()} if len(w) > 2]
     refers = re.compile(r"\b(?:" + "|".join([_REFERENCE, *names] if pronouns else names) + r")\b")
     value = covered(obj.span) if obj.span.end else obj.words
-    for start, end in document.sentence_spans():
+    for start, end in _parts(document, clauses):
         sentence = document.text[start:end]
         if value in sentence and (event is None or event.search(sentence)) and refers.search(sentence):
             return document.span(start, end)
     return None
 
 
+def _parts(document: Document, clauses: bool) -> list[tuple[int, int]]:
+    """The document's sentences, or with ``clauses`` their parts between semicolons."""
+    spans = document.sentence_spans()
+    if not clauses:
+        return list(spans)
+    parts = []
+    for start, end in spans:
+        cut = start
+        for semicolon in re.finditer(";", document.text[start:end]):
+            parts.append((cut, start + semicolon.start()))
+            cut = start + semicolon.end()
+        parts.append((cut, end))
+    return parts
+
+
 Grounded = tuple[Argument, str, Argument, Span | None]
 
 
 def without_copies(grounded: list[Grounded], document: Document) -> tuple[list[Grounded], list[str]]:
-    """The facts less those a small model copied onto another subject: where a relation and object the
-    answer gave one subject come again with another ("Lise Meitner | award | Max Planck Medal", then the same
-    for Otto Hahn), the later one needs a sentence that writes the object and names its subject ("She
-    received the Max Planck Medal" names neither Hahn nor Frisch). Also why each copy went."""
-    first: dict[tuple[str, str], Argument] = {}  # the subject the model gave it first: the copies come after
+    """The facts less those a small model copied onto another subject: where a relation and object come with
+    several subjects ("Lise Meitner | award | Max Planck Medal", then the same for Otto Hahn), each needs a
+    sentence, or a clause between semicolons, that writes the object and names its subject ("She received the
+    Max Planck Medal" names neither Hahn nor Frisch), or a list of it with another of them; the subject the
+    model gave it first keeps it unless another subject's own sentence tells it. Also why each copy went."""
+    holders: dict[tuple[str, str], list[Argument]] = {}  # each relation and object: its subjects, in order
+    for subject, relation, obj, _ in grounded:
+        given = holders.setdefault((normalize_phrase(relation), obj.lookup.casefold()), [])
+        if all(other.lookup != subject.lookup for other in given):
+            given.append(subject)
+
+    def told(subject: Argument, obj: Argument, others: list[Argument]) -> bool:
+        return any(coordinated_in(document.text, o.words, subject.words) for o in others) or bool(
+            telling_sentence(document, subject, obj, pronouns=False, clauses=True)
+        )  # "Hay Day and Clash of Clans"; "Karen Allen is the managing director; David Kaye runs the kitchens"
+
     kept, dropped = [], []
     for subject, relation, obj, sentence in grounded:
-        original = first.setdefault((normalize_phrase(relation), obj.lookup.casefold()), subject)
-        if (
-            original.lookup != subject.lookup
-            and not coordinated_in(document.text, original.words, subject.words)  # "Hay Day and Clash of Clans"
-            and not telling_sentence(document, subject, obj, pronouns=False)
-        ):
+        given = holders[(normalize_phrase(relation), obj.lookup.casefold())]
+        others = [o for o in given if o.lookup != subject.lookup]
+        # the subject the model gave it first keeps it where no subject's own clause tells it
+        first_untold = given[0].lookup == subject.lookup and not any(
+            told(o, obj, [g for g in given if g is not o]) for o in others
+        )
+        if others and not first_untold and not told(subject, obj, others):
             dropped.append(
                 f"dropped [{subject.words}, {relation}, {obj.words}]: given to several subjects, and no sentence "
                 f"names {subject.words!r} with it"
