@@ -20,7 +20,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -74,11 +74,16 @@ def _words(text: str, shortest: int = 4) -> set[str]:
     return {w.casefold() for w in re.findall(rf"[A-Za-z]{{{shortest},}}", text)} - _STOP
 
 
+@lru_cache(maxsize=64)
+def _text_names(text: str) -> frozenset[str]:
+    """The text's capitalised names, read once per text (every link of a document asks)."""
+    return frozenset(n for n in (m.group(0).rstrip(".") for m in _NAME.finditer(text)) if n)
+
+
 def other_names(text: str, surface: str) -> list[str]:
     """The text's capitalised names but ``surface`` and those inside it or around it ("Harbour Lane";
     sentence-initial function words such as "She" are left to the caller)."""
-    found = {m.group(0).rstrip(".") for m in _NAME.finditer(text)}
-    return sorted(n for n in found if n and n != surface and surface not in n and n not in surface)
+    return sorted(n for n in _text_names(text) if n != surface and surface not in n and n not in surface)
 
 
 def features(surface: str, record: KBRecord, text: str, support: LinkSupport) -> list[float]:

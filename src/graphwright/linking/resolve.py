@@ -69,6 +69,7 @@ class Resolver:
         self.glosses = glosses or {}  # normalized name -> what the reader wrote it is
         self.abstention = abstention  # None: every link the rules and the reader let stand is kept
         self._known: dict[str, bool] = {}  # name -> whether the KB has an entity of it
+        self._namesakes: dict[str, int] = {}  # name -> how many KB entities have exactly that name
         self.choices: dict[str, tuple[str, Choice]] = {}  # normalized name -> (name, the context's choice)
         self.decisions: list[dict[str, Any]] = []
         self.warnings: list[str] = []
@@ -241,7 +242,7 @@ class Resolver:
         support = LinkSupport(
             settled=choice.settled,
             agreement=self.context.fit(surface, best, name).agreement,
-            namesakes=len(self.kb.find_label(surface, kind="entity")),
+            namesakes=self._namesakes[surface],
             others_left=len({r.id for r in [choice.best, *choice.others] if r is not None} - {best.id}),
             gloss=gloss,
             gloss_kinds=gloss_kinds(self.judge.geography, surface, gloss, best) if gloss is not None else None,
@@ -274,7 +275,9 @@ class Resolver:
         """The system's choice first, then the KB's other entities of that name."""
         seen = set()
         # every entity of exactly this name, then the search's near names ("Bram Stoker's Dracula")
-        named = self.kb.find_label(surface, kind="entity")[:NAMESAKES]
+        named = self.kb.find_label(surface, kind="entity")
+        self._namesakes[surface] = len(named)  # the abstention reads it
+        named = named[:NAMESAKES]
         searched = [hit.record for hit in self.kb.search(surface, kind="entity", mode="label", k=ALTERNATIVES)]
         for record in [*([proposed] if proposed else []), *named, *searched]:
             if record.id not in seen:

@@ -64,20 +64,26 @@ def without_copies(grounded: list[Grounded], document: Document) -> tuple[list[G
         if all(other.lookup != subject.lookup for other in given):
             given.append(subject)
 
-    def told(subject: Argument, obj: Argument, others: list[Argument]) -> bool:
-        return any(coordinated_in(document.text, o.words, subject.words) for o in others) or bool(
-            telling_sentence(document, subject, obj, pronouns=False, clauses=True)
-        )  # "Hay Day and Clash of Clans"; "Karen Allen is the managing director; David Kaye runs the kitchens"
+    answers: dict[tuple[tuple[str, str], str], bool] = {}  # (relation and object, subject) -> told
+
+    def told(key: tuple[str, str], subject: Argument, obj: Argument) -> bool:
+        """Listed with another of its subjects, or named in a clause that writes the object: "Hay Day and
+        Clash of Clans"; "Karen Allen is the managing director; David Kaye runs the kitchens"."""
+        if (key, subject.lookup) not in answers:
+            others = [o for o in holders[key] if o.lookup != subject.lookup]
+            answers[(key, subject.lookup)] = any(
+                coordinated_in(document.text, o.words, subject.words) for o in others
+            ) or bool(telling_sentence(document, subject, obj, pronouns=False, clauses=True))
+        return answers[(key, subject.lookup)]
 
     kept, dropped = [], []
     for subject, relation, obj, sentence in grounded:
-        given = holders[(normalize_phrase(relation), obj.lookup.casefold())]
+        key = (normalize_phrase(relation), obj.lookup.casefold())
+        given = holders[key]
         others = [o for o in given if o.lookup != subject.lookup]
         # the subject the model gave it first keeps it where no subject's own clause tells it
-        first_untold = given[0].lookup == subject.lookup and not any(
-            told(o, obj, [g for g in given if g is not o]) for o in others
-        )
-        if others and not first_untold and not told(subject, obj, others):
+        first_untold = given[0].lookup == subject.lookup and not any(told(key, o, obj) for o in others)
+        if others and not first_untold and not told(key, subject, obj):
             dropped.append(
                 f"dropped [{subject.words}, {relation}, {obj.words}]: given to several subjects, and no sentence "
                 f"names {subject.words!r} with it"
