@@ -123,12 +123,16 @@ def test_the_other_names_of_a_text():
 
 
 class _Built:
-    def __init__(self, *sources: dict):
+    def __init__(self, *sources: dict, path=None):
         self.manifest = {"sources": list(sources)}
+        self.path = path
 
 
 def test_the_abstention_applies_to_wikidata_kbs_only(default_kb):
     assert fitted_for(default_kb)  # the shipped slice
+    # built by a checkout that is gone: its directory, named by the data's digest, still says it is the slice
+    moved = _Built({"kind": "entity-jsonl", "path": "gone/checkout/entities.jsonl.gz"}, path=default_kb.path)
+    assert fitted_for(moved)
     assert fitted_for(_Built({"kind": "kgtk-entities", "path": "wikidata"}))
     own = _Built({"kind": "rdf-ontology", "path": "hr.ttl"}, {"kind": "entity-jsonl", "path": "people.jsonl"})
     assert not fitted_for(own)  # a user's own entities: their ids say nothing of prominence

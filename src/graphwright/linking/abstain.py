@@ -24,6 +24,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
+from graphwright.kb.default import default_kb_path
 from graphwright.kb.records import KBRecord
 from graphwright.linking.occupations import HUMAN
 
@@ -145,12 +146,30 @@ def fitted_for(kb) -> bool:
     manifest = getattr(kb, "manifest", None)
     if manifest is None:
         return type(kb).__name__ == "WikidataKB"
-    shipped = str(resources.files("graphwright.kb").joinpath("data", "entities.jsonl.gz"))
+    if _is_default_kb(getattr(kb, "path", None)):
+        return True
+    shipped = _shipped_entities()
     return any(
         source.get("kind") in WIKIDATA_SOURCES
-        or (source.get("kind") == "entity-jsonl" and Path(source.get("path", "")).resolve() == Path(shipped).resolve())
+        or (source.get("kind") == "entity-jsonl" and Path(source.get("path", "")).resolve() == shipped)
         for source in manifest.get("sources", [])
     )
+
+
+def _is_default_kb(path) -> bool:
+    # The default KB's directory is named by the digest of the shipped data, so it is recognised wherever the
+    # checkout that built it lived (a manifest's source path may name a clone that is gone).
+    return path is not None and Path(path).resolve() == _default_kb_dir()
+
+
+@cache
+def _default_kb_dir() -> Path:
+    return default_kb_path().resolve()
+
+
+@cache
+def _shipped_entities() -> Path:
+    return Path(str(resources.files("graphwright.kb").joinpath("data", "entities.jsonl.gz"))).resolve()
 
 
 @cache
