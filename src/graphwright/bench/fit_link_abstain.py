@@ -2,7 +2,7 @@
 
 Every half is linked as ``linking=checked`` links it (the 1.5B model's glosses replayed from the ledger),
 without abstaining; each link the rules and the gloss let stand is one example: its support (abstain.FEATURES)
-and whether it is the wrong entity. A logistic model is fitted by gradient descent with an L2 penalty.
+and whether it is the wrong entity. A logistic model is fitted (Newton, an L2 penalty).
 
 The threshold is chosen on held-out probabilities: each half is scored by the model fitted on the others
 (leave one half out), and the threshold keeps the most right links minus WRONG_COST times the wrong ones (a
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from graphwright.bench.fit_link_judge import fit_logistic
 from graphwright.bench.harness import slug
 from graphwright.bench.ledger import LEDGER, ROOT, ReplayLLM
 from graphwright.bench.link_mentions import BASELINE, Outcome, run
@@ -34,19 +35,11 @@ OUT = Path(__file__).resolve().parents[1] / "linking" / "abstain.json"
 EXAMPLES = ROOT / "runs" / "bench" / "link_abstain" / "examples.npz"
 WRONG_COST = 3.0
 L2 = 1.0
-STEPS = 3000
-RATE = 0.5
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Logistic regression weights (the first column is the bias, not penalised)."""
-    w = np.zeros(x.shape[1])
-    for _ in range(STEPS):
-        p = 1 / (1 + np.exp(-x @ w))
-        grad = x.T @ (p - y) / len(y) + L2 * w / len(y)
-        grad[0] -= L2 * w[0] / len(y)
-        w -= RATE * grad
-    return w
+    return fit_logistic(x, y, l2=L2)
 
 
 def held_out_chances(x: np.ndarray, y: np.ndarray, halves: np.ndarray) -> np.ndarray:
