@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -123,14 +124,19 @@ async def run(args) -> None:
             if name in args.configs or any(name.startswith(f"tuned ({c})") for c in args.configs)
         }
     answers = ReplayLLM(llm, ADAPTER_RUNS / f"answers-{data.name}.jsonl")  # keyed by adapter identity
-    results = []
-    for name, settings in configs.items():
-        identity = llm.adapters.get(settings["adapter"], "none")
-        folder = ADAPTER_RUNS / f"{slug(name)}-{identity.replace('@', '-')}-{data.name}"
-        agg, rows = await run_config(
-            f"{name} on {data.name}", "facts", settings, data, kb, llm, folder, len(data.documents), replay=answers
-        )
-        results.append((f"{name}: {identity}" if name != UNTUNED else name, agg, rows))
+    # the configurations take turns, ``--step`` documents at a time, so a run cut short (they last hours) still
+    # compares them on the same documents, and a slower stretch of the machine falls on all of them
+    ends = [*range(args.step, len(data.documents), args.step), len(data.documents)]
+    for end in ends:
+        prefix = replace(data, documents=data.documents[:end])
+        results = []
+        for name, settings in configs.items():
+            identity = llm.adapters.get(settings["adapter"], "none")
+            folder = ADAPTER_RUNS / f"{slug(name)}-{identity.replace('@', '-')}-{data.name}"
+            agg, rows = await run_config(
+                f"{name} on {data.name}", "facts", settings, prefix, kb, llm, folder, end, replay=answers
+            )
+            results.append((f"{name}: {identity}" if name != UNTUNED else name, agg, rows))
     await llm.aclose()
     words = {d.id: len(d.text.split()) for d in data.documents}
     write_section(BENCH_MD, section, table(results, llm.name, args.command, title, words))
@@ -145,6 +151,7 @@ def main() -> None:
     )
     parser.add_argument("--adapter", type=Path, help="test: the adapter file (GGUF)")
     parser.add_argument("--docs", type=int, default=20)
+    parser.add_argument("--step", type=int, default=10, help="documents each configuration runs before the next")
     parser.add_argument("--configs", type=lambda s: s.split(","), default=None, help="only these configurations")
     parser.add_argument("--model", default="embedded:qwen2.5-coder-1.5b")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads of the model")

@@ -22,7 +22,7 @@ from typing import Any
 
 from graphwright.bench.eval.benchmarks_md import write_section
 from graphwright.bench.eval.bootstrap import difference_interval
-from graphwright.bench.eval.facts_data import KINDS, FactText, load_fact_texts
+from graphwright.bench.eval.facts_data import KINDS, SPLITS, FactText, load_fact_texts
 from graphwright.bench.eval.facts_metrics import FactCounts, score_fact_text, show_triple
 from graphwright.bench.eval.metrics import Counts
 from graphwright.bench.harness import BENCH_MD, header, slug
@@ -175,7 +175,7 @@ async def run(args) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", default="facts,cie.network,openie", type=lambda s: s.split(","))
-    parser.add_argument("--split", choices=("dev", "test"), default="dev")
+    parser.add_argument("--split", choices=SPLITS, default="dev")
     parser.add_argument("--texts", default=None, help="the folder of the texts (default: examples/facts/texts)")
     parser.add_argument(
         "--adapter",

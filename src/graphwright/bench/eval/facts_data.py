@@ -2,7 +2,7 @@
 
 ``load_fact_texts`` reads and checks the YAML files: every handle a fact names is defined, every
 property is a ``P`` id, every value is a date, quantity or string, and the splits are fixed by number
-(1-4 dev, 5-8 test). ``python -m graphwright.bench.eval.facts_data [file ...]`` checks them against the default KB
+(1-4 dev, 5-8 test, 9-12 dev2). ``python -m graphwright.bench.eval.facts_data [file ...]`` checks them against the default KB
 too (the ids exist; each ``kb:`` entity's label is printed next to its name for a reader to compare).
 """
 
@@ -19,7 +19,10 @@ import yaml
 from graphwright.errors import DataNotFoundError, UserError
 
 KINDS = ("news", "biography", "company", "science", "history")
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "dev2")
+#: each kind's texts by number: 1-4 dev, 5-8 test, 9-12 dev2 (written later, blind, to choose between
+#: configurations that the rules written on dev favour unequally; issue 60)
+_SPLIT_OF = ((4, "dev"), (8, "test"), (12, "dev2"))
 VALUE_KINDS = ("date", "quantity", "string")
 _ID = re.compile(r"^(?P<kind>[a-z]+)-(?P<n>[1-9]\d*)$")
 _DATE = re.compile(r"^\d{3,4}(-\d\d(-\d\d)?)?$")
@@ -94,9 +97,9 @@ def _parse(raw: dict[str, Any]) -> FactText:
     match = _ID.match(str(raw["id"]))
     if not match or match["kind"] != raw["kind"] or raw["kind"] not in KINDS:
         raise ValueError(f"id {raw['id']!r} must be <kind>-<n> with a kind of {', '.join(KINDS)}")
-    split = "dev" if int(match["n"]) <= 4 else "test"
-    if raw.get("split") != split:
-        raise ValueError(f"{raw['id']} belongs to the {split} split (1-4 dev, 5-8 test)")
+    split = next((name for last, name in _SPLIT_OF if int(match["n"]) <= last), None)
+    if split is None or raw.get("split") != split:
+        raise ValueError(f"{raw['id']} belongs to the {split or 'no'} split (1-4 dev, 5-8 test, 9-12 dev2)")
     entities = {
         handle: FactEntity(
             name=str(e["name"]), aliases=tuple(map(str, e.get("aliases") or ())), kb=_entity_id(e.get("kb"))
