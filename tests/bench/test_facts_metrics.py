@@ -105,6 +105,10 @@ def test_a_bad_gold_file_names_its_problem(tmp_path):
     path.write_text(GOLD.replace("company-2", "company-5"), encoding="utf-8")
     with pytest.raises(UserError, match="test split"):
         read_fact_text(path)
+    path = tmp_path / "company-13.yaml"
+    path.write_text(GOLD.replace("company-2", "company-13"), encoding="utf-8")
+    with pytest.raises(UserError, match="no split"):
+        read_fact_text(path)
     path.write_text(GOLD.replace("[havbris, P112, ingrid]", "[havbris, founded by, ingrid]"), encoding="utf-8")
     with pytest.raises(UserError, match="not a property id"):
         read_fact_text(path)
@@ -112,5 +116,6 @@ def test_a_bad_gold_file_names_its_problem(tmp_path):
 
 def test_the_shipped_texts_load_with_fixed_splits():
     texts = load_fact_texts()
-    assert len(texts) == 40 and sum(t.split == "dev" for t in texts) == 20
+    per_split = {split: sum(t.split == split for t in texts) for split in ("dev", "test", "dev2")}
+    assert per_split == {"dev": 20, "test": 20, "dev2": 20} and len(texts) == 60
     assert all(t.facts and "\n" not in t.text for t in texts)
