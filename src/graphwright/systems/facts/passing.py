@@ -141,7 +141,9 @@ class PassingFacts:
         "Dutch logistics software company Veldhaven Systems"."""
         text = covered(sentence)
         for name, start in self._names_in(text):
-            words = re.findall(r"[\w'’-]+", text[:start])[-5:]
+            # the words of the name's own phrase: "the studio's director; Tom Avery builds" describes no Tom Avery
+            phrase = re.split(r"[;:()\[\]—–]", text[:start])[-1]
+            words = re.findall(r"[\w'’-]+", phrase)[-5:]
             if not words:
                 continue
             described = _described(words)
