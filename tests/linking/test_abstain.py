@@ -136,3 +136,39 @@ def test_the_abstention_applies_to_wikidata_kbs_only(default_kb):
     assert fitted_for(_Built({"kind": "kgtk-entities", "path": "wikidata"}))
     own = _Built({"kind": "rdf-ontology", "path": "hr.ttl"}, {"kind": "entity-jsonl", "path": "people.jsonl"})
     assert not fitted_for(own)  # a user's own entities: their ids say nothing of prominence
+
+
+def test_a_user_sets_the_risk_a_link_may_carry(default_kb):
+    """``--set link_risk=...``: below the chance the shipped model gives Tom Hanks, he is minted too."""
+    import pytest
+
+    from graphwright.errors import UserError
+    from graphwright.linking.system import OpenWorldLinking, with_linking
+    from tests.linking.test_check import Found, glossing, objects
+
+    text = "Ilse Morgen met Tom Hanks, who narrated the museum's new film about the space race."
+    fact = ("Ilse Morgen", "P3342", "Tom Hanks")
+
+    def linked(link_risk) -> str | None:
+        system = with_linking(Found(fact), default_kb, "checked", True, glossing("an American actor"), link_risk)
+        assert isinstance(system, OpenWorldLinking)
+        return objects(asyncio.run(system.run(Document(text=text))))["Tom Hanks"]
+
+    assert linked(None) == "Q2263" and linked("0.5") == "Q2263"
+    assert linked(1e-6) is None  # nothing is that sure
+    for bad in ("often", 0, 1.5):
+        with pytest.raises(UserError, match="link_risk"):
+            with_linking(Found(fact), default_kb, "open", True, link_risk=bad)
+    with pytest.raises(UserError, match="closed"):
+        with_linking(Found(fact), default_kb, "closed", True, link_risk=0.1)
+
+
+def test_every_system_takes_the_link_risk_setting(default_kb):
+    from graphwright.llm.fake import ScriptedLLM
+    from graphwright.systems.base import make_system
+
+    system = make_system("facts", ScriptedLLM([]), default_kb, {"link_risk": "0.05"})
+    assert system.system.abstention.threshold == 0.05  # StatedOnly over OpenWorldLinking
+    assert (
+        make_system("cie.network", ScriptedLLM([]), default_kb, {"link_risk": 0.3}).system.abstention.threshold == 0.3
+    )

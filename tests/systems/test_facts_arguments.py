@@ -149,7 +149,9 @@ def test_a_title_ends_at_a_semicolon(default_kb):
     """Own text: the director's post went to the husband named after the semicolon."""
     text = "Helen Marsh designs the glazes and serves as the studio's director; Tom Avery builds the kilns."
     assert not any(h == "Tom Avery" for h, _, _ in passing(default_kb, text))
-    assert ("Tom Avery", "occupation", "director") in passing(default_kb, "It is run by the studio's director Tom Avery.")
+    assert ("Tom Avery", "occupation", "director") in passing(
+        default_kb, "It is run by the studio's director Tom Avery."
+    )
 
 
 def test_facts_said_in_passing_about_organisations_and_places(default_kb):

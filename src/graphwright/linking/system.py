@@ -6,10 +6,14 @@ ones minted (resolve.py).
 entity must agree (check.py): one more call per document that has any.
 ``linking=closed``: every mention stays on the KB entity the system chose, as CIExMAS's closed-IE
 benchmark assumes (its KB holds every gold entity).
+``link_risk=0.05``: under open or checked linking to a Wikidata KB, mint every name whose link has a higher
+chance of naming the wrong entity than this (abstain.py; default: the fitted 0.2). Lower it where a wrong link
+costs more than a missing one.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 from graphwright.errors import LLMError, ModelOutputError, UserError
@@ -70,11 +74,37 @@ class OpenWorldLinking:
         )
 
 
-def with_linking(system: Any, kb: KnowledgeBase | None, mode: str, links_to_kb: bool, llm: LLM | None = None) -> Any:
+def with_linking(
+    system: Any,
+    kb: KnowledgeBase | None,
+    mode: str,
+    links_to_kb: bool,
+    llm: LLM | None = None,
+    link_risk: Any = None,
+) -> Any:
     """``system`` with open-world linking after it when it links to the KB (its ``Capabilities``); with
-    ``checked``, ``llm`` reads the links the text leaves open."""
+    ``checked``, ``llm`` reads the links the text leaves open. ``link_risk``: the highest chance of naming the
+    wrong entity a kept link may have (default: the fitted threshold)."""
     if mode not in LINKING_MODES:
         raise UserError(f"invalid linking setting {mode!r}: use one of {', '.join(LINKING_MODES)}")
+    abstention = _abstention(kb, mode, link_risk)
     if mode == "closed" or kb is None or not links_to_kb:
         return system
-    return OpenWorldLinking(system, kb, reader=llm if mode == "checked" else None)
+    return OpenWorldLinking(system, kb, reader=llm if mode == "checked" else None, abstention=abstention)
+
+
+def _abstention(kb: KnowledgeBase | None, mode: str, link_risk: Any) -> Abstention | None | Literal["shipped"]:
+    if link_risk is None:
+        return "shipped"
+    try:
+        risk = float(link_risk)
+    except (TypeError, ValueError):
+        risk = -1.0
+    if not 0 < risk <= 1:
+        raise UserError(f"invalid link_risk {link_risk!r}: a chance above 0 and at most 1 (default 0.2)")
+    if mode == "closed" or kb is None or not fitted_for(kb):
+        raise UserError(
+            "link_risk weighs links to a Wikidata KB under open or checked linking: "
+            + ("linking=closed keeps every link" if mode == "closed" else "this KB is not one it was fitted on")
+        )
+    return replace(shipped_abstention(), threshold=risk)

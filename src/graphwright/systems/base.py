@@ -98,7 +98,7 @@ DEFAULT_LINKING = {"facts": "checked"}
 
 def make_system(name: str, llm: LLM, kb: KnowledgeBase | None, config: dict[str, Any] | None = None) -> System:
     """The system with its settings; one that links to the KB gets open-world linking after it unless
-    the ``linking`` setting is ``closed``; every system's facts about things the text does not state
+    the ``linking`` setting is ``closed`` (``link_risk`` tunes it: linking/system.py); every system's facts about things the text does not state
     are dropped (graphwright.linking.stated)."""
     from graphwright.linking.stated import StatedOnly
     from graphwright.linking.system import with_linking
@@ -106,8 +106,9 @@ def make_system(name: str, llm: LLM, kb: KnowledgeBase | None, config: dict[str,
     spec = SYSTEMS.get(name)
     settings = dict(config or {})
     mode = str(settings.pop("linking", DEFAULT_LINKING.get(name, "open")))
+    link_risk = settings.pop("link_risk", None)
     system = spec.factory(llm, kb, settings)
-    return StatedOnly(with_linking(system, kb, mode, spec.capabilities.links_to_kb, llm), kb)
+    return StatedOnly(with_linking(system, kb, mode, spec.capabilities.links_to_kb, llm, link_risk), kb)
 
 
 def register_system(
