@@ -156,3 +156,12 @@ def test_a_short_alias_matches_only_with_its_case():
     assert match_name("hi", ["Hindi", "hi"]).kind == "none"  # a greeting, not a language code
     assert match_name("main", ["Main page", "(main)"]).kind == "none"  # a common word, not a name in marks
     assert match_name("horsepower", ["horsepower", "hp"]).kind == "exact"  # a lowercase label stays a name
+
+
+def test_a_number_written_in_words_parses():
+    from graphwright.linking.literals import parse_quantity
+    from graphwright.linking.stated import numbers_in
+
+    assert parse_quantity("twenty-five staff").lexical == "25" and parse_quantity("Six developers").lexical == "6"
+    assert parse_quantity("seventy thousand").lexical == "70000" and parse_quantity("sixes") is None
+    assert {25, 12, 90} <= numbers_in("twenty-five staff, a dozen boats and ninety oars")

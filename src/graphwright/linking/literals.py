@@ -124,6 +124,40 @@ def parse_date(text: str) -> TypedValue | None:
 
 
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+#: numbers written in words, the one list every reader of text uses ("six people", "twenty-five staff")
+NUMBER_WORDS = {
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+} | {
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "dozen": 12,
+}
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+#: a number in words: "six", "twenty-five", "ninety nine"
+SPELLED_NUMBER = re.compile(
+    rf"\b(?:(?P<tens>{_TENS})[- ](?P<ones>one|two|three|four|five|six|seven|eight|nine)|"
+    rf"(?P<word>{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}))\b",
+    re.IGNORECASE,
+)
+
+
+def spelled_value(match: re.Match[str]) -> int:
+    """The value of a ``SPELLED_NUMBER`` match."""
+    if match["tens"]:
+        return NUMBER_WORDS[match["tens"].casefold()] + NUMBER_WORDS[match["ones"].casefold()]
+    return NUMBER_WORDS[match["word"].casefold()]
+
+
 _QUANTITY = re.compile(
     r"^(?:about |around |approximately |over |some )?(?P<sign>[-−])?(?P<num>\d[\d,]*(?:\.\d+)?)"
     r"(?: (?P<scale>thousand|million|billion|trillion))?(?: (?P<rest>[^\d]+?(?:\^?[23])?))?$"
@@ -141,9 +175,12 @@ _UNIT = re.compile(
 
 
 def parse_quantity(text: str) -> TypedValue | None:
-    """The number of "1,200", "3.5 million people", "42 km", with the unit as written when it is one
+    """The number of "1,200", "3.5 million people", "six people", "42 km", with the unit as written when it is one
     ("42 km", "253260.0 (millimetres)": whatever a quantity's writer put in brackets after it)."""
     written = re.sub(r"\s+", " ", text.strip())
+    spelled = SPELLED_NUMBER.match(written)  # "six people": 6; "twenty-five staff": 25
+    if spelled:
+        written = f"{spelled_value(spelled)}{written[spelled.end() :]}"
     m = _QUANTITY.match(written.casefold())
     if not m:
         return None

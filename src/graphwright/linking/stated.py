@@ -24,30 +24,10 @@ from typing import Any
 
 from graphwright.kb.namespaces import is_unlinked, parse_wikidata_id
 from graphwright.kb.protocol import KnowledgeBase
-from graphwright.linking.literals import XSD, parse_date, parse_quantity
+from graphwright.linking.literals import NUMBER_WORDS, SPELLED_NUMBER, XSD, parse_date, parse_quantity, spelled_value
 from graphwright.linking.names import case_bound, case_fits, demonym_of, normalize
 from graphwright.model import Document, ExtractionResult, Term
 
-_NUMBER_WORDS = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    )
-}
-_NUMBER_WORDS.update(
-    {
-        "thirty": 30,
-        "forty": 40,
-        "fifty": 50,
-        "sixty": 60,
-        "seventy": 70,
-        "eighty": 80,
-        "ninety": 90,
-        "hundred": 100,
-        "dozen": 12,
-    }
-)
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
@@ -163,15 +143,10 @@ def numbers_in(text: str) -> frozenset[Decimal]:
         if parsed:
             values.add(Decimal(parsed.lexical))
         values.add(Decimal(match.group(0).split()[0].replace(",", "")))
-    for word in re.findall(r"[a-z]+", text.casefold()):
-        if word in _NUMBER_WORDS:
-            values.add(Decimal(_NUMBER_WORDS[word]))
-    for tens, ones in re.findall(
-        r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(one|two|three|four|five|"
-        r"six|seven|eight|nine)\b",
-        text.casefold(),
-    ):
-        values.add(Decimal(_NUMBER_WORDS[tens] + _NUMBER_WORDS[ones]))
+    for word in re.findall(r"[a-z]+", text.casefold()):  # "twenty-five" gives 20 and 5 too, as before
+        if word in NUMBER_WORDS:
+            values.add(Decimal(NUMBER_WORDS[word]))
+    values.update(Decimal(spelled_value(m)) for m in SPELLED_NUMBER.finditer(text))
     return frozenset(values)
 
 

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from graphwright.linking.literals import SPELLED_NUMBER
 from graphwright.model import Document, Span
 
 
@@ -56,9 +57,7 @@ before since until during under over between among near per via""".split()
 
 
 #: a count and its noun inside a relation ("runs three vessels", "has 12 offices in")
-_COUNT = re.compile(
-    r"\b(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens of)\s+[a-z]", re.I
-)
+_COUNT = re.compile(rf"(?:\b\d[\d,.]*|(?!(?:one|zero)\b){SPELLED_NUMBER.pattern}|\bdozens of)\s+[a-z]", re.I)
 
 
 def holds_a_count(relation: str) -> bool:

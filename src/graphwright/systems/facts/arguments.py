@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from graphwright.linking.literals import TypedValue, parse_date, parse_quantity
+from graphwright.linking.literals import SPELLED_NUMBER, TypedValue, parse_date, parse_quantity
 from graphwright.linking.names import DEMONYMS, is_number_or_date, normalize, without_title
 from graphwright.linking.stated import QUALIFIER, dates_in, dates_written, numbers_in, without_stated_qualifier
 from graphwright.model import Document, Span
@@ -62,7 +62,7 @@ _LEADING_PREPOSITIONS = frozenset(
     "within without".split()
 )
 _CLAUSE_STARTS = frozenset("and but or which who whose whom while because although".split())
-_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten eleven twelve several many".split())
+_VAGUE_COUNTS = frozenset({"several", "many", "few", "dozens", "hundreds", "thousands"})
 _JOINING = frozenset({"of", "for", "and", "at", "on", "in", "the"})
 # a number before a capitalised word that is no unit (units are in capitals: USD, MW) begins a name
 _NUMBERED_NAME = re.compile(r"^\d[\d,.]*\s+(?:[A-Z][a-z]|[A-Z]\b)")
@@ -161,6 +161,10 @@ _NAME_JOINERS = frozenset(
         "y",
     }
 )
+
+
+def _has_capital(words: list[str]) -> bool:
+    return any(w[:1].isupper() for w in words)
 
 
 def name_like(words: str) -> bool:
@@ -275,10 +279,16 @@ class Grounder:
             code = place(self.document, words) if isinstance(value, str) and _CODE.search(words) else None
             # a code the text writes as it stands ("ISBN 1-56947-301-3") is kept as a name, not lost
             return Argument(covered(code), code, "item") if code is not None else value
+        first, *rest = words.split()
+        if SPELLED_NUMBER.fullmatch(first) and first.casefold() not in ("one", "zero") and not _has_capital(rest):
+            # "six", "six people", "twenty-five staff": a count ("one of the founders" is no number, "Seven
+            # Sisters" a name)
+            count = self._value(words) if len(rest) <= 2 else None
+            return count if isinstance(count, Argument) else f"{words!r} is a phrase, not a name or value"
         if folded.split()[0] in _LEADING_PREPOSITIONS or (
-            folded.split()[0] in _NUMBER_WORDS and len(folded.split()) > 1
+            folded.split()[0] in _VAGUE_COUNTS and len(folded.split()) > 1
         ):
-            return f"{words!r} is a phrase, not a name or value"  # "since the start", "Six developers"
+            return f"{words!r} is a phrase, not a name or value"  # "since the start", "several developers"
         if folded.split()[0] in _CLAUSE_STARTS and len(folded.split()) > 2:
             return f"{words!r} is a clause, not a name or value"  # "and historians have argued about the result"
         span = place(self.document, words)
