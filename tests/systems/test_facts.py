@@ -457,3 +457,23 @@ async def test_a_count_in_words_is_a_number(default_kb):
         assert ("Greyfell Ceramics", "P1128", "6") in facts_of(await run(default_kb, answering(answer), text))
     named = facts_of(await run(default_kb, answering(["Greyfell Ceramics", "owns", "Seven Sisters"]), text))
     assert not any(o == "7" for _, _, o in named)  # a name that begins with a number word is a name
+
+
+async def test_a_relation_and_its_object_parted_by_a_semicolon_is_dropped(default_kb):
+    """Own text: "designs the glazes ... ; Tom Avery builds the kilns" gave "Helen Marsh | designs the glazes |
+    Tom Avery"."""
+    text = (
+        "Helen Marsh founded Greyfell Ceramics with her husband Tom Avery. Helen Marsh designs the glazes and "
+        "serves as the studio's director; Tom Avery builds the kilns."
+    )
+    answer = (
+        ["Greyfell Ceramics", "founded by", "Helen Marsh"],
+        ["Helen Marsh", "designs the glazes", "Tom Avery"],
+        ["Tom Avery", "builds", "kilns"],
+    )
+    result = await run(default_kb, answering(*answer), text=text, map_with_model=False)
+    found = facts_of(result)
+    assert not any("glazes" in relation for _, relation, _ in found)
+    assert result.extra["dropped"].get("across clauses") == 1
+    # "her husband" read in passing: the person before it, not the firm the model's facts make an organisation
+    assert ("Helen Marsh", "P26", "Tom Avery") in found and ("Greyfell Ceramics", "P26", "Tom Avery") not in found

@@ -93,6 +93,33 @@ def without_copies(grounded: list[Grounded], document: Document) -> tuple[list[G
     return kept, dropped
 
 
+def across_clauses(grounded: list[Grounded], document: Document) -> tuple[list[Grounded], list[str]]:
+    """The facts less those whose relation, written as the text writes it, is parted from its object by a
+    semicolon: in "Helen Marsh designs the glazes and serves as the studio's director; Tom Avery builds the
+    kilns" neither the glazes nor the post are Tom Avery. Also why each went."""
+    kept, dropped = [], []
+    for subject, relation, obj, sentence in grounded:
+        if _phrase_apart(relation, obj, document):
+            dropped.append(f"dropped [{subject.words}, {relation}, {obj.words}]: a semicolon parts it from its object")
+            continue
+        kept.append((subject, relation, obj, sentence))
+    return kept, dropped
+
+
+def _phrase_apart(relation: str, obj: Argument, document: Document) -> bool:
+    """The text writes the relation only in clauses without the object, and a semicolon parts the two in a
+    sentence that has both."""
+    phrase = re.compile(rf"\b{re.escape(' '.join(relation.split()))}\b", re.IGNORECASE)
+    text = document.text
+    if ";" not in text or not phrase.search(text):
+        return False
+    if any(phrase.search(text[a:b]) and obj.words in text[a:b] for a, b in _parts(document, True)):
+        return False
+    return any(
+        ";" in text[a:b] and obj.words in text[a:b] and phrase.search(text[a:b]) for a, b in document.sentence_spans()
+    )
+
+
 def coordinated_in(text: str, first: str, second: str) -> bool:
     """Whether the text lists the two names together ("Hay Day and Clash of Clans", "A, B and C")."""
     a, b = re.escape(first), re.escape(second)

@@ -41,7 +41,7 @@ from graphwright.model.schema import load_schema, phrase_relation_iri
 from graphwright.systems.facts.arguments import Argument, Grounder, coordinated, covered
 from graphwright.systems.facts.config import FactsConfig
 from graphwright.systems.facts.demonstrations import Demonstrations
-from graphwright.systems.facts.evidence import telling_sentence, without_copies
+from graphwright.systems.facts.evidence import across_clauses, telling_sentence, without_copies
 from graphwright.systems.facts.kb_names import KBNames
 from graphwright.systems.facts.listed import (
     its_officer,
@@ -186,6 +186,9 @@ class FactsSystem:
         grounded, copies = without_copies(grounded, document)
         for warning in copies:
             _drop(result, warning, "copied")
+        grounded, apart = across_clauses(grounded, document)
+        for warning in apart:
+            _drop(result, warning, "across clauses")
         types = infer_types(
             ((s.lookup, self._allows(r, o), o.lookup if o.kind == "item" else None) for s, r, o, _ in grounded),
             self.names.type_of,
