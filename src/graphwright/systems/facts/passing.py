@@ -372,15 +372,9 @@ class PassingFacts:
         return (word.endswith(_OCCUPATION_ENDS) and len(word) > 5) or self.kb_names.is_occupation(word)
 
     def _person(self, name: str) -> bool:
-        """A name that can be a person's: two to four capitalised words, no organisation's word nor one the
-        model's facts treat as an organisation, not a place."""
+        """A name that can be a person's: two to four capitalised words, no organisation's word, not a place."""
         words = name.split()
-        return (
-            2 <= len(words) <= 4
-            and shape_type(name) is None
-            and name not in self.organisations  # the model's facts made it one ("Greyfell Ceramics")
-            and not self._is_country(name)
-        )
+        return 2 <= len(words) <= 4 and shape_type(name) is None and not self._is_country(name)
 
     def _names_in(self, text: str) -> list[tuple[str, int]]:
         """The document's names in this text, in order, longest first where two overlap (each sentence is
