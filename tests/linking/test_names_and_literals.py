@@ -164,4 +164,5 @@ def test_a_number_written_in_words_parses():
 
     assert parse_quantity("twenty-five staff").lexical == "25" and parse_quantity("Six developers").lexical == "6"
     assert parse_quantity("seventy thousand").lexical == "70000" and parse_quantity("sixes") is None
+    assert parse_quantity("One World Trade Center") is None and parse_quantity("Seven Sisters") is None
     assert {25, 12, 90} <= numbers_in("twenty-five staff, a dozen boats and ninety oars")

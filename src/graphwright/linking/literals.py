@@ -178,8 +178,8 @@ def parse_quantity(text: str) -> TypedValue | None:
     """The number of "1,200", "3.5 million people", "six people", "42 km", with the unit as written when it is one
     ("42 km", "253260.0 (millimetres)": whatever a quantity's writer put in brackets after it)."""
     written = re.sub(r"\s+", " ", text.strip())
-    spelled = SPELLED_NUMBER.match(written)  # "six people": 6; "twenty-five staff": 25
-    if spelled:
+    spelled = SPELLED_NUMBER.match(written)  # "six people": 6; "twenty-five staff": 25; not "One World Trade Center"
+    if spelled and not re.search(r"(?:^|\s)[A-Z]", written[spelled.end() :]):
         written = f"{spelled_value(spelled)}{written[spelled.end() :]}"
     m = _QUANTITY.match(written.casefold())
     if not m:
