@@ -43,14 +43,24 @@ def _digest(files: list[Path]) -> str:
     return h.hexdigest()[:12]
 
 
+def _cached_dir(name: str, files: list[Path]) -> Path:
+    return paths.cache_dir() / "kb" / f"{name}-{_digest(files)}"
+
+
 def _cached_build(name: str, files: list[Path], build: Callable[[Path], Path]) -> Path:
-    out = paths.cache_dir() / "kb" / f"{name}-{_digest(files)}"
+    out = _cached_dir(name, files)
     if not (out / "manifest.json").is_file():
         print(f"graphwright: building the {name} KB in {out} (first use, about 10 s)...", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
         build(out)
         print(f"graphwright: {name} KB ready ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
     return out
+
+
+def default_kb_dir() -> Path:
+    """Where the default KB is, or will be, built; nothing is built."""
+    data = package_data_dir()
+    return _cached_dir("default", [data / n for n in DATA_FILES])
 
 
 def default_kb_path() -> Path:

@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
-from graphwright.kb.default import default_kb_path
+from graphwright.kb.default import default_kb_dir
 from graphwright.kb.records import KBRecord
 from graphwright.linking.occupations import HUMAN
 
@@ -164,7 +164,7 @@ def _is_default_kb(path) -> bool:
 
 @cache
 def _default_kb_dir() -> Path:
-    return default_kb_path().resolve()
+    return default_kb_dir().resolve()  # asking builds nothing: a user's own KB must not build the slice
 
 
 @cache

@@ -143,10 +143,10 @@ def numbers_in(text: str) -> frozenset[Decimal]:
         if parsed:
             values.add(Decimal(parsed.lexical))
         values.add(Decimal(match.group(0).split()[0].replace(",", "")))
-    for word in re.findall(r"[a-z]+", text.casefold()):  # "twenty-five" gives 20 and 5 too, as before
-        if word in NUMBER_WORDS:
-            values.add(Decimal(NUMBER_WORDS[word]))
-    values.update(Decimal(spelled_value(m)) for m in SPELLED_NUMBER.finditer(text))
+    for spelled in SPELLED_NUMBER.finditer(text):
+        values.add(Decimal(spelled_value(spelled)))
+        if spelled["tens"]:  # "twenty-five" gives 20 and 5 too, as the words alone did
+            values.update(Decimal(NUMBER_WORDS[spelled[part].casefold()]) for part in ("tens", "ones"))
     return frozenset(values)
 
 

@@ -97,27 +97,26 @@ def across_clauses(grounded: list[Grounded], document: Document) -> tuple[list[G
     """The facts less those whose relation, written as the text writes it, is parted from its object by a
     semicolon: in "Helen Marsh designs the glazes and serves as the studio's director; Tom Avery builds the
     kilns" neither the glazes nor the post are Tom Avery. Also why each went."""
+    if ";" not in document.text:
+        return grounded, []
+    clauses = [document.text[a:b] for a, b in _parts(document, True)]
+    parted = [document.text[a:b] for a, b in document.sentence_spans() if ";" in document.text[a:b]]
     kept, dropped = [], []
     for subject, relation, obj, sentence in grounded:
-        if _phrase_apart(relation, obj, document):
+        if _phrase_apart(relation, obj.words, clauses, parted):
             dropped.append(f"dropped [{subject.words}, {relation}, {obj.words}]: a semicolon parts it from its object")
             continue
         kept.append((subject, relation, obj, sentence))
     return kept, dropped
 
 
-def _phrase_apart(relation: str, obj: Argument, document: Document) -> bool:
+def _phrase_apart(relation: str, obj: str, clauses: list[str], parted: list[str]) -> bool:
     """The text writes the relation only in clauses without the object, and a semicolon parts the two in a
-    sentence that has both."""
+    sentence that has both (``parted``: the sentences with a semicolon)."""
     phrase = re.compile(rf"\b{re.escape(' '.join(relation.split()))}\b", re.IGNORECASE)
-    text = document.text
-    if ";" not in text or not phrase.search(text):
+    if any(phrase.search(c) and obj in c for c in clauses):
         return False
-    if any(phrase.search(text[a:b]) and obj.words in text[a:b] for a, b in _parts(document, True)):
-        return False
-    return any(
-        ";" in text[a:b] and obj.words in text[a:b] and phrase.search(text[a:b]) for a, b in document.sentence_spans()
-    )
+    return any(obj in s and phrase.search(s) for s in parted)
 
 
 def coordinated_in(text: str, first: str, second: str) -> bool:
